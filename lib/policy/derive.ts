@@ -1,0 +1,91 @@
+// "Always Allow" derivation: the narrowest useful rules that would allow this call again.
+// A shell command gives one rule per part: `git push origin main` -> `git push *`, `ls /tmp`
+// -> `ls *`; risky or opaque commands only ever give their exact text. `fetch_url` gives the
+// URL's origin, file tools the exact path, other tools the tool itself.
+import { escapePathGlob, pathContext, resolvePath } from './paths';
+import { normalizeUrl } from './urls';
+import { paramKindOf } from './kinds';
+import { parseCommand } from './shell/parse';
+import type { ShellPart } from './shell/types';
+import { basename, quoteWord } from './shell/words';
+import { escapeTextGlob } from './glob';
+import type { EvaluationContext, Rule, ToolCall } from './types';
+
+/** Programs that take a subcommand: the derived rule keeps it (`git push *`, not `git *`). */
+const WITH_SUBCOMMANDS = new Set([
+  'git', 'npm', 'pnpm', 'yarn', 'bun', 'deno', 'npx', 'docker', 'podman', 'kubectl', 'helm', 'cargo', 'go',
+  'pip', 'pip3', 'uv', 'poetry', 'gh', 'terraform', 'systemctl', 'apt', 'apt-get', 'brew', 'dotnet', 'mvn',
+  'gradle', 'make', 'composer', 'gem', 'bundle', 'rustup', 'conda', 'aws', 'gcloud', 'az', 'nix',
+]);
+
+/** Programs whose every use is weighty: only the exact command is ever derived. */
+const RISKY = new Set([
+  'rm', 'rmdir', 'shred', 'unlink', 'sudo', 'doas', 'su', 'chmod', 'chown', 'chgrp', 'chattr', 'dd', 'mkfs',
+  'fdisk', 'parted', 'mount', 'umount', 'kill', 'killall', 'pkill', 'reboot', 'shutdown', 'halt', 'poweroff',
+  'systemctl', 'crontab', 'eval', 'exec', 'source', '.', 'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'truncate',
+  'iptables', 'useradd', 'userdel', 'passwd', 'ssh', 'scp', 'rsync', 'nc', 'ncat', 'socat',
+]);
+
+/** Interpreters that run code given inline with one of these flags. */
+const INLINE_CODE: Record<string, string[]> = {
+  python: ['-c'], python3: ['-c'], node: ['-e', '--eval', '-p', '--print'], perl: ['-e', '-E'], ruby: ['-e'],
+  php: ['-r'], deno: ['eval'], bun: ['-e', '--eval'], awk: [], osascript: ['-e'], pwsh: ['-c', '-Command'],
+};
+
+export function derivePermission(call: ToolCall, ctx: EvaluationContext = {}): Rule[] {
+  const base = { action: 'allow' as const, tool: call.tool, ...(call.agent ? { agent: call.agent } : {}) };
+  const kinds = Object.keys(call.params ?? {}).map((key) => [key, paramKindOf(call.tool, key, ctx.paramKinds)] as const);
+  const command = kinds.find(([, kind]) => kind === 'command');
+  if (command) {
+    const value = call.params[command[0]];
+    if (typeof value !== 'string') return [];
+    const parsed = parseCommand(value);
+    const feedsShell = parsed.parts.some((p) => p.shellFromStdin);
+    const patterns = [...new Set(parsed.parts.map((part) => commandPattern(part, feedsShell)))];
+    return patterns.map((pattern) => ({ ...base, params: { [command[0]]: pattern }, description: `Always allow: ${pattern}` }));
+  }
+  const params: Record<string, string> = {};
+  for (const [key, kind] of kinds) {
+    const value = call.params[key];
+    if (typeof value !== 'string') continue;
+    if (kind === 'path') params[key] = escapePathGlob(resolvePath(value, pathContext(ctx.workspaceRoot, ctx.homeDir)));
+    if (kind === 'url') {
+      const url = normalizeUrl(value);
+      params[key] = url ? `${url.origin}/**` : escapeTextGlob(value);
+    }
+  }
+  if (ctx.risk === 'destructive') {
+    for (const [key, kind] of kinds) {
+      const value = call.params[key];
+      if (kind === 'text' && value !== undefined) params[key] = escapeTextGlob(typeof value === 'string' ? value : JSON.stringify(value));
+    }
+  }
+  const what = Object.entries(params).map(([k, v]) => `${k} ${v}`).join(', ');
+  return [{ ...base, ...(what ? { params } : {}), description: `Always allow: ${call.tool}${what ? ` (${what})` : ''}` }];
+}
+
+function exact(part: ShellPart): string {
+  return part.words.map((w) => quoteWord(w.value)).join(' ');
+}
+
+function commandPattern(part: ShellPart, feedsShell: boolean): string {
+  const wrappers = part.views.slice(0, -1);
+  const privileged = part.words !== part.views[part.views.length - 1];
+  const viaShell = wrappers.some((view) => {
+    const name = basename(view[0]?.value ?? '');
+    return name === 'eval' || RISKY.has(name);
+  });
+  if (part.opaque || feedsShell || privileged || viaShell || part.words.length === 0) return exact(part);
+  const [program, ...args] = part.words;
+  const name = basename(program!.value);
+  const inline = INLINE_CODE[name];
+  if (RISKY.has(name) || name.startsWith('mkfs') || (inline && args.some((a) => inline.includes(a.value)))) return exact(part);
+  if (args.some((a) => a.dynamic)) return exact(part);
+  const head = quoteWord(program!.value);
+  if (name === 'find' && args.some((a) => /^-(exec|execdir|ok|okdir|delete|fprint\w*|fls)$/.test(a.value))) return exact(part);
+  if (WITH_SUBCOMMANDS.has(name) && args[0]) {
+    if (args[0].value.startsWith('-')) return exact(part);
+    return `${head} ${quoteWord(args[0].value)} *`;
+  }
+  return `${head} *`;
+}

@@ -1,0 +1,249 @@
+// The decision. For each unit of a call (each simple command of a shell command, or the call
+// itself): deny rules, then ask rules, then allow rules, then grants, then the tool's risk
+// default, then the policy default, so precedence is deny > ask > allow whatever the rule order.
+// A shell command is denied if any part is denied, asks if any part asks, and is allowed only
+// if every part is. Modes adjust the result last. Evaluating never throws.
+import { compileGrants, compilePolicy, isCompiledPolicy, type CompiledPolicy, type CompiledRule } from './compile';
+import { PolicyValidationError } from './errors';
+import * as explain from './explain';
+import { EDIT_TOOLS, paramKindOf, riskOf } from './kinds';
+import { constrainsCommand, ruleMatches, type PreparedCall, type Unit } from './match';
+import { isInside, pathContext, resolvePath } from './paths';
+import { parseCommand } from './shell/parse';
+import type { Action, Decision, DecisionReason, EvaluationContext, PartDecision, ParamKind, Policy, PolicyInput, Risk, RuleRef } from './types';
+
+const SEVERITY: Record<Action, number> = { allow: 0, ask: 1, deny: 2 };
+
+interface UnitDecision {
+  action: Action;
+  reason: DecisionReason;
+  rule?: RuleRef;
+  grant?: RuleRef;
+  explanation: string;
+  onceRule?: number;
+  onceGrant?: number;
+}
+
+const compiledCache = new WeakMap<object, CompiledPolicy | PolicyValidationError>();
+const grantCache = new WeakMap<object, CompiledRule[]>();
+
+export function evaluate(policy: Policy | PolicyInput | CompiledPolicy, call: unknown, ctx: EvaluationContext = {}): Decision {
+  const mode = ctx?.mode ?? 'default';
+  try {
+    const shape = checkCall(call);
+    if (typeof shape === 'string') return { action: 'deny', reason: 'unparseable', explanation: `Denied: the call is malformed (${shape}).` };
+    const compiled = compiledOf(policy);
+    if (compiled instanceof PolicyValidationError) {
+      return applyCallModes(
+        { action: 'ask', reason: 'default_action', explanation: `Needs approval: the policy cannot be used (${compiled.message}).` },
+        mode,
+        riskOf(shape.tool, ctx.risk),
+        shape.tool,
+      );
+    }
+    return decide(compiled, shape, ctx);
+  } catch (error) {
+    const action: Action = mode === 'dontAsk' || mode === 'plan' ? 'deny' : 'ask';
+    return { action, reason: 'default_action', explanation: `${action === 'deny' ? 'Denied' : 'Needs approval'}: the call could not be evaluated (${(error as Error)?.message ?? String(error)}).` };
+  }
+}
+
+interface CallShape {
+  tool: string;
+  params: Record<string, unknown>;
+  agent?: string;
+}
+
+function checkCall(call: unknown): CallShape | string {
+  if (typeof call !== 'object' || call === null) return 'a call must be an object';
+  const { tool, params, agent } = call as Record<string, unknown>;
+  if (typeof tool !== 'string' || tool.trim() === '') return 'tool must be a non-empty string';
+  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) return 'params must be an object';
+  if (agent !== undefined && typeof agent !== 'string') return 'agent must be a string';
+  return { tool, params: (params ?? {}) as Record<string, unknown>, agent: agent === '' ? undefined : agent };
+}
+
+function compiledOf(policy: Policy | PolicyInput | CompiledPolicy): CompiledPolicy | PolicyValidationError {
+  if (isCompiledPolicy(policy)) return policy;
+  if (typeof policy !== 'object' || policy === null) return new PolicyValidationError([{ path: '', message: 'a policy must be an object' }]);
+  const hit = compiledCache.get(policy);
+  if (hit) return hit;
+  let result: CompiledPolicy | PolicyValidationError;
+  try {
+    result = compilePolicy(policy);
+  } catch (error) {
+    result = error instanceof PolicyValidationError ? error : new PolicyValidationError([{ path: '', message: String(error) }]);
+  }
+  compiledCache.set(policy, result);
+  return result;
+}
+
+function grantsOf(grants: EvaluationContext['grants']): CompiledRule[] {
+  if (!grants || grants.length === 0) return [];
+  const hit = grantCache.get(grants);
+  if (hit) return hit;
+  const { rules } = compileGrants(grants);
+  grantCache.set(grants, rules);
+  return rules;
+}
+
+function decide(compiled: CompiledPolicy, call: CallShape, ctx: EvaluationContext): Decision {
+  const mode = ctx.mode ?? 'default';
+  const risk = riskOf(call.tool, ctx.risk);
+  const kinds = new Map<string, ParamKind>();
+  const kindOf = (param: string): ParamKind => {
+    let kind = kinds.get(param);
+    if (!kind) kinds.set(param, (kind = paramKindOf(call.tool, param, ctx.paramKinds)));
+    return kind;
+  };
+  const commandParam = Object.keys(call.params).find((key) => kindOf(key) === 'command');
+  const prep: PreparedCall = { call, agent: call.agent ?? 'main', kindOf, paths: pathContext(ctx.workspaceRoot, ctx.homeDir), commandParam };
+  const units = unitsOf(prep);
+  const candidates = compiled.candidates(call.tool);
+  const grants = grantsOf(ctx.grants).filter((g) => g.tool(call.tool));
+  const decisions = units.map((unit) => {
+    const base = decideUnit(unit, prep, candidates, grants, compiled.policy, risk);
+    return applyUnitModes(base, unit, prep, mode);
+  });
+  const combined = combine(units, decisions);
+  return applyCallModes(combined, mode, risk, call.tool);
+}
+
+function unitsOf(prep: PreparedCall): Unit[] {
+  if (!prep.commandParam) return [{}];
+  const value = prep.call.params[prep.commandParam];
+  if (typeof value !== 'string') return [{ opaque: `${prep.commandParam} is not a string` }];
+  const parsed = parseCommand(value);
+  if (parsed.parts.length === 0) return [{}];
+  return parsed.parts.map((part) => ({ part, opaque: part.opaque }));
+}
+
+function ref(rule: CompiledRule): RuleRef {
+  return rule.rule.id === undefined ? { index: rule.index, action: rule.action } : { index: rule.index, id: rule.rule.id, action: rule.action };
+}
+
+function decideUnit(
+  unit: Unit,
+  prep: PreparedCall,
+  candidates: ReturnType<CompiledPolicy['candidates']>,
+  grants: CompiledRule[],
+  policy: Policy,
+  risk: Risk | undefined,
+): UnitDecision {
+  for (const rule of candidates.deny) {
+    if (ruleMatches(rule, prep, unit, 'may')) return { action: 'deny', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('deny', rule.index, rule.rule) };
+  }
+  for (const rule of candidates.ask) {
+    if (ruleMatches(rule, prep, unit, 'may')) return { action: 'ask', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('ask', rule.index, rule.rule) };
+  }
+  let blocked: string | undefined;
+  if (!unit.opaque) {
+    for (const rule of candidates.allow) {
+      if (!ruleMatches(rule, prep, unit, 'must')) continue;
+      const why = commandRuleBlock(rule, prep, unit);
+      if (why) {
+        blocked ??= why;
+        continue;
+      }
+      return { action: 'allow', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('allow', rule.index, rule.rule), onceRule: rule.rule.once ? rule.index : undefined };
+    }
+    for (const grant of grants) {
+      if (!ruleMatches(grant, prep, unit, 'must')) continue;
+      const why = commandRuleBlock(grant, prep, unit);
+      if (why) {
+        blocked ??= why;
+        continue;
+      }
+      return { action: 'allow', reason: 'session_grant', grant: ref(grant), explanation: explain.byGrant(grant.rule), onceGrant: grant.rule.once ? grant.index : undefined };
+    }
+  }
+  const fallback = fallbackDecision(policy, risk);
+  if (blocked && fallback.action === 'allow') return fallback;
+  if (blocked && fallback.action === 'ask') return { ...fallback, explanation: explain.commandRuleBlocked(blocked) };
+  return fallback;
+}
+
+function fallbackDecision(policy: Policy, risk: Risk | undefined): UnitDecision {
+  const byRisk = risk ? policy.riskDefaults?.[risk] : undefined;
+  if (byRisk) return { action: byRisk, reason: 'risk_default', explanation: explain.byRiskDefault(byRisk, risk!) };
+  return { action: policy.defaultAction, reason: 'default_action', explanation: explain.byDefaultAction(policy.defaultAction) };
+}
+
+/** Why a command allow rule may not allow this part, if it may not. */
+function commandRuleBlock(rule: CompiledRule, prep: PreparedCall, unit: Unit): string | undefined {
+  if (!unit.part || !constrainsCommand(rule, prep)) return undefined;
+  if (unit.part.writesFile) return 'it redirects output to a file';
+  if (unit.part.riskyEnv) return `it sets ${unit.part.riskyEnv}`;
+  return undefined;
+}
+
+function applyUnitModes(decision: UnitDecision, unit: Unit, prep: PreparedCall, mode: EvaluationContext['mode']): UnitDecision {
+  let result = decision;
+  const byDefault = result.reason === 'risk_default' || result.reason === 'default_action';
+  if (result.action === 'ask' && byDefault) {
+    if (mode === 'bypassPermissions') {
+      result = { action: 'allow', reason: 'mode', explanation: 'Allowed: auto-approve mode (bypassPermissions) allows what would only ask by default.' };
+    } else if (mode === 'acceptEdits' && isWorkspaceEdit(prep)) {
+      result = { action: 'allow', reason: 'mode', explanation: 'Allowed: acceptEdits mode allows file edits inside the workspace.' };
+    }
+  }
+  // What cannot be inspected is never allowed, and asks for its real reason unless a rule spoke.
+  if (unit.opaque && result.action !== 'deny' && !(result.action === 'ask' && result.reason === 'matched_rule')) {
+    return { action: 'ask', reason: 'unparseable', explanation: explain.unparseable(unit.opaque) };
+  }
+  return result;
+}
+
+function isWorkspaceEdit(prep: PreparedCall): boolean {
+  if (!EDIT_TOOLS.has(prep.call.tool)) return false;
+  const value = prep.call.params.path;
+  return typeof value === 'string' && isInside(resolvePath(value, prep.paths), prep.paths.root);
+}
+
+function combine(units: Unit[], decisions: UnitDecision[]): Decision {
+  let worst = 0;
+  for (let i = 1; i < decisions.length; i++) {
+    if (SEVERITY[decisions[i]!.action] > SEVERITY[decisions[worst]!.action]) worst = i;
+  }
+  const deciding = decisions[worst]!;
+  const decision: Decision = { action: deciding.action, reason: deciding.reason, explanation: deciding.explanation };
+  if (deciding.rule) decision.rule = deciding.rule;
+  if (deciding.grant) decision.grant = deciding.grant;
+  const hasParts = units.some((u) => u.part);
+  if (hasParts) {
+    decision.parts = units.map((unit, i): PartDecision => {
+      const d = decisions[i]!;
+      const part: PartDecision = { command: unit.part?.text ?? '', program: unit.part?.program ?? '', action: d.action, reason: d.reason, explanation: d.explanation };
+      if (d.rule) part.rule = d.rule;
+      if (d.grant) part.grant = d.grant;
+      return part;
+    });
+    if (units.length > 1) {
+      decision.explanation =
+        deciding.action === 'allow'
+          ? `Allowed: all ${units.length} parts of the command are allowed.`
+          : explain.inPart(units[worst]!.part?.text ?? '', deciding.explanation);
+    }
+  }
+  if (decision.action === 'allow') {
+    const rules = unique(decisions.map((d) => d.onceRule));
+    const grants = unique(decisions.map((d) => d.onceGrant));
+    if (rules.length > 0 || grants.length > 0) decision.consumes = { rules, grants };
+  }
+  return decision;
+}
+
+function unique(values: (number | undefined)[]): number[] {
+  return [...new Set(values.filter((v): v is number => v !== undefined))];
+}
+
+function applyCallModes(decision: Decision, mode: EvaluationContext['mode'], risk: Risk | undefined, tool: string): Decision {
+  if (mode === 'plan' && risk !== 'read_only' && decision.action !== 'deny') {
+    const { consumes: _consumed, ...rest } = decision;
+    return { ...rest, action: 'deny', reason: 'mode', explanation: `Denied: plan mode allows read-only tools only, and ${tool} is ${risk ? risk.replace('_', '-') : 'of unknown risk'}.` };
+  }
+  if (mode === 'dontAsk' && decision.action === 'ask') {
+    return { ...decision, action: 'deny', reason: 'mode', explanation: `Denied: dontAsk mode turns every ask into a deny. (${decision.explanation})` };
+  }
+  return decision;
+}

@@ -1,0 +1,38 @@
+// Public surface of the permission engine. Pure TypeScript, usable from any Node script:
+//   const policy = compilePolicy({ rules: [{ action: 'allow', tool: 'bash', params: { command: 'git status' } }] });
+//   evaluate(policy, { tool: 'bash', params: { command: 'git status && rm -rf /' } }) // -> ask
+export { evaluate } from './evaluate';
+export { compilePolicy, isCompiledPolicy, type CompiledPolicy } from './compile';
+export { derivePermission } from './derive';
+export { importPolicy, detectFormat, type PolicyFormat } from './import';
+export { consumeOnce } from './consume';
+export { PolicyValidationError, isPolicyValidationError, type PolicyIssue } from './errors';
+export { BUILTIN_PARAM_KINDS, BUILTIN_RISKS, paramKindOf, riskOf } from './kinds';
+export { describeRule } from './explain';
+export { parseCommand } from './shell/parse';
+export type { ParsedCommand, ShellPart } from './shell/types';
+export {
+  PolicySchema,
+  RuleSchema,
+  ConditionSchema,
+  ToolCallSchema,
+  ActionSchema,
+  ModeSchema,
+  RiskSchema,
+  ParamKindSchema,
+  type Action,
+  type Condition,
+  type Decision,
+  type DecisionReason,
+  type EvaluationContext,
+  type Mode,
+  type ParamKind,
+  type PartDecision,
+  type Policy,
+  type PolicyInput,
+  type Risk,
+  type Rule,
+  type RuleInput,
+  type RuleRef,
+  type ToolCall,
+} from './types';

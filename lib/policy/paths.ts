@@ -1,0 +1,73 @@
+// Path normalization and path patterns. Values and relative patterns resolve against the
+// workspace root and are normalized lexically (`.`, `..`, `//`, `~`) before matching, so
+// `src/**` never matches `src/../.git/config`. Symlinks are the tools' job: they resolve
+// real paths before any access.
+import path from 'node:path';
+import os from 'node:os';
+import picomatch from 'picomatch';
+
+export interface PathContext {
+  root: string;
+  home: string;
+}
+
+export function pathContext(workspaceRoot?: string, homeDir?: string): PathContext {
+  const root = path.posix.resolve(workspaceRoot ?? process.cwd());
+  return { root, home: path.posix.resolve(homeDir ?? safeHome()) };
+}
+
+function safeHome(): string {
+  try {
+    return os.homedir() || '/';
+  } catch {
+    return '/';
+  }
+}
+
+function expandTilde(value: string, home: string): string {
+  if (value === '~') return home;
+  if (value.startsWith('~/')) return home + value.slice(1);
+  return value;
+}
+
+/** The absolute, lexically normalized path a value names. */
+export function resolvePath(value: string, ctx: PathContext): string {
+  return path.posix.resolve(ctx.root, expandTilde(value, ctx.home));
+}
+
+export function isInside(absolute: string, root: string): boolean {
+  return absolute === root || absolute.startsWith(root.endsWith('/') ? root : `${root}/`);
+}
+
+const PICOMATCH_SPECIAL = /[*?[\]{}()!+@|\\]/g;
+
+export function escapePathGlob(literal: string): string {
+  return literal.replace(PICOMATCH_SPECIAL, '\\$&');
+}
+
+/** Compiles a path glob against one root; patterns are absolute, `~/`-relative or root-relative. */
+export function compilePathPattern(pattern: string, ctx: PathContext): (absolute: string) => boolean {
+  const trimmed = pattern.trim();
+  if (trimmed === '/**') return () => true;
+  let full: string;
+  if (trimmed.startsWith('/')) full = trimmed;
+  else if (trimmed === '~' || trimmed.startsWith('~/')) full = escapePathGlob(ctx.home) + trimmed.slice(1);
+  else full = `${escapePathGlob(ctx.root)}/${trimmed}`;
+  full = normalizeGlobPath(full);
+  const matcher = picomatch(full, { dot: true });
+  return (absolute) => matcher(absolute);
+}
+
+/** Lexical normalization of a glob path: collapses `//` and `.`, applies `..` to literal segments. */
+function normalizeGlobPath(glob: string): string {
+  const out: string[] = [];
+  for (const segment of glob.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..' && out.length > 0 && !/[*?[\]{}()!+@|\\]/.test(out[out.length - 1]!)) {
+      out.pop();
+      continue;
+    }
+    out.push(segment);
+  }
+  return `/${out.join('/')}`;
+}

@@ -1,0 +1,126 @@
+// Command patterns: a simple command written as words with globs, e.g. `git push *`.
+// An unquoted `*` word in the middle matches one word, `**` any number of words, and a
+// trailing `*` or `**` any rest, including none (`git push *` also matches `git push`).
+// Inside a word `*` and `?` are globs; quoted text is literal. Matching is word by word, so
+// `ls *` never matches `lsof`. Claude Code's `git push:*` spelling is accepted too.
+import { parse, type Word } from 'unbash';
+import { escapeRegex } from '../glob';
+import type { ShellWord } from './types';
+
+type PatternWord =
+  | { kind: 'anyN' }
+  | { kind: 'any1' }
+  | { kind: 'literal'; text: string }
+  | { kind: 'glob'; regex: RegExp };
+
+export interface CommandPattern {
+  source: string;
+  words: PatternWord[];
+}
+
+/** `may`: deny/ask, a dynamic word may be anything. `must`: allow, only wildcards cover it. */
+export type MatchMode = 'may' | 'must';
+
+export function compileCommandPattern(source: string): CommandPattern {
+  let text = source.trim();
+  if (text.endsWith(':*')) text = `${text.slice(0, -2)} *`;
+  if (text === '') throw new Error('a command pattern must not be empty');
+  const script = parse(text);
+  if (script.errors && script.errors.length > 0) throw new Error(`"${source}" does not parse: ${script.errors[0]!.message}`);
+  const statement = script.commands[0];
+  if (script.commands.length !== 1 || !statement || statement.background || statement.command.type !== 'Command') {
+    throw new Error(`"${source}" must be one simple command (write one rule per command)`);
+  }
+  const command = statement.command;
+  if (!command.name || command.prefix.length > 0 || command.redirects.length > 0) {
+    throw new Error(`"${source}" must be a program name followed by arguments, without assignments or redirections`);
+  }
+  const words = [command.name, ...command.args.map((a) => (a.type === 'Word' ? a : undefined))];
+  const compiled = words.map((word, index): PatternWord => {
+    if (!word) throw new Error(`"${source}" has an argument the pattern language does not support`);
+    return compileWord(word, index === words.length - 1);
+  });
+  return { source, words: compiled };
+}
+
+function compileWord(word: Word, last: boolean): PatternWord {
+  if (word.text === '**') return { kind: 'anyN' };
+  if (word.text === '*') return last ? { kind: 'anyN' } : { kind: 'any1' };
+  let source = '';
+  let wild = false;
+  for (const part of word.parts ?? [{ type: 'Literal', value: word.value, text: word.text }]) {
+    if (part.type === 'Glob') {
+      wild = true;
+      if (part.kind === 'star') source += '[\\s\\S]*';
+      else if (part.kind === 'question') source += '[\\s\\S]';
+      else source += bracketToRegex(part.text);
+    } else if ('value' in part && typeof part.value === 'string') {
+      source += escapeRegex(part.value);
+    } else {
+      source += escapeRegex(part.text);
+    }
+  }
+  if (!wild) return { kind: 'literal', text: word.value };
+  return { kind: 'glob', regex: new RegExp(`^${source}$`) };
+}
+
+function bracketToRegex(text: string): string {
+  const body = text.slice(1, -1);
+  const negate = body.startsWith('!') || body.startsWith('^');
+  const chars = (negate ? body.slice(1) : body).replace(/[\\\]^]/g, '\\$&');
+  return `[${negate ? '^' : ''}${chars}]`;
+}
+
+function wordMatches(pattern: PatternWord, word: ShellWord, mode: MatchMode): boolean {
+  switch (pattern.kind) {
+    case 'anyN':
+      return true;
+    case 'any1':
+      return mode === 'may' || !word.splittable;
+    case 'literal':
+      return word.dynamic ? mode === 'may' : word.value === pattern.text;
+    case 'glob':
+      return word.dynamic ? mode === 'may' : pattern.regex.test(word.value);
+  }
+}
+
+/**
+ * Does the pattern match these words? `openArgs`: more arguments follow at run time (xargs), so in
+ * `must` mode the pattern has to end in a wildcard, in `may` mode it may still match later words.
+ */
+export function matchCommand(pattern: CommandPattern, words: readonly ShellWord[], mode: MatchMode, openArgs = false): boolean {
+  const p = pattern.words;
+  const memo = new Map<number, boolean>();
+  const go = (i: number, j: number): boolean => {
+    const key = i * 65536 + j;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    let result: boolean;
+    if (i === p.length) {
+      result = j === words.length && !(openArgs && mode === 'must');
+    } else if (p[i]!.kind === 'anyN') {
+      result = go(i + 1, j) || (j < words.length && go(i, j + 1));
+    } else if (j === words.length) {
+      result = openArgs && mode === 'may';
+    } else {
+      const word = words[j]!;
+      if (mode === 'may' && word.splittable && j > 0) {
+        // An unquoted expansion may become no word, one, or several.
+        result = go(i, j + 1) || go(i + 1, j + 1) || go(i + 1, j);
+      } else {
+        // A program name only known at run time never matches: such a part is opaque and asks.
+        result = (j > 0 || !word.dynamic) && wordMatches(p[i]!, word, mode) && go(i + 1, j + 1);
+      }
+    }
+    memo.set(key, result);
+    return result;
+  };
+  if (words.length > 4096) return mode === 'may';
+  return go(0, 0);
+}
+
+/** The program word of a pattern, when it is a literal (used to index rules by program). */
+export function patternProgram(pattern: CommandPattern): string | undefined {
+  const first = pattern.words[0];
+  return first && first.kind === 'literal' ? first.text : undefined;
+}

@@ -1,0 +1,139 @@
+// The permission engine's data model: zod schemas for everything that crosses its boundary,
+// and the plain types of what it returns. Pure: no I/O, no other project layer.
+import { z } from 'zod';
+
+export const ActionSchema = z.enum(['allow', 'ask', 'deny']);
+export type Action = z.infer<typeof ActionSchema>;
+
+export const RiskSchema = z.enum(['read_only', 'write', 'destructive']);
+export type Risk = z.infer<typeof RiskSchema>;
+
+export const ParamKindSchema = z.enum(['command', 'path', 'url', 'text']);
+export type ParamKind = z.infer<typeof ParamKindSchema>;
+
+export const ModeSchema = z.enum(['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions']);
+export type Mode = z.infer<typeof ModeSchema>;
+
+export const ConditionOpSchema = z.enum([
+  'eq',
+  'glob',
+  'regex',
+  'host',
+  'command_blacklist',
+  'command_ask_always',
+  'no_command_substitution',
+]);
+export type ConditionOp = z.infer<typeof ConditionOpSchema>;
+
+const nonEmpty = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
+
+export const ConditionSchema = z
+  .object({
+    key: nonEmpty('key'),
+    op: ConditionOpSchema,
+    value: z.string().default(''),
+  })
+  .strict();
+export type Condition = z.infer<typeof ConditionSchema>;
+
+export const RuleSchema = z
+  .object({
+    id: z.string().min(1).max(200).optional(),
+    description: z.string().max(2000).optional(),
+    action: ActionSchema,
+    /** Glob over the tool name (`*` matches any characters). */
+    tool: nonEmpty('tool'),
+    /** Glob over the agent name; calls without an agent are from the agent named `main`. */
+    agent: nonEmpty('agent').optional(),
+    /** Param name -> pattern, interpreted by the param's kind. All must match. */
+    params: z.record(z.string().min(1), z.string()).optional(),
+    /** Every condition must hold. */
+    when: z.array(ConditionSchema).optional(),
+    timeoutS: z.number().int().positive().max(7 * 24 * 3600).optional(),
+    onTimeout: z.literal('deny').optional(),
+    /** Only meaningful for allow rules and grants: consumed by the caller the first time it decides a call. */
+    once: z.boolean().optional(),
+  })
+  .strict();
+export type Rule = z.infer<typeof RuleSchema>;
+export type RuleInput = z.input<typeof RuleSchema>;
+
+export const RiskDefaultsSchema = z
+  .object({
+    read_only: ActionSchema.optional(),
+    write: ActionSchema.optional(),
+    destructive: ActionSchema.optional(),
+  })
+  .strict();
+export type RiskDefaults = z.infer<typeof RiskDefaultsSchema>;
+
+export const PolicySchema = z
+  .object({
+    defaultAction: ActionSchema.default('ask'),
+    riskDefaults: RiskDefaultsSchema.optional(),
+    rules: z.array(RuleSchema).max(100_000).default([]),
+  })
+  .strict();
+export type Policy = z.infer<typeof PolicySchema>;
+export type PolicyInput = z.input<typeof PolicySchema>;
+
+export const ToolCallSchema = z.object({
+  tool: nonEmpty('tool'),
+  params: z.record(z.string(), z.unknown()),
+  agent: z.string().min(1).optional(),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+export interface EvaluationContext {
+  mode?: Mode;
+  /** "Always allow" and allow-once grants of the session; only allow grants are used. */
+  grants?: readonly (Rule | RuleInput)[];
+  /** Risk of the tool; defaults to the built-in tools' risks. */
+  risk?: Risk;
+  /** Param kinds of the tool, on top of the built-in ones. */
+  paramKinds?: Record<string, ParamKind>;
+  /** Root that relative paths resolve against (default: process.cwd()). */
+  workspaceRoot?: string;
+  /** Home directory that `~` expands to (default: os.homedir()). */
+  homeDir?: string;
+}
+
+export type DecisionReason =
+  | 'matched_rule'
+  | 'session_grant'
+  | 'risk_default'
+  | 'default_action'
+  | 'mode'
+  | 'unparseable';
+
+export interface RuleRef {
+  index: number;
+  id?: string;
+  action: Action;
+}
+
+/** The decision for one simple command of a shell script. */
+export interface PartDecision {
+  /** The command as matched: wrappers removed, quotes resolved. */
+  command: string;
+  program: string;
+  action: Action;
+  reason: DecisionReason;
+  rule?: RuleRef;
+  grant?: RuleRef;
+  explanation: string;
+}
+
+export interface Decision {
+  action: Action;
+  reason: DecisionReason;
+  /** The policy rule that decided, if one did. */
+  rule?: RuleRef;
+  /** The grant that allowed, if one did. */
+  grant?: RuleRef;
+  explanation: string;
+  /** Per simple command, for shell commands. */
+  parts?: PartDecision[];
+  /** Allow-once entries this decision used: the caller consumes them when it acts on the decision. */
+  consumes?: { rules: number[]; grants: number[] };
+}
