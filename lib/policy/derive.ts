@@ -64,8 +64,9 @@ export function derivePermission(call: ToolCall, ctx: EvaluationContext = {}): R
   return [{ ...base, ...(what ? { params } : {}), description: `Always allow: ${call.tool}${what ? ` (${what})` : ''}` }];
 }
 
+/** The exact command. A word only known at run time stays as written: such a rule never matches it again. */
 function exact(part: ShellPart): string {
-  return part.words.map((w) => quoteWord(w.value)).join(' ');
+  return part.words.map((w) => (w.dynamic ? w.value : quoteWord(w.value))).join(' ');
 }
 
 function commandPattern(part: ShellPart, feedsShell: boolean): string {
@@ -80,11 +81,10 @@ function commandPattern(part: ShellPart, feedsShell: boolean): string {
   const name = basename(program!.value);
   const inline = INLINE_CODE[name];
   if (RISKY.has(name) || name.startsWith('mkfs') || (inline && args.some((a) => inline.includes(a.value)))) return exact(part);
-  if (args.some((a) => a.dynamic)) return exact(part);
   const head = quoteWord(program!.value);
   if (name === 'find' && args.some((a) => /^-(exec|execdir|ok|okdir|delete|fprint\w*|fls)$/.test(a.value))) return exact(part);
   if (WITH_SUBCOMMANDS.has(name) && args[0]) {
-    if (args[0].value.startsWith('-')) return exact(part);
+    if (args[0].value.startsWith('-') || args[0].dynamic) return exact(part);
     return `${head} ${quoteWord(args[0].value)} *`;
   }
   return `${head} *`;
