@@ -11,9 +11,21 @@ export interface PathContext {
   home: string;
 }
 
+const contexts = new Map<string, PathContext>();
+let defaultHome: string | undefined;
+
+/** The root and home paths resolve against; memoized, since it sits on the decision path. */
 export function pathContext(workspaceRoot?: string, homeDir?: string): PathContext {
-  const root = path.posix.resolve(workspaceRoot ?? process.cwd());
-  return { root, home: path.posix.resolve(homeDir ?? safeHome()) };
+  const root = workspaceRoot ?? process.cwd();
+  const home = homeDir ?? (defaultHome ??= safeHome());
+  const key = `${root}\u0000${home}`;
+  let ctx = contexts.get(key);
+  if (!ctx) {
+    if (contexts.size > 256) contexts.clear();
+    ctx = { root: path.posix.resolve(root), home: path.posix.resolve(home) };
+    contexts.set(key, ctx);
+  }
+  return ctx;
 }
 
 function safeHome(): string {
