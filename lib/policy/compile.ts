@@ -194,7 +194,7 @@ function compileCondition(toolGlob: string, condition: Condition, issues: Policy
 
 /** The matcher of a pattern for one kind (and for paths one root), built once and cached. */
 export function kindMatcher(pattern: CompiledPattern, kind: ParamKind, paths?: PathContext): KindMatcher {
-  const key = kind === 'path' ? `path\u0000${paths?.root ?? ''}\u0000${paths?.home ?? ''}` : kind;
+  const key = kind === 'path' ? (paths?.key ?? 'path') : kind;
   const cached = pattern.cache.get(key);
   if (cached) return cached;
   let matcher: KindMatcher;
@@ -204,7 +204,7 @@ export function kindMatcher(pattern: CompiledPattern, kind: ParamKind, paths?: P
         matcher = { kind, test: compileTextGlob(pattern.pattern) };
         break;
       case 'path':
-        matcher = { kind, test: compilePathPattern(pattern.pattern, paths ?? { root: '/', home: '/' }) };
+        matcher = { kind, test: compilePathPattern(pattern.pattern, paths ?? { root: '/', home: '/', key: 'path' }) };
         break;
       case 'url':
         matcher = { kind, test: compileUrlPattern(pattern.pattern) };

@@ -89,7 +89,7 @@ describe('2. grants never override deny or ask rules; allow-once grants are cons
 });
 
 describe('3. param patterns depend on the param kind', () => {
-  const readSrc = { rules: [{ action: 'allow', tool: 'read_file', params: { path: 'src/**' } }] } as const;
+  const readSrc = { rules: [{ action: 'allow', tool: 'read_file', params: { path: 'src/**' } }] } satisfies PolicyInput;
   check([
     { name: 'text: * matches any characters, slashes included', policy: { rules: [{ action: 'allow', tool: 'search', params: { query: 'foo*' } }] }, call: { tool: 'search', params: { query: 'foo/bar baz' } }, action: 'allow' },
     { name: 'text: the whole value must match', policy: { rules: [{ action: 'allow', tool: 'search', params: { query: 'foo' } }] }, call: { tool: 'search', params: { query: 'foobar' } }, action: 'ask' },
@@ -118,8 +118,8 @@ describe('3. param patterns depend on the param kind', () => {
 });
 
 describe('5-6. hosts and the seed condition ops', () => {
-  const denyPrivate = { rules: [{ action: 'deny', tool: 'fetch_url', when: [{ key: 'url', op: 'host', value: 'localhost,127.0.0.0/8,10.0.0.0/8,169.254.169.254,::1,fc00::/7' }] }] } as const;
-  const allowExample = { rules: [{ action: 'allow', tool: 'fetch_url', when: [{ key: 'url', op: 'host', value: 'example.com' }] }] } as const;
+  const denyPrivate = { rules: [{ action: 'deny', tool: 'fetch_url', when: [{ key: 'url', op: 'host', value: 'localhost,127.0.0.0/8,10.0.0.0/8,169.254.169.254,::1,fc00::/7' }] }] } satisfies PolicyInput;
+  const allowExample = { rules: [{ action: 'allow', tool: 'fetch_url', when: [{ key: 'url', op: 'host', value: 'example.com' }] }] } satisfies PolicyInput;
   const fetch = (url: string): ToolCall => ({ tool: 'fetch_url', params: { url } });
   check([
     ...['http://127.0.0.1/', 'http://2130706433/', 'http://0x7f.0.0.1/', 'http://0177.0.0.1/', 'http://127.1/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://LOCALHOST./', 'http://user:pw@localhost:8080/', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:3000/', 'http://10.1.2.3/', 'http://[fd00::1]/'].map(

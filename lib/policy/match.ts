@@ -19,6 +19,18 @@ export interface PreparedCall {
   paths: PathContext;
   /** The param whose shell command is split into parts, if any. */
   commandParam?: string;
+  /** Resolved path values by param, computed once per call. */
+  resolved?: Map<string, string>;
+}
+
+function resolvedPath(prep: PreparedCall, key: string, value: string): string {
+  prep.resolved ??= new Map();
+  let absolute = prep.resolved.get(key);
+  if (absolute === undefined) {
+    absolute = resolvePath(value, prep.paths);
+    prep.resolved.set(key, absolute);
+  }
+  return absolute;
 }
 
 export interface Unit {
@@ -75,7 +87,7 @@ function patternMatches(pattern: CompiledPattern, prep: PreparedCall, unit: Unit
   if (matcher.kind === 'text') return matcher.test(asText(value));
   if (matcher.kind === 'command') return unit.part ? partMatches(matcher.pattern, unit.part, mode) : mode === 'may';
   if (typeof value !== 'string') return mode === 'may';
-  if (matcher.kind === 'path') return matcher.test(resolvePath(value, prep.paths));
+  if (matcher.kind === 'path') return matcher.test(resolvedPath(prep, pattern.key, value));
   const url = normalizeUrl(value);
   return url ? matcher.test(url.href) : mode === 'may';
 }

@@ -9,6 +9,8 @@ import picomatch from 'picomatch';
 export interface PathContext {
   root: string;
   home: string;
+  /** Identifies root and home, for caches of compiled path patterns. */
+  key: string;
 }
 
 const contexts = new Map<string, PathContext>();
@@ -22,7 +24,9 @@ export function pathContext(workspaceRoot?: string, homeDir?: string): PathConte
   let ctx = contexts.get(key);
   if (!ctx) {
     if (contexts.size > 256) contexts.clear();
-    ctx = { root: path.posix.resolve(root), home: path.posix.resolve(home) };
+    const resolvedRoot = path.posix.resolve(root);
+    const resolvedHome = path.posix.resolve(home);
+    ctx = { root: resolvedRoot, home: resolvedHome, key: `path\u0000${resolvedRoot}\u0000${resolvedHome}` };
     contexts.set(key, ctx);
   }
   return ctx;

@@ -13,7 +13,7 @@ import { findInvisibleOutsideQuotes } from './scan';
 /** Longest command the engine inspects; longer ones are opaque (asked, never allowed). */
 export const MAX_COMMAND_LENGTH = 100_000;
 const MAX_DEPTH = 8;
-const MAX_PARTS = 2_000;
+const MAX_PARTS = 20_000;
 
 /** Assignments that change which program runs or how: never allowed by a command allow rule. */
 const RISKY_ENV = new Set([
@@ -21,6 +21,9 @@ const RISKY_ENV = new Set([
   'BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS', 'PS4', 'IFS', 'PROMPT_COMMAND', 'GIT_SSH_COMMAND',
   'GIT_EXEC_PATH', 'GIT_CONFIG_GLOBAL', 'NODE_OPTIONS', 'PYTHONPATH', 'PYTHONSTARTUP', 'PERL5OPT', 'RUBYOPT',
 ]);
+
+const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
+const RISKY_ASSIGNMENT = new RegExp(`^(${[...RISKY_ENV].join('|')})\\+?=`);
 
 const cache = new Lru<string, ParsedCommand>(2048);
 
@@ -39,12 +42,19 @@ function analyze(source: string): ParsedCommand {
     return state;
   }
   collectScript(source, state, 0, [], -1);
-  return state;
+  if (state.truncated) state.parts.push(opaquePart(source.slice(0, 200), `it has more than ${MAX_PARTS} commands`));
+  // A risky assignment affects every later command of the script: none is allowable by a command rule.
+  const riskyEnv = state.riskyEnv;
+  if (riskyEnv) state.parts = state.parts.map((part) => (part.riskyEnv ? part : { ...part, riskyEnv }));
+  return { parts: state.parts, hasSubstitution: state.hasSubstitution };
 }
 
 interface State {
   parts: ShellPart[];
   hasSubstitution: boolean;
+  /** A risky variable assigned by a statement of its own (`PATH=/tmp; ls`, `export LD_PRELOAD=x`). */
+  riskyEnv?: string;
+  truncated?: boolean;
 }
 
 function opaquePart(text: string, reason: string, views: ShellWord[][] = []): ShellPart {
@@ -79,7 +89,10 @@ function collectScript(source: string, state: State, depth: number, views: Shell
     return;
   }
   const visit = (node: SyntaxNode, writes: boolean): void => {
-    if (state.parts.length > MAX_PARTS) return;
+    if (state.parts.length > MAX_PARTS) {
+      state.truncated = true;
+      return;
+    }
     if ('errors' in node && node.errors && node.errors.length > 0) {
       const first = node.errors[0]!;
       state.parts.push(opaquePart(source, `it does not parse as bash (${first.message})`, views));
@@ -119,6 +132,7 @@ function collectCommand(node: Command, inheritedWrites: boolean, state: State, d
   for (const item of node.prefix) {
     if (item.type === 'Assignment' && RISKY_ENV.has(item.name)) riskyEnv = item.name;
   }
+  if (riskyEnv && !node.name) state.riskyEnv = riskyEnv;
   if (!node.name) {
     if (writesFile) {
       const text = displayRedirects(node);
@@ -129,7 +143,14 @@ function collectCommand(node: Command, inheritedWrites: boolean, state: State, d
   const nameWord = analyzeWord(node.name);
   const words: ShellWord[] = [nameWord];
   for (const arg of node.args) {
-    words.push(arg.type === 'Word' ? analyzeWord(arg) : { value: arg.text, dynamic: true, splittable: false });
+    if (arg.type === 'Assignment') {
+      // `export PATH=...`, `declare -x LD_PRELOAD=...`: the assignment outlives this command.
+      if (RISKY_ENV.has(arg.name)) state.riskyEnv = arg.name;
+      words.push({ value: arg.text, dynamic: true, splittable: false });
+    } else {
+      words.push(analyzeWord(arg));
+      if (DECLARATIONS.has(nameWord.value) && RISKY_ASSIGNMENT.test(arg.value)) state.riskyEnv = arg.value.slice(0, arg.value.indexOf('='));
+    }
   }
   if (nameWord.dynamic || hasUnquotedGlob(node.name)) {
     state.parts.push({

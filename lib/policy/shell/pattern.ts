@@ -89,34 +89,65 @@ function wordMatches(pattern: PatternWord, word: ShellWord, mode: MatchMode): bo
  * `must` mode the pattern has to end in a wildcard, in `may` mode it may still match later words.
  */
 export function matchCommand(pattern: CommandPattern, words: readonly ShellWord[], mode: MatchMode, openArgs = false): boolean {
-  const p = pattern.words;
-  const memo = new Map<number, boolean>();
-  const go = (i: number, j: number): boolean => {
-    const key = i * 65536 + j;
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    let result: boolean;
-    if (i === p.length) {
-      result = j === words.length && !(openArgs && mode === 'must');
-    } else if (p[i]!.kind === 'anyN') {
-      result = go(i + 1, j) || (j < words.length && go(i, j + 1));
-    } else if (j === words.length) {
-      result = openArgs && mode === 'may';
-    } else {
-      const word = words[j]!;
-      if (mode === 'may' && word.splittable && j > 0) {
-        // An unquoted expansion may become no word, one, or several.
-        result = go(i, j + 1) || go(i + 1, j + 1) || go(i + 1, j);
-      } else {
-        // A program name only known at run time never matches: such a part is opaque and asks.
-        result = (j > 0 || !word.dynamic) && wordMatches(p[i]!, word, mode) && go(i + 1, j + 1);
-      }
-    }
-    memo.set(key, result);
-    return result;
-  };
   if (words.length > 4096) return mode === 'may';
-  return go(0, 0);
+  const p = pattern.words;
+  if (isLinear(p, words, mode)) return matchLinear(p, words, mode, openArgs);
+  // General case: dynamic programming over (pattern word, command word), memoized.
+  const memo = new Int8Array((p.length + 1) * (words.length + 1));
+  return matchAt(p, words, mode, openArgs, memo, 0, 0);
+}
+
+/** No `**` before the end and no word that may split: a single left-to-right pass decides. */
+function isLinear(p: readonly PatternWord[], words: readonly ShellWord[], mode: MatchMode): boolean {
+  for (let i = 0; i < p.length - 1; i++) if (p[i]!.kind === 'anyN') return false;
+  if (mode === 'may') for (let j = 1; j < words.length; j++) if (words[j]!.splittable) return false;
+  return true;
+}
+
+function matchLinear(p: readonly PatternWord[], words: readonly ShellWord[], mode: MatchMode, openArgs: boolean): boolean {
+  const trailingAny = p.length > 0 && p[p.length - 1]!.kind === 'anyN';
+  const fixed = trailingAny ? p.length - 1 : p.length;
+  if (words.length < fixed) return openArgs && mode === 'may' && prefixMatches(p, words, words.length, mode);
+  if (!trailingAny && words.length > fixed) return false;
+  if (!prefixMatches(p, words, fixed, mode)) return false;
+  return trailingAny || !(openArgs && mode === 'must');
+}
+
+function prefixMatches(p: readonly PatternWord[], words: readonly ShellWord[], count: number, mode: MatchMode): boolean {
+  for (let j = 0; j < count; j++) {
+    const word = words[j]!;
+    // A program name only known at run time never matches: such a part is opaque and asks.
+    if (j === 0 && word.dynamic) return false;
+    if (!wordMatches(p[j]!, word, mode)) return false;
+  }
+  return true;
+}
+
+function matchAt(p: readonly PatternWord[], words: readonly ShellWord[], mode: MatchMode, openArgs: boolean, memo: Int8Array, i: number, j: number): boolean {
+  const key = i * (words.length + 1) + j;
+  const known = memo[key]!;
+  if (known !== 0) return known === 1;
+  let result: boolean;
+  if (i === p.length) {
+    result = j === words.length && !(openArgs && mode === 'must');
+  } else if (p[i]!.kind === 'anyN') {
+    result = matchAt(p, words, mode, openArgs, memo, i + 1, j) || (j < words.length && matchAt(p, words, mode, openArgs, memo, i, j + 1));
+  } else if (j === words.length) {
+    result = openArgs && mode === 'may';
+  } else {
+    const word = words[j]!;
+    if (mode === 'may' && word.splittable && j > 0) {
+      // An unquoted expansion may become no word, one, or several.
+      result =
+        matchAt(p, words, mode, openArgs, memo, i, j + 1) ||
+        matchAt(p, words, mode, openArgs, memo, i + 1, j + 1) ||
+        matchAt(p, words, mode, openArgs, memo, i + 1, j);
+    } else {
+      result = (j > 0 || !word.dynamic) && wordMatches(p[i]!, word, mode) && matchAt(p, words, mode, openArgs, memo, i + 1, j + 1);
+    }
+  }
+  memo[key] = result ? 1 : 2;
+  return result;
 }
 
 /** The program word of a pattern, when it is a literal (used to index rules by program). */
