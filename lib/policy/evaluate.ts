@@ -10,7 +10,10 @@ import { EDIT_TOOLS, paramKindOf, riskOf } from './kinds';
 import { constrainsCommand, ruleMatches, type PreparedCall, type Unit } from './match';
 import { isInside, pathContext, resolvePath } from './paths';
 import { parseCommand } from './shell/parse';
+import type { ShellPart } from './shell/types';
 import type { Action, Decision, DecisionReason, EvaluationContext, PartDecision, ParamKind, Policy, PolicyInput, Risk, RuleRef } from './types';
+
+const EMPTY_PART: ShellPart = { words: [], views: [[]], text: '', program: '', writesFile: false, openArgs: false, shellFromStdin: false };
 
 const SEVERITY: Record<Action, number> = { allow: 0, ask: 1, deny: 2 };
 
@@ -114,7 +117,9 @@ function unitsOf(prep: PreparedCall): Unit[] {
   const value = prep.call.params[prep.commandParam];
   if (typeof value !== 'string') return [{ opaque: `${prep.commandParam} is not a string` }];
   const parsed = parseCommand(value);
-  if (parsed.parts.length === 0) return [{}];
+  // Nothing to run (`""`, a comment, `x=1`, `[[ -f a ]]`): one empty part, which command patterns
+  // other than a lone `*` never match, so deny rules do not fire on it and allow rules barely do.
+  if (parsed.parts.length === 0) return [{ part: EMPTY_PART }];
   return parsed.parts.map((part) => ({ part, opaque: part.opaque }));
 }
 

@@ -22,6 +22,13 @@ const RISKY_ENV = new Set([
   'GIT_EXEC_PATH', 'GIT_CONFIG_GLOBAL', 'NODE_OPTIONS', 'PYTHONPATH', 'PYTHONSTARTUP', 'PERL5OPT', 'RUBYOPT',
 ]);
 
+const SYSTEM_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin']);
+
+function isTrustedProgram(program: string): boolean {
+  const slash = program.lastIndexOf('/');
+  return slash < 0 || SYSTEM_DIRS.has(program.slice(0, slash));
+}
+
 const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
 const RISKY_ASSIGNMENT = new RegExp(`^(${[...RISKY_ENV].join('|')})\\+?=`);
 
@@ -201,6 +208,9 @@ function expandWords(initial: ShellWord[], state: State, depth: number, outerVie
       state.parts.push({ ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }), opaque: 'the program name is only known at run time' });
       return;
     }
+    // A wrapper, shell or `find` is only trusted by its bare name or from a system directory:
+    // `./env ls` runs whatever ./env is, so it is a program of its own.
+    if (!isTrustedProgram(first.value)) break;
     const name = basename(first.value);
     if (isWrapper(name)) {
       const unwrapped = unwrapOnce(name, words);

@@ -129,7 +129,8 @@ function matchAt(p: readonly PatternWord[], words: readonly ShellWord[], mode: M
   if (known !== 0) return known === 1;
   let result: boolean;
   if (i === p.length) {
-    result = j === words.length && !(openArgs && mode === 'must');
+    const endsInWildcard = p.length > 0 && p[p.length - 1]!.kind === 'anyN';
+    result = j === words.length && (endsInWildcard || !(openArgs && mode === 'must'));
   } else if (p[i]!.kind === 'anyN') {
     result = matchAt(p, words, mode, openArgs, memo, i + 1, j) || (j < words.length && matchAt(p, words, mode, openArgs, memo, i, j + 1));
   } else if (j === words.length) {
