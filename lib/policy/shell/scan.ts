@@ -1,6 +1,7 @@
 // Finds characters a terminal or a reviewer would not see (CR, other C0 controls, DEL, NEL,
 // U+2028/2029, bidi overrides) outside quotes. A command holding one is opaque: what the
 // human reads may not be what bash runs.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 export function findInvisibleOutsideQuotes(source: string): number {
