@@ -17,8 +17,9 @@ export function describeRule(rule: Rule): string {
 }
 
 export function byRule(action: Action, index: number, rule: Rule): string {
-  const note = rule.description ? `: ${rule.description}` : '';
-  return `${VERB[action]} by ${ruleName(index, rule)} (${describeRule(rule)})${note}.`;
+  const note = rule.description ? `: ${rule.description.trim()}` : '';
+  const text = `${VERB[action]} by ${ruleName(index, rule)} (${describeRule(rule)})${note}`;
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 export function byGrant(rule: Rule): string {

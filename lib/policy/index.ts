@@ -6,6 +6,7 @@ export { compilePolicy, isCompiledPolicy, type CompiledPolicy } from './compile'
 export { derivePermission } from './derive';
 export { importPolicy, detectFormat, type PolicyFormat } from './import';
 export { consumeOnce } from './consume';
+export { DEFAULT_POLICY } from './defaults';
 export { PolicyValidationError, isPolicyValidationError, type PolicyIssue } from './errors';
 export { BUILTIN_PARAM_KINDS, BUILTIN_RISKS, paramKindOf, riskOf } from './kinds';
 export { describeRule } from './explain';

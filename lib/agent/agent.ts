@@ -1,0 +1,137 @@
+// createAgent: the zero-config entry point of the runtime. No model means the offline model, no
+// tools the built-in tools, no policy the built-in default policy. `invoke` starts a run and
+// returns its events as an async iterable, plus handles to change its mode or cancel it.
+import { randomUUID } from 'node:crypto';
+import type { ModelMessage } from 'ai';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { compilePolicy, DEFAULT_POLICY, isCompiledPolicy, type CompiledPolicy, type Mode, type Policy, type PolicyInput } from '../policy';
+import { MemoryRelayBroker, type RelayBroker } from '../relay';
+import { approvalRules, DEFAULT_PROMPT_TEMPLATE, type ApprovalHandler, type InterruptOn, type ToolApproval } from './approval';
+import type { AgentEvent } from './events';
+import { createOfflineModel } from './models';
+import { EventQueue } from './queue';
+import { MaxStepsError, runAgentLevel, type AgentLevel, type RunContext } from './run';
+import { MemoryGrantStore, type GrantStore } from './session';
+import { createTaskTool, type AgentProfile } from './task';
+import { builtinTools, createWorkspace } from './tools';
+import type { ToolDefinition } from './tools/types';
+
+/** A tool with the seeds' optional approval flag and prompt template. */
+export type AgentTool = ToolDefinition<never> & { approval?: ToolApproval; approvalPrompt?: string };
+
+export interface AgentOptions {
+  model?: LanguageModelV4;
+  tools?: readonly AgentTool[];
+  policy?: PolicyInput | Policy | CompiledPolicy;
+  mode?: Mode;
+  /** Subagent profiles, run through the `task` tool. */
+  agents?: AgentProfile[];
+  /** Seconds a relay waits when its rule sets no timeoutS (default 300). */
+  approvalTimeoutS?: number;
+  onApproval?: ApprovalHandler;
+  interruptOn?: InterruptOn;
+  broker?: RelayBroker;
+  grants?: GrantStore;
+  /** Workspace directory for the built-in tools (default `.data/workspace`). */
+  workspace?: string;
+  system?: string;
+  maxSteps?: number;
+}
+
+export interface InvokeOptions {
+  messages: ModelMessage[];
+  runId?: string;
+  sessionId?: string;
+  mode?: Mode;
+  signal?: AbortSignal;
+}
+
+export interface AgentRun extends AsyncIterable<AgentEvent> {
+  runId: string;
+  sessionId: string;
+  setMode(mode: Mode): void;
+  cancel(): void;
+  /** Settles when the run ends: the final text and the whole conversation. */
+  result: Promise<{ text: string; messages: ModelMessage[]; finishReason: string }>;
+}
+
+export interface Agent {
+  invoke(options: InvokeOptions): AgentRun;
+  broker: RelayBroker;
+  grants: GrantStore;
+}
+
+export function createAgent(options: AgentOptions = {}): Agent {
+  const model = options.model ?? createOfflineModel();
+  const tools = (options.tools ?? builtinTools) as readonly AgentTool[];
+  const base = isCompiledPolicy(options.policy) ? options.policy.policy : compilePolicy(options.policy ?? DEFAULT_POLICY).policy;
+  const approvals = Object.fromEntries(tools.map((t) => [t.name, t.approval]));
+  const policy: Policy = { ...base, rules: [...base.rules, ...approvalRules(options.interruptOn, approvals)] };
+  const compiled = compilePolicy(policy);
+  const broker = options.broker ?? new MemoryRelayBroker();
+  const grants = options.grants ?? new MemoryGrantStore();
+  const promptTemplates: Record<string, string> = { '*': DEFAULT_PROMPT_TEMPLATE };
+  for (const t of tools) if (t.approvalPrompt) promptTemplates[t.name] = t.approvalPrompt;
+  const workspace = createWorkspace(options.workspace);
+  const profiles = Object.fromEntries((options.agents ?? []).map((p) => [p.name, p]));
+
+  function invoke(input: InvokeOptions): AgentRun {
+    const runId = input.runId ?? randomUUID();
+    const sessionId = input.sessionId ?? runId;
+    const queue = new EventQueue<AgentEvent>();
+    const controller = new AbortController();
+    input.signal?.addEventListener('abort', () => controller.abort(input.signal?.reason), { once: true });
+    if (input.signal?.aborted) controller.abort(input.signal.reason);
+    const messages = [...input.messages];
+    let ctx: RunContext | undefined;
+    let pendingMode: Mode | undefined;
+
+    const result = (async () => {
+      const env = await workspace;
+      ctx = {
+        runId, sessionId, model, broker, grants, env, queue, signal: controller.signal,
+        mode: pendingMode ?? input.mode ?? options.mode ?? 'default',
+        approvalTimeoutS: options.approvalTimeoutS ?? 300,
+        maxSteps: options.maxSteps ?? 25,
+        onApproval: options.onApproval,
+        interruptOn: options.interruptOn,
+        promptTemplates,
+        pending: new Map(),
+      };
+      const level: AgentLevel = { agentId: 'main', parents: [], system: options.system, tools: [...tools] as ToolDefinition[], policy: compiled };
+      if (Object.keys(profiles).length > 0) level.tools.push(createTaskTool(ctx, level, policy, profiles) as ToolDefinition);
+      const done = (finishReason: 'stop' | 'max_steps' | 'cancelled' | 'error', text: string) => {
+        queue.push({ type: 'done', runId, agentId: 'main', parents: [], finishReason, text });
+        return { text, messages, finishReason };
+      };
+      try {
+        const text = await runAgentLevel(ctx, level, messages);
+        return done('stop', text);
+      } catch (error) {
+        if (controller.signal.aborted) return done('cancelled', '');
+        if (error instanceof MaxStepsError) return done('max_steps', error.message);
+        queue.push({ type: 'error', runId, agentId: 'main', parents: [], message: (error as Error)?.message ?? String(error) });
+        return done('error', '');
+      } finally {
+        await broker.cancelRun(runId, 'The run ended').catch(() => undefined);
+        queue.close();
+      }
+    })();
+
+    return {
+      runId,
+      sessionId,
+      result,
+      setMode(mode: Mode) {
+        if (ctx) ctx.mode = mode;
+        else pendingMode = mode;
+      },
+      cancel() {
+        controller.abort(new Error('cancelled'));
+      },
+      [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
+    };
+  }
+
+  return { invoke, broker, grants };
+}

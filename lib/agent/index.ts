@@ -1,0 +1,8 @@
+// Public surface of the agent runtime: plain TypeScript, usable from a Node script.
+export { createAgent, type Agent, type AgentOptions, type AgentRun, type AgentTool, type InvokeOptions } from './agent';
+export type { AgentEvent, AgentEventType } from './events';
+export type { AgentProfile } from './task';
+export { DEFAULT_PROMPT_TEMPLATE, renderPrompt, type ApprovalHandler, type InterruptOn, type ToolApproval } from './approval';
+export { MemoryGrantStore, type GrantStore } from './session';
+export * from './tools';
+export * from './models';

@@ -1,0 +1,254 @@
+// The gated loop of one agent (the main agent or a subagent): a model step, then every tool call
+// of the step through the gate, asks raised together and answered in any order, results back to
+// the model in call order. Anything but an approval (deny, timeout, abort, handler error) is a
+// denial: no tool runs that the policy or a human did not allow.
+import { randomUUID } from 'node:crypto';
+import type { ModelMessage } from 'ai';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { derivePermission, evaluate, RuleSchema, type CompiledPolicy, type Decision, type Mode, type Rule } from '../policy';
+import type { RelayBroker, RelayOutcome, RelayRequest } from '../relay';
+import { renderPrompt, type ApprovalHandler, type InterruptOn, dynamicInterrupt } from './approval';
+import type { AgentEvent } from './events';
+import { gate } from './gate';
+import type { EventQueue } from './queue';
+import type { GrantStore } from './session';
+import { runModelStep, type ModelToolCall } from './step';
+import { ToolError, type ToolDefinition, type ToolEnvironment } from './tools/types';
+
+import { DENIAL_PREFIX } from './models';
+
+/** What one run shares across the main agent and its subagents. */
+export interface RunContext {
+  runId: string;
+  sessionId: string;
+  model: LanguageModelV4;
+  broker: RelayBroker;
+  grants: GrantStore;
+  env: ToolEnvironment;
+  queue: EventQueue<AgentEvent>;
+  signal: AbortSignal;
+  mode: Mode;
+  approvalTimeoutS: number;
+  maxSteps: number;
+  onApproval?: ApprovalHandler;
+  interruptOn?: InterruptOn;
+  promptTemplates: Record<string, string>;
+  /** Relays of this run that are still pending, so a new grant can resolve the ones it covers. */
+  pending: Map<string, PendingCall>;
+}
+
+/** One agent level: who it is, what it may use, and the policy it is judged by. */
+export interface AgentLevel {
+  agentId: string;
+  parents: string[];
+  system?: string;
+  tools: ToolDefinition[];
+  policy: CompiledPolicy;
+  mode?: Mode;
+}
+
+interface PendingCall {
+  level: AgentLevel;
+  tool: ToolDefinition;
+  input: Record<string, unknown>;
+  request: RelayRequest;
+}
+
+interface CallResult {
+  output: string;
+  isError: boolean;
+}
+
+export async function runAgentLevel(ctx: RunContext, level: AgentLevel, messages: ModelMessage[]): Promise<string> {
+  let lastText = '';
+  for (let step = 0; step < ctx.maxSteps; step++) {
+    const result = await runModelStep({
+      model: ctx.model,
+      system: level.system,
+      messages,
+      tools: level.tools,
+      signal: ctx.signal,
+      onText: (delta) => emit(ctx, level, { type: 'text', delta }),
+    });
+    messages.push(...result.responseMessages);
+    if (result.text) lastText = result.text;
+    if (result.toolCalls.length === 0) return lastText;
+    const results = await Promise.all(result.toolCalls.map((call) => handleCall(ctx, level, call)));
+    messages.push({
+      role: 'tool',
+      content: result.toolCalls.map((call, i) => ({
+        type: 'tool-result' as const,
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        output: results[i]!.isError ? { type: 'error-text' as const, value: results[i]!.output } : { type: 'text' as const, value: results[i]!.output },
+      })),
+    });
+  }
+  throw new MaxStepsError(ctx.maxSteps);
+}
+
+export class MaxStepsError extends Error {
+  constructor(readonly steps: number) {
+    super(`The agent stopped after ${steps} steps`);
+  }
+}
+
+type EventBody = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'runId' | 'agentId' | 'parents'> : never) : never;
+
+export function emit(ctx: RunContext, level: Pick<AgentLevel, 'agentId' | 'parents'>, body: EventBody): void {
+  ctx.queue.push({ ...body, runId: ctx.runId, agentId: level.agentId, parents: level.parents } as AgentEvent);
+}
+
+async function handleCall(ctx: RunContext, level: AgentLevel, call: ModelToolCall): Promise<CallResult> {
+  const finish = (result: CallResult, denied = false, metadata?: Record<string, unknown>): CallResult => {
+    emit(ctx, level, { type: 'tool_result', toolCallId: call.toolCallId, tool: call.toolName, output: result.output, isError: result.isError, denied, metadata });
+    return result;
+  };
+  const tool = level.tools.find((t) => t.name === call.toolName);
+  if (!tool) {
+    emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, tool: call.toolName, params: call.input });
+    return finish({ output: `Unknown tool ${call.toolName}. Available: ${level.tools.map((t) => t.name).join(', ')}`, isError: true });
+  }
+  const grants = await ctx.grants.list(ctx.sessionId);
+  const gated = gate({
+    policy: level.policy,
+    tool,
+    rawInput: call.input,
+    agentId: level.agentId,
+    mode: level.mode ?? ctx.mode,
+    grants,
+    workspace: ctx.env.workspace,
+    shouldApprove: dynamicInterrupt(ctx.interruptOn, tool.name),
+  });
+  if (gated.kind === 'invalid') {
+    emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, tool: call.toolName, params: call.input });
+    return finish({ output: gated.message, isError: true });
+  }
+  const { decision, input } = gated;
+  emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, tool: tool.name, params: input, decision });
+  if (decision.action === 'deny') return finish(denial(decision.explanation), true);
+  if (decision.action === 'allow') {
+    const used = decision.consumes?.grants ?? [];
+    if (used.length > 0) await ctx.grants.consume(ctx.sessionId, used.map((i) => grants[i]!).filter(Boolean));
+  } else {
+    const outcome = await askHuman(ctx, level, tool, input, call.toolCallId, decision);
+    if (outcome.status !== 'approved') return finish(denial(outcome.reason ?? 'Denied'), true);
+  }
+  const result = await execute(ctx, level, tool, input, call.toolCallId, grants);
+  return finish({ output: result.output, isError: result.isError }, false, result.metadata);
+}
+
+function denial(reason: string): CallResult {
+  return { output: `${DENIAL_PREFIX} ${reason.replace(/\.?\s*$/, '.')} Do not retry the same call.`, isError: true };
+}
+
+async function execute(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, grants: Rule[]) {
+  try {
+    const result = await tool.execute(input, {
+      ...ctx.env,
+      toolCallId,
+      signal: ctx.signal,
+      evaluate: (call) =>
+        evaluate(level.policy, { ...call, ...(level.agentId === 'main' ? {} : { agent: level.agentId }) }, {
+          mode: level.mode ?? ctx.mode,
+          grants,
+          workspaceRoot: ctx.env.workspace,
+          risk: level.tools.find((t) => t.name === call.tool)?.risk,
+        }),
+    });
+    return { output: result.output, isError: result.isError === true, metadata: result.metadata };
+  } catch (error) {
+    const message = error instanceof ToolError ? error.message : `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`;
+    return { output: message, isError: true, metadata: error instanceof ToolError ? { code: error.code } : undefined };
+  }
+}
+
+function timeoutOf(level: AgentLevel, decision: Decision, fallbackS: number): number {
+  const rule = decision.rule ? level.policy.policy.rules[decision.rule.index] : undefined;
+  return rule?.timeoutS ?? fallbackS;
+}
+
+async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, decision: Decision): Promise<RelayOutcome> {
+  const call = { tool: tool.name, params: input, ...(level.agentId === 'main' ? {} : { agent: level.agentId }) };
+  let suggestedRules: Rule[];
+  try {
+    suggestedRules = tool.derivePermission ? tool.derivePermission(input, ctx.env) : derivePermission(call, { workspaceRoot: ctx.env.workspace, risk: tool.risk, paramKinds: tool.paramKinds });
+  } catch {
+    suggestedRules = [];
+  }
+  const preview = tool.preview ? await tool.preview(input, ctx.env).catch(() => undefined) : undefined;
+  const now = Date.now();
+  const request: RelayRequest = {
+    id: randomUUID(),
+    kind: 'permission',
+    runId: ctx.runId,
+    sessionId: ctx.sessionId,
+    agentId: level.agentId,
+    parents: level.parents,
+    toolCallId,
+    tool: tool.name,
+    params: input,
+    risk: tool.risk,
+    decision,
+    suggestedRules,
+    ...(preview ? { preview } : {}),
+    prompt: renderPrompt(ctx.promptTemplates[tool.name] ?? ctx.promptTemplates['*'] ?? '', tool.name, input),
+    createdAt: now,
+    expiresAt: now + timeoutOf(level, decision, ctx.approvalTimeoutS) * 1000,
+  };
+  await ctx.broker.register(request);
+  ctx.pending.set(request.id, { level, tool, input, request });
+  emit(ctx, level, { type: 'relay', relay: request, respond: (response) => ctx.broker.resolve(request.id, response, 'user') });
+  if (ctx.onApproval) void answerWithHandler(ctx, request);
+  const outcome = await ctx.broker.wait(request.id, { signal: ctx.signal });
+  ctx.pending.delete(request.id);
+  emit(ctx, level, {
+    type: 'relay_resolved',
+    relayId: request.id,
+    toolCallId,
+    status: outcome.status,
+    reason: outcome.reason,
+    decidedBy: outcome.decidedBy,
+    always: outcome.response?.always === true,
+  });
+  if (outcome.status === 'approved' && outcome.response?.always) await grantAlways(ctx, request, outcome);
+  return outcome;
+}
+
+async function answerWithHandler(ctx: RunContext, request: RelayRequest): Promise<void> {
+  const handler = ctx.onApproval!;
+  try {
+    const response = handler === 'auto-approve' ? { approved: true } : handler === 'auto-deny' ? { approved: false, reason: 'Denied automatically' } : await handler(request);
+    await ctx.broker.resolve(request.id, response, 'handler');
+  } catch (error) {
+    // A failing handler is a denial, never an approval.
+    await ctx.broker.resolve(request.id, { approved: false, reason: `The approval handler failed: ${(error as Error)?.message ?? String(error)}` }, 'system').catch(() => undefined);
+  }
+}
+
+/** Always Allow: store the rules (as edited by the human), then settle the pending relays they now cover. */
+async function grantAlways(ctx: RunContext, request: RelayRequest, outcome: RelayOutcome): Promise<void> {
+  const edited = outcome.response?.rule;
+  const candidates = edited === undefined ? request.suggestedRules : Array.isArray(edited) ? edited : [edited];
+  const rules = candidates.flatMap((rule) => {
+    const parsed = RuleSchema.safeParse({ ...rule, action: 'allow' });
+    return parsed.success ? [parsed.data] : [];
+  });
+  if (rules.length === 0) return;
+  await ctx.grants.add(ctx.sessionId, rules, outcome.response?.scope ?? 'session', outcome.decidedBy);
+  const grants = await ctx.grants.list(ctx.sessionId);
+  for (const [id, pending] of ctx.pending) {
+    const again = gate({
+      policy: pending.level.policy,
+      tool: pending.tool,
+      rawInput: pending.input,
+      agentId: pending.level.agentId,
+      mode: pending.level.mode ?? ctx.mode,
+      grants,
+      workspace: ctx.env.workspace,
+    });
+    if (again.kind === 'decided' && again.decision.action === 'allow') {
+      await ctx.broker.resolve(id, { approved: true, reason: 'Covered by an "always allow" grant' }, 'grant').catch(() => undefined);
+    }
+  }
+}

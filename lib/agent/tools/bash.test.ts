@@ -1,0 +1,130 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { bashTool, createBashTool } from './bash';
+import { tempWorkspace, toolContext, type TempWorkspace } from './test-support';
+
+let t: TempWorkspace;
+beforeEach(async () => {
+  t = await tempWorkspace();
+});
+afterEach(() => t.cleanup());
+
+const run = (command: string, tool = bashTool, signal?: AbortSignal) =>
+  tool.execute({ command }, toolContext(t.workspace, signal ? { signal } : {}));
+
+/** Dead, or a zombie waiting to be reaped: either way it runs no more. */
+async function isRunning(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return !/\) Z /.test(stat);
+}
+
+describe('bash', () => {
+  it('runs for real in the workspace directory', async () => {
+    const result = await run('pwd; echo hi > made.txt');
+    expect(result.output).toBe(`${t.workspace}\n`);
+    expect(result.isError).toBeUndefined();
+    expect(result.metadata).toMatchObject({ exitCode: 0, timedOut: false });
+    expect(await readFile(path.join(t.workspace, 'made.txt'), 'utf8')).toBe('hi\n');
+  });
+
+  it('scrubs the environment: no server variables, HOME is the workspace', async () => {
+    process.env.GATEHOUSE_TEST_SECRET = 'hunter2';
+    try {
+      const result = await run('env | sort');
+      expect(result.output).not.toContain('hunter2');
+      expect(result.output).not.toContain('GATEHOUSE_TEST_SECRET');
+      expect(result.output).toContain(`HOME=${t.workspace}\n`);
+      expect(result.output).toContain('PATH=/usr/local/bin:/usr/bin:/bin\n');
+      expect(result.output).toContain('LANG=C.UTF-8\n');
+      expect(result.output).toContain('TERM=dumb\n');
+    } finally {
+      delete process.env.GATEHOUSE_TEST_SECRET;
+    }
+  });
+
+  it('reports a non-zero exit code as an error, with stdout and stderr', async () => {
+    const result = await run('echo out; echo err >&2; exit 3');
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(/out\n/);
+    expect(result.output).toMatch(/err\n/);
+    expect(result.output.endsWith('[exit code 3]')).toBe(true);
+    expect(result.metadata).toMatchObject({ exitCode: 3 });
+  });
+
+  it('closes stdin', async () => {
+    const result = await run('cat; echo done');
+    expect(result.output).toBe('done\n');
+  });
+
+  it('kills the whole process group at the time limit', async () => {
+    const tool = createBashTool({ timeoutMs: 500 });
+    const started = Date.now();
+    const result = await run('sleep 30 & echo $! > bg.pid; sleep 30; wait', tool);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.isError).toBe(true);
+    expect(result.metadata).toMatchObject({ timedOut: true });
+    expect(result.output).toContain('[timed out after 0.5 s; process group killed]');
+    const pid = Number(await readFile(path.join(t.workspace, 'bg.pid'), 'utf8'));
+    expect(pid).toBeGreaterThan(0);
+    // SIGKILL is delivered by the time the pipes closed; reaping by init may lag a moment.
+    await vi.waitFor(async () => expect(await isRunning(pid)).toBe(false), { timeout: 2000 });
+  });
+
+  it('does not let background jobs outlive the command', async () => {
+    const started = Date.now();
+    const result = await run('sleep 30 & echo $! > bg.pid; echo started');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.output).toBe('started\n');
+    const pid = Number(await readFile(path.join(t.workspace, 'bg.pid'), 'utf8'));
+    await vi.waitFor(async () => expect(await isRunning(pid)).toBe(false), { timeout: 2000 });
+  });
+
+  it('stops reading soon after exit when a process that left the group holds the output open', async () => {
+    const started = Date.now();
+    // The escaped process records its pid only once it has its own session; wait for that.
+    const result = await run(`setsid bash -c 'echo $$ > escaped.pid; exec sleep 30' & until [ -s escaped.pid ]; do :; done; echo done`);
+    const pid = Number(await readFile(path.join(t.workspace, 'escaped.pid'), 'utf8'));
+    try {
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(result.output).toBe('done\n[a detached process kept the output open; stopped reading]');
+      expect(result.isError).toBeUndefined();
+    } finally {
+      process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('caps the output and marks the truncation', async () => {
+    const tool = createBashTool({ maxOutputBytes: 1024 });
+    const result = await run('head -c 200000 /dev/zero | tr "\\0" x; echo; echo tail >&2', tool);
+    expect(result.truncated).toBe(true);
+    expect(result.output).toBe(`${'x'.repeat(1024)}\n[output truncated: 195.3 KiB total]`);
+    expect(result.metadata).toMatchObject({ outputBytes: 200006 });
+  });
+
+  it('stops promptly when the run is aborted', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = run('touch started; sleep 30', bashTool, controller.signal);
+    await vi.waitFor(() => readFile(path.join(t.workspace, 'started')), { timeout: 3000 });
+    controller.abort();
+    const result = await pending;
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.isError).toBe(true);
+    expect(result.metadata).toMatchObject({ aborted: true });
+    expect(result.output).toContain('[aborted: run cancelled; process group killed]');
+  });
+
+  it('does not start when already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await run('echo hi > should-not-exist', bashTool, controller.signal);
+    expect(result.isError).toBe(true);
+    await expect(readFile(path.join(t.workspace, 'should-not-exist'))).rejects.toThrow();
+  });
+});

@@ -1,0 +1,155 @@
+// bash: runs a command with /bin/bash -c in the workspace, for real. Hard limits whatever the
+// policy says: a time limit, an output cap, a scrubbed environment, and the command's whole
+// process group is killed on timeout, on abort, and when the command ends (nothing outlives it).
+import { spawn } from 'node:child_process';
+import { z } from 'zod';
+import { CappedBuffer } from './truncate';
+import { ToolError, type ToolContext, type ToolDefinition, type ToolResult } from './types';
+
+export interface BashToolOptions {
+  /** Time limit per command (default 60 s). */
+  timeoutMs?: number;
+  /** Cap on stdout and stderr together (default 64 KiB). */
+  maxOutputBytes?: number;
+}
+
+export const BASH_DEFAULT_TIMEOUT_MS = 60_000;
+export const BASH_DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
+/** After bash exits, how long a detached straggler may keep the output pipes open. */
+const DRAIN_AFTER_EXIT_MS = 1_000;
+
+const inputSchema = z.object({
+  command: z.string().min(1).describe('The bash command to run in the workspace directory.'),
+});
+export type BashInput = z.infer<typeof inputSchema>;
+
+/** The only variables the command sees: nothing from the server's environment (no secrets). */
+export function scrubbedEnv(workspace: string): Record<string, string> {
+  return { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: workspace, LANG: 'C.UTF-8', TERM: 'dumb' };
+}
+
+export function createBashTool(options: BashToolOptions = {}): ToolDefinition<BashInput> {
+  const timeoutMs = options.timeoutMs ?? BASH_DEFAULT_TIMEOUT_MS;
+  const maxOutputBytes = options.maxOutputBytes ?? BASH_DEFAULT_MAX_OUTPUT_BYTES;
+  return {
+    name: 'bash',
+    description:
+      `Run a bash command in the workspace directory (stdin closed, no secrets in the environment). ` +
+      `Time limit ${Math.round(timeoutMs / 1000)} s; output (stdout and stderr together) is cut at ${Math.round(maxOutputBytes / 1024)} KiB. ` +
+      `Background processes are killed when the command ends.`,
+    inputSchema,
+    risk: 'write',
+    paramKinds: { command: 'command' },
+    execute: (input, ctx) => runBash(input.command, ctx, timeoutMs, maxOutputBytes),
+  };
+}
+
+export const bashTool = createBashTool();
+
+type Ending = 'exited' | 'timeout' | 'aborted';
+
+function runBash(command: string, ctx: ToolContext, timeoutMs: number, maxOutputBytes: number): Promise<ToolResult> {
+  if (ctx.signal.aborted) return Promise.resolve({ output: '[aborted before start]', isError: true, metadata: { aborted: true } });
+  return new Promise<ToolResult>((resolve, reject) => {
+    const started = Date.now();
+    // detached: the child leads a new process group, so kill(-pid) reaches everything it started.
+    const child = spawn('/bin/bash', ['-c', command], {
+      cwd: ctx.workspace,
+      // The cast only drops NODE_ENV, which Next's ambient types make required: the child gets none.
+      env: scrubbedEnv(ctx.workspace) as NodeJS.ProcessEnv,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output = new CappedBuffer(maxOutputBytes);
+    let ending: Ending = 'exited';
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let settled = false;
+    let abandonedPipes = false;
+
+    const killGroup = () => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // ESRCH: the group is already gone.
+      }
+    };
+    const stopWith = (why: Ending) => {
+      if (ending === 'exited' && !exit) ending = why;
+      killGroup();
+    };
+    const timer = setTimeout(() => stopWith('timeout'), timeoutMs);
+    const onAbort = () => stopWith('aborted');
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    let drainTimer: NodeJS.Timeout | undefined;
+
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(drainTimer);
+      ctx.signal.removeEventListener('abort', onAbort);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve(result(output, ending, exit, timeoutMs, Date.now() - started, abandonedPipes));
+    };
+
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    child.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onAbort);
+      reject(new ToolError('failed', `Could not start /bin/bash: ${error.message}`));
+    });
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      killGroup();
+      // Something that left the group (setsid) may still hold the pipes: stop waiting for it.
+      drainTimer = setTimeout(() => {
+        abandonedPipes = true;
+        finish();
+      }, DRAIN_AFTER_EXIT_MS);
+    });
+    // 'close' comes once every holder of the pipes is gone and all output has been read.
+    child.on('close', finish);
+  });
+}
+
+function result(
+  output: CappedBuffer,
+  ending: Ending,
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined,
+  timeoutMs: number,
+  durationMs: number,
+  abandonedPipes: boolean,
+): ToolResult {
+  let text = output.text();
+  const notes: string[] = [];
+  if (ending === 'timeout') notes.push(`[timed out after ${formatSeconds(timeoutMs)}; process group killed]`);
+  else if (ending === 'aborted') notes.push('[aborted: run cancelled; process group killed]');
+  else if (exit?.signal) notes.push(`[killed by ${exit.signal}]`);
+  else if (exit?.code !== 0 && exit?.code !== undefined && exit.code !== null) notes.push(`[exit code ${exit.code}]`);
+  if (abandonedPipes) notes.push('[a detached process kept the output open; stopped reading]');
+  if (text === '' && notes.length === 0) text = '(no output)';
+  const isError = ending !== 'exited' || exit?.code !== 0;
+  const separator = text === '' || text.endsWith('\n') ? '' : '\n';
+  return {
+    output: notes.length === 0 ? text : text + separator + notes.join('\n'),
+    ...(isError ? { isError: true } : {}),
+    ...(output.truncated ? { truncated: true } : {}),
+    metadata: {
+      exitCode: exit?.code ?? null,
+      signal: exit?.signal ?? null,
+      timedOut: ending === 'timeout',
+      aborted: ending === 'aborted',
+      outputBytes: output.total,
+      durationMs,
+    },
+  };
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,37 @@
+// The built-in tools and the workspace they act in. `builtinTools` uses the default limits; use
+// the factories (createBashTool, createFetchUrlTool) for others.
+import { mkdir, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { bashTool } from './bash';
+import { editFileTool } from './edit-file';
+import { fetchUrlTool } from './fetch-url';
+import { listFilesTool } from './list-files';
+import { readFileTool } from './read-file';
+import type { ToolDefinition, ToolEnvironment } from './types';
+import { writeFileTool } from './write-file';
+
+export const builtinTools: readonly ToolDefinition<unknown>[] = [
+  bashTool,
+  readFileTool,
+  listFilesTool,
+  writeFileTool,
+  editFileTool,
+  fetchUrlTool,
+];
+
+/** Creates the workspace directory if needed (default `.data/workspace` under the cwd). */
+export async function createWorkspace(dir: string = path.join('.data', 'workspace')): Promise<ToolEnvironment> {
+  const absolute = path.resolve(dir);
+  await mkdir(absolute, { recursive: true });
+  // The tools compare real paths, so the workspace itself must be one.
+  return { workspace: await realpath(absolute) };
+}
+
+export { createBashTool, bashTool, type BashToolOptions } from './bash';
+export { createFetchUrlTool, fetchUrlTool, type FetchUrlToolOptions } from './fetch-url';
+export { readFileTool } from './read-file';
+export { listFilesTool } from './list-files';
+export { writeFileTool } from './write-file';
+export { editFileTool } from './edit-file';
+export { resolveWorkspacePath, type WorkspacePath } from './workspace-path';
+export * from './types';

@@ -1,0 +1,30 @@
+// read_file: a text file from the workspace, capped in size; binary files are refused.
+import { z } from 'zod';
+import { readTextFile } from './confined-fs';
+import { truncationMarker } from './truncate';
+import type { ToolDefinition } from './types';
+import { resolveWorkspacePath } from './workspace-path';
+
+export const READ_FILE_MAX_BYTES = 256 * 1024;
+
+const inputSchema = z.object({
+  path: z.string().min(1).describe('File path, relative to the workspace.'),
+});
+export type ReadFileInput = z.infer<typeof inputSchema>;
+
+export const readFileTool: ToolDefinition<ReadFileInput> = {
+  name: 'read_file',
+  description: `Read a UTF-8 text file in the workspace. Files over ${READ_FILE_MAX_BYTES / 1024} KiB are cut (marked); binary files are refused.`,
+  inputSchema,
+  risk: 'read_only',
+  paramKinds: { path: 'path' },
+  async execute(input, ctx) {
+    const target = await resolveWorkspacePath(ctx.workspace, input.path);
+    const file = await readTextFile(target, READ_FILE_MAX_BYTES, 'truncate');
+    return {
+      output: file.truncated ? file.text + truncationMarker(file.size) : file.text,
+      ...(file.truncated ? { truncated: true } : {}),
+      metadata: { path: target.rel, bytes: file.size },
+    };
+  },
+};
