@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, type AgentEvent, type AgentOptions, type AgentRun } from './index';
+import { createAgent, MemoryGrantStore, type AgentEvent, type AgentOptions, type AgentRun } from './index';
 import type { PolicyInput } from '../policy';
 
 let workspace: string;
@@ -72,6 +72,16 @@ describe('the gated loop', () => {
     expect(of(third, 'relay')).toHaveLength(1);
     const otherSession = await collect(a.invoke({ ...say('$ echo three'), sessionId: 's2' }), (e) => void e.respond({ approved: false }));
     expect(of(otherSession, 'relay')).toHaveLength(1);
+  });
+
+  it('an allow-once grant is consumed by the call it allows', async () => {
+    const grants = new MemoryGrantStore({ sessionId: 's', grants: [{ action: 'allow', tool: 'bash', params: { command: 'echo *' }, once: true }] });
+    const a = agent({ grants });
+    const first = await collect(a.invoke({ ...say('$ echo once'), sessionId: 's' }));
+    expect(of(first, 'tool_result')[0]!.output).toBe('once\n');
+    expect(await grants.list('s')).toEqual([]);
+    const second = await collect(a.invoke({ ...say('$ echo twice'), sessionId: 's' }), (e) => void e.respond({ approved: false }));
+    expect(of(second, 'relay')).toHaveLength(1);
   });
 
   it('always allow stores the rule the human edited', async () => {
