@@ -1,0 +1,11 @@
+// Kept minimal on purpose. unbash (ESM) and picomatch (CJS) are plain Node packages used by
+// lib/policy on the server: load them from node_modules at run time instead of bundling them.
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  reactStrictMode: true,
+  typedRoutes: false,
+  poweredByHeader: false,
+  serverExternalPackages: ['unbash', 'picomatch'],
+};
+
+export default nextConfig;
