@@ -1,0 +1,82 @@
+// Configuration from the environment, parsed once with zod. Defaults make the embedded set-up
+// work with zero variables: PGlite under .data/, the offline model, the workspace under .data/.
+import path from 'node:path';
+import { z } from 'zod';
+
+const positiveInt = (fallback: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n <= 0) {
+        ctx.addIssue({ code: 'custom', message: `must be a positive integer, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+const EnvSchema = z.object({
+  GATEHOUSE_DATA_DIR: optionalText,
+  DATABASE_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// or postgresql:// URL'),
+  GATEHOUSE_WORKSPACE: optionalText,
+  GATEHOUSE_MODEL: optionalText,
+  GATEHOUSE_APPROVAL_TIMEOUT_S: positiveInt(300),
+  GATEHOUSE_MAX_BODY_BYTES: positiveInt(1_000_000),
+});
+
+export interface Config {
+  /** Where embedded data lives (the PGlite database, the default workspace). */
+  dataDir: string;
+  /** PostgreSQL instead of PGlite when set. */
+  databaseUrl?: string;
+  /** The directory the tools act in. */
+  workspace: string;
+  /** Model spec: offline, openai:<model>, anthropic:<model>, openai-compatible:<model>. */
+  model: string;
+  approvalTimeoutS: number;
+  maxBodyBytes: number;
+}
+
+export class ConfigError extends Error {
+  readonly code = 'invalid_config';
+  constructor(readonly issues: { variable: string; message: string }[]) {
+    super(`Invalid configuration: ${issues.map((i) => `${i.variable} ${i.message}`).join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function parseConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? ''), message: issue.message })));
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(cwd, e.GATEHOUSE_DATA_DIR ?? '.data');
+  return {
+    dataDir,
+    ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
+    workspace: path.resolve(cwd, e.GATEHOUSE_WORKSPACE ?? path.join(dataDir, 'workspace')),
+    model: e.GATEHOUSE_MODEL ?? 'offline',
+    approvalTimeoutS: e.GATEHOUSE_APPROVAL_TIMEOUT_S,
+    maxBodyBytes: e.GATEHOUSE_MAX_BODY_BYTES,
+  };
+}
+
+/** The documented variables, for the README table. */
+export const CONFIG_VARIABLES = [
+  { name: 'GATEHOUSE_DATA_DIR', default: '.data', description: 'Directory of the embedded PGlite database (`<dir>/db`) and the default workspace.' },
+  { name: 'DATABASE_URL', default: '(unset: PGlite)', description: 'A `postgres://` URL: use PostgreSQL instead of the embedded database.' },
+  { name: 'GATEHOUSE_WORKSPACE', default: '`<data dir>/workspace`', description: 'The directory the tools act in; file tools never leave it.' },
+  { name: 'GATEHOUSE_MODEL', default: 'offline', description: 'The model: `offline`, `openai:<model>`, `anthropic:<model>` or `openai-compatible:<model>`.' },
+  { name: 'GATEHOUSE_APPROVAL_TIMEOUT_S', default: '300', description: 'Seconds an approval waits when its rule sets no `timeoutS`.' },
+  { name: 'GATEHOUSE_MAX_BODY_BYTES', default: '1000000', description: 'Largest request body the API accepts.' },
+] as const;

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError, toResponse } from './errors';
+import { RelayAlreadyResolvedError, RelayNotFoundError } from '../relay';
+import { importPolicy } from '../policy';
+
+async function body(response: Response) {
+  return { status: response.status, json: await response.json() };
+}
+
+describe('toResponse', () => {
+  it('zod errors are 400 with field-level messages', async () => {
+    const parsed = z.object({ sessionId: z.string() }).safeParse({ sessionId: 5 });
+    const { status, json } = await body(toResponse(parsed.error));
+    expect(status).toBe(400);
+    expect(json.error.fields).toEqual([{ path: 'sessionId', message: expect.any(String) }]);
+  });
+
+  it('policy validation errors are 400 naming the field', async () => {
+    let error: unknown;
+    try {
+      importPolicy({ rules: [{ action: 'maybe', tool: 'x' }] });
+    } catch (caught) {
+      error = caught;
+    }
+    const { status, json } = await body(toResponse(error));
+    expect(status).toBe(400);
+    expect(json.error.fields[0].path).toBe('rules.0.action');
+  });
+
+  it('relay errors are 404 and 409 with the recorded decision', async () => {
+    expect((await body(toResponse(new RelayNotFoundError('r')))).status).toBe(404);
+    const outcome = { status: 'approved' as const, decidedBy: 'alice', decidedAt: 1 };
+    const conflict = await body(toResponse(new RelayAlreadyResolvedError('r', outcome)));
+    expect(conflict).toEqual({ status: 409, json: { error: { code: 'conflict:relay_resolved', message: 'The relay is already approved', outcome } } });
+  });
+
+  it('unknown errors are a 500 that leaks nothing', async () => {
+    const { status, json } = await body(toResponse(new Error('duplicate key value violates unique constraint "relays_pkey"')));
+    expect(status).toBe(500);
+    expect(JSON.stringify(json)).not.toContain('relays_pkey');
+  });
+
+  it('AppErrors keep their code and status', async () => {
+    expect(await body(toResponse(new AppError('not_found:run', 404, 'No such run')))).toEqual({ status: 404, json: { error: { code: 'not_found:run', message: 'No such run' } } });
+  });
+});

@@ -1,0 +1,48 @@
+// The app's one error type: a code like "not_found:relay", an HTTP status and a safe message
+// (with field-level details for validation errors). `toResponse` is the only place an error
+// becomes a response, so no route handler leaks a stack trace or SQL.
+import { z } from 'zod';
+import { RelayAlreadyResolvedError, RelayNotFoundError } from '../relay';
+import { PolicyValidationError } from '../policy';
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    message: string,
+    readonly details?: { fields?: FieldError[]; [key: string]: unknown },
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  static badRequest(message: string, fields?: FieldError[]): AppError {
+    return new AppError('bad_request', 400, message, fields ? { fields } : undefined);
+  }
+
+  static fromZod(error: z.ZodError, what = 'request'): AppError {
+    const fields = error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+    const first = fields[0];
+    return new AppError('bad_request', 400, `Invalid ${what}${first ? `: ${first.path || '(body)'} ${first.message}` : ''}`, { fields });
+  }
+}
+
+/** Maps any thrown value to an AppError; unknown errors become a generic 500 without internals. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof z.ZodError) return AppError.fromZod(error);
+  if (error instanceof PolicyValidationError) return new AppError('bad_request:policy', 400, error.message, { fields: error.issues });
+  if (error instanceof RelayNotFoundError) return new AppError('not_found:relay', 404, 'No such relay');
+  if (error instanceof RelayAlreadyResolvedError) return new AppError('conflict:relay_resolved', 409, `The relay is already ${error.outcome.status}`, { outcome: error.outcome });
+  return new AppError('internal', 500, 'Something went wrong on the server');
+}
+
+export function toResponse(error: unknown): Response {
+  const appError = toAppError(error);
+  return Response.json({ error: { code: appError.code, message: appError.message, ...appError.details } }, { status: appError.status });
+}
