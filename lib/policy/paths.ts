@@ -71,6 +71,10 @@ export function compilePathPattern(pattern: string, ctx: PathContext): (absolute
   else full = `${escapePathGlob(ctx.root)}/${trimmed}`;
   full = normalizeGlobPath(full);
   const matcher = picomatch(full, { dot: true });
+  // A cheap prefix test first: with many path rules for one tool, most are skipped without
+  // running their regex. Only for plain prefixes (an escaped character would not compare).
+  const { base, isGlob } = picomatch.scan(full);
+  if (isGlob && base.length > 1 && !base.includes('\\')) return (absolute) => absolute.startsWith(base) && matcher(absolute);
   return (absolute) => matcher(absolute);
 }
 
