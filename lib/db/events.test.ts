@@ -1,0 +1,63 @@
+import { expect, it } from 'vitest';
+import { RunNotFoundError } from './errors';
+import { describeStores } from './test-support/stores';
+
+describeStores('events', (store) => {
+  it('numbers a run\'s events 1, 2, 3 and lists them after a seq', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r1', sessionId: 's' });
+    await q.runs.createRun({ id: 'r2', sessionId: 's' });
+    const a = await q.events.appendEvent({ runId: 'r1', type: 'text', data: { delta: 'he' } });
+    const b = await q.events.appendEvent({ runId: 'r1', type: 'text', data: { delta: 'llo' } });
+    const other = await q.events.appendEvent({ runId: 'r2', type: 'done', data: {} });
+    const c = await q.events.appendEvent({ runId: 'r1', type: 'done', data: { finishReason: 'stop' } });
+    expect([a.seq, b.seq, c.seq, other.seq]).toEqual([1, 2, 3, 1]);
+    expect(a).toMatchObject({ runId: 'r1', type: 'text', data: { delta: 'he' } });
+    expect((await q.events.listEvents({ runId: 'r1' })).map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect((await q.events.listEvents({ runId: 'r1', afterSeq: 1 })).map((e) => e.type)).toEqual(['text', 'done']);
+    expect((await q.events.listEvents({ runId: 'r1', afterSeq: 0, limit: 2 })).map((e) => e.seq)).toEqual([1, 2]);
+    expect((await q.runs.getRun({ id: 'r1' }))?.lastEventSeq).toBe(3);
+  });
+
+  it('appends a batch in order with consecutive seqs', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r1', sessionId: 's' });
+    await q.events.appendEvent({ runId: 'r1', type: 'agent_start', data: {} });
+    const rows = await q.events.appendEvents({ runId: 'r1', events: ['a', 'b', 'c'].map((delta) => ({ type: 'text', data: { delta } })) });
+    expect(rows.map((e) => [e.seq, e.data.delta])).toEqual([[2, 'a'], [3, 'b'], [4, 'c']]);
+    expect(await q.events.appendEvents({ runId: 'r1', events: [] })).toEqual([]);
+  });
+
+  it('keeps seqs gapless and unique under 50 concurrent appends', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r1', sessionId: 's' });
+    const rows = await Promise.all(Array.from({ length: 50 }, (_, i) => q.events.appendEvent({ runId: 'r1', type: 'text', data: { i } })));
+    expect(rows.map((r) => r.seq).sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    const listed = await q.events.listEvents({ runId: 'r1' });
+    expect(listed.map((e) => e.seq)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(new Set(listed.map((e) => e.data.i)).size).toBe(50);
+  });
+
+  it('refuses events for an unknown run and leaves no trace', async () => {
+    const { q } = store();
+    await expect(q.events.appendEvent({ runId: 'ghost', type: 'text', data: {} })).rejects.toBeInstanceOf(RunNotFoundError);
+    expect(await q.events.listEvents({ runId: 'ghost' })).toEqual([]);
+  });
+
+  it('keeps a transcript of messages, numbered per run', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r1', sessionId: 's' });
+    await q.messages.appendMessages({ runId: 'r1', messages: [{ role: 'user', content: 'list files' }] });
+    const more = await q.messages.appendMessages({
+      runId: 'r1',
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'list_files', input: {} }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', output: 'a.txt' }] },
+      ],
+    });
+    expect(more.map((m) => m.seq)).toEqual([2, 3]);
+    expect((await q.messages.listMessages({ runId: 'r1' })).map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect((await q.messages.listMessages({ runId: 'r1', afterSeq: 2 })).map((m) => m.content)).toEqual([[{ type: 'tool-result', toolCallId: 'c1', output: 'a.txt' }]]);
+    await expect(q.messages.appendMessages({ runId: 'ghost', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(RunNotFoundError);
+  });
+});

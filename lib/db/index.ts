@@ -1,0 +1,26 @@
+// Public surface of the persistence layer: open a store (PGlite or PostgreSQL), bind the query
+// modules to it. Nothing here knows about HTTP, Next or the agent loop.
+export type { Database, DatabaseHandle, DatabaseKind } from './database';
+export { openDatabase, DEFAULT_DATA_DIR, type OpenDatabaseOptions } from './open';
+export { MEMORY_DATA_DIR } from './pglite';
+export { resolveMigrationsFolder } from './migrate';
+export { LOCK_FILE } from './lock';
+export { DatabaseLockedError, InvalidCursorError, RunNotFoundError } from './errors';
+export { createQueries, type Queries } from './queries';
+export type { Page } from './pagination';
+export { runQueries, type RunQueries, type CreateRunInput, type ListRunsInput, type UpdateRunInput } from './runs';
+export { messageQueries, type MessageQueries, type NewMessage } from './messages';
+export { eventQueries, type EventQueries, type NewEvent, type ListEventsInput } from './events';
+export {
+  relayQueries,
+  toRelayRecord,
+  APPROVAL_TIMEOUT_REASON,
+  type RelayQueries,
+  type ResolveRelayInput,
+  type ResolveRelayResult,
+} from './relays';
+export { toolExecutionQueries, type ToolExecutionQueries, type ToolCallKey } from './tool-executions';
+export { policyQueries, type PolicyQueries, type SavePolicyInput, type SavePolicyResult } from './policies';
+export { grantQueries, type GrantQueries, type CreateGrantInput, type ListGrantsInput } from './grants';
+export { auditQueries, type AuditQueries, type RecordAuditInput, type ListAuditInput } from './audit';
+export * from './schema';

@@ -1,0 +1,25 @@
+// All query modules bound to one database (or transaction): `createQueries(db).relays.getRelay({ id })`.
+import { auditQueries } from './audit';
+import type { Database } from './database';
+import { eventQueries } from './events';
+import { grantQueries } from './grants';
+import { messageQueries } from './messages';
+import { policyQueries } from './policies';
+import { relayQueries } from './relays';
+import { runQueries } from './runs';
+import { toolExecutionQueries } from './tool-executions';
+
+export function createQueries(db: Database) {
+  return {
+    runs: runQueries(db),
+    messages: messageQueries(db),
+    events: eventQueries(db),
+    relays: relayQueries(db),
+    toolExecutions: toolExecutionQueries(db),
+    policies: policyQueries(db),
+    grants: grantQueries(db),
+    audit: auditQueries(db),
+  };
+}
+
+export type Queries = ReturnType<typeof createQueries>;

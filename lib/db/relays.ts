@@ -1,0 +1,135 @@
+// Pending approvals. Every transition out of `pending` is one conditional UPDATE, so exactly one
+// decision wins however many instances race; deadlines are judged by the database clock (now()).
+import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
+import type { RelayRecord, RelayRequest, RelayResponse } from '../relay';
+import type { Database } from './database';
+import { relays, type RelayRow } from './schema';
+
+export const APPROVAL_TIMEOUT_REASON = 'Approval timeout';
+
+export interface ResolveRelayInput {
+  id: string;
+  status: 'approved' | 'denied' | 'cancelled';
+  response?: RelayResponse;
+  reason?: string;
+  decidedBy: string;
+}
+
+export type ResolveRelayResult =
+  | { ok: true; relay: RelayRow }
+  | { ok: false; reason: 'not_found'; current?: undefined }
+  /** `current` is the recorded outcome: someone else's decision, or the expiry. */
+  | { ok: false; reason: 'already_decided' | 'expired'; current: RelayRow };
+
+const isPending = () => eq(relays.status, 'pending');
+const notExpired = () => gt(relays.expiresAt, sql`now()`);
+const expired = () => lte(relays.expiresAt, sql`now()`);
+
+export function relayQueries(db: Database) {
+  async function getRelay({ id }: { id: string }): Promise<RelayRow | undefined> {
+    const [row] = await db.select().from(relays).where(eq(relays.id, id));
+    return row;
+  }
+
+  /** Marks a pending relay whose deadline has passed as expired; undefined if it is not (or no longer) pending and due. */
+  async function expireRelay({ id }: { id: string }): Promise<RelayRow | undefined> {
+    const [row] = await db
+      .update(relays)
+      .set({ status: 'expired', reason: APPROVAL_TIMEOUT_REASON, decidedBy: 'system', decidedAt: sql`now()` })
+      .where(and(eq(relays.id, id), isPending(), expired()))
+      .returning();
+    return row;
+  }
+
+  return {
+    getRelay,
+    expireRelay,
+
+    async insertRelay({ request }: { request: RelayRequest }): Promise<RelayRow> {
+      const [row] = await db
+        .insert(relays)
+        .values({
+          id: request.id,
+          runId: request.runId,
+          sessionId: request.sessionId,
+          agentId: request.agentId,
+          toolCallId: request.toolCallId,
+          tool: request.tool,
+          params: request.params,
+          request,
+          createdAt: new Date(request.createdAt),
+          expiresAt: new Date(request.expiresAt),
+        })
+        .returning();
+      return row!;
+    },
+
+    /** Pending relays whose deadline has not passed, oldest first. */
+    async listPendingRelays({ runId, sessionId }: { runId?: string; sessionId?: string } = {}): Promise<RelayRow[]> {
+      return db
+        .select()
+        .from(relays)
+        .where(
+          and(
+            isPending(),
+            notExpired(),
+            runId ? eq(relays.runId, runId) : undefined,
+            sessionId ? eq(relays.sessionId, sessionId) : undefined,
+          ),
+        )
+        .orderBy(asc(relays.createdAt), asc(relays.id));
+    },
+
+    /**
+     * Records a decision if the relay is still pending (and, for approve/deny, not past its
+     * deadline). Exactly one caller gets `ok: true`; the others get the recorded row. A relay found
+     * pending past its deadline is expired on the spot.
+     */
+    async resolveRelay({ id, status, response, reason, decidedBy }: ResolveRelayInput): Promise<ResolveRelayResult> {
+      const [row] = await db
+        .update(relays)
+        .set({ status, response: response ?? null, reason: reason ?? response?.reason ?? null, decidedBy, decidedAt: sql`now()` })
+        .where(and(eq(relays.id, id), isPending(), status === 'cancelled' ? undefined : notExpired()))
+        .returning();
+      if (row) return { ok: true, relay: row };
+      const current = (await expireRelay({ id })) ?? (await getRelay({ id }));
+      if (!current) return { ok: false, reason: 'not_found' };
+      return { ok: false, reason: current.status === 'expired' ? 'expired' : 'already_decided', current };
+    },
+
+    /** Cancels every pending relay of a run; returns the cancelled rows. */
+    async cancelRunRelays({ runId, reason, decidedBy = 'system' }: { runId: string; reason?: string; decidedBy?: string }): Promise<RelayRow[]> {
+      return db
+        .update(relays)
+        .set({ status: 'cancelled', reason: reason ?? 'The run was stopped', decidedBy, decidedAt: sql`now()` })
+        .where(and(eq(relays.runId, runId), isPending()))
+        .returning();
+    },
+
+    /** Pending relays due at `now` (default: the caller's clock), for the expiry sweep after a restart. */
+    async listExpiredPending({ now = new Date() }: { now?: Date } = {}): Promise<RelayRow[]> {
+      return db
+        .select()
+        .from(relays)
+        .where(and(isPending(), lte(relays.expiresAt, now)))
+        .orderBy(asc(relays.expiresAt));
+    },
+  };
+}
+
+export type RelayQueries = ReturnType<typeof relayQueries>;
+
+/** The broker's view of a row: the request, and the outcome once decided. */
+export function toRelayRecord(row: RelayRow): RelayRecord {
+  if (row.status === 'pending') return { request: row.request };
+  return {
+    request: row.request,
+    outcome: {
+      status: row.status,
+      ...(row.response ? { response: row.response } : {}),
+      ...(row.reason ? { reason: row.reason } : {}),
+      decidedBy: row.decidedBy ?? 'system',
+      decidedAt: (row.decidedAt ?? row.expiresAt).getTime(),
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// Runs: one agent conversation each, with what it needs to resume (state). updateRun can be made
+// conditional on the current status, so "cancelled" is never overwritten by a late "done".
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Mode } from '../policy';
+import type { Database } from './database';
+import { newestFirst, olderThan, pageSize, toPage, type Page } from './pagination';
+import { runs, type RunRow, type RunState, type RunStatus } from './schema';
+
+export interface CreateRunInput {
+  id?: string;
+  sessionId: string;
+  status?: RunStatus;
+  mode?: Mode;
+  agent?: string;
+  model?: string;
+  title?: string;
+  owner?: string;
+  state?: RunState;
+}
+
+export interface ListRunsInput {
+  limit?: number;
+  cursor?: string;
+  status?: RunStatus;
+  sessionId?: string;
+  owner?: string;
+}
+
+export interface UpdateRunInput {
+  id: string;
+  status?: RunStatus;
+  state?: RunState;
+  mode?: Mode;
+  agent?: string;
+  model?: string;
+  title?: string;
+  /** Update only while the run is in one of these statuses. */
+  ifStatus?: RunStatus | RunStatus[];
+}
+
+export function runQueries(db: Database) {
+  return {
+    async createRun(input: CreateRunInput): Promise<RunRow> {
+      const [row] = await db
+        .insert(runs)
+        .values({ ...input, id: input.id ?? randomUUID() })
+        .returning();
+      return row!;
+    },
+
+    async getRun({ id }: { id: string }): Promise<RunRow | undefined> {
+      const [row] = await db.select().from(runs).where(eq(runs.id, id));
+      return row;
+    },
+
+    /** Newest first. */
+    async listRuns({ limit, cursor, status, sessionId, owner }: ListRunsInput = {}): Promise<Page<RunRow>> {
+      const size = pageSize(limit);
+      const rows = await db
+        .select()
+        .from(runs)
+        .where(
+          and(
+            olderThan(runs.createdAt, runs.id, cursor),
+            status ? eq(runs.status, status) : undefined,
+            sessionId ? eq(runs.sessionId, sessionId) : undefined,
+            owner ? eq(runs.owner, owner) : undefined,
+          ),
+        )
+        .orderBy(...newestFirst(runs.createdAt, runs.id))
+        .limit(size + 1);
+      return toPage(rows, size, (row) => ({ at: row.createdAt, id: row.id }));
+    },
+
+    /** The updated run, or undefined when it does not exist (or its status did not match `ifStatus`). */
+    async updateRun({ id, ifStatus, ...changes }: UpdateRunInput): Promise<RunRow | undefined> {
+      const statuses = ifStatus === undefined ? undefined : Array.isArray(ifStatus) ? ifStatus : [ifStatus];
+      const [row] = await db
+        .update(runs)
+        .set({ ...changes, updatedAt: sql`now()` })
+        .where(and(eq(runs.id, id), statuses ? inArray(runs.status, statuses) : undefined))
+        .returning();
+      return row;
+    },
+  };
+}
+
+export type RunQueries = ReturnType<typeof runQueries>;

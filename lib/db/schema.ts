@@ -1,0 +1,214 @@
+// The one schema of both stores (PGlite and PostgreSQL). Timestamps are timestamptz(3) read as
+// Date (millisecond precision, so a Date round-trips exactly and serves as a pagination key).
+// Status columns carry CHECK constraints; run_id is a foreign key only where rows die with the run.
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import type { Mode, Policy, Rule } from '../policy';
+import type { RelayRequest, RelayResponse, RelayStatus } from '../relay';
+
+export const RUN_STATUSES = ['running', 'waiting', 'done', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const RELAY_STATUSES = ['pending', 'approved', 'denied', 'expired', 'cancelled'] as const satisfies readonly RelayStatus[];
+export const TOOL_EXECUTION_STATUSES = ['claimed', 'done'] as const;
+export type ToolExecutionStatus = (typeof TOOL_EXECUTION_STATUSES)[number];
+export const GRANT_SCOPES = ['session', 'global'] as const;
+export type GrantScope = (typeof GRANT_SCOPES)[number];
+export type AuditKind = 'decision' | 'policy_edit' | 'grant_created' | 'grant_revoked' | 'grant_consumed' | (string & {});
+
+/** What a paused run needs to resume: the conversation, the step, the tool calls in flight. */
+export interface RunState {
+  messages?: unknown[];
+  step?: number;
+  pendingToolCalls?: { toolCallId: string; tool: string; params: unknown; relayId?: string }[];
+  [key: string]: unknown;
+}
+
+type JsonObject = Record<string, unknown>;
+
+const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
+const createdAt = () => at('created_at').notNull().defaultNow();
+/** CHECK (column IN (...)) with the values inlined: drizzle-kit writes it into the migration as is. */
+const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
+  sql`${column} in (${sql.raw(values.map((v) => `'${v}'`).join(', '))})`;
+
+export const runs = pgTable(
+  'runs',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id').notNull(),
+    status: text('status', { enum: RUN_STATUSES }).notNull().default('running'),
+    mode: text('mode').$type<Mode>(),
+    agent: text('agent'),
+    model: text('model'),
+    title: text('title'),
+    owner: text('owner'),
+    state: jsonb('state').$type<RunState>().notNull().default({}),
+    /** The last event seq handed out; events.ts bumps it under the row lock. */
+    lastEventSeq: integer('last_event_seq').notNull().default(0),
+    lastMessageSeq: integer('last_message_seq').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('runs_status_check', oneOf(t.status, RUN_STATUSES)),
+    index('runs_created_idx').on(t.createdAt, t.id),
+    index('runs_status_created_idx').on(t.status, t.createdAt),
+    index('runs_session_idx').on(t.sessionId),
+  ],
+);
+
+/** The transcript, one row per model message, in order. */
+export const messages = pgTable(
+  'messages',
+  {
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    role: text('role').notNull(),
+    content: jsonb('content').$type<unknown>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'messages_pk', columns: [t.runId, t.seq] })],
+);
+
+/** Append-only event log; (run_id, seq) is gapless per run so SSE clients resume by seq. */
+export const events = pgTable(
+  'events',
+  {
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    type: text('type').notNull(),
+    data: jsonb('data').$type<JsonObject>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'events_pk', columns: [t.runId, t.seq] })],
+);
+
+export const relays = pgTable(
+  'relays',
+  {
+    id: text('id').primaryKey(),
+    runId: text('run_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    agentId: text('agent_id').notNull(),
+    toolCallId: text('tool_call_id').notNull(),
+    tool: text('tool').notNull(),
+    params: jsonb('params').$type<JsonObject>().notNull(),
+    request: jsonb('request').$type<RelayRequest>().notNull(),
+    status: text('status', { enum: RELAY_STATUSES }).notNull().default('pending'),
+    /** The human's RelayResponse, when there was one. */
+    response: jsonb('response').$type<RelayResponse>(),
+    reason: text('reason'),
+    decidedBy: text('decided_by'),
+    decidedAt: at('decided_at'),
+    expiresAt: at('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('relays_status_check', oneOf(t.status, RELAY_STATUSES)),
+    index('relays_status_expires_idx').on(t.status, t.expiresAt),
+    index('relays_session_status_idx').on(t.sessionId, t.status),
+    index('relays_run_status_idx').on(t.runId, t.status),
+    index('relays_tool_call_idx').on(t.toolCallId),
+  ],
+);
+
+/** At most one execution per tool call, across restarts. Keyed by run too: call ids are per conversation. */
+export const toolExecutions = pgTable(
+  'tool_executions',
+  {
+    runId: text('run_id').notNull(),
+    toolCallId: text('tool_call_id').notNull(),
+    status: text('status', { enum: TOOL_EXECUTION_STATUSES }).notNull().default('claimed'),
+    result: jsonb('result').$type<unknown>(),
+    claimedAt: at('claimed_at').notNull().defaultNow(),
+    finishedAt: at('finished_at'),
+  },
+  (t) => [
+    primaryKey({ name: 'tool_executions_pk', columns: [t.runId, t.toolCallId] }),
+    check('tool_executions_status_check', oneOf(t.status, TOOL_EXECUTION_STATUSES)),
+  ],
+);
+
+/** Every save is a new row; the highest version is the policy in force. */
+export const policyVersions = pgTable('policy_versions', {
+  version: integer('version').primaryKey(),
+  policy: jsonb('policy').$type<Policy>().notNull(),
+  createdBy: text('created_by').notNull(),
+  createdAt: createdAt(),
+  note: text('note'),
+});
+
+export const grants = pgTable(
+  'grants',
+  {
+    id: text('id').primaryKey(),
+    rule: jsonb('rule').$type<Rule>().notNull(),
+    scope: text('scope', { enum: GRANT_SCOPES }).notNull(),
+    sessionId: text('session_id'),
+    once: boolean('once').notNull().default(false),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    revokedAt: at('revoked_at'),
+    revokedBy: text('revoked_by'),
+    /** Set with revoked_at when an allow-once grant was used up. */
+    consumedAt: at('consumed_at'),
+  },
+  (t) => [
+    check('grants_scope_check', oneOf(t.scope, GRANT_SCOPES)),
+    check('grants_session_check', sql`${t.scope} = 'global' or ${t.sessionId} is not null`),
+    index('grants_session_idx').on(t.sessionId),
+    index('grants_scope_idx').on(t.scope),
+  ],
+);
+
+export const audit = pgTable(
+  'audit',
+  {
+    id: text('id').primaryKey(),
+    at: at('at').notNull().defaultNow(),
+    kind: text('kind').$type<AuditKind>().notNull(),
+    runId: text('run_id'),
+    sessionId: text('session_id'),
+    agentId: text('agent_id'),
+    tool: text('tool'),
+    params: jsonb('params').$type<JsonObject>(),
+    action: text('action'),
+    reason: text('reason'),
+    rule: jsonb('rule').$type<JsonObject>(),
+    decidedBy: text('decided_by'),
+    waitMs: bigint('wait_ms', { mode: 'number' }),
+    details: jsonb('details').$type<JsonObject>(),
+  },
+  (t) => [
+    index('audit_at_idx').on(t.at, t.id),
+    index('audit_run_idx').on(t.runId, t.at),
+    index('audit_tool_idx').on(t.tool, t.at),
+    index('audit_action_idx').on(t.action, t.at),
+    index('audit_decided_by_idx').on(t.decidedBy, t.at),
+  ],
+);
+
+export type RunRow = typeof runs.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+export type EventRow = typeof events.$inferSelect;
+export type RelayRow = typeof relays.$inferSelect;
+export type ToolExecutionRow = typeof toolExecutions.$inferSelect;
+export type PolicyVersionRow = typeof policyVersions.$inferSelect;
+export type GrantRow = typeof grants.$inferSelect;
+export type AuditRow = typeof audit.$inferSelect;
