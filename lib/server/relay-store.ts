@@ -1,0 +1,46 @@
+// The relay store the server uses: lib/relay's RelayStore over the relays table. The database's
+// conditional updates decide every race (two answers, an answer against the deadline), so
+// "exactly once" holds across requests, restarts and instances.
+import type { RelayQueries } from '../db';
+import { toRelayRecord } from '../db';
+import { RelayNotFoundError, type RelayFilter, type RelayOutcome, type RelayRecord, type RelayRequest, type RelayStore, type ResolveResult } from '../relay';
+
+export class DbRelayStore implements RelayStore {
+  constructor(private readonly relays: RelayQueries) {}
+
+  async insert(request: RelayRequest): Promise<void> {
+    await this.relays.insertRelay({ request });
+  }
+
+  async get(id: string): Promise<RelayRecord | undefined> {
+    const row = await this.relays.getRelay({ id });
+    return row ? toRelayRecord(row) : undefined;
+  }
+
+  async settle(id: string, outcome: RelayOutcome): Promise<ResolveResult> {
+    if (outcome.status === 'expired') return this.expire(id);
+    const result = await this.relays.resolveRelay({ id, status: outcome.status, response: outcome.response, reason: outcome.reason, decidedBy: outcome.decidedBy });
+    if (result.ok) return { ok: true, outcome: toRelayRecord(result.relay).outcome! };
+    if (result.reason === 'not_found') throw new RelayNotFoundError(id);
+    return { ok: false, current: toRelayRecord(result.current).outcome! };
+  }
+
+  async listPending(filter: RelayFilter = {}): Promise<RelayRequest[]> {
+    return (await this.relays.listPendingRelays(filter)).map((row) => row.request);
+  }
+
+  async pendingOfRun(runId: string): Promise<string[]> {
+    return (await this.relays.listPendingRelays({ runId })).map((row) => row.id);
+  }
+
+  private async expire(id: string): Promise<ResolveResult> {
+    const expired = await this.relays.expireRelay({ id });
+    if (expired) return { ok: true, outcome: toRelayRecord(expired).outcome! };
+    const row = await this.relays.getRelay({ id });
+    if (!row) throw new RelayNotFoundError(id);
+    const record = toRelayRecord(row);
+    // Still pending by the database's clock: the caller retries later rather than guessing.
+    if (!record.outcome) throw new Error(`Relay ${id} is not due yet by the database clock`);
+    return { ok: false, current: record.outcome };
+  }
+}
