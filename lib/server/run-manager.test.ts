@@ -1,0 +1,105 @@
+// Runs through the database on PGlite and PostgreSQL: events stored in order before they are
+// delivered, replay after a sequence number, human decisions checked against the session and
+// recorded once, the run's status following its relays, and every decision audited.
+import { mkdtemp, rm, realpath } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeStores } from '../db/test-support/stores';
+import { createOfflineModel } from '../agent';
+import { DurableRelayBroker, RelayAlreadyResolvedError } from '../relay';
+import { DbGrantStore } from './grant-store';
+import { DbRelayStore } from './relay-store';
+import { loadPolicy } from './policy-store';
+import { RunManager, type StoredEvent } from './run-manager';
+
+let workspace: string;
+beforeEach(async () => {
+  workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'gatehouse-runs-')));
+});
+afterEach(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+describeStores('RunManager', (store) => {
+  const manager = () =>
+    new RunManager({
+      q: store().q,
+      broker: new DurableRelayBroker(new DbRelayStore(store().q.relays)),
+      grants: new DbGrantStore(store().q.grants),
+      model: createOfflineModel(),
+      modelName: 'offline',
+      workspace,
+      approvalTimeoutS: 60,
+    });
+
+  /** Follows a run until `done`, calling `onEvent` for each stored event. */
+  function follow(m: RunManager, runId: string, afterSeq: number, onEvent: (e: StoredEvent) => void | Promise<void>) {
+    return new Promise<StoredEvent[]>((resolve, reject) => {
+      const seen: StoredEvent[] = [];
+      void m
+        .subscribe(runId, afterSeq, (event) => {
+          seen.push(event);
+          Promise.resolve(onEvent(event)).catch(reject);
+          if (event.type === 'done') resolve(seen);
+        })
+        .catch(reject);
+    });
+  }
+
+  it('stores every event in order, pauses on a relay, resumes on the decision, audits it', async () => {
+    const m = manager();
+    const { runId, sessionId } = await m.start({ messages: [{ role: 'user', content: '$ echo stored' }] });
+    const events = await follow(m, runId, 0, async (event) => {
+      if (event.type !== 'relay') return;
+      const relayId = (event.data.relay as { id: string }).id;
+      expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ status: 'waiting' });
+      await expect(m.resolve(relayId, { sessionId: 'someone-else', response: { approved: true }, decidedBy: 'mallory' })).rejects.toMatchObject({ status: 404 });
+      await m.resolve(relayId, { sessionId, response: { approved: true }, decidedBy: 'alice' });
+      await expect(m.resolve(relayId, { sessionId, response: { approved: false }, decidedBy: 'bob' })).rejects.toBeInstanceOf(RelayAlreadyResolvedError);
+    });
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.map((e) => e.type)).toEqual(['tool_call', 'relay', 'relay_resolved', 'tool_result', 'text', 'done']);
+    expect(events.find((e) => e.type === 'tool_result')!.data).toMatchObject({ output: 'stored\n' });
+    expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
+    const audit = (await store().q.audit.listAudit({ runId })).items;
+    expect(audit.map((a) => [a.action, a.decidedBy ?? null]).sort()).toEqual([['allow', 'alice'], ['ask', null]]);
+  });
+
+  it('a subscriber that comes back with the last sequence it saw gets exactly the rest', async () => {
+    const m = manager();
+    const { runId } = await m.start({ messages: [{ role: 'user', content: 'read missing.txt' }] });
+    const all = await follow(m, runId, 0, () => undefined);
+    const rest = await new Promise<StoredEvent[]>((resolve) => {
+      const got: StoredEvent[] = [];
+      void m.subscribe(runId, 2, (e) => got.push(e)).then(() => resolve(got));
+    });
+    expect(rest).toEqual(all.slice(2));
+  });
+
+  it("the seeds' per-run permissions apply on top of the stored policy", async () => {
+    const m = manager();
+    const { runId } = await m.start({
+      messages: [{ role: 'user', content: '$ echo blocked' }],
+      permissions: { deny: [{ tool: 'bash', params: { command: 'echo *' } }] },
+    });
+    const events = await follow(m, runId, 0, () => undefined);
+    expect(events.some((e) => e.type === 'relay')).toBe(false);
+    expect(events.find((e) => e.type === 'tool_result')!.data).toMatchObject({ denied: true });
+  });
+
+  it('the policy is seeded once with the built-in default', async () => {
+    const [a, b] = await Promise.all([loadPolicy(store().q), loadPolicy(store().q)]);
+    expect(a.version).toBe(1);
+    expect(b.version).toBe(1);
+    expect(a.policy.rules.some((r) => r.id === 'no-private-network')).toBe(true);
+  });
+
+  it('cancelling a paused run denies its relay and marks it cancelled', async () => {
+    const m = manager();
+    const { runId } = await m.start({ messages: [{ role: 'user', content: `$ touch ${workspace}/never` }] });
+    const events = await follow(m, runId, 0, (event) => (event.type === 'relay' ? m.cancel(runId) : undefined));
+    expect(events.find((e) => e.type === 'relay_resolved')!.data).toMatchObject({ status: 'cancelled' });
+    expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ status: 'cancelled' });
+  });
+});

@@ -1,0 +1,217 @@
+// Runs detached from the request that started them: each run's events are written to the event
+// log (with a per-run sequence) before anyone is told, so a subscriber that comes back with the
+// last sequence it saw misses nothing. Relays and grants live in the database; every decision,
+// automatic or human, is audited.
+import { randomUUID } from 'node:crypto';
+import type { ModelMessage } from 'ai';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { createAgent, type AgentEvent, type AgentRun, type GrantStore } from '../agent';
+import type { EventRow, Queries } from '../db';
+import { importPolicy, type Mode, type Policy } from '../policy';
+import type { DurableRelayBroker, RelayResponse } from '../relay';
+import { AppError } from './errors';
+import { loadPolicy } from './policy-store';
+
+export interface StoredEvent {
+  seq: number;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export interface StartRunInput {
+  messages: ModelMessage[];
+  sessionId?: string;
+  mode?: Mode;
+  /** The seeds' per-run permissions `{ allowlist, deny }`, applied on top of the stored policy. */
+  permissions?: unknown;
+  owner?: string;
+}
+
+export interface RunManagerOptions {
+  q: Queries;
+  broker: DurableRelayBroker;
+  grants: GrantStore;
+  model: LanguageModelV4;
+  modelName: string;
+  workspace: string;
+  approvalTimeoutS: number;
+}
+
+type Listener = (event: StoredEvent) => void;
+
+export class RunManager {
+  private readonly live = new Map<string, AgentRun>();
+  private readonly listeners = new Map<string, Set<Listener>>();
+
+  constructor(private readonly options: RunManagerOptions) {}
+
+  async start(input: StartRunInput): Promise<{ runId: string; sessionId: string }> {
+    const { q } = this.options;
+    const runId = randomUUID();
+    const sessionId = input.sessionId ?? randomUUID();
+    const stored = await loadPolicy(q);
+    const policy = withPermissions(stored.policy, input.permissions);
+    const title = firstUserText(input.messages).slice(0, 120);
+    await q.runs.createRun({ id: runId, sessionId, mode: input.mode ?? 'default', model: this.options.modelName, title, owner: input.owner, state: { messages: input.messages } });
+    const agent = createAgent({
+      model: this.options.model,
+      policy,
+      broker: this.options.broker,
+      grants: this.options.grants,
+      workspace: this.options.workspace,
+      approvalTimeoutS: this.options.approvalTimeoutS,
+    });
+    const run = agent.invoke({ messages: input.messages, runId, sessionId, mode: input.mode });
+    this.live.set(runId, run);
+    void this.pump(run, stored.version);
+    return { runId, sessionId };
+  }
+
+  /** Replays the stored events after `afterSeq`, then follows the live ones; returns an unsubscribe. */
+  async subscribe(runId: string, afterSeq: number, listener: Listener): Promise<() => void> {
+    let last = afterSeq;
+    const buffered: StoredEvent[] = [];
+    let replaying = true;
+    const deliver = (event: StoredEvent) => {
+      if (replaying) return void buffered.push(event);
+      if (event.seq <= last) return;
+      last = event.seq;
+      listener(event);
+    };
+    const set = this.listeners.get(runId) ?? new Set();
+    set.add(deliver);
+    this.listeners.set(runId, set);
+    for (const row of await this.options.q.events.listEvents({ runId, afterSeq })) {
+      last = row.seq;
+      listener(toStored(row));
+    }
+    replaying = false;
+    for (const event of buffered) deliver(event);
+    return () => set.delete(deliver);
+  }
+
+  /** A human decision. The relay must belong to the session; a second answer is a 409 with the first. */
+  async resolve(relayId: string, input: { sessionId: string; response: RelayResponse; decidedBy: string }) {
+    const relay = await this.options.q.relays.getRelay({ id: relayId });
+    if (!relay || relay.sessionId !== input.sessionId) throw new AppError('not_found:relay', 404, 'No such relay in this session');
+    return this.options.broker.resolve(relayId, input.response, input.decidedBy);
+  }
+
+  async cancel(runId: string): Promise<void> {
+    const run = this.live.get(runId);
+    if (run) return run.cancel();
+    const row = await this.options.q.runs.getRun({ id: runId });
+    if (!row) throw new AppError('not_found:run', 404, 'No such run');
+    await this.options.broker.cancelRun(runId);
+    await this.options.q.runs.updateRun({ id: runId, status: 'cancelled', ifStatus: ['running', 'waiting'] });
+  }
+
+  isLive(runId: string): boolean {
+    return this.live.has(runId);
+  }
+
+  private async pump(run: AgentRun, policyVersion: number): Promise<void> {
+    const { q } = this.options;
+    const pending = new Set<string>();
+    const asked = new Map<string, number>();
+    let text = '';
+    const flushText = async () => {
+      if (!text) return;
+      const delta = text;
+      text = '';
+      await this.persist(run.runId, 'text', { delta, agentId: 'main' });
+    };
+    try {
+      for await (const event of run) {
+        // Text deltas are batched into one row per stretch of text.
+        if (event.type === 'text' && event.agentId === 'main' && event.parents.length === 0) {
+          text += event.delta;
+          continue;
+        }
+        await flushText();
+        // State first, then the audit, then the announcement: what a subscriber sees is stored.
+        if (event.type === 'relay') {
+          pending.add(event.relay.id);
+          await q.runs.updateRun({ id: run.runId, status: 'waiting', ifStatus: ['running', 'waiting'] });
+        } else if (event.type === 'relay_resolved') {
+          pending.delete(event.relayId);
+          if (pending.size === 0) await q.runs.updateRun({ id: run.runId, status: 'running', ifStatus: ['waiting'] });
+        } else if (event.type === 'done' && event.agentId === 'main' && event.parents.length === 0) {
+          const result = await run.result;
+          const status = event.finishReason === 'cancelled' ? 'cancelled' : event.finishReason === 'error' ? 'failed' : 'done';
+          await q.runs.updateRun({ id: run.runId, status, state: { messages: result.messages } });
+        }
+        await this.audit(run, event, asked, policyVersion);
+        await this.persist(run.runId, event.type, serialize(event));
+      }
+      await flushText();
+    } catch (error) {
+      // Storage failed mid-run: stop the run (pending relays become denials) and mark it failed.
+      run.cancel();
+      await q.runs.updateRun({ id: run.runId, status: 'failed', state: { error: (error as Error).message } }).catch(() => undefined);
+    } finally {
+      this.live.delete(run.runId);
+    }
+  }
+
+  private async persist(runId: string, type: string, data: Record<string, unknown>): Promise<void> {
+    const row = await this.options.q.events.appendEvent({ runId, type, data });
+    for (const listener of this.listeners.get(runId) ?? []) listener(toStored(row));
+  }
+
+  private async audit(run: AgentRun, event: AgentEvent, asked: Map<string, number>, policyVersion: number): Promise<void> {
+    const { q } = this.options;
+    if (event.type === 'tool_call' && event.decision) {
+      await q.audit.recordAudit({
+        kind: 'decision',
+        runId: run.runId,
+        sessionId: run.sessionId,
+        agentId: event.agentId,
+        tool: event.tool,
+        params: event.params as Record<string, unknown>,
+        action: event.decision.action,
+        reason: event.decision.explanation,
+        ...(event.decision.rule ? { rule: { ...event.decision.rule, policyVersion } } : {}),
+        decidedBy: event.decision.action === 'ask' ? undefined : 'policy',
+      });
+    } else if (event.type === 'relay') {
+      asked.set(event.relay.id, event.relay.createdAt);
+    } else if (event.type === 'relay_resolved') {
+      await q.audit.recordAudit({
+        kind: 'decision',
+        runId: run.runId,
+        sessionId: run.sessionId,
+        agentId: event.agentId,
+        action: event.status === 'approved' ? 'allow' : 'deny',
+        reason: event.reason ?? event.status,
+        decidedBy: event.decidedBy,
+        waitMs: Date.now() - (asked.get(event.relayId) ?? Date.now()),
+        details: { relayId: event.relayId, toolCallId: event.toolCallId, status: event.status, always: event.always },
+      });
+    }
+  }
+}
+
+function serialize(event: AgentEvent): Record<string, unknown> {
+  if (event.type === 'relay') {
+    const { respond: _respond, ...rest } = event;
+    return rest as unknown as Record<string, unknown>;
+  }
+  return event as unknown as Record<string, unknown>;
+}
+
+function toStored(row: EventRow): StoredEvent {
+  return { seq: row.seq, type: row.type, data: row.data as Record<string, unknown> };
+}
+
+function withPermissions(policy: Policy, permissions: unknown): Policy {
+  if (permissions === undefined || permissions === null) return policy;
+  const overlay = importPolicy(permissions);
+  return { ...policy, rules: [...policy.rules, ...overlay.rules] };
+}
+
+function firstUserText(messages: ModelMessage[]): string {
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  if (!last) return '';
+  return typeof last.content === 'string' ? last.content : last.content.map((p) => ('text' in p ? p.text : '')).join(' ');
+}
