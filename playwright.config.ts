@@ -1,10 +1,14 @@
 // End-to-end tests run against the production build (next build + next start), in Debian's
 // Chromium: this project's machines cannot download Playwright's own browser builds.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
 const isCI = Boolean(process.env.CI);
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-'));
 
 export default defineConfig({
   testDir: './e2e',
@@ -46,6 +50,8 @@ export default defineConfig({
   ],
   webServer: {
     command: `npm run build && npx next start --hostname 127.0.0.1 --port ${port}`,
+    // A fresh embedded database and workspace for every run, so runs never see each other's data.
+    env: { GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_MODEL: 'offline', NEXT_TELEMETRY_DISABLED: '1' },
     url: baseURL,
     reuseExistingServer: !isCI,
     // A cold production build on 2 cores takes a while.

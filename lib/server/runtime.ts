@@ -1,0 +1,49 @@
+// The server's one runtime per process: config, the database, the durable relay broker, the grant
+// store and the run manager. A global singleton, so Next's dev-mode module reloads reuse it
+// instead of opening the database twice.
+import path from 'node:path';
+import { resolveModel } from '../agent';
+import { createQueries, openDatabase, type DatabaseHandle, type Queries } from '../db';
+import { DurableRelayBroker } from '../relay';
+import { parseConfig, type Config } from './config';
+import { DbGrantStore } from './grant-store';
+import { DbRelayStore } from './relay-store';
+import { RunManager } from './run-manager';
+
+export interface Runtime {
+  config: Config;
+  database: DatabaseHandle;
+  q: Queries;
+  broker: DurableRelayBroker;
+  runs: RunManager;
+}
+
+const KEY = Symbol.for('gatehouse.runtime');
+type Holder = { [KEY]?: Promise<Runtime> };
+
+export function getRuntime(): Promise<Runtime> {
+  const holder = globalThis as Holder;
+  holder[KEY] ??= createRuntime().catch((error) => {
+    // Let the next request try again (e.g. PostgreSQL was down at boot).
+    delete holder[KEY];
+    throw error;
+  });
+  return holder[KEY];
+}
+
+async function createRuntime(): Promise<Runtime> {
+  const config = parseConfig();
+  const database = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: path.join(config.dataDir, 'db') });
+  const q = createQueries(database.db);
+  const broker = new DurableRelayBroker(new DbRelayStore(q.relays));
+  const runs = new RunManager({
+    q,
+    broker,
+    grants: new DbGrantStore(q.grants),
+    model: resolveModel(config.model),
+    modelName: config.model,
+    workspace: config.workspace,
+    approvalTimeoutS: config.approvalTimeoutS,
+  });
+  return { config, database, q, broker, runs };
+}
