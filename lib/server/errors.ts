@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { RelayAlreadyResolvedError, RelayNotFoundError } from '../relay';
 import { PolicyValidationError } from '../policy';
+import { InvalidCursorError } from '../db';
 
 export interface FieldError {
   path: string;
@@ -39,10 +40,21 @@ export function toAppError(error: unknown): AppError {
   if (error instanceof PolicyValidationError) return new AppError('bad_request:policy', 400, error.message, { fields: error.issues });
   if (error instanceof RelayNotFoundError) return new AppError('not_found:relay', 404, 'No such relay');
   if (error instanceof RelayAlreadyResolvedError) return new AppError('conflict:relay_resolved', 409, `The relay is already ${error.outcome.status}`, { outcome: error.outcome });
+  if (error instanceof InvalidCursorError) return AppError.badRequest('The cursor is not valid', [{ path: 'cursor', message: 'not a cursor this API handed out' }]);
+  if (isDatabaseUnreachable(error)) return new AppError('unavailable:database', 503, 'The database is not reachable; try again shortly');
   return new AppError('internal', 500, 'Something went wrong on the server');
 }
 
 export function toResponse(error: unknown): Response {
   const appError = toAppError(error);
   return Response.json({ error: { code: appError.code, message: appError.message, ...appError.details } }, { status: appError.status });
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P03', '08006', '08001']);
+
+function isDatabaseUnreachable(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && UNREACHABLE.has(e.code)) return true;
+  }
+  return false;
 }

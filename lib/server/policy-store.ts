@@ -1,7 +1,8 @@
 // The stored policy: the latest version in the database, seeded with the built-in default policy
 // on first start. Every save is a new version; a save against a stale version is refused.
 import type { Queries } from '../db';
-import { compilePolicy, DEFAULT_POLICY, type Policy } from '../policy';
+import { compilePolicy, DEFAULT_POLICY, importPolicy, type Policy } from '../policy';
+import { AppError } from './errors';
 
 export interface StoredPolicy {
   version: number;
@@ -17,4 +18,18 @@ export async function loadPolicy(q: Queries): Promise<StoredPolicy> {
     // Another process seeded it first: read theirs.
   }
   throw new Error('Could not load or seed the policy');
+}
+
+/**
+ * Saves a new version if `expectedVersion` is still the latest (race-safe in the database).
+ * Accepts any format importPolicy reads; an invalid document throws PolicyValidationError (400).
+ */
+export async function savePolicyVersion(q: Queries, input: { policy: unknown; expectedVersion: number; createdBy: string; note?: string }): Promise<StoredPolicy> {
+  const policy = importPolicy(input.policy);
+  const saved = await q.policies.savePolicy({ policy, expectedVersion: input.expectedVersion, createdBy: input.createdBy, note: input.note });
+  if (!saved.ok) {
+    throw new AppError('conflict:policy_version', 412, `The policy changed since version ${input.expectedVersion}: it is now version ${saved.currentVersion}. Reload and apply your edit again.`, { currentVersion: saved.currentVersion });
+  }
+  await q.audit.recordAudit({ kind: 'policy_edit', decidedBy: input.createdBy, details: { version: saved.version.version, note: input.note, rules: policy.rules.length } });
+  return { version: saved.version.version, policy };
 }

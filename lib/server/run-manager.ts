@@ -188,6 +188,9 @@ export class RunManager {
         waitMs: Date.now() - (asked.get(event.relayId) ?? Date.now()),
         details: { relayId: event.relayId, toolCallId: event.toolCallId, status: event.status, always: event.always },
       });
+      if (event.status === 'approved' && event.always) {
+        await q.audit.recordAudit({ kind: 'grant_created', runId: run.runId, sessionId: run.sessionId, agentId: event.agentId, decidedBy: event.decidedBy, details: { relayId: event.relayId } });
+      }
     }
   }
 }

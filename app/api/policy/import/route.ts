@@ -1,0 +1,21 @@
+// POST /api/policy/import: saves a policy written in any format importPolicy reads (canonical,
+// the seeds' { allowlist, deny, allowOnce }, or snake_case rules) as a new version. If-Match as
+// for PUT /api/policy; `?dryRun=1` only converts and returns it.
+import { z } from 'zod';
+import { importPolicy } from '@/lib/policy';
+import { readJson } from '@/lib/server/body';
+import { handle } from '@/lib/server/handler';
+import { savePolicyVersion } from '@/lib/server/policy-store';
+import { expectedVersion } from '../schema';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const POST = handle(async (request, _params, rt) => {
+  const dryRun = new URL(request.url).searchParams.get('dryRun') === '1';
+  const expected = dryRun ? 0 : expectedVersion(request);
+  const doc = await readJson(request, z.unknown(), rt.config.maxBodyBytes);
+  if (dryRun) return Response.json({ policy: importPolicy(doc) });
+  const saved = await savePolicyVersion(rt.q, { policy: doc, expectedVersion: expected, createdBy: 'user', note: 'Imported' });
+  return Response.json(saved, { headers: { ETag: `"${saved.version}"` } });
+});

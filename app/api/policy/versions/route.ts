@@ -1,0 +1,19 @@
+// GET /api/policy/versions: every saved version, newest first (for history and restore).
+import { z } from 'zod';
+import { AppError } from '@/lib/server/errors';
+import { handle, searchParams } from '@/lib/server/handler';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+const QuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+  before: z.coerce.number().int().min(1).optional(),
+});
+
+export const GET = handle(async (request, _params, rt) => {
+  const query = QuerySchema.safeParse(searchParams(request));
+  if (!query.success) throw AppError.fromZod(query.error, 'query');
+  const versions = await rt.q.policies.listPolicyVersions({ limit: query.data.limit, beforeVersion: query.data.before });
+  return Response.json({ items: versions });
+});
