@@ -202,6 +202,30 @@ describe('the gated loop', () => {
   });
 });
 
+describe('at most once', () => {
+  it('a call whose id was already executed does not run again', async () => {
+    const claimed = new Set<string>();
+    const finished: string[] = [];
+    const executions = {
+      claim: async ({ toolCallId }: { toolCallId: string }) => !claimed.has(toolCallId) && Boolean(claimed.add(toolCallId)),
+      finish: async ({ output }: { output: string }) => void finished.push(output),
+    };
+    const events = await collect(agent({ executions, onApproval: 'auto-approve' }).invoke(say(`$ echo once >> ${workspace}/log`)));
+    expect(of(events, 'tool_result')[0]).toMatchObject({ isError: false });
+    expect(finished).toEqual(['(no output)']);
+    const replayed = await collect(agent({ executions: { ...executions, claim: async () => false }, onApproval: 'auto-approve' }).invoke(say(`$ echo twice >> ${workspace}/log`)));
+    expect(of(replayed, 'tool_result')[0]!.output).toContain('has already been executed');
+    expect(await readFile(path.join(workspace, 'log'), 'utf8')).toBe('once\n');
+  });
+
+  it('a call whose execution cannot be recorded does not run', async () => {
+    const executions = { claim: async () => { throw new Error('database down'); }, finish: async () => undefined };
+    const events = await collect(agent({ executions, onApproval: 'auto-approve' }).invoke(say(`$ touch ${workspace}/unrecorded`)));
+    expect(of(events, 'tool_result')[0]!.output).toContain('could not be recorded (database down)');
+    await expect(readFile(path.join(workspace, 'unrecorded'))).rejects.toThrow();
+  });
+});
+
 describe('approval handlers', () => {
   it('auto-approve runs the call', async () => {
     const events = await collect(agent({ onApproval: 'auto-approve' }).invoke(say('$ echo auto')));

@@ -10,7 +10,7 @@ import { approvalRules, DEFAULT_PROMPT_TEMPLATE, type ApprovalHandler, type Inte
 import type { AgentEvent } from './events';
 import { createOfflineModel } from './models';
 import { EventQueue } from './queue';
-import { MaxStepsError, runAgentLevel, type AgentLevel, type RunContext } from './run';
+import { MaxStepsError, runAgentLevel, type AgentLevel, type ExecutionLog, type RunContext } from './run';
 import { MemoryGrantStore, type GrantStore } from './session';
 import { createTaskTool, type AgentProfile } from './task';
 import { builtinTools, createWorkspace } from './tools';
@@ -36,6 +36,8 @@ export interface AgentOptions {
   workspace?: string;
   system?: string;
   maxSteps?: number;
+  /** Records each tool call id before it runs, so none runs twice (the server's is durable). */
+  executions?: ExecutionLog;
 }
 
 export interface InvokeOptions {
@@ -97,6 +99,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         interruptOn: options.interruptOn,
         promptTemplates,
         pending: new Map(),
+        executions: options.executions,
       };
       const level: AgentLevel = { agentId: 'main', parents: [], system: options.system, tools: [...tools] as ToolDefinition[], policy: compiled };
       if (Object.keys(profiles).length > 0) level.tools.push(createTaskTool(ctx, level, policy, profiles) as ToolDefinition);

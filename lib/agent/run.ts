@@ -35,6 +35,13 @@ export interface RunContext {
   promptTemplates: Record<string, string>;
   /** Relays of this run that are still pending, so a new grant can resolve the ones it covers. */
   pending: Map<string, PendingCall>;
+  /** Durable at-most-once: claims a tool call id before it runs; false means it already ran. */
+  executions?: ExecutionLog;
+}
+
+export interface ExecutionLog {
+  claim(call: { runId: string; toolCallId: string; tool: string }): Promise<boolean>;
+  finish(call: { runId: string; toolCallId: string; output: string; isError: boolean }): Promise<void>;
 }
 
 /** One agent level: who it is, what it may use, and the policy it is judged by. */
@@ -143,6 +150,22 @@ function denial(reason: string): CallResult {
 }
 
 async function execute(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, grants: Rule[]) {
+  if (ctx.executions) {
+    let claimed: boolean;
+    try {
+      claimed = await ctx.executions.claim({ runId: ctx.runId, toolCallId, tool: tool.name });
+    } catch (error) {
+      // Without a record that it runs, it does not run.
+      return { output: `${tool.name} was not run: its execution could not be recorded (${(error as Error).message}).`, isError: true, metadata: undefined };
+    }
+    if (!claimed) return { output: `${tool.name} was not run again: this call (${toolCallId}) has already been executed.`, isError: true, metadata: undefined };
+  }
+  const result = await executeClaimed(ctx, level, tool, input, toolCallId, grants);
+  await ctx.executions?.finish({ runId: ctx.runId, toolCallId, output: result.output, isError: result.isError }).catch(() => undefined);
+  return result;
+}
+
+async function executeClaimed(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, grants: Rule[]) {
   try {
     const result = await tool.execute(input, {
       ...ctx.env,

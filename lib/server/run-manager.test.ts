@@ -62,6 +62,8 @@ describeStores('RunManager', (store) => {
     expect(events.map((e) => e.type)).toEqual(['tool_call', 'relay', 'relay_resolved', 'tool_result', 'text', 'done']);
     expect(events.find((e) => e.type === 'tool_result')!.data).toMatchObject({ output: 'stored\n' });
     expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
+    const toolCallId = events.find((e) => e.type === 'tool_result')!.data.toolCallId as string;
+    expect(await store().q.toolExecutions.getToolExecution({ runId, toolCallId })).toMatchObject({ status: 'done', result: { output: 'stored\n', isError: false } });
     const audit = (await store().q.audit.listAudit({ runId })).items;
     expect(audit.map((a) => [a.action, a.decidedBy ?? null]).sort()).toEqual([['allow', 'alice'], ['ask', null]]);
   });

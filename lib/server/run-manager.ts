@@ -60,6 +60,12 @@ export class RunManager {
       grants: this.options.grants,
       workspace: this.options.workspace,
       approvalTimeoutS: this.options.approvalTimeoutS,
+      executions: {
+        claim: ({ runId: id, toolCallId }) => q.toolExecutions.claimToolExecution({ runId: id, toolCallId }),
+        finish: async ({ runId: id, toolCallId, output, isError }) => {
+          await q.toolExecutions.finishToolExecution({ runId: id, toolCallId, result: { output, isError } });
+        },
+      },
     });
     const run = agent.invoke({ messages: input.messages, runId, sessionId, mode: input.mode });
     this.live.set(runId, run);
