@@ -10,7 +10,7 @@ import { approvalRules, DEFAULT_PROMPT_TEMPLATE, type ApprovalHandler, type Inte
 import type { AgentEvent } from './events';
 import { createOfflineModel } from './models';
 import { EventQueue } from './queue';
-import { MaxStepsError, runAgentLevel, type AgentLevel, type ExecutionLog, type RunContext } from './run';
+import { MaxStepsError, runAgentLevel, type AgentLevel, type ExecutionLog, type ResumePoint, type RunContext } from './run';
 import { MemoryGrantStore, type GrantStore } from './session';
 import { createTaskTool, type AgentProfile } from './task';
 import { builtinTools, createWorkspace } from './tools';
@@ -42,6 +42,10 @@ export interface AgentOptions {
 
 export interface InvokeOptions {
   messages: ModelMessage[];
+  /** Continue a run a restart interrupted: the last step's calls, relays and known results. */
+  resume?: ResumePoint;
+  /** Called with the conversation after each step, so the run can be resumed from it. */
+  checkpoint?: (messages: ModelMessage[]) => Promise<void>;
   runId?: string;
   sessionId?: string;
   mode?: Mode;
@@ -100,6 +104,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         promptTemplates,
         pending: new Map(),
         executions: options.executions,
+        checkpoint: input.checkpoint,
       };
       const level: AgentLevel = { agentId: 'main', parents: [], system: options.system, tools: [...tools] as ToolDefinition[], policy: compiled };
       if (Object.keys(profiles).length > 0) level.tools.push(createTaskTool(ctx, level, policy, profiles) as ToolDefinition);
@@ -108,7 +113,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         return { text, messages, finishReason };
       };
       try {
-        const text = await runAgentLevel(ctx, level, messages);
+        const text = await runAgentLevel(ctx, level, messages, input.resume);
         return done('stop', text);
       } catch (error) {
         if (controller.signal.aborted) return done('cancelled', '');

@@ -37,6 +37,8 @@ export interface RunContext {
   pending: Map<string, PendingCall>;
   /** Durable at-most-once: claims a tool call id before it runs; false means it already ran. */
   executions?: ExecutionLog;
+  /** Persists the main agent's conversation after each model step and each set of results. */
+  checkpoint?: (messages: ModelMessage[]) => Promise<void>;
 }
 
 export interface ExecutionLog {
@@ -61,13 +63,25 @@ interface PendingCall {
   request: RelayRequest;
 }
 
-interface CallResult {
+export interface CallResult {
   output: string;
   isError: boolean;
 }
 
-export async function runAgentLevel(ctx: RunContext, level: AgentLevel, messages: ModelMessage[]): Promise<string> {
+/** Where a run stopped (a restart): the last step's calls, with the relays and results already known. */
+export interface ResumePoint {
+  calls: ModelToolCall[];
+  relays: Record<string, RelayRequest>;
+  results: Record<string, CallResult>;
+}
+
+export async function runAgentLevel(ctx: RunContext, level: AgentLevel, messages: ModelMessage[], resume?: ResumePoint): Promise<string> {
   let lastText = '';
+  if (resume && resume.calls.length > 0) {
+    const results = await Promise.all(resume.calls.map((call) => resume.results[call.toolCallId] ?? resumeCall(ctx, level, call, resume.relays[call.toolCallId])));
+    messages.push(toolMessage(resume.calls, results));
+    await ctx.checkpoint?.(messages);
+  }
   for (let step = 0; step < ctx.maxSteps; step++) {
     const result = await runModelStep({
       model: ctx.model,
@@ -78,20 +92,41 @@ export async function runAgentLevel(ctx: RunContext, level: AgentLevel, messages
       onText: (delta) => emit(ctx, level, { type: 'text', delta }),
     });
     messages.push(...result.responseMessages);
+    if (level.agentId === 'main') await ctx.checkpoint?.(messages);
     if (result.text) lastText = result.text;
     if (result.toolCalls.length === 0) return lastText;
     const results = await Promise.all(result.toolCalls.map((call) => handleCall(ctx, level, call)));
-    messages.push({
-      role: 'tool',
-      content: result.toolCalls.map((call, i) => ({
-        type: 'tool-result' as const,
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        output: results[i]!.isError ? { type: 'error-text' as const, value: results[i]!.output } : { type: 'text' as const, value: results[i]!.output },
-      })),
-    });
+    messages.push(toolMessage(result.toolCalls, results));
+    if (level.agentId === 'main') await ctx.checkpoint?.(messages);
   }
   throw new MaxStepsError(ctx.maxSteps);
+}
+
+function toolMessage(calls: ModelToolCall[], results: CallResult[]): ModelMessage {
+  return {
+    role: 'tool',
+    content: calls.map((call, i) => ({
+      type: 'tool-result' as const,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output: results[i]!.isError ? { type: 'error-text' as const, value: results[i]!.output } : { type: 'text' as const, value: results[i]!.output },
+    })),
+  };
+}
+
+/** A call of the step a restart interrupted: wait on its relay if it had one, else decide it again. */
+async function resumeCall(ctx: RunContext, level: AgentLevel, call: ModelToolCall, relay: RelayRequest | undefined): Promise<CallResult> {
+  const tool = level.tools.find((t) => t.name === call.toolName);
+  if (!relay || !tool) return handleCall(ctx, level, call);
+  const finish = (result: CallResult, denied = false, metadata?: Record<string, unknown>): CallResult => {
+    emit(ctx, level, { type: 'tool_result', toolCallId: call.toolCallId, tool: call.toolName, output: result.output, isError: result.isError, denied, metadata });
+    return result;
+  };
+  const outcome = await awaitRelay(ctx, level, tool, relay.params, relay);
+  if (outcome.status !== 'approved') return finish(denial(outcome.reason ?? 'Denied'), true);
+  const grants = await ctx.grants.list(ctx.sessionId);
+  const result = await execute(ctx, level, tool, relay.params, call.toolCallId, grants);
+  return finish({ output: result.output, isError: result.isError }, false, result.metadata);
 }
 
 export class MaxStepsError extends Error {
@@ -220,9 +255,15 @@ async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition
     expiresAt: now + timeoutOf(level, decision, ctx.approvalTimeoutS) * 1000,
   };
   await ctx.broker.register(request);
-  ctx.pending.set(request.id, { level, tool, input, request });
   emit(ctx, level, { type: 'relay', relay: request, respond: (response) => ctx.broker.resolve(request.id, response, 'user') });
   if (ctx.onApproval) void answerWithHandler(ctx, request);
+  return awaitRelay(ctx, level, tool, input, request);
+}
+
+/** Waits for a registered relay's outcome (also after a restart), then applies Always Allow. */
+async function awaitRelay(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, request: RelayRequest): Promise<RelayOutcome> {
+  const toolCallId = request.toolCallId;
+  ctx.pending.set(request.id, { level, tool, input, request });
   const outcome = await ctx.broker.wait(request.id, { signal: ctx.signal });
   ctx.pending.delete(request.id);
   emit(ctx, level, {

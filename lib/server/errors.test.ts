@@ -41,6 +41,13 @@ describe('toResponse', () => {
     expect(JSON.stringify(json)).not.toContain('relays_pkey');
   });
 
+  it('errors from another copy of a module (Next bundles) are recognized by their code', async () => {
+    const foreign = Object.assign(new Error('No such run'), { name: 'AppError', code: 'not_found:run', status: 404 });
+    expect((await body(toResponse(foreign))).status).toBe(404);
+    const conflict = Object.assign(new Error('x'), { code: 'conflict:relay_resolved', outcome: { status: 'denied' } });
+    expect(await body(toResponse(conflict))).toMatchObject({ status: 409, json: { error: { outcome: { status: 'denied' } } } });
+  });
+
   it('AppErrors keep their code and status', async () => {
     expect(await body(toResponse(new AppError('not_found:run', 404, 'No such run')))).toEqual({ status: 404, json: { error: { code: 'not_found:run', message: 'No such run' } } });
   });

@@ -2,9 +2,6 @@
 // (with field-level details for validation errors). `toResponse` is the only place an error
 // becomes a response, so no route handler leaks a stack trace or SQL.
 import { z } from 'zod';
-import { RelayAlreadyResolvedError, RelayNotFoundError } from '../relay';
-import { PolicyValidationError } from '../policy';
-import { InvalidCursorError } from '../db';
 
 export interface FieldError {
   path: string;
@@ -33,14 +30,30 @@ export class AppError extends Error {
   }
 }
 
-/** Maps any thrown value to an AppError; unknown errors become a generic 500 without internals. */
+/**
+ * Maps any thrown value to an AppError; unknown errors become a generic 500 without internals.
+ * Errors are recognized by their `code`, not `instanceof`: Next bundles instrumentation and route
+ * handlers separately, so one error class can exist twice in one process.
+ */
 export function toAppError(error: unknown): AppError {
+  const e = error as { code?: unknown; name?: unknown; status?: unknown; message?: unknown; details?: unknown; issues?: unknown; outcome?: unknown } | null;
   if (error instanceof AppError) return error;
+  if (e && e.name === 'AppError' && typeof e.code === 'string' && typeof e.status === 'number') {
+    return new AppError(e.code, e.status, String(e.message), e.details as AppError['details']);
+  }
   if (error instanceof z.ZodError) return AppError.fromZod(error);
-  if (error instanceof PolicyValidationError) return new AppError('bad_request:policy', 400, error.message, { fields: error.issues });
-  if (error instanceof RelayNotFoundError) return new AppError('not_found:relay', 404, 'No such relay');
-  if (error instanceof RelayAlreadyResolvedError) return new AppError('conflict:relay_resolved', 409, `The relay is already ${error.outcome.status}`, { outcome: error.outcome });
-  if (error instanceof InvalidCursorError) return AppError.badRequest('The cursor is not valid', [{ path: 'cursor', message: 'not a cursor this API handed out' }]);
+  switch (e?.code) {
+    case 'invalid_policy':
+      return new AppError('bad_request:policy', 400, String(e.message), { fields: e.issues as FieldError[] });
+    case 'not_found:relay':
+      return new AppError('not_found:relay', 404, 'No such relay');
+    case 'conflict:relay_resolved': {
+      const outcome = e.outcome as { status: string };
+      return new AppError('conflict:relay_resolved', 409, `The relay is already ${outcome.status}`, { outcome });
+    }
+    case 'invalid_cursor':
+      return AppError.badRequest('The cursor is not valid', [{ path: 'cursor', message: 'not a cursor this API handed out' }]);
+  }
   if (isDatabaseUnreachable(error)) return new AppError('unavailable:database', 503, 'The database is not reachable; try again shortly');
   return new AppError('internal', 500, 'Something went wrong on the server');
 }

@@ -97,6 +97,36 @@ describeStores('RunManager', (store) => {
     expect(a.policy.rules.some((r) => r.id === 'no-private-network')).toBe(true);
   });
 
+  it('after a restart, a paused run is resumed from its checkpoint and finishes on the decision', async () => {
+    // What a crash leaves behind: the checkpoint (the step's tool calls), the relay and its event.
+    const { q } = store();
+    const runId = 'crashed-run';
+    const sessionId = 'crashed-session';
+    const call = { type: 'tool-call' as const, toolCallId: 'call-1', toolName: 'bash', input: { command: `echo resumed >> ${workspace}/log` } };
+    const ran = { type: 'tool-call' as const, toolCallId: 'call-2', toolName: 'bash', input: { command: `echo never >> ${workspace}/log` } };
+    await q.runs.createRun({ id: runId, sessionId, status: 'waiting', state: { messages: [{ role: 'user', content: 'two calls' }, { role: 'assistant', content: [call, ran] }] } });
+    const relay = {
+      id: 'relay-1', kind: 'permission' as const, runId, sessionId, agentId: 'main', parents: [], toolCallId: 'call-1', tool: 'bash', params: call.input,
+      decision: { action: 'ask' as const, reason: 'risk_default' as const, explanation: 'asks' }, suggestedRules: [], prompt: '?', createdAt: Date.now(), expiresAt: Date.now() + 60_000,
+    };
+    await q.relays.insertRelay({ request: relay });
+    await q.events.appendEvent({ runId, type: 'relay', data: { type: 'relay', agentId: 'main', parents: [], relay } });
+    // call-2 had started executing when the process died.
+    await q.toolExecutions.claimToolExecution({ runId, toolCallId: 'call-2' });
+
+    const m = manager();
+    expect(await m.recover()).toEqual([runId]);
+    const events = await follow(m, runId, 1, async (event) => {
+      if (event.type === 'resumed') await m.resolve('relay-1', { sessionId, response: { approved: true }, decidedBy: 'alice' });
+    });
+    const results = events.filter((e) => e.type === 'tool_result').map((e) => [e.data.toolCallId, e.data.output]);
+    expect(results).toEqual(expect.arrayContaining([['call-1', '(no output)'], ['call-2', expect.stringContaining('interrupted by a server restart')]]));
+    expect(events.at(-1)?.type).toBe('done');
+    const { readFile } = await import('node:fs/promises');
+    expect(await readFile(path.join(workspace, 'log'), 'utf8')).toBe('resumed\n');
+    expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
+  });
+
   it('cancelling a paused run denies its relay and marks it cancelled', async () => {
     const m = manager();
     const { runId } = await m.start({ messages: [{ role: 'user', content: `$ touch ${workspace}/never` }] });

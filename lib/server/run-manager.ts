@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { createAgent, type AgentEvent, type AgentRun, type GrantStore } from '../agent';
+import { createAgent, type AgentEvent, type AgentRun, type GrantStore, type ModelToolCall, type ResumePoint } from '../agent';
 import type { EventRow, Queries } from '../db';
 import { importPolicy, type Mode, type Policy } from '../policy';
-import type { DurableRelayBroker, RelayResponse } from '../relay';
+import type { DurableRelayBroker, RelayRequest, RelayResponse } from '../relay';
 import { AppError } from './errors';
 import { loadPolicy } from './policy-store';
 
@@ -50,12 +50,105 @@ export class RunManager {
     const runId = randomUUID();
     const sessionId = input.sessionId ?? randomUUID();
     const stored = await loadPolicy(q);
-    const policy = withPermissions(stored.policy, input.permissions);
     const title = firstUserText(input.messages).slice(0, 120);
-    await q.runs.createRun({ id: runId, sessionId, mode: input.mode ?? 'default', model: this.options.modelName, title, owner: input.owner, state: { messages: input.messages } });
-    const agent = createAgent({
+    await q.runs.createRun({ id: runId, sessionId, mode: input.mode ?? 'default', model: this.options.modelName, title, owner: input.owner, state: { messages: input.messages, permissions: input.permissions } });
+    const run = this.agentFor(stored.policy, input.permissions).invoke({
+      messages: input.messages,
+      runId,
+      sessionId,
+      mode: input.mode,
+      checkpoint: this.checkpoint(runId, input.permissions),
+    });
+    this.live.set(runId, run);
+    void this.pump(run, stored.version);
+    return { runId, sessionId };
+  }
+
+  /**
+   * After a restart: every run that was running or waiting continues from its last checkpoint.
+   * Its relays are still in the database (and their deadlines kept running); a call that had
+   * started executing is not executed again.
+   */
+  async recover(): Promise<string[]> {
+    const { q } = this.options;
+    const resumed: string[] = [];
+    for (const status of ['waiting', 'running'] as const) {
+      const { items } = await q.runs.listRuns({ status, limit: 200 });
+      for (const row of items) {
+        if (this.live.has(row.id)) continue;
+        await this.resume(row.id);
+        resumed.push(row.id);
+      }
+    }
+    return resumed;
+  }
+
+  private async resume(runId: string): Promise<void> {
+    const { q } = this.options;
+    const row = await q.runs.getRun({ id: runId });
+    if (!row) return;
+    const messages = (row.state.messages ?? []) as ModelMessage[];
+    const permissions = row.state.permissions;
+    const stored = await loadPolicy(q);
+    const resumePoint = await this.resumePoint(runId, messages);
+    const run = this.agentFor(stored.policy, permissions).invoke({
+      messages,
+      runId,
+      sessionId: row.sessionId,
+      mode: row.mode ?? undefined,
+      resume: resumePoint,
+      checkpoint: this.checkpoint(runId, permissions),
+    });
+    this.live.set(runId, run);
+    await this.persist(runId, 'resumed', { type: 'resumed', runId, agentId: 'main', parents: [] });
+    void this.pump(run, stored.version);
+  }
+
+  /** The calls of the last step, with the relays raised and the results produced before the restart. */
+  private async resumePoint(runId: string, messages: ModelMessage[]): Promise<ResumePoint | undefined> {
+    const last = messages.at(-1);
+    if (!last || last.role !== 'assistant' || typeof last.content === 'string') return undefined;
+    const calls: ModelToolCall[] = last.content.flatMap((part) => (part.type === 'tool-call' ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : []));
+    if (calls.length === 0) return undefined;
+    const ids = new Set(calls.map((c) => c.toolCallId));
+    const relays: ResumePoint['relays'] = {};
+    const results: ResumePoint['results'] = {};
+    for (const event of await this.options.q.events.listEvents({ runId })) {
+      const data = event.data as Record<string, unknown>;
+      if (data.agentId !== 'main') continue;
+      if (event.type === 'relay') {
+        const relay = data.relay as RelayRequest;
+        if (ids.has(relay.toolCallId)) relays[relay.toolCallId] = relay;
+      } else if (event.type === 'tool_result' && ids.has(data.toolCallId as string)) {
+        results[data.toolCallId as string] = { output: String(data.output), isError: data.isError === true };
+      }
+    }
+    // A call that had started executing but announced no result: it may have run, so it is not
+    // run again; the model is told it was interrupted.
+    for (const execution of await this.options.q.toolExecutions.listToolExecutions({ runId })) {
+      const call = calls.find((c) => c.toolCallId === execution.toolCallId);
+      if (!call || results[call.toolCallId]) continue;
+      const stored = execution.result as { output?: string; isError?: boolean } | null;
+      const result = stored?.output !== undefined
+        ? { output: stored.output, isError: stored.isError === true }
+        : { output: `${call.toolName} was interrupted by a server restart while running; it is not run again.`, isError: true };
+      results[call.toolCallId] = result;
+      await this.persist(runId, 'tool_result', { type: 'tool_result', agentId: 'main', parents: [], runId, toolCallId: call.toolCallId, tool: call.toolName, ...result, denied: false });
+    }
+    return { calls, relays, results };
+  }
+
+  private checkpoint(runId: string, permissions: unknown) {
+    return async (messages: ModelMessage[]) => {
+      await this.options.q.runs.updateRun({ id: runId, state: { messages, permissions } });
+    };
+  }
+
+  private agentFor(storedPolicy: Policy, permissions: unknown) {
+    const { q } = this.options;
+    return createAgent({
       model: this.options.model,
-      policy,
+      policy: withPermissions(storedPolicy, permissions),
       broker: this.options.broker,
       grants: this.options.grants,
       workspace: this.options.workspace,
@@ -67,10 +160,6 @@ export class RunManager {
         },
       },
     });
-    const run = agent.invoke({ messages: input.messages, runId, sessionId, mode: input.mode });
-    this.live.set(runId, run);
-    void this.pump(run, stored.version);
-    return { runId, sessionId };
   }
 
   /** Replays the stored events after `afterSeq`, then follows the live ones; returns an unsubscribe. */

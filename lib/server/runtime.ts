@@ -45,5 +45,7 @@ async function createRuntime(): Promise<Runtime> {
     workspace: config.workspace,
     approvalTimeoutS: config.approvalTimeoutS,
   });
+  // Runs that were paused (or running) when the process stopped continue now, not on first use.
+  void runs.recover().catch((error) => console.error('[gatehouse] could not resume runs:', (error as Error).message));
   return { config, database, q, broker, runs };
 }

@@ -1,0 +1,66 @@
+// Durability: a run paused on a relay survives `kill -9` of the server. A new process on the same
+// data directory resumes it, the decision arrives, the run finishes, and the tool ran once.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { SseReader } from './support/sse';
+
+const port = Number(process.env.E2E_RESTART_PORT ?? 3190);
+const base = `http://127.0.0.1:${port}`;
+
+function startServer(dataDir: string): ChildProcess {
+  return spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
+    env: { ...process.env, GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_MODEL: 'offline', NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: 'ignore',
+  });
+}
+
+async function waitHealthy(): Promise<void> {
+  for (;;) {
+    const ok = await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise((r) => child.once('exit', r));
+}
+
+test('a paused run survives kill -9 and finishes after the restart, the tool executed once', async () => {
+  test.setTimeout(90_000);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-restart-'));
+  let server = startServer(dataDir);
+  try {
+    await waitHealthy();
+    const { events } = await SseReader.open(`${base}/api/chat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: '$ echo ran >> executions.log' }] }),
+    });
+    const { runId, sessionId } = (await events.until('connected')).data as { runId: string; sessionId: string };
+    const relay = (await events.until('relay')).data.relay as { id: string };
+
+    server.kill('SIGKILL');
+    await exited(server);
+    server = startServer(dataDir);
+    await waitHealthy();
+
+    const decided = await fetch(`${base}/api/chat/relay/${relay.id}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sessionId, response: { approved: true } }) });
+    expect(decided.status).toBe(200);
+    const followed = await SseReader.open(`${base}/api/runs/${runId}/events`, { headers: { 'Last-Event-ID': '0' } });
+    const all = await followed.events.rest();
+    expect(all.map((e) => e.event)).toEqual(expect.arrayContaining(['relay', 'resumed', 'relay_resolved', 'tool_result', 'done']));
+    expect(all.find((e) => e.event === 'relay_resolved')?.data).toMatchObject({ status: 'approved' });
+    expect(all.map((e) => e.id)).toEqual(all.map((_, i) => i + 1));
+    expect(readFileSync(path.join(dataDir, 'workspace', 'executions.log'), 'utf8')).toBe('ran\n');
+    const audit = await (await fetch(`${base}/api/audit?runId=${runId}`)).json();
+    expect(audit.items.map((a: { action: string }) => a.action).sort()).toEqual(['allow', 'ask']);
+  } finally {
+    server.kill('SIGKILL');
+    await exited(server);
+  }
+});
