@@ -9,6 +9,7 @@ import { parseConfig, type Config } from './config';
 import { DbGrantStore } from './grant-store';
 import { DbRelayStore } from './relay-store';
 import { RunManager } from './run-manager';
+import { loadPolicy } from './policy-store';
 
 export interface Runtime {
   config: Config;
@@ -45,6 +46,7 @@ async function createRuntime(): Promise<Runtime> {
     workspace: config.workspace,
     approvalTimeoutS: config.approvalTimeoutS,
   });
+  await loadPolicy(q); // seeds the built-in default policy on first start
   // Runs that were paused (or running) when the process stopped continue now, not on first use.
   void runs.recover().catch((error) => console.error('[gatehouse] could not resume runs:', (error as Error).message));
   return { config, database, q, broker, runs };
