@@ -11,7 +11,7 @@ import { DurableRelayBroker, RelayAlreadyResolvedError } from '../relay';
 import { DbGrantStore } from './grant-store';
 import { DbRelayStore } from './relay-store';
 import { loadPolicy } from './policy-store';
-import { RunManager, type StoredEvent } from './run-manager';
+import { auditParams, RunManager, type StoredEvent } from './run-manager';
 
 let workspace: string;
 beforeEach(async () => {
@@ -134,4 +134,10 @@ describeStores('RunManager', (store) => {
     expect(events.find((e) => e.type === 'relay_resolved')!.data).toMatchObject({ status: 'cancelled' });
     expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ status: 'cancelled' });
   });
+});
+
+it('the audit keeps small params whole and large ones as a digest', () => {
+  expect(auditParams({ command: 'ls' })).toEqual({ command: 'ls' });
+  const large = auditParams({ path: 'a.txt', content: 'x'.repeat(10_000) });
+  expect(large).toMatchObject({ digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), bytes: expect.any(Number) });
 });

@@ -2,7 +2,7 @@
 // log (with a per-run sequence) before anyone is told, so a subscriber that comes back with the
 // last sequence it saw misses nothing. Relays and grants live in the database; every decision,
 // automatic or human, is audited.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { createAgent, type AgentEvent, type AgentRun, type GrantStore, type ModelToolCall, type ResumePoint } from '../agent';
@@ -263,7 +263,7 @@ export class RunManager {
         sessionId: run.sessionId,
         agentId: event.agentId,
         tool: event.tool,
-        params: event.params as Record<string, unknown>,
+        params: auditParams(event.params),
         action: event.decision.action,
         reason: event.decision.explanation,
         ...(event.decision.rule ? { rule: { ...event.decision.rule, policyVersion } } : {}),
@@ -296,6 +296,15 @@ function serialize(event: AgentEvent): Record<string, unknown> {
     return rest as unknown as Record<string, unknown>;
   }
   return event as unknown as Record<string, unknown>;
+}
+
+const MAX_AUDIT_PARAMS_BYTES = 4_096;
+
+/** Params as recorded in the audit: whole when small, a digest when large (e.g. a file's content). */
+export function auditParams(params: unknown): Record<string, unknown> {
+  const json = JSON.stringify(params ?? {});
+  if (json.length <= MAX_AUDIT_PARAMS_BYTES) return (params ?? {}) as Record<string, unknown>;
+  return { digest: `sha256:${createHash('sha256').update(json).digest('hex')}`, bytes: json.length, preview: json.slice(0, 200) };
 }
 
 function toStored(row: EventRow): StoredEvent {
