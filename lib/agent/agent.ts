@@ -70,10 +70,12 @@ export interface Agent {
 export function createAgent(options: AgentOptions = {}): Agent {
   const model = options.model ?? createOfflineModel();
   const tools = (options.tools ?? builtinTools) as readonly AgentTool[];
-  const base = isCompiledPolicy(options.policy) ? options.policy.policy : compilePolicy(options.policy ?? DEFAULT_POLICY).policy;
+  const given = isCompiledPolicy(options.policy) ? options.policy : compilePolicy(options.policy ?? DEFAULT_POLICY);
   const approvals = Object.fromEntries(tools.map((t) => [t.name, t.approval]));
-  const policy: Policy = { ...base, rules: [...base.rules, ...approvalRules(options.interruptOn, approvals)] };
-  const compiled = compilePolicy(policy);
+  const extra = approvalRules(options.interruptOn, approvals);
+  // A compiled policy is reused as it is (the server shares one per policy version).
+  const compiled = extra.length === 0 ? given : compilePolicy({ ...given.policy, rules: [...given.policy.rules, ...extra] });
+  const policy: Policy = compiled.policy;
   const broker = options.broker ?? new MemoryRelayBroker();
   const grants = options.grants ?? new MemoryGrantStore();
   const promptTemplates: Record<string, string> = { '*': DEFAULT_PROMPT_TEMPLATE };

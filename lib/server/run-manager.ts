@@ -7,10 +7,10 @@ import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { createAgent, type AgentEvent, type AgentRun, type GrantStore, type ModelToolCall, type ResumePoint } from '../agent';
 import type { EventRow, Queries } from '../db';
-import { importPolicy, type Mode, type Policy } from '../policy';
+import { compilePolicy, importPolicy, type CompiledPolicy, type Mode, type Policy } from '../policy';
 import type { DurableRelayBroker, RelayRequest, RelayResponse } from '../relay';
 import { AppError } from './errors';
-import { loadPolicy } from './policy-store';
+import { loadPolicy, type StoredPolicy } from './policy-store';
 
 export interface StoredEvent {
   seq: number;
@@ -42,6 +42,7 @@ type Listener = (event: StoredEvent) => void;
 export class RunManager {
   private readonly live = new Map<string, AgentRun>();
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly policies = new Map<string, CompiledPolicy>();
 
   constructor(private readonly options: RunManagerOptions) {}
 
@@ -52,7 +53,7 @@ export class RunManager {
     const stored = await loadPolicy(q);
     const title = firstUserText(input.messages).slice(0, 120);
     await q.runs.createRun({ id: runId, sessionId, mode: input.mode ?? 'default', model: this.options.modelName, title, owner: input.owner, state: { messages: input.messages, permissions: input.permissions } });
-    const run = this.agentFor(stored.policy, input.permissions).invoke({
+    const run = this.agentFor(stored, input.permissions).invoke({
       messages: input.messages,
       runId,
       sessionId,
@@ -91,7 +92,7 @@ export class RunManager {
     const permissions = row.state.permissions;
     const stored = await loadPolicy(q);
     const resumePoint = await this.resumePoint(runId, messages);
-    const run = this.agentFor(stored.policy, permissions).invoke({
+    const run = this.agentFor(stored, permissions).invoke({
       messages,
       runId,
       sessionId: row.sessionId,
@@ -144,11 +145,23 @@ export class RunManager {
     };
   }
 
-  private agentFor(storedPolicy: Policy, permissions: unknown) {
+  /** One compiled policy per stored version and per-run permissions, shared by every run using it. */
+  private compiled(storedPolicy: Policy, version: number, permissions: unknown): CompiledPolicy {
+    const key = `${version}\u0000${JSON.stringify(permissions ?? null)}`;
+    let compiled = this.policies.get(key);
+    if (!compiled) {
+      if (this.policies.size >= 64) this.policies.clear();
+      compiled = compilePolicy(withPermissions(storedPolicy, permissions));
+      this.policies.set(key, compiled);
+    }
+    return compiled;
+  }
+
+  private agentFor(stored: StoredPolicy, permissions: unknown) {
     const { q } = this.options;
     return createAgent({
       model: this.options.model,
-      policy: withPermissions(storedPolicy, permissions),
+      policy: this.compiled(stored.policy, stored.version, permissions),
       broker: this.options.broker,
       grants: this.options.grants,
       workspace: this.options.workspace,

@@ -36,7 +36,8 @@ async function createRuntime(): Promise<Runtime> {
   const config = parseConfig();
   const database = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: path.join(config.dataDir, 'db') });
   const q = createQueries(database.db);
-  const broker = new DurableRelayBroker(new DbRelayStore(q.relays));
+  // One process: decisions wake waiters directly, so the re-read is only a slow safety net.
+  const broker = new DurableRelayBroker(new DbRelayStore(q.relays), { pollMs: 30_000 });
   const runs = new RunManager({
     q,
     broker,
