@@ -48,6 +48,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseSseBlock } from '../lib/client/sse-parse';
 
 const t00 = performance.now();
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -336,17 +337,8 @@ class SseStream {
 }
 
 function parseBlock(block: string, at: number): Received | undefined {
-  let id: number | undefined;
-  let event = 'message';
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (line.startsWith(':')) continue;
-    if (line.startsWith('id: ')) id = Number(line.slice(4));
-    else if (line.startsWith('event: ')) event = line.slice(7);
-    else if (line.startsWith('data: ')) data.push(line.slice(6));
-  }
-  if (data.length === 0) return undefined;
-  return { ...(id === undefined ? {} : { id }), event, data: JSON.parse(data.join('\n')) as Record<string, unknown>, at };
+  const event = parseSseBlock(block);
+  return event ? { ...event, at } : undefined;
 }
 
 let BASE = '';

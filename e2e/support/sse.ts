@@ -1,10 +1,8 @@
 // A small SSE client for API specs: reads a text/event-stream response event by event, so a spec
 // can act (approve a relay) while the stream is still open.
-export interface SseEvent {
-  id?: number;
-  event: string;
-  data: Record<string, unknown>;
-}
+import { parseSseBlock, type ParsedSseEvent } from '../../lib/client/sse-parse';
+
+export type SseEvent = ParsedSseEvent;
 
 export class SseReader {
   private buffer = '';
@@ -25,7 +23,7 @@ export class SseReader {
       if (end >= 0) {
         const block = this.buffer.slice(0, end);
         this.buffer = this.buffer.slice(end + 2);
-        const event = parseBlock(block);
+        const event = parseSseBlock(block);
         if (event) return event;
         continue;
       }
@@ -50,18 +48,4 @@ export class SseReader {
     for (let event = await this.next(); event; event = await this.next()) events.push(event);
     return events;
   }
-}
-
-function parseBlock(block: string): SseEvent | undefined {
-  let id: number | undefined;
-  let event = 'message';
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (line.startsWith(':')) continue;
-    if (line.startsWith('id: ')) id = Number(line.slice(4));
-    else if (line.startsWith('event: ')) event = line.slice(7);
-    else if (line.startsWith('data: ')) data.push(line.slice(6));
-  }
-  if (data.length === 0) return undefined;
-  return { ...(id === undefined ? {} : { id }), event, data: JSON.parse(data.join('\n')) };
 }
