@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, MemoryGrantStore, type AgentEvent, type AgentOptions, type AgentRun } from './index';
 import type { PolicyInput } from '../policy';
+import { MemoryRelayBroker } from '../relay';
 
 let workspace: string;
 
@@ -223,6 +224,21 @@ describe('at most once', () => {
     const events = await collect(agent({ executions, onApproval: 'auto-approve' }).invoke(say(`$ touch ${workspace}/unrecorded`)));
     expect(of(events, 'tool_result')[0]!.output).toContain('could not be recorded (database down)');
     await expect(readFile(path.join(workspace, 'unrecorded'))).rejects.toThrow();
+  });
+});
+
+describe('failures', () => {
+  it('a relay that cannot be registered fails that call alone; nothing unapproved runs', async () => {
+    const broker = new MemoryRelayBroker();
+    broker.register = async () => {
+      throw new Error('storage down');
+    };
+    const events = await collect(agent({ broker, policy: { riskDefaults: { write: 'ask', read_only: 'allow' }, rules: [] } }).invoke(say(`$ touch ${workspace}/never\nls`)));
+    const results = of(events, 'tool_result');
+    expect(results.find((r) => r.tool === 'bash')!.output).toContain('could not be decided (storage down)');
+    expect(results.find((r) => r.tool === 'list_files')).toMatchObject({ isError: false });
+    expect(of(events, 'done')[0]).toMatchObject({ finishReason: 'stop' });
+    await expect(readFile(path.join(workspace, 'never'))).rejects.toThrow();
   });
 });
 

@@ -78,7 +78,9 @@ export interface ResumePoint {
 export async function runAgentLevel(ctx: RunContext, level: AgentLevel, messages: ModelMessage[], resume?: ResumePoint): Promise<string> {
   let lastText = '';
   if (resume && resume.calls.length > 0) {
-    const results = await Promise.all(resume.calls.map((call) => resume.results[call.toolCallId] ?? resumeCall(ctx, level, call, resume.relays[call.toolCallId])));
+    const results = await Promise.all(
+      resume.calls.map((call) => resume.results[call.toolCallId] ?? guarded(ctx, level, call, () => resumeCall(ctx, level, call, resume.relays[call.toolCallId]))),
+    );
     messages.push(toolMessage(resume.calls, results));
     await ctx.checkpoint?.(messages);
   }
@@ -95,11 +97,26 @@ export async function runAgentLevel(ctx: RunContext, level: AgentLevel, messages
     if (level.agentId === 'main') await ctx.checkpoint?.(messages);
     if (result.text) lastText = result.text;
     if (result.toolCalls.length === 0) return lastText;
-    const results = await Promise.all(result.toolCalls.map((call) => handleCall(ctx, level, call)));
+    const results = await Promise.all(result.toolCalls.map((call) => guarded(ctx, level, call, () => handleCall(ctx, level, call))));
     messages.push(toolMessage(result.toolCalls, results));
     if (level.agentId === 'main') await ctx.checkpoint?.(messages);
   }
   throw new MaxStepsError(ctx.maxSteps);
+}
+
+/**
+ * One call failing to be decided (storage down while registering its relay, say) ends as a tool
+ * error for that call alone: it never runs, and the other calls of the step are unaffected.
+ */
+async function guarded(ctx: RunContext, level: AgentLevel, call: ModelToolCall, handle: () => Promise<CallResult>): Promise<CallResult> {
+  try {
+    return await handle();
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    const result = { output: `${call.toolName} was not run: the call could not be decided (${(error as Error)?.message ?? String(error)}).`, isError: true };
+    emit(ctx, level, { type: 'tool_result', toolCallId: call.toolCallId, tool: call.toolName, output: result.output, isError: true, denied: false });
+    return result;
+  }
 }
 
 function toolMessage(calls: ModelToolCall[], results: CallResult[]): ModelMessage {

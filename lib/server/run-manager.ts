@@ -195,7 +195,10 @@ export class RunManager {
     }
     replaying = false;
     for (const event of buffered) deliver(event);
-    return () => set.delete(deliver);
+    return () => {
+      set.delete(deliver);
+      if (set.size === 0 && this.listeners.get(runId) === set) this.listeners.delete(runId);
+    };
   }
 
   /** A human decision. The relay must belong to the session; a second answer is a 409 with the first. */
