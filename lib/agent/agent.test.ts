@@ -157,6 +157,29 @@ describe('the gated loop', () => {
     expect(finalText(events).split('\n')).toEqual(['bash: a', 'bash: b', expect.stringContaining('pwd is not covered')]);
   });
 
+  it('an always-allow grant also settles the covered relays of other runs of the session, not of other sessions', async () => {
+    const a = agent();
+    const other = a.invoke({ ...say('$ echo b'), sessionId: 's' });
+    const stranger = a.invoke({ ...say('$ echo c'), sessionId: 't' });
+    const otherEvents: AgentEvent[] = [];
+    const strangerEvents: AgentEvent[] = [];
+    const following = (async () => {
+      for await (const e of other) otherEvents.push(e);
+    })();
+    const watching = (async () => {
+      for await (const e of stranger) {
+        strangerEvents.push(e);
+        if (e.type === 'relay') setTimeout(() => void e.respond({ approved: false, reason: 'other session' }), 200);
+      }
+    })();
+    await expect.poll(async () => (await a.broker.listPending({ sessionId: 's' })).length).toBe(1);
+    await collect(a.invoke({ ...say('$ echo a'), sessionId: 's' }), (e) => void e.respond({ approved: true, always: true }));
+    await following;
+    await watching;
+    expect(of(otherEvents, 'relay_resolved')[0]).toMatchObject({ status: 'approved', decidedBy: 'grant' });
+    expect(of(strangerEvents, 'relay_resolved')[0]).toMatchObject({ status: 'denied' });
+  });
+
   it('a second answer to the same relay gets the first decision', async () => {
     let second: unknown;
     await collect(agent().invoke(say('$ echo x')), (e) => {

@@ -10,7 +10,7 @@ import { approvalRules, DEFAULT_PROMPT_TEMPLATE, type ApprovalHandler, type Inte
 import type { AgentEvent } from './events';
 import { createOfflineModel } from './models';
 import { EventQueue } from './queue';
-import { MaxStepsError, runAgentLevel, type AgentLevel, type ExecutionLog, type ResumePoint, type RunContext } from './run';
+import { MaxStepsError, runAgentLevel, type AgentLevel, type ExecutionLog, type PendingRelays, type ResumePoint, type RunContext } from './run';
 import { MemoryGrantStore, type GrantStore } from './session';
 import { createTaskTool, type AgentProfile } from './task';
 import { builtinTools, createWorkspace } from './tools';
@@ -38,6 +38,8 @@ export interface AgentOptions {
   maxSteps?: number;
   /** Records each tool call id before it runs, so none runs twice (the server's is durable). */
   executions?: ExecutionLog;
+  /** Pending relays shared with other agents (the server shares one map across all runs). */
+  pendingRelays?: PendingRelays;
 }
 
 export interface InvokeOptions {
@@ -82,6 +84,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
   for (const t of tools) if (t.approvalPrompt) promptTemplates[t.name] = t.approvalPrompt;
   const workspace = createWorkspace(options.workspace);
   const profiles = Object.fromEntries((options.agents ?? []).map((p) => [p.name, p]));
+  // One map for all runs of this agent: Always Allow in one run settles the session's other relays.
+  const pending: PendingRelays = options.pendingRelays ?? new Map();
 
   function invoke(input: InvokeOptions): AgentRun {
     const runId = input.runId ?? randomUUID();
@@ -104,7 +108,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         onApproval: options.onApproval,
         interruptOn: options.interruptOn,
         promptTemplates,
-        pending: new Map(),
+        pending,
         executions: options.executions,
         checkpoint: input.checkpoint,
       };

@@ -4,7 +4,7 @@ export type { AgentEvent, AgentEventType } from './events';
 export type { AgentProfile } from './task';
 export { DEFAULT_PROMPT_TEMPLATE, renderPrompt, type ApprovalHandler, type InterruptOn, type ToolApproval } from './approval';
 export { MemoryGrantStore, type GrantStore } from './session';
-export type { CallResult, ExecutionLog, ResumePoint } from './run';
+export type { CallResult, ExecutionLog, PendingRelays, ResumePoint } from './run';
 export type { ModelToolCall } from './step';
 export * from './tools';
 export * from './models';

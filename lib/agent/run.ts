@@ -33,8 +33,8 @@ export interface RunContext {
   onApproval?: ApprovalHandler;
   interruptOn?: InterruptOn;
   promptTemplates: Record<string, string>;
-  /** Relays of this run that are still pending, so a new grant can resolve the ones it covers. */
-  pending: Map<string, PendingCall>;
+  /** Pending relays of every run sharing this map, so a new grant can resolve the ones of its session it covers. */
+  pending: PendingRelays;
   /** Durable at-most-once: claims a tool call id before it runs; false means it already ran. */
   executions?: ExecutionLog;
   /** Persists the main agent's conversation after each model step and each set of results. */
@@ -55,6 +55,9 @@ export interface AgentLevel {
   policy: CompiledPolicy;
   mode?: Mode;
 }
+
+/** Relays still waiting, by id; shared by the runs of an agent (and by the server's runs). */
+export type PendingRelays = Map<string, PendingCall>;
 
 interface PendingCall {
   level: AgentLevel;
@@ -319,6 +322,7 @@ async function grantAlways(ctx: RunContext, request: RelayRequest, outcome: Rela
   await ctx.grants.add(ctx.sessionId, rules, outcome.response?.scope ?? 'session', outcome.decidedBy);
   const grants = await ctx.grants.list(ctx.sessionId);
   for (const [id, pending] of ctx.pending) {
+    if (pending.request.sessionId !== ctx.sessionId) continue;
     const again = gate({
       policy: pending.level.policy,
       tool: pending.tool,

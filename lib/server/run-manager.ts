@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { createAgent, type AgentEvent, type AgentRun, type GrantStore, type ModelToolCall, type ResumePoint } from '../agent';
+import { createAgent, type AgentEvent, type AgentRun, type GrantStore, type ModelToolCall, type PendingRelays, type ResumePoint } from '../agent';
 import type { EventRow, Queries } from '../db';
 import { compilePolicy, importPolicy, type CompiledPolicy, type Mode, type Policy } from '../policy';
 import type { DurableRelayBroker, RelayRequest, RelayResponse } from '../relay';
@@ -43,6 +43,8 @@ export class RunManager {
   private readonly live = new Map<string, AgentRun>();
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly policies = new Map<string, CompiledPolicy>();
+  /** Shared by every run, so Always Allow settles the pending relays of the whole session. */
+  private readonly pendingRelays: PendingRelays = new Map();
 
   constructor(private readonly options: RunManagerOptions) {}
 
@@ -166,6 +168,7 @@ export class RunManager {
       grants: this.options.grants,
       workspace: this.options.workspace,
       approvalTimeoutS: this.options.approvalTimeoutS,
+      pendingRelays: this.pendingRelays,
       executions: {
         claim: ({ runId: id, toolCallId }) => q.toolExecutions.claimToolExecution({ runId: id, toolCallId }),
         finish: async ({ runId: id, toolCallId, output, isError }) => {
