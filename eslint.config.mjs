@@ -51,6 +51,7 @@ export default defineConfig(
     name: 'gatehouse/ignores',
     ignores: [
       '.next/**',
+      '.next-*/**',
       'node_modules/**',
       'test-results/**',
       'playwright-report/**',

@@ -3,6 +3,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
+  // Parallel builds (e.g. two engineers' e2e runs, a benchmark) can each use their own output dir.
+  distDir: process.env.NEXT_DIST_DIR || '.next',
   typedRoutes: false,
   poweredByHeader: false,
   serverExternalPackages: ['unbash', 'picomatch'],

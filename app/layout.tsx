@@ -1,22 +1,33 @@
-// Root layout: the HTML shell every page shares. Keep it free of data fetching.
+// Root layout: the HTML shell every page shares (header, providers). No data fetching here.
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
+import { AppHeader } from '@/components/shell/app-header';
+import { Providers } from './providers';
+import '@/components/ui/ui.css';
+import '@/components/shell/shell.css';
 import './globals.css';
 
 export const metadata: Metadata = {
-  title: 'Gatehouse',
+  title: { default: 'Gatehouse', template: '%s · Gatehouse' },
   description: 'An approval gate for AI agent tool calls.',
   icons: { icon: '/favicon.svg' },
 };
 
 export const viewport: Viewport = {
   colorScheme: 'light dark',
+  width: 'device-width',
+  initialScale: 1,
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        <Providers>
+          <AppHeader />
+          <main className="app-main">{children}</main>
+        </Providers>
+      </body>
     </html>
   );
 }
