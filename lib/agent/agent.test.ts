@@ -180,6 +180,20 @@ describe('the gated loop', () => {
     expect(of(strangerEvents, 'relay_resolved')[0]).toMatchObject({ status: 'denied' });
   });
 
+  it('an always-allow grant for everyone (scope global) also settles the covered relays of other sessions', async () => {
+    const a = agent();
+    const stranger = a.invoke({ ...say('$ echo c'), sessionId: 't' });
+    const strangerEvents: AgentEvent[] = [];
+    const watching = (async () => {
+      for await (const e of stranger) strangerEvents.push(e);
+    })();
+    await expect.poll(async () => (await a.broker.listPending({ sessionId: 't' })).length).toBe(1);
+    await collect(a.invoke({ ...say('$ echo a'), sessionId: 's' }), (e) => void e.respond({ approved: true, always: true, scope: 'global' }));
+    await watching;
+    expect(of(strangerEvents, 'relay_resolved')[0]).toMatchObject({ status: 'approved', decidedBy: 'grant' });
+    expect(finalText(strangerEvents)).toBe('bash: c');
+  });
+
   it('a second answer to the same relay gets the first decision', async () => {
     let second: unknown;
     await collect(agent().invoke(say('$ echo x')), (e) => {

@@ -60,6 +60,8 @@ export interface AgentLevel {
 export type PendingRelays = Map<string, PendingCall>;
 
 interface PendingCall {
+  /** The run that waits: its mode and workspace decide whether a new grant covers the call. */
+  ctx: RunContext;
   level: AgentLevel;
   tool: ToolDefinition;
   input: Record<string, unknown>;
@@ -283,7 +285,7 @@ async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition
 /** Waits for a registered relay's outcome (also after a restart), then applies Always Allow. */
 async function awaitRelay(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, request: RelayRequest): Promise<RelayOutcome> {
   const toolCallId = request.toolCallId;
-  ctx.pending.set(request.id, { level, tool, input, request });
+  ctx.pending.set(request.id, { ctx, level, tool, input, request });
   const outcome = await ctx.broker.wait(request.id, { signal: ctx.signal });
   ctx.pending.delete(request.id);
   emit(ctx, level, {
@@ -319,18 +321,23 @@ async function grantAlways(ctx: RunContext, request: RelayRequest, outcome: Rela
     return parsed.success ? [parsed.data] : [];
   });
   if (rules.length === 0) return;
-  await ctx.grants.add(ctx.sessionId, rules, outcome.response?.scope ?? 'session', outcome.decidedBy);
-  const grants = await ctx.grants.list(ctx.sessionId);
+  const scope = outcome.response?.scope ?? 'session';
+  await ctx.grants.add(ctx.sessionId, rules, scope, outcome.decidedBy);
+  // A session grant covers this session's waiting calls; a global one everybody's.
+  const grantsBySession = new Map<string, Rule[]>();
   for (const [id, pending] of ctx.pending) {
-    if (pending.request.sessionId !== ctx.sessionId) continue;
+    const sessionId = pending.request.sessionId;
+    if (scope === 'session' && sessionId !== ctx.sessionId) continue;
+    let grants = grantsBySession.get(sessionId);
+    if (!grants) grantsBySession.set(sessionId, (grants = await ctx.grants.list(sessionId)));
     const again = gate({
       policy: pending.level.policy,
       tool: pending.tool,
       rawInput: pending.input,
       agentId: pending.level.agentId,
-      mode: pending.level.mode ?? ctx.mode,
+      mode: pending.level.mode ?? pending.ctx.mode,
       grants,
-      workspace: ctx.env.workspace,
+      workspace: pending.ctx.env.workspace,
     });
     if (again.kind === 'decided' && again.decision.action === 'allow') {
       await ctx.broker.resolve(id, { approved: true, reason: 'Covered by an "always allow" grant' }, 'grant').catch(() => undefined);

@@ -11,7 +11,8 @@ beforeEach(async () => {
 });
 afterEach(() => t.cleanup());
 
-const list = (p?: string) => listFilesTool.execute(p === undefined ? {} : { path: p }, toolContext(t.workspace));
+// Through the schema, as the agent loop calls it: a missing path becomes the workspace itself.
+const list = (p?: string) => listFilesTool.execute(listFilesTool.inputSchema.parse(p === undefined ? {} : { path: p }), toolContext(t.workspace));
 
 describe('list_files', () => {
   it('lists the workspace by default, sorted, directories with a trailing slash', async () => {

@@ -9,7 +9,8 @@ import { fsToolError, isCode, resolveWorkspacePath } from './workspace-path';
 export const LIST_FILES_MAX_ENTRIES = 1000;
 
 const inputSchema = z.object({
-  path: z.string().min(1).optional().describe('Directory, relative to the workspace (default: the workspace itself).'),
+  // A default, not optional: the gate then sees the directory that will really be listed.
+  path: z.string().min(1).default('.').describe('Directory, relative to the workspace (default: the workspace itself).'),
 });
 export type ListFilesInput = z.infer<typeof inputSchema>;
 
@@ -20,7 +21,7 @@ export const listFilesTool: ToolDefinition<ListFilesInput> = {
   risk: 'read_only',
   paramKinds: { path: 'path' },
   async execute(input, ctx) {
-    const target = await resolveWorkspacePath(ctx.workspace, input.path ?? '.');
+    const target = await resolveWorkspacePath(ctx.workspace, input.path);
     const names: string[] = [];
     let total = 0;
     try {
