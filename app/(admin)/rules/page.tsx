@@ -1,0 +1,15 @@
+// The permission rule editor: rules, test a call, import / export, grants and version history.
+import type { Metadata } from 'next';
+import { RulesView } from '@/components/rules/rules-view';
+
+export const metadata: Metadata = { title: 'Rules' };
+
+export default function RulesPage() {
+  return (
+    <>
+      <h1 className="page-title">Rules</h1>
+      <p className="page-lead">Which tool calls run on their own, which wait for a person, and which never run.</p>
+      <RulesView />
+    </>
+  );
+}

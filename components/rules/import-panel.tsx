@@ -1,0 +1,101 @@
+// Import: paste or upload a policy in any format the server reads, preview the conversion
+// (dry run, nothing saved), then save it as a new version based on the version on screen.
+'use client';
+import { useId, useState, type ChangeEvent } from 'react';
+import { Button, JsonView, Notice, TextArea } from '@/components/ui';
+import { ApiError } from '@/lib/client/api';
+import { conflictVersion, useImportPolicy, usePreviewImport, type StoredPolicy } from '@/lib/client/policy';
+import type { Policy } from '@/lib/policy/types';
+
+const FORMATS_HINT = 'JSON in any format the server reads: the canonical { defaultAction, rules }, the seeds’ { allowlist, deny, allowOnce }, or snake_case { default_action, rules: [{ tool, action, timeout_s }] }.';
+
+function describeError(error: unknown): string {
+  if (error instanceof ApiError && error.fields.length > 0) {
+    return error.fields.map((f) => `${f.path || '(document)'}: ${f.message}`).join('; ');
+  }
+  return error instanceof Error ? error.message : 'The request failed';
+}
+
+export function ImportPanel({ current, onConflict }: { current: StoredPolicy; onConflict: (version: number) => void }) {
+  const fileId = useId();
+  const preview = usePreviewImport();
+  const save = useImportPolicy();
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string>();
+  const [converted, setConverted] = useState<{ text: string; policy: Policy; base: StoredPolicy } | null>(null);
+  const [done, setDone] = useState<string>();
+
+  function edit(next: string) {
+    setText(next);
+    setConverted(null);
+    setError(undefined);
+    setDone(undefined);
+  }
+
+  async function upload(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    if (file) edit(await file.text());
+  }
+
+  async function runPreview() {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (e) {
+      setError(`Not valid JSON: ${(e as Error).message}`);
+      return;
+    }
+    try {
+      const base = current;
+      setConverted({ text, policy: await preview.mutateAsync(doc), base });
+      setError(undefined);
+    } catch (e) {
+      setConverted(null);
+      setError(describeError(e));
+    }
+  }
+
+  async function runImport() {
+    if (!converted) return;
+    try {
+      const saved = await save.mutateAsync({ doc: JSON.parse(converted.text), version: converted.base.version });
+      setDone(`Imported ${converted.policy.rules.length} rules as version ${saved.version}.`);
+      setText('');
+      setConverted(null);
+    } catch (e) {
+      const conflict = conflictVersion(e);
+      if (conflict !== undefined) onConflict(conflict);
+      else setError(describeError(e));
+    }
+  }
+
+  return (
+    <div className="rules-stack">
+      <h3 className="rules-form__title">Import</h3>
+      <TextArea label="Policy to import" value={text} rows={6} spellCheck={false} hint={FORMATS_HINT} error={error} onChange={(e) => edit(e.target.value)} />
+      <div className="ui-field">
+        <label htmlFor={fileId} className="ui-field__label">
+          Or upload a policy file
+        </label>
+        <input id={fileId} type="file" accept=".json,application/json" className="rules-file" onChange={upload} />
+      </div>
+      <div className="rules-actions">
+        <Button onClick={runPreview} disabled={!text.trim() || preview.isPending}>
+          Preview import
+        </Button>
+        <Button variant="primary" onClick={runImport} disabled={!converted || save.isPending}>
+          Import as new version
+        </Button>
+      </div>
+      {converted && (
+        <>
+          <Notice>
+            Preview: {converted.policy.rules.length} rules, default action {converted.policy.defaultAction}. Nothing is saved until you import; the import replaces all rules of version {converted.base.version}.
+          </Notice>
+          <JsonView value={converted.policy} label="Converted policy" limit={1_000_000} />
+        </>
+      )}
+      {done && <Notice tone="success">{done}</Notice>}
+    </div>
+  );
+}
