@@ -1,14 +1,95 @@
 // End-to-end tests run against the production build (next build + next start), in Debian's
 // Chromium: this project's machines cannot download Playwright's own browser builds.
-import { mkdtempSync } from 'node:fs';
+// Two servers from the same build: the default one on the embedded database (PGlite), and one on
+// PostgreSQL (a fresh database from scripts/ensure-postgres.mjs) that the API specs run against a
+// second time as the `postgres` project.
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defineConfig, devices } from '@playwright/test';
+import { defineConfig, devices, type PlaywrightTestConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
+// The PostgreSQL server sits next to the default one, and its database is named after its port,
+// so e2e runs on other ports (E2E_PORT) never share, or drop, each other's database.
+const pgPort = Number(process.env.E2E_PG_PORT ?? port + 1);
+const pgBaseURL = `http://127.0.0.1:${pgPort}`;
+const pgDatabaseUrl = process.env.E2E_DATABASE_URL || `postgres://gatehouse:gatehouse@127.0.0.1:5432/${pgPort === 3101 ? 'gatehouse_e2e' : `gatehouse_e2e_${pgPort}`}`;
 const isCI = Boolean(process.env.CI);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-'));
+
+// The HTTP API specs, run on both databases. UI specs (e2e/ui-*.spec.ts, e2e/ui/) are not listed
+// on purpose: they run once, in the default project.
+const API_SPECS = ['api-chat.spec.ts', 'api-flows.spec.ts', 'api-admin.spec.ts', 'api-malformed.spec.ts'];
+
+// Under CI the PostgreSQL project always runs, so a PostgreSQL that cannot start fails the run.
+// Locally it runs when a PostgreSQL can be had (E2E_POSTGRES=0 turns it off).
+const withPostgres = isCI || (process.env.E2E_POSTGRES !== '0' && (Boolean(process.env.E2E_DATABASE_URL) || existsSync('/usr/bin/pg_lsclusters')));
+if (!withPostgres && !process.env.TEST_WORKER_INDEX) {
+  console.warn('e2e: the postgres project is off (no local PostgreSQL, or E2E_POSTGRES=0); set E2E_DATABASE_URL to use another server.');
+}
+
+// Short heartbeats, so a spec can see them on a paused run's stream without waiting 15 s.
+const serverEnv = { GATEHOUSE_MODEL: 'offline', GATEHOUSE_SSE_HEARTBEAT_MS: '1000', NEXT_TELEMETRY_DISABLED: '1' };
+
+const chromium = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    // The machine has no network but the package registries: without these flags Chromium
+    // keeps trying (and failing) to reach Google's services.
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  },
+};
+
+const projects: PlaywrightTestConfig['projects'] = [
+  // `metadata.database` is what GET /api/health of the project's server reports.
+  { name: 'chromium', use: chromium, metadata: { database: 'pglite' } },
+];
+const webServer: NonNullable<PlaywrightTestConfig['webServer']> = [
+  {
+    command: `npm run build && npx next start --hostname 127.0.0.1 --port ${port}`,
+    // A fresh embedded database and workspace for every run, so runs never see each other's data.
+    env: { ...serverEnv, GATEHOUSE_DATA_DIR: dataDir },
+    url: baseURL,
+    reuseExistingServer: !isCI,
+    // A cold production build on 2 cores takes a while.
+    timeout: 240_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+];
+
+if (withPostgres) {
+  projects.push({ name: 'postgres', testMatch: API_SPECS, use: { ...chromium, baseURL: pgBaseURL }, metadata: { database: 'postgres' } });
+  webServer.push({
+    // No build here: Playwright starts the web servers one after the other, each once the previous
+    // one answers, so the build above is complete before this `next start` reads it.
+    command: `node scripts/ensure-postgres.mjs && npx next start --hostname 127.0.0.1 --port ${pgPort}`,
+    // ensure-postgres drops and recreates this database, so every run starts empty; the workspace
+    // is a directory of its own.
+    env: {
+      ...serverEnv,
+      E2E_DATABASE_URL: pgDatabaseUrl,
+      DATABASE_URL: pgDatabaseUrl,
+      GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-pg-')),
+    },
+    // Ready when the database answers too (health is 503 until then).
+    url: `${pgBaseURL}/api/health`,
+    reuseExistingServer: !isCI,
+    timeout: 90_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+}
 
 export default defineConfig({
   testDir: './e2e',
@@ -16,7 +97,7 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: isCI,
   retries: isCI ? 1 : 0,
-  // The CI machine has 2 cores, and the server under test needs one of them.
+  // The CI machine has 2 cores, and the servers under test need one of them.
   workers: isCI ? 1 : 2,
   reporter: isCI ? [['list'], ['html', { open: 'never' }]] : 'list',
   timeout: 30_000,
@@ -26,37 +107,6 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
-  projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: '/usr/bin/chromium',
-          // The machine has no network but the package registries: without these flags Chromium
-          // keeps trying (and failing) to reach Google's services.
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-            '--disable-quic',
-          ],
-        },
-      },
-    },
-  ],
-  webServer: {
-    command: `npm run build && npx next start --hostname 127.0.0.1 --port ${port}`,
-    // A fresh embedded database and workspace for every run, so runs never see each other's data.
-    env: { GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_MODEL: 'offline', NEXT_TELEMETRY_DISABLED: '1' },
-    url: baseURL,
-    reuseExistingServer: !isCI,
-    // A cold production build on 2 cores takes a while.
-    timeout: 240_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+  projects,
+  webServer,
 });

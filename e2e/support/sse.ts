@@ -1,10 +1,13 @@
 // A small SSE client for API specs: reads a text/event-stream response event by event, so a spec
-// can act (approve a relay) while the stream is still open.
+// can act (approve a relay) while the stream is still open. Comments (`: heartbeat`) are kept in
+// `comments`, so a spec can wait for them too.
 import { parseSseBlock, type ParsedSseEvent } from '../../lib/client/sse-parse';
 
 export type SseEvent = ParsedSseEvent;
 
 export class SseReader {
+  /** The comment lines received so far (`connected`, `heartbeat`), without the leading colon. */
+  readonly comments: string[] = [];
   private buffer = '';
   private readonly decoder = new TextDecoder();
 
@@ -19,17 +22,10 @@ export class SseReader {
   /** The next event, or undefined when the stream ends. */
   async next(): Promise<SseEvent | undefined> {
     for (;;) {
-      const end = this.buffer.indexOf('\n\n');
-      if (end >= 0) {
-        const block = this.buffer.slice(0, end);
-        this.buffer = this.buffer.slice(end + 2);
-        const event = parseSseBlock(block);
-        if (event) return event;
-        continue;
-      }
-      const { done, value } = await this.reader.read();
-      if (done) return undefined;
-      this.buffer += this.decoder.decode(value, { stream: true });
+      const block = await this.nextBlock();
+      if (block === undefined) return undefined;
+      const event = parseSseBlock(block);
+      if (event) return event;
     }
   }
 
@@ -43,9 +39,41 @@ export class SseReader {
     }
   }
 
+  /** Reads until a comment with this text arrives (events on the way go to `seen`), or throws when the stream ends. */
+  async untilComment(text: string, seen: SseEvent[] = []): Promise<void> {
+    for (let from = this.comments.length; ; from = this.comments.length) {
+      const block = await this.nextBlock();
+      if (block === undefined) throw new Error(`stream ended before a ": ${text}" comment; saw comments ${this.comments.join(', ')}`);
+      const event = parseSseBlock(block);
+      if (event) seen.push(event);
+      if (this.comments.indexOf(text, from) >= 0) return;
+    }
+  }
+
   async rest(): Promise<SseEvent[]> {
     const events: SseEvent[] = [];
     for (let event = await this.next(); event; event = await this.next()) events.push(event);
     return events;
+  }
+
+  /** Stops reading: the server sees the client go away. */
+  async cancel(): Promise<void> {
+    await this.reader.cancel();
+  }
+
+  /** The next block (the text between blank lines), its comments recorded; undefined at the end. */
+  private async nextBlock(): Promise<string | undefined> {
+    for (;;) {
+      const end = this.buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const block = this.buffer.slice(0, end);
+        this.buffer = this.buffer.slice(end + 2);
+        for (const line of block.split('\n')) if (line.startsWith(':')) this.comments.push(line.slice(1).trim());
+        return block;
+      }
+      const { done, value } = await this.reader.read();
+      if (done) return undefined;
+      this.buffer += this.decoder.decode(value, { stream: true });
+    }
   }
 }

@@ -44,6 +44,63 @@ describeStores('events', (store) => {
     expect(await q.events.listEvents({ runId: 'ghost' })).toEqual([]);
   });
 
+  it('appends in one statement: createdAt is a Date, a batch keeps its order', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r1', sessionId: 's' });
+    const rows = await q.events.appendEvents({ runId: 'r1', events: ['x', 'y', 'z'].map((delta) => ({ type: 'text', data: { delta, nested: { n: [1, null, 'é'] } } })) });
+    expect(rows.map((r) => [r.seq, r.data.delta])).toEqual([[1, 'x'], [2, 'y'], [3, 'z']]);
+    expect(rows[0]!.createdAt).toBeInstanceOf(Date);
+    expect(Math.abs(rows[0]!.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
+    expect(rows[1]!.data).toEqual({ delta: 'y', nested: { n: [1, null, 'é'] } });
+    const [listed] = await q.events.listEvents({ runId: 'r1', limit: 1 });
+    expect(listed).toEqual(rows[0]);
+  });
+
+  it('stores a status change and audit rows in the same statement as the event', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r1', sessionId: 's' });
+    const row = await q.events.appendEvent({
+      runId: 'r1',
+      type: 'relay',
+      data: { id: 'x' },
+      status: { to: 'waiting', ifStatus: ['running', 'waiting'] },
+      audit: [
+        { kind: 'decision', runId: 'r1', sessionId: 's', tool: 'bash', params: { command: 'ls' }, action: 'ask', reason: 'r', rule: { index: 0 }, waitMs: 12, details: { a: 1 } },
+        { id: 'fixed', kind: 'grant_created', runId: 'r1', decidedBy: 'u', at: new Date('2024-01-02T03:04:05.678Z') },
+      ],
+    });
+    expect(row.seq).toBe(1);
+    const run = await q.runs.getRun({ id: 'r1' });
+    expect(run).toMatchObject({ status: 'waiting', lastEventSeq: 1 });
+    const { items } = await q.audit.listAudit({ runId: 'r1' });
+    expect(items).toHaveLength(2);
+    expect(items.find((a) => a.kind === 'decision')).toMatchObject({ sessionId: 's', tool: 'bash', params: { command: 'ls' }, action: 'ask', rule: { index: 0 }, waitMs: 12, details: { a: 1 }, decidedBy: null });
+    expect(items.find((a) => a.id === 'fixed')?.at.toISOString()).toBe('2024-01-02T03:04:05.678Z');
+    // The condition is honoured: a done run stays done, the event is still appended.
+    await q.runs.updateRun({ id: 'r1', status: 'done' });
+    const next = await q.events.appendEvent({ runId: 'r1', type: 'relay_resolved', data: {}, status: { to: 'running', ifStatus: ['waiting'] } });
+    expect(next.seq).toBe(2);
+    expect((await q.runs.getRun({ id: 'r1' }))?.status).toBe('done');
+    await q.events.appendEvent({ runId: 'r1', type: 'x', data: {}, status: { to: 'failed' } });
+    expect((await q.runs.getRun({ id: 'r1' }))?.status).toBe('failed');
+  });
+
+  it('an append to an unknown run records no audit row either', async () => {
+    const { q } = store();
+    await expect(q.events.appendEvent({ runId: 'ghost', type: 'tool_call', data: {}, audit: [{ kind: 'decision', runId: 'ghost' }] })).rejects.toBeInstanceOf(RunNotFoundError);
+    expect((await q.audit.listAudit({ runId: 'ghost' })).items).toEqual([]);
+  });
+
+  it('rolls back the whole append when one part fails (numbers and status come back)', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r1', sessionId: 's' });
+    await q.audit.recordAudit({ id: 'dup', kind: 'decision' });
+    await expect(q.events.appendEvent({ runId: 'r1', type: 't', data: {}, status: { to: 'waiting' }, audit: [{ id: 'dup', kind: 'decision' }] })).rejects.toThrow();
+    expect(await q.runs.getRun({ id: 'r1' })).toMatchObject({ status: 'running', lastEventSeq: 0 });
+    expect(await q.events.listEvents({ runId: 'r1' })).toEqual([]);
+    expect((await q.events.appendEvent({ runId: 'r1', type: 't', data: {} })).seq).toBe(1);
+  });
+
   it('keeps a transcript of messages, numbered per run', async () => {
     const { q } = store();
     await q.runs.createRun({ id: 'r1', sessionId: 's' });

@@ -1,9 +1,15 @@
 // The append-only event log of a run. Each event gets the run's next seq (gapless, unique, safe
 // under concurrent appends); readers resume after the last seq they saw (SSE Last-Event-ID).
-import { and, asc, eq, gt } from 'drizzle-orm';
+// An append is ONE statement: the run row's counter is bumped (its row lock serializes appenders)
+// and the events inserted with the numbers it returned; a failed statement takes its numbers back.
+// The same statement can change the run's status and record audit rows, so the state an event
+// announces is stored together with it, in one round trip (PGlite runs statements one at a time).
+import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import type { RecordAuditInput } from './audit';
 import type { Database } from './database';
-import { events, type EventRow } from './schema';
-import { reserveSeqs } from './sequence';
+import { RunNotFoundError } from './errors';
+import { events, type EventRow, type RunStatus } from './schema';
+import { auditValues, rowsOf } from './statement';
 
 export interface NewEvent {
   type: string;
@@ -16,24 +22,63 @@ export interface ListEventsInput {
   limit?: number;
 }
 
+/** Stored in the same statement as the events (all or nothing). */
+export interface AppendEffects {
+  /** Sets the run's status, if it is currently one of `ifStatus` (any status when omitted). */
+  status?: { to: RunStatus; ifStatus?: RunStatus[] };
+  /** Audit rows recorded with the events. */
+  audit?: RecordAuditInput[];
+}
+
+export interface AppendEventsInput extends AppendEffects {
+  runId: string;
+  events: NewEvent[];
+}
+
 export function eventQueries(db: Database) {
-  /** Appends in order, in one transaction. Throws RunNotFoundError for an unknown run. */
-  async function appendEvents({ runId, events: batch }: { runId: string; events: NewEvent[] }): Promise<EventRow[]> {
-    if (batch.length === 0) return [];
-    return db.transaction(async (tx) => {
-      const first = await reserveSeqs(tx, runId, 'lastEventSeq', batch.length);
-      return tx
-        .insert(events)
-        .values(batch.map((event, i) => ({ runId, seq: first + i, type: event.type, data: event.data })))
-        .returning();
-    });
+  /** Appends in order, in one statement. Throws RunNotFoundError for an unknown run (and stores nothing). */
+  async function appendEvents({ runId, events: batch, status, audit }: AppendEventsInput): Promise<EventRow[]> {
+    if (batch.length === 0 && !status && !audit?.length) return [];
+    const count = batch.length;
+    const statusSet = status ? statusAssignment(status.to, status.ifStatus) : sql``;
+    const auditCte = audit?.length
+      ? sql`, audited AS (INSERT INTO audit (id, at, kind, run_id, session_id, agent_id, tool, params, action, reason, rule, decided_by, wait_ms, details)
+          SELECT a.id, coalesce(a.at, now()), a.kind, a.run_id, a.session_id, a.agent_id, a.tool, a.params, a.action, a.reason, a.rule, a.decided_by, a.wait_ms, a.details
+          FROM run, ${auditValues(audit)} RETURNING 1)`
+      : sql``;
+    const result = await db.execute(sql`
+      WITH run AS (
+        UPDATE runs SET last_event_seq = last_event_seq + ${count}${statusSet}
+        WHERE id = ${runId}
+        RETURNING last_event_seq
+      )${auditCte},
+      batch AS (
+        SELECT b.e ->> 'type' AS type, b.e -> 'data' AS data, b.ord
+        FROM jsonb_array_elements(${JSON.stringify(batch)}::jsonb) WITH ORDINALITY AS b(e, ord)
+      ),
+      inserted AS (
+        INSERT INTO events (run_id, seq, type, data)
+        SELECT ${runId}, run.last_event_seq - ${count} + batch.ord::int, batch.type, batch.data
+        FROM run, batch
+        RETURNING run_id, seq, type, data, created_at
+      )
+      SELECT 'event' AS row_kind, run_id, seq, type, data, created_at FROM inserted
+      UNION ALL
+      SELECT 'run', NULL, last_event_seq, NULL, NULL, NULL FROM run
+    `);
+    const rows = rowsOf<RawRow>(result);
+    if (!rows.some((row) => row.row_kind === 'run')) throw new RunNotFoundError(runId);
+    return rows
+      .filter((row) => row.row_kind === 'event')
+      .map(toEventRow)
+      .sort((a, b) => a.seq - b.seq);
   }
 
   return {
     appendEvents,
 
-    async appendEvent({ runId, type, data }: { runId: string } & NewEvent): Promise<EventRow> {
-      const [row] = await appendEvents({ runId, events: [{ type, data }] });
+    async appendEvent({ runId, type, data, ...effects }: { runId: string } & NewEvent & AppendEffects): Promise<EventRow> {
+      const [row] = await appendEvents({ runId, events: [{ type, data }], ...effects });
       return row!;
     },
 
@@ -50,3 +95,34 @@ export function eventQueries(db: Database) {
 }
 
 export type EventQueries = ReturnType<typeof eventQueries>;
+
+interface RawRow {
+  row_kind: 'event' | 'run';
+  run_id: string;
+  seq: number;
+  type: string;
+  data: Record<string, unknown>;
+  created_at: string | Date;
+}
+
+function statusAssignment(to: RunStatus, ifStatus: RunStatus[] | undefined): SQL {
+  if (!ifStatus) return sql`, status = ${to}, updated_at = now()`;
+  if (ifStatus.length === 0) return sql``;
+  const allowed = sql.join(
+    ifStatus.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  return sql`, status = CASE WHEN status IN (${allowed}) THEN ${to} ELSE status END,
+    updated_at = CASE WHEN status IN (${allowed}) THEN now() ELSE updated_at END`;
+}
+
+function toEventRow(row: RawRow): EventRow {
+  return {
+    runId: row.run_id,
+    seq: Number(row.seq),
+    type: row.type,
+    data: row.data,
+    // The drivers hand timestamps over as text (Drizzle's parsers): map them as Drizzle would.
+    createdAt: events.createdAt.mapFromDriverValue(row.created_at as string) as Date,
+  };
+}

@@ -10,7 +10,7 @@ export { createQueries, type Queries } from './queries';
 export type { Page } from './pagination';
 export { runQueries, type RunQueries, type CreateRunInput, type ListRunsInput, type UpdateRunInput } from './runs';
 export { messageQueries, type MessageQueries, type NewMessage } from './messages';
-export { eventQueries, type EventQueries, type NewEvent, type ListEventsInput } from './events';
+export { eventQueries, type EventQueries, type NewEvent, type ListEventsInput, type AppendEffects, type AppendEventsInput } from './events';
 export {
   relayQueries,
   toRelayRecord,
@@ -23,4 +23,14 @@ export { toolExecutionQueries, type ToolExecutionQueries, type ToolCallKey } fro
 export { policyQueries, type PolicyQueries, type SavePolicyInput, type SavePolicyResult } from './policies';
 export { grantQueries, type GrantQueries, type CreateGrantInput, type ListGrantsInput } from './grants';
 export { auditQueries, type AuditQueries, type RecordAuditInput, type ListAuditInput } from './audit';
+export {
+  userQueries,
+  type UserQueries,
+  type CreateUserInput,
+  type CreateUserResult,
+  type UpdateUserInput,
+  type UpdateUserResult,
+} from './users';
+export { tokenQueries, type TokenQueries, type CreateApiTokenInput, type CreateLoginTokenInput } from './tokens';
+export { settingQueries, type SettingQueries } from './settings';
 export * from './schema';

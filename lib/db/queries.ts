@@ -7,7 +7,10 @@ import { messageQueries } from './messages';
 import { policyQueries } from './policies';
 import { relayQueries } from './relays';
 import { runQueries } from './runs';
+import { settingQueries } from './settings';
+import { tokenQueries } from './tokens';
 import { toolExecutionQueries } from './tool-executions';
+import { userQueries } from './users';
 
 export function createQueries(db: Database) {
   return {
@@ -19,6 +22,9 @@ export function createQueries(db: Database) {
     policies: policyQueries(db),
     grants: grantQueries(db),
     audit: auditQueries(db),
+    users: userQueries(db),
+    tokens: tokenQueries(db),
+    settings: settingQueries(db),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { Mode, Policy, Rule } from '../policy';
@@ -212,3 +213,76 @@ export type ToolExecutionRow = typeof toolExecutions.$inferSelect;
 export type PolicyVersionRow = typeof policyVersions.$inferSelect;
 export type GrantRow = typeof grants.$inferSelect;
 export type AuditRow = typeof audit.$inferSelect;
+
+// --- Access control (docs/AUTH.md) ---
+
+export const USER_ROLES = ['admin', 'approver', 'user'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+/** People. Usernames are unique ignoring case; a user without a password signs in by link or token only. */
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    username: text('username').notNull(),
+    displayName: text('display_name').notNull(),
+    role: text('role', { enum: USER_ROLES }).notNull().default('user'),
+    /** `scrypt$N$r$p$salt$hash` (lib/auth/password.ts); null: no password sign-in. */
+    passwordHash: text('password_hash'),
+    disabled: boolean('disabled').notNull().default(false),
+    /** Part of every session cookie; bumped on password reset and disable, which ends older sessions. */
+    sessionGeneration: integer('session_generation').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('users_role_check', oneOf(t.role, USER_ROLES)),
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+    index('users_role_idx').on(t.role),
+  ],
+);
+
+/** Bearer tokens for scripts. Only the sha256 of the secret is stored. */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: at('last_used_at'),
+    expiresAt: at('expires_at'),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_tokens_token_hash_idx').on(t.tokenHash), index('api_tokens_user_idx').on(t.userId)],
+);
+
+/** One-time sign-in links (the first admin's, or one an admin issues). Consumed by one conditional update. */
+export const loginTokens = pgTable(
+  'login_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+  },
+  (t) => [index('login_tokens_user_idx').on(t.userId)],
+);
+
+/** Server-wide values created once, e.g. the cookie-signing secret when GATEHOUSE_SECRET is unset. */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});
+
+export type UserRow = typeof users.$inferSelect;
+export type ApiTokenRow = typeof apiTokens.$inferSelect;
+export type LoginTokenRow = typeof loginTokens.$inferSelect;
+export type SettingRow = typeof settings.$inferSelect;

@@ -3,15 +3,23 @@ import { ConfigError, parseConfig } from './config';
 
 describe('parseConfig', () => {
   it('works with zero variables: embedded data under .data, offline model', () => {
-    expect(parseConfig({}, '/app')).toEqual({ dataDir: '/app/.data', workspace: '/app/.data/workspace', model: 'offline', approvalTimeoutS: 300, maxBodyBytes: 1_000_000 });
+    expect(parseConfig({}, '/app')).toEqual({ dataDir: '/app/.data', workspace: '/app/.data/workspace', model: 'offline', approvalTimeoutS: 300, maxBodyBytes: 1_000_000, sseHeartbeatMs: 15_000 });
   });
 
   it('reads every variable', () => {
     const config = parseConfig(
-      { GATEHOUSE_DATA_DIR: 'var', DATABASE_URL: 'postgres://u:p@h/db', GATEHOUSE_WORKSPACE: '/ws', GATEHOUSE_MODEL: 'openai:gpt-4o', GATEHOUSE_APPROVAL_TIMEOUT_S: '30', GATEHOUSE_MAX_BODY_BYTES: '2048' },
+      { GATEHOUSE_DATA_DIR: 'var', DATABASE_URL: 'postgres://u:p@h/db', GATEHOUSE_WORKSPACE: '/ws', GATEHOUSE_MODEL: 'openai:gpt-4o', GATEHOUSE_APPROVAL_TIMEOUT_S: '30', GATEHOUSE_MAX_BODY_BYTES: '2048', GATEHOUSE_SSE_HEARTBEAT_MS: '1000' },
       '/app',
     );
-    expect(config).toEqual({ dataDir: '/app/var', databaseUrl: 'postgres://u:p@h/db', workspace: '/ws', model: 'openai:gpt-4o', approvalTimeoutS: 30, maxBodyBytes: 2048 });
+    expect(config).toEqual({ dataDir: '/app/var', databaseUrl: 'postgres://u:p@h/db', workspace: '/ws', model: 'openai:gpt-4o', approvalTimeoutS: 30, maxBodyBytes: 2048, sseHeartbeatMs: 1000 });
+  });
+
+  it('reads the admin token and the cookie secret only when set', () => {
+    const config = parseConfig({ GATEHOUSE_ADMIN_TOKEN: ' test-admin-token-0123 ', GATEHOUSE_SECRET: 's'.repeat(32) }, '/app');
+    expect(config).toMatchObject({ adminToken: 'test-admin-token-0123', secret: 's'.repeat(32) });
+    const none = parseConfig({ GATEHOUSE_ADMIN_TOKEN: '', GATEHOUSE_SECRET: ' ' }, '/app');
+    expect(none).not.toHaveProperty('adminToken');
+    expect(none).not.toHaveProperty('secret');
   });
 
   it('treats empty variables as unset', () => {
@@ -22,6 +30,11 @@ describe('parseConfig', () => {
     [{ GATEHOUSE_APPROVAL_TIMEOUT_S: 'soon' }, 'GATEHOUSE_APPROVAL_TIMEOUT_S'],
     [{ GATEHOUSE_APPROVAL_TIMEOUT_S: '-5' }, 'GATEHOUSE_APPROVAL_TIMEOUT_S'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ GATEHOUSE_SSE_HEARTBEAT_MS: '0' }, 'GATEHOUSE_SSE_HEARTBEAT_MS'],
+    [{ GATEHOUSE_SSE_HEARTBEAT_MS: '1.5' }, 'GATEHOUSE_SSE_HEARTBEAT_MS'],
+    [{ GATEHOUSE_ADMIN_TOKEN: 'short' }, 'GATEHOUSE_ADMIN_TOKEN'],
+    [{ GATEHOUSE_ADMIN_TOKEN: 'has a space inside it' }, 'GATEHOUSE_ADMIN_TOKEN'],
+    [{ GATEHOUSE_SECRET: 'too-short' }, 'GATEHOUSE_SECRET'],
   ])('rejects %j naming the variable', (env, variable) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(variable);

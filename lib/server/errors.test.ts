@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError, toResponse } from './errors';
 import { RelayAlreadyResolvedError, RelayNotFoundError } from '../relay';
 import { importPolicy } from '../policy';
+import { ForbiddenError, LastAdminError, PasswordPolicyError, RateLimitedError, UnauthorizedError, UserNotFoundError, UsernameTakenError } from '../auth';
 
 async function body(response: Response) {
   return { status: response.status, json: await response.json() };
@@ -46,6 +47,25 @@ describe('toResponse', () => {
     expect((await body(toResponse(foreign))).status).toBe(404);
     const conflict = Object.assign(new Error('x'), { code: 'conflict:relay_resolved', outcome: { status: 'denied' } });
     expect(await body(toResponse(conflict))).toMatchObject({ status: 409, json: { error: { outcome: { status: 'denied' } } } });
+  });
+
+  it('access-control errors map by code: 401, 403, 409, 404, 400 with the field, 429 with Retry-After', async () => {
+    expect(await body(toResponse(new UnauthorizedError()))).toEqual({ status: 401, json: { error: { code: 'unauthorized', message: 'Sign in first' } } });
+    expect((await body(toResponse(new UnauthorizedError('unauthorized:credentials', 'Wrong username or password')))).json.error.code).toBe('unauthorized:credentials');
+    expect(await body(toResponse(new ForbiddenError('policy:edit')))).toMatchObject({ status: 403, json: { error: { code: 'forbidden:policy:edit' } } });
+    expect((await body(toResponse(new UsernameTakenError('bob')))).status).toBe(409);
+    expect((await body(toResponse(new LastAdminError()))).status).toBe(409);
+    expect((await body(toResponse(new UserNotFoundError('u1')))).status).toBe(404);
+    expect(await body(toResponse(new PasswordPolicyError('must be at least 10 characters')))).toMatchObject({
+      status: 400,
+      json: { error: { code: 'bad_request:password', fields: [{ path: 'password', message: 'must be at least 10 characters' }] } },
+    });
+    const limited = toResponse(new RateLimitedError(42));
+    expect(limited.headers.get('retry-after')).toBe('42');
+    expect(await body(limited)).toMatchObject({ status: 429, json: { error: { code: 'rate_limited:login', retryAfterS: 42 } } });
+    // From another copy of lib/auth (Next bundles): recognized by the code alone.
+    const foreign = Object.assign(new Error('You are not allowed to do this (users:manage)'), { code: 'forbidden:users:manage' });
+    expect((await body(toResponse(foreign))).status).toBe(403);
   });
 
   it('AppErrors keep their code and status', async () => {

@@ -54,13 +54,37 @@ export function toAppError(error: unknown): AppError {
     case 'invalid_cursor':
       return AppError.badRequest('The cursor is not valid', [{ path: 'cursor', message: 'not a cursor this API handed out' }]);
   }
+  const auth = fromAuthError(e);
+  if (auth) return auth;
   if (isDatabaseUnreachable(error)) return new AppError('unavailable:database', 503, 'The database is not reachable; try again shortly');
   return new AppError('internal', 500, 'Something went wrong on the server');
 }
 
 export function toResponse(error: unknown): Response {
   const appError = toAppError(error);
-  return Response.json({ error: { code: appError.code, message: appError.message, ...appError.details } }, { status: appError.status });
+  const retryAfterS = appError.details?.retryAfterS;
+  const headers = typeof retryAfterS === 'number' ? { 'Retry-After': String(retryAfterS) } : undefined;
+  return Response.json({ error: { code: appError.code, message: appError.message, ...appError.details } }, { status: appError.status, headers });
+}
+
+/** The errors of lib/auth (their messages are written to be shown). */
+function fromAuthError(e: { code?: unknown; message?: unknown; issues?: unknown; retryAfterS?: unknown } | null): AppError | undefined {
+  const code = typeof e?.code === 'string' ? e.code : '';
+  const message = String(e?.message ?? '');
+  if (code === 'unauthorized' || code.startsWith('unauthorized:')) return new AppError(code, 401, message);
+  if (code.startsWith('forbidden:')) return new AppError(code, 403, message);
+  switch (code) {
+    case 'rate_limited:login':
+      return new AppError(code, 429, message, { retryAfterS: Number(e?.retryAfterS) });
+    case 'bad_request:password':
+      return new AppError(code, 400, message, { fields: e?.issues as FieldError[] });
+    case 'conflict:username':
+    case 'conflict:last_admin':
+      return new AppError(code, 409, message);
+    case 'not_found:user':
+      return new AppError(code, 404, 'No such user');
+  }
+  return undefined;
 }
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P03', '08006', '08001']);

@@ -1,22 +1,52 @@
 // One wrapper for every route handler: get the runtime, run the handler, and turn any error into
 // the app's error response. Route files stay "parse -> call lib -> shape the response".
+import { assertCan, assertSameOrigin, authenticate, requireUser, type Action, type AuthUser } from '../auth';
 import { toResponse } from './errors';
+import { assertNoNul } from './input';
 import { getRuntime, type Runtime } from './runtime';
 
 type Context<P> = { params: Promise<P> };
 
-export function handle<P = Record<string, never>>(fn: (request: Request, params: P, rt: Runtime) => Promise<Response>) {
+/** Who may call a route: anyone, anyone signed in, or whoever's role has the action. */
+export type Access = 'public' | 'signed-in' | Action;
+
+type RouteFn<P> = (request: Request, params: P, rt: Runtime, user: AuthUser | undefined) => Promise<Response>;
+
+/**
+ * Checks run in this order: same-origin for unsafe methods (403), then who is calling (401), then
+ * the role (403), then the route parses its input. `user` is undefined only for public routes.
+ * (The one-argument form is the pre-access-control shape, kept until every route names its access.)
+ */
+export function handle<P extends Record<string, string> = Record<string, never>>(fn: RouteFn<P>): (request: Request, context: Context<P>) => Promise<Response>;
+export function handle<P extends Record<string, string> = Record<string, never>>(access: Access, fn: RouteFn<P>): (request: Request, context: Context<P>) => Promise<Response>;
+export function handle<P extends Record<string, string> = Record<string, never>>(accessOrFn: Access | RouteFn<P>, maybeFn?: RouteFn<P>) {
+  const access = typeof accessOrFn === 'function' ? undefined : accessOrFn;
+  const fn = typeof accessOrFn === 'function' ? accessOrFn : maybeFn!;
   return async (request: Request, context: Context<P>): Promise<Response> => {
     try {
+      if (access !== undefined) assertSameOrigin(request);
+      const params = await context.params;
+      // No stored id holds a NUL character, and PostgreSQL refuses to compare one.
+      assertNoNul(params ?? {}, 'path');
       const rt = await getRuntime();
-      return await fn(request, await context.params, rt);
+      const user = access === undefined ? undefined : await authenticate({ q: rt.q, headers: request.headers, secret: rt.sessionSecret });
+      if (access === 'signed-in') requireUser(user);
+      else if (access !== undefined && access !== 'public') assertCan(user, access);
+      return await fn(request, params, rt, user);
     } catch (error) {
       return toResponse(error);
     }
   };
 }
 
-/** Query-string parameters parsed with a zod-like schema. */
+/** The signed-in user of a route whose access is not `public` (the wrapper has checked). */
+export function signedIn(user: AuthUser | undefined): AuthUser {
+  return requireUser(user);
+}
+
+/** Query-string parameters, for a zod schema; a NUL character anywhere is a 400 naming the parameter. */
 export function searchParams(request: Request): Record<string, string> {
-  return Object.fromEntries(new URL(request.url).searchParams);
+  const values = Object.fromEntries(new URL(request.url).searchParams);
+  assertNoNul(values, 'query');
+  return values;
 }

@@ -6,10 +6,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { createAgent, type AgentEvent, type AgentRun, type GrantStore, type ModelToolCall, type PendingRelays, type ResumePoint } from '../agent';
-import type { EventRow, Queries } from '../db';
+import type { AppendEffects, EventRow, Queries, RecordAuditInput } from '../db';
 import { compilePolicy, importPolicy, type CompiledPolicy, type Mode, type Policy } from '../policy';
 import type { DurableRelayBroker, RelayRequest, RelayResponse } from '../relay';
 import { AppError } from './errors';
+import { selectTools, type ToolSelection } from './agent-profiles';
 import { loadPolicy, type StoredPolicy } from './policy-store';
 
 export interface StoredEvent {
@@ -25,6 +26,12 @@ export interface StartRunInput {
   /** The seeds' per-run permissions `{ allowlist, deny }`, applied on top of the stored policy. */
   permissions?: unknown;
   owner?: string;
+  /** An agent profile name (see agent-profiles.ts); default `general`. */
+  agent?: string;
+  /** A subset of the profile's tools. */
+  tools?: string[];
+  /** A model spec (`offline`, `openai:<model>`, ...); default the server's GATEHOUSE_MODEL. */
+  model?: string;
 }
 
 export interface RunManagerOptions {
@@ -33,6 +40,8 @@ export interface RunManagerOptions {
   grants: GrantStore;
   model: LanguageModelV4;
   modelName: string;
+  /** Resolves a model spec a request names (throws a ModelConfigError for a bad one). */
+  resolveModel?: (spec: string) => LanguageModelV4;
   workspace: string;
   approvalTimeoutS: number;
 }
@@ -45,6 +54,7 @@ export class RunManager {
   private readonly policies = new Map<string, CompiledPolicy>();
   /** Shared by every run, so Always Allow settles the pending relays of the whole session. */
   private readonly pendingRelays: PendingRelays = new Map();
+  private readonly models = new Map<string, LanguageModelV4>();
 
   constructor(private readonly options: RunManagerOptions) {}
 
@@ -52,15 +62,19 @@ export class RunManager {
     const { q } = this.options;
     const runId = randomUUID();
     const sessionId = input.sessionId ?? randomUUID();
+    const selection = selectTools(input.agent, input.tools);
+    const modelName = input.model ?? this.options.modelName;
+    const model = this.modelFor(modelName);
     const stored = await loadPolicy(q);
     const title = firstUserText(input.messages).slice(0, 120);
-    await q.runs.createRun({ id: runId, sessionId, mode: input.mode ?? 'default', model: this.options.modelName, title, owner: input.owner, state: { messages: input.messages, permissions: input.permissions } });
-    const run = this.agentFor(stored, input.permissions).invoke({
+    const state = { messages: input.messages, permissions: input.permissions, tools: selection.toolNames };
+    await q.runs.createRun({ id: runId, sessionId, mode: input.mode ?? 'default', agent: selection.profile.name, model: modelName, title, owner: input.owner, state });
+    const run = this.agentFor(stored, input.permissions, selection, model).invoke({
       messages: input.messages,
       runId,
       sessionId,
       mode: input.mode,
-      checkpoint: this.checkpoint(runId, input.permissions),
+      checkpoint: this.checkpoint(runId, input.permissions, selection.toolNames),
     });
     this.live.set(runId, run);
     void this.pump(run, stored.version);
@@ -92,15 +106,26 @@ export class RunManager {
     if (!row) return;
     const messages = (row.state.messages ?? []) as ModelMessage[];
     const permissions = row.state.permissions;
+    const toolNames = Array.isArray(row.state.tools) ? (row.state.tools as string[]) : undefined;
+    // The tools and model the run started with; a profile or model gone since fails the run, not the boot.
+    let selection: ToolSelection;
+    let model: LanguageModelV4;
+    try {
+      selection = selectTools(row.agent ?? undefined, toolNames);
+      model = this.modelFor(row.model ?? this.options.modelName);
+    } catch (error) {
+      await q.runs.updateRun({ id: runId, status: 'failed', state: { ...row.state, error: (error as Error).message } });
+      return;
+    }
     const stored = await loadPolicy(q);
     const resumePoint = await this.resumePoint(runId, messages);
-    const run = this.agentFor(stored, permissions).invoke({
+    const run = this.agentFor(stored, permissions, selection, model).invoke({
       messages,
       runId,
       sessionId: row.sessionId,
       mode: row.mode ?? undefined,
       resume: resumePoint,
-      checkpoint: this.checkpoint(runId, permissions),
+      checkpoint: this.checkpoint(runId, permissions, selection.toolNames),
     });
     this.live.set(runId, run);
     await this.persist(runId, 'resumed', { type: 'resumed', runId, agentId: 'main', parents: [] });
@@ -141,10 +166,26 @@ export class RunManager {
     return { calls, relays, results };
   }
 
-  private checkpoint(runId: string, permissions: unknown) {
+  private checkpoint(runId: string, permissions: unknown, tools: string[]) {
     return async (messages: ModelMessage[]) => {
-      await this.options.q.runs.updateRun({ id: runId, state: { messages, permissions } });
+      await this.options.q.runs.updateRun({ id: runId, state: { messages, permissions, tools } });
     };
+  }
+
+  /** One model instance per spec; a bad spec is a 400 naming the `model` field. */
+  private modelFor(spec: string): LanguageModelV4 {
+    if (spec === this.options.modelName) return this.options.model;
+    let model = this.models.get(spec);
+    if (model) return model;
+    if (!this.options.resolveModel) throw AppError.badRequest(`Only the model "${this.options.modelName}" is available`, [{ path: 'model', message: `expected "${this.options.modelName}"` }]);
+    try {
+      model = this.options.resolveModel(spec);
+    } catch (error) {
+      const message = (error as Error).message;
+      throw AppError.badRequest(`Invalid model: ${message}`, [{ path: 'model', message }]);
+    }
+    this.models.set(spec, model);
+    return model;
   }
 
   /** One compiled policy per stored version and per-run permissions, shared by every run using it. */
@@ -159,10 +200,12 @@ export class RunManager {
     return compiled;
   }
 
-  private agentFor(stored: StoredPolicy, permissions: unknown) {
+  private agentFor(stored: StoredPolicy, permissions: unknown, selection: ToolSelection, model: LanguageModelV4) {
     const { q } = this.options;
     return createAgent({
-      model: this.options.model,
+      model,
+      tools: selection.tools,
+      agents: selection.agents,
       policy: this.compiled(stored.policy, stored.version, permissions),
       broker: this.options.broker,
       grants: this.options.grants,
@@ -220,6 +263,22 @@ export class RunManager {
     await this.options.q.runs.updateRun({ id: runId, status: 'cancelled', ifStatus: ['running', 'waiting'] });
   }
 
+  /**
+   * Switches a run's mode (e.g. "Approve all for this session" → bypassPermissions). Applies to the
+   * run's next decisions; a call already waiting stays waiting for its answer.
+   */
+  async setMode(runId: string, mode: Mode): Promise<{ runId: string; mode: Mode }> {
+    const row = await this.options.q.runs.updateRun({ id: runId, mode, ifStatus: ['running', 'waiting'] });
+    if (!row) {
+      const existing = await this.options.q.runs.getRun({ id: runId });
+      if (!existing) throw new AppError('not_found:run', 404, 'No such run');
+      throw new AppError('conflict:run_finished', 409, `The run is ${existing.status}; its mode can no longer change`, { status: existing.status });
+    }
+    this.live.get(runId)?.setMode(mode);
+    await this.persist(runId, 'mode_changed', { type: 'mode_changed', runId, mode });
+    return { runId, mode };
+  }
+
   isLive(runId: string): boolean {
     return this.live.has(runId);
   }
@@ -243,20 +302,21 @@ export class RunManager {
           continue;
         }
         await flushText();
-        // State first, then the audit, then the announcement: what a subscriber sees is stored.
+        // State and audit are stored in the same statement as the event, before anyone is told.
+        let status: AppendEffects['status'];
         if (event.type === 'relay') {
           pending.add(event.relay.id);
-          await q.runs.updateRun({ id: run.runId, status: 'waiting', ifStatus: ['running', 'waiting'] });
+          status = { to: 'waiting', ifStatus: ['running', 'waiting'] };
         } else if (event.type === 'relay_resolved') {
           pending.delete(event.relayId);
-          if (pending.size === 0) await q.runs.updateRun({ id: run.runId, status: 'running', ifStatus: ['waiting'] });
+          if (pending.size === 0) status = { to: 'running', ifStatus: ['waiting'] };
         } else if (event.type === 'done' && event.agentId === 'main' && event.parents.length === 0) {
           const result = await run.result;
-          const status = event.finishReason === 'cancelled' ? 'cancelled' : event.finishReason === 'error' ? 'failed' : 'done';
-          await q.runs.updateRun({ id: run.runId, status, state: { messages: result.messages } });
+          const final = event.finishReason === 'cancelled' ? 'cancelled' : event.finishReason === 'error' ? 'failed' : 'done';
+          await q.runs.updateRun({ id: run.runId, status: final, state: { messages: result.messages } });
         }
-        await this.audit(run, event, asked, policyVersion);
-        await this.persist(run.runId, event.type, serialize(event));
+        const audit = this.audit(run, event, asked, policyVersion);
+        await this.persist(run.runId, event.type, serialize(event), { status, audit });
       }
       await flushText();
     } catch (error) {
@@ -268,15 +328,16 @@ export class RunManager {
     }
   }
 
-  private async persist(runId: string, type: string, data: Record<string, unknown>): Promise<void> {
-    const row = await this.options.q.events.appendEvent({ runId, type, data });
+  /** Appends the event (with its status change and audit rows: one statement), then tells the subscribers. */
+  private async persist(runId: string, type: string, data: Record<string, unknown>, effects: AppendEffects = {}): Promise<void> {
+    const row = await this.options.q.events.appendEvent({ runId, type, data, ...effects });
     for (const listener of this.listeners.get(runId) ?? []) listener(toStored(row));
   }
 
-  private async audit(run: AgentRun, event: AgentEvent, asked: Map<string, number>, policyVersion: number): Promise<void> {
-    const { q } = this.options;
+  /** The audit rows an event calls for (every decision, automatic or human), stored with the event. */
+  private audit(run: AgentRun, event: AgentEvent, asked: Map<string, number>, policyVersion: number): RecordAuditInput[] {
     if (event.type === 'tool_call' && event.decision) {
-      await q.audit.recordAudit({
+      return [{
         kind: 'decision',
         runId: run.runId,
         sessionId: run.sessionId,
@@ -287,11 +348,12 @@ export class RunManager {
         reason: event.decision.explanation,
         ...(event.decision.rule ? { rule: { ...event.decision.rule, policyVersion } } : {}),
         decidedBy: event.decision.action === 'ask' ? undefined : 'policy',
-      });
-    } else if (event.type === 'relay') {
+      }];
+    }
+    if (event.type === 'relay') {
       asked.set(event.relay.id, event.relay.createdAt);
     } else if (event.type === 'relay_resolved') {
-      await q.audit.recordAudit({
+      const rows: RecordAuditInput[] = [{
         kind: 'decision',
         runId: run.runId,
         sessionId: run.sessionId,
@@ -301,11 +363,14 @@ export class RunManager {
         decidedBy: event.decidedBy,
         waitMs: Date.now() - (asked.get(event.relayId) ?? Date.now()),
         details: { relayId: event.relayId, toolCallId: event.toolCallId, status: event.status, always: event.always },
-      });
+      }];
+      asked.delete(event.relayId);
       if (event.status === 'approved' && event.always) {
-        await q.audit.recordAudit({ kind: 'grant_created', runId: run.runId, sessionId: run.sessionId, agentId: event.agentId, decidedBy: event.decidedBy, details: { relayId: event.relayId } });
+        rows.push({ kind: 'grant_created', runId: run.runId, sessionId: run.sessionId, agentId: event.agentId, decidedBy: event.decidedBy, details: { relayId: event.relayId } });
       }
+      return rows;
     }
+    return [];
   }
 }
 

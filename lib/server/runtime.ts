@@ -3,6 +3,7 @@
 // instead of opening the database twice.
 import path from 'node:path';
 import { resolveModel } from '../agent';
+import { ensureAdmin, LoginThrottle, resolveSessionSecret } from '../auth';
 import { createQueries, openDatabase, type DatabaseHandle, type Queries } from '../db';
 import { DurableRelayBroker } from '../relay';
 import { parseConfig, type Config } from './config';
@@ -17,6 +18,9 @@ export interface Runtime {
   q: Queries;
   broker: DurableRelayBroker;
   runs: RunManager;
+  /** Signs the session cookies (GATEHOUSE_SECRET, else a random secret kept in the database). */
+  sessionSecret: string;
+  loginThrottle: LoginThrottle;
 }
 
 const KEY = Symbol.for('gatehouse.runtime');
@@ -36,6 +40,9 @@ async function createRuntime(): Promise<Runtime> {
   const config = parseConfig();
   const database = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: path.join(config.dataDir, 'db') });
   const q = createQueries(database.db);
+  const sessionSecret = await resolveSessionSecret({ q, configured: config.secret });
+  // First start: an admin, with GATEHOUSE_ADMIN_TOKEN as its API token or a printed one-time link.
+  await ensureAdmin({ q, adminToken: config.adminToken, host: process.env.HOSTNAME ?? '127.0.0.1', port: process.env.PORT ?? 3000 });
   // One process: decisions wake waiters directly, so the re-read is only a slow safety net.
   const broker = new DurableRelayBroker(new DbRelayStore(q.relays), { pollMs: 30_000 });
   const runs = new RunManager({
@@ -44,11 +51,12 @@ async function createRuntime(): Promise<Runtime> {
     grants: new DbGrantStore(q.grants),
     model: resolveModel(config.model),
     modelName: config.model,
+    resolveModel: (spec) => resolveModel(spec),
     workspace: config.workspace,
     approvalTimeoutS: config.approvalTimeoutS,
   });
   await loadPolicy(q); // seeds the built-in default policy on first start
   // Runs that were paused (or running) when the process stopped continue now, not on first use.
   void runs.recover().catch((error) => console.error('[gatehouse] could not resume runs:', (error as Error).message));
-  return { config, database, q, broker, runs };
+  return { config, database, q, broker, runs, sessionSecret, loginThrottle: new LoginThrottle() };
 }

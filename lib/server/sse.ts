@@ -1,6 +1,8 @@
-// Server-sent events done right: no buffering anywhere on the way, a heartbeat comment every 15 s,
-// each event with its sequence number as the SSE id, and the client's disconnect stops the stream
-// (never the run).
+// Server-sent events done right: no buffering anywhere on the way, a heartbeat comment every 15 s
+// (GATEHOUSE_SSE_HEARTBEAT_MS) so proxies keep an idle stream open, each event with its sequence
+// number as the SSE id, and the client's disconnect stops the stream (never the run).
+import { toAppError } from './errors';
+
 export interface SseMessage {
   id?: number;
   event: string;
@@ -23,7 +25,8 @@ export function formatSse(message: SseMessage): string {
 
 /**
  * A streaming response. `start` gets `send` and `close` and returns a cleanup; the stream ends
- * when `close` is called or the client goes away (`signal`).
+ * when `close` is called or the client goes away (`signal`), and the cleanup runs exactly once.
+ * An error thrown by `start` is sent as an `error` event before the stream closes.
  */
 export function sseResponse(
   signal: AbortSignal,
@@ -53,15 +56,21 @@ export function sseResponse(
       controller.enqueue(encoder.encode(': connected\n\n'));
       heartbeat = setInterval(() => !closed && controller.enqueue(encoder.encode(': heartbeat\n\n')), heartbeatMs);
       signal.addEventListener('abort', close, { once: true });
+      // A client that left before the stream started would otherwise keep the heartbeat going.
+      if (signal.aborted) close();
       try {
-        cleanup = await start(send, close);
-        if (closed) cleanup();
+        const stop = await start(send, close);
+        if (closed) stop();
+        else cleanup = stop;
       } catch (error) {
-        send({ event: 'error', data: { message: (error as Error).message } });
+        // The same safe code and message as an error response: no stack traces or SQL.
+        const { code, message } = toAppError(error);
+        send({ event: 'error', data: { code, message } });
         close();
       }
     },
     cancel() {
+      if (closed) return;
       closed = true;
       if (heartbeat) clearInterval(heartbeat);
       cleanup?.();

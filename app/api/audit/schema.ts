@@ -1,5 +1,6 @@
 // Query schema of GET /api/audit.
 import { z } from 'zod';
+import { CursorParam, StorableDate } from '@/lib/server/input';
 
 export const AuditQuerySchema = z.object({
   runId: z.string().min(1).optional(),
@@ -8,8 +9,8 @@ export const AuditQuerySchema = z.object({
   action: z.enum(['allow', 'ask', 'deny']).optional(),
   decidedBy: z.string().min(1).optional(),
   kind: z.string().min(1).optional(),
-  from: z.coerce.date().optional(),
-  to: z.coerce.date().optional(),
+  from: StorableDate.optional(),
+  to: StorableDate.optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
-  cursor: z.string().min(1).optional(),
+  cursor: CursorParam.optional(),
 });

@@ -14,14 +14,22 @@ export async function POST(request: Request): Promise<Response> {
   try {
     const rt = await getRuntime();
     const body = await readJson(request, ChatRequestSchema, rt.config.maxBodyBytes);
-    const { runId, sessionId } = await rt.runs.start({ messages: body.messages, sessionId: body.sessionId, mode: body.mode, permissions: body.permissions });
+    const { runId, sessionId } = await rt.runs.start({
+      messages: body.messages,
+      sessionId: body.sessionId,
+      mode: body.mode,
+      permissions: body.permissions,
+      agent: body.agent,
+      tools: body.tools,
+      model: body.model,
+    });
     return sseResponse(request.signal, async (send, close) => {
       send({ event: 'connected', data: { type: 'connected', sessionId, runId } });
       return rt.runs.subscribe(runId, 0, (event) => {
         send({ id: event.seq, event: event.type, data: { ...event.data, type: event.type, seq: event.seq } });
         if (event.type === 'done') close();
       });
-    });
+    }, rt.config.sseHeartbeatMs);
   } catch (error) {
     return toResponse(error);
   }

@@ -1,9 +1,10 @@
 // Query schema of GET /api/runs.
 import { z } from 'zod';
+import { CursorParam } from '@/lib/server/input';
 
 export const ListRunsQuerySchema = z.object({
   status: z.enum(['running', 'waiting', 'done', 'failed', 'cancelled']).optional(),
   sessionId: z.string().min(1).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
-  cursor: z.string().min(1).optional(),
+  cursor: CursorParam.optional(),
 });

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bashTool, createBashTool } from './bash';
+import { setSpawnMode, startSpawnHelper } from './spawn-helper';
 import { tempWorkspace, toolContext, type TempWorkspace } from './test-support';
 
 let t: TempWorkspace;
@@ -24,12 +25,19 @@ async function isRunning(pid: number): Promise<boolean> {
   return !/\) Z /.test(stat);
 }
 
-describe('bash', () => {
+// Every behaviour holds on both ways of starting a command: through the spawn helper and directly.
+describe.each(['helper', 'direct'] as const)('bash (%s spawn)', (via) => {
+  beforeAll(async () => {
+    setSpawnMode(via === 'helper' ? 'auto' : 'direct');
+    if (via === 'helper') expect(await startSpawnHelper()).toBeGreaterThan(0);
+  });
+  afterAll(() => setSpawnMode('auto'));
+
   it('runs for real in the workspace directory', async () => {
     const result = await run('pwd; echo hi > made.txt');
     expect(result.output).toBe(`${t.workspace}\n`);
     expect(result.isError).toBeUndefined();
-    expect(result.metadata).toMatchObject({ exitCode: 0, timedOut: false });
+    expect(result.metadata).toMatchObject({ exitCode: 0, timedOut: false, spawnedVia: via });
     expect(await readFile(path.join(t.workspace, 'made.txt'), 'utf8')).toBe('hi\n');
   });
 

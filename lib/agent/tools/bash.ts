@@ -1,8 +1,9 @@
 // bash: runs a command with /bin/bash -c in the workspace, for real. Hard limits whatever the
 // policy says: a time limit, an output cap, a scrubbed environment, and the command's whole
 // process group is killed on timeout, on abort, and when the command ends (nothing outlives it).
-import { spawn } from 'node:child_process';
+// Commands start through a small spawn helper process when it is up (spawn-helper.ts).
 import { z } from 'zod';
+import { startCommand } from './spawn-helper';
 import { CappedBuffer } from './truncate';
 import { ToolError, type ToolContext, type ToolDefinition, type ToolResult } from './types';
 
@@ -52,68 +53,64 @@ function runBash(command: string, ctx: ToolContext, timeoutMs: number, maxOutput
   if (ctx.signal.aborted) return Promise.resolve({ output: '[aborted before start]', isError: true, metadata: { aborted: true } });
   return new Promise<ToolResult>((resolve, reject) => {
     const started = Date.now();
-    // detached: the child leads a new process group, so kill(-pid) reaches everything it started.
-    const child = spawn('/bin/bash', ['-c', command], {
-      cwd: ctx.workspace,
-      // The cast only drops NODE_ENV, which Next's ambient types make required: the child gets none.
-      env: scrubbedEnv(ctx.workspace) as NodeJS.ProcessEnv,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
     const output = new CappedBuffer(maxOutputBytes);
     let ending: Ending = 'exited';
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let settled = false;
     let abandonedPipes = false;
+    let lost: string | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
 
-    const killGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // ESRCH: the group is already gone.
-      }
-    };
     const stopWith = (why: Ending) => {
       if (ending === 'exited' && !exit) ending = why;
-      killGroup();
+      handle.kill();
     };
     const timer = setTimeout(() => stopWith('timeout'), timeoutMs);
     const onAbort = () => stopWith('aborted');
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    let drainTimer: NodeJS.Timeout | undefined;
-
-    const finish = () => {
-      if (settled) return;
+    const cleanup = () => {
       settled = true;
       clearTimeout(timer);
       clearTimeout(drainTimer);
       ctx.signal.removeEventListener('abort', onAbort);
-      child.stdout.destroy();
-      child.stderr.destroy();
-      resolve(result(output, ending, exit, timeoutMs, Date.now() - started, abandonedPipes));
+    };
+    const finish = () => {
+      if (settled) return;
+      cleanup();
+      handle.release();
+      resolve(result(output, ending, exit, timeoutMs, Date.now() - started, abandonedPipes, lost, handle.via));
     };
 
-    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
-    child.on('error', (error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      ctx.signal.removeEventListener('abort', onAbort);
-      reject(new ToolError('failed', `Could not start /bin/bash: ${error.message}`));
-    });
-    child.on('exit', (code, signal) => {
-      exit = { code, signal };
-      killGroup();
-      // Something that left the group (setsid) may still hold the pipes: stop waiting for it.
-      drainTimer = setTimeout(() => {
-        abandonedPipes = true;
-        finish();
-      }, DRAIN_AFTER_EXIT_MS);
-    });
-    // 'close' comes once every holder of the pipes is gone and all output has been read.
-    child.on('close', finish);
+    // The spawn helper (or a direct spawn) starts bash in a new process group: stdin closed, the
+    // scrubbed environment, the workspace as cwd; kill() reaches everything it started.
+    const handle = startCommand(
+      { command, cwd: ctx.workspace, env: scrubbedEnv(ctx.workspace), maxOutputBytes },
+      {
+        onData: (chunk) => output.push(chunk),
+        onError: (error) => {
+          if (settled) return;
+          cleanup();
+          reject(new ToolError('failed', `Could not start /bin/bash: ${error.message}`));
+        },
+        onExit: (code, signal) => {
+          exit = { code, signal };
+          // Something that left the group (setsid) may still hold the pipes: stop waiting for it.
+          drainTimer = setTimeout(() => {
+            abandonedPipes = true;
+            finish();
+          }, DRAIN_AFTER_EXIT_MS);
+        },
+        // 'close' comes once every holder of the pipes is gone and all output has been read.
+        onClose: (total) => {
+          if (total !== undefined) output.total = Math.max(output.total, total);
+          finish();
+        },
+        onLost: (message) => {
+          lost = message;
+          finish();
+        },
+      },
+    );
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
@@ -124,6 +121,8 @@ function result(
   timeoutMs: number,
   durationMs: number,
   abandonedPipes: boolean,
+  lost: string | undefined,
+  via: 'helper' | 'direct',
 ): ToolResult {
   let text = output.text();
   const notes: string[] = [];
@@ -132,8 +131,9 @@ function result(
   else if (exit?.signal) notes.push(`[killed by ${exit.signal}]`);
   else if (exit?.code !== 0 && exit?.code !== undefined && exit.code !== null) notes.push(`[exit code ${exit.code}]`);
   if (abandonedPipes) notes.push('[a detached process kept the output open; stopped reading]');
+  if (lost) notes.push(`[${lost}]`);
   if (text === '' && notes.length === 0) text = '(no output)';
-  const isError = ending !== 'exited' || exit?.code !== 0;
+  const isError = ending !== 'exited' || exit?.code !== 0 || lost !== undefined;
   const separator = text === '' || text.endsWith('\n') ? '' : '\n';
   return {
     output: notes.length === 0 ? text : text + separator + notes.join('\n'),
@@ -146,6 +146,7 @@ function result(
       aborted: ending === 'aborted',
       outputBytes: output.total,
       durationMs,
+      spawnedVia: via,
     },
   };
 }

@@ -2,13 +2,14 @@
 import { z } from 'zod';
 import { AppError } from '@/lib/server/errors';
 import { handle, searchParams } from '@/lib/server/handler';
+import { MAX_INT4 } from '@/lib/server/input';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 const QuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).optional(),
-  before: z.coerce.number().int().min(1).optional(),
+  before: z.coerce.number().int().min(1).max(MAX_INT4).optional(),
 });
 
 export const GET = handle(async (request, _params, rt) => {

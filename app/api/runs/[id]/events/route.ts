@@ -1,23 +1,21 @@
 // GET /api/runs/:id/events: the run's event log as SSE, resuming after `Last-Event-ID` (or
 // `?after=`), then following live events until the run is done.
-import { AppError, toResponse } from '@/lib/server/errors';
-import { getRuntime } from '@/lib/server/runtime';
+import { AppError } from '@/lib/server/errors';
+import { handle } from '@/lib/server/handler';
+import { MAX_INT4 } from '@/lib/server/input';
 import { sseResponse } from '@/lib/server/sse';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export async function GET(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
-  try {
-    const { id } = await context.params;
-    const rt = await getRuntime();
-    const run = await rt.q.runs.getRun({ id });
-    if (!run) throw new AppError('not_found:run', 404, 'No such run');
-    const raw = request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('after') ?? '0';
-    const after = Number(raw);
-    if (!Number.isInteger(after) || after < 0) throw AppError.badRequest('Last-Event-ID must be a non-negative integer', [{ path: 'Last-Event-ID', message: `got "${raw}"` }]);
-    const finished = run.status === 'done' || run.status === 'failed' || run.status === 'cancelled';
-    return sseResponse(request.signal, async (send, close) => {
+export const GET = handle<{ id: string }>(async (request, { id }, rt) => {
+  const run = await rt.q.runs.getRun({ id });
+  if (!run) throw new AppError('not_found:run', 404, 'No such run');
+  const after = afterSeq(request);
+  const finished = run.status === 'done' || run.status === 'failed' || run.status === 'cancelled';
+  return sseResponse(
+    request.signal,
+    async (send, close) => {
       const unsubscribe = await rt.runs.subscribe(id, after, (event) => {
         send({ id: event.seq, event: event.type, data: { ...event.data, type: event.type, seq: event.seq } });
         if (event.type === 'done') close();
@@ -25,8 +23,17 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
       // A finished run that is not live any more has nothing left to follow.
       if (finished && !rt.runs.isLive(id)) close();
       return unsubscribe;
-    });
-  } catch (error) {
-    return toResponse(error);
-  }
+    },
+    rt.config.sseHeartbeatMs,
+  );
+});
+
+/** The sequence number to resume after: `Last-Event-ID` wins over `?after=`; absent or blank is 0. */
+function afterSeq(request: Request): number {
+  const header = request.headers.get('last-event-id');
+  const [path, raw] = header !== null ? ['Last-Event-ID', header] : ['after', new URL(request.url).searchParams.get('after') ?? '0'];
+  const text = raw.trim();
+  const after = text === '' ? 0 : /^\d{1,10}$/.test(text) ? Number(text) : NaN;
+  if (!(after <= MAX_INT4)) throw AppError.badRequest(`${path} must be an event sequence number (a non-negative integer)`, [{ path, message: `got "${raw}"` }]);
+  return after;
 }

@@ -1,0 +1,15 @@
+// GET /api/agents: the agent profiles and modes a chat can pick, and the server's model.
+import { handle } from '@/lib/server/handler';
+import { CHAT_PROFILES, DEFAULT_PROFILE, MODE_LABELS } from '@/lib/server/agent-profiles';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const GET = handle(async (_request, _params, rt) =>
+  Response.json({
+    model: rt.config.model,
+    defaultAgent: DEFAULT_PROFILE,
+    agents: CHAT_PROFILES.map(({ name, description, tools }) => ({ name, description, tools })),
+    modes: Object.entries(MODE_LABELS).map(([value, label]) => ({ value, label })),
+  }),
+);

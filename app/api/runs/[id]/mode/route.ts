@@ -1,0 +1,13 @@
+// POST /api/runs/:id/mode: switches a live or paused run's mode (e.g. "Approve all for this
+// session" → bypassPermissions). 404 unknown run; 409 when the run has finished.
+import { readJson } from '@/lib/server/body';
+import { handle } from '@/lib/server/handler';
+import { SetModeSchema } from './schema';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const POST = handle<{ id: string }>(async (request, { id }, rt) => {
+  const body = await readJson(request, SetModeSchema, rt.config.maxBodyBytes);
+  return Response.json(await rt.runs.setMode(id, body.mode));
+});

@@ -1,0 +1,131 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { bashTool } from './bash';
+import { setSpawnMode, spawnHelperPid, startCommand, startSpawnHelper, stopSpawnHelper } from './spawn-helper';
+import { tempWorkspace, toolContext, type TempWorkspace } from './test-support';
+
+let t: TempWorkspace;
+beforeEach(async () => {
+  t = await tempWorkspace();
+  setSpawnMode('auto');
+});
+afterEach(async () => {
+  setSpawnMode('auto');
+  await t.cleanup();
+});
+
+const run = (command: string) => bashTool.execute({ command }, toolContext(t.workspace));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function isRunning(pid: number): Promise<boolean> {
+  if (!alive(pid)) return false;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return !/\) Z /.test(stat);
+}
+
+describe('spawn helper', () => {
+  it('starts once, runs commands from its own small process, and is reused', async () => {
+    const pid = await startSpawnHelper();
+    expect(pid).toBeGreaterThan(0);
+    const a = await run('echo $PPID');
+    const b = await run('echo $PPID');
+    // bash's parent is the helper, not this process.
+    expect(Number(a.output)).toBe(pid);
+    expect(Number(b.output)).toBe(pid);
+    expect(a.metadata).toMatchObject({ spawnedVia: 'helper' });
+    expect(spawnHelperPid()).toBe(pid);
+    // Its RSS is that of a bare Node process (tens of MB), whatever this process holds.
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    expect(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024).toBeLessThan(120);
+  });
+
+  it('gets no variable from the server environment', async () => {
+    const pid = await startSpawnHelper();
+    const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
+    expect(environ.split('\0').filter((v) => v && !v.startsWith('NODE_CHANNEL_'))).toEqual([]);
+  });
+
+  it('when the helper dies mid-command: the command group is killed, the call ends as an error, the next call runs', async () => {
+    const helper = await startSpawnHelper();
+    const pending = run('sleep 30 & echo $! > bg.pid; touch started; wait');
+    await vi.waitFor(() => readFile(path.join(t.workspace, 'started')), { timeout: 3000 });
+    const bg = Number(await readFile(path.join(t.workspace, 'bg.pid'), 'utf8'));
+    process.kill(helper!, 'SIGKILL');
+    const result = await pending;
+    expect(result.isError).toBe(true);
+    expect(result.output).toContain('[the spawn helper exited while the command ran; process group killed]');
+    await vi.waitFor(async () => expect(await isRunning(bg)).toBe(false), { timeout: 2000 });
+    const next = await run('echo again');
+    expect(next.output).toBe('again\n');
+    const restarted = await startSpawnHelper();
+    expect(restarted).toBeGreaterThan(0);
+    expect(restarted).not.toBe(helper);
+  });
+
+  it('never runs a command twice when the helper dies around its start', async () => {
+    const helper = await startSpawnHelper();
+    const pending = run('echo x >> runs.txt');
+    process.kill(helper!, 'SIGKILL');
+    const outcome = await pending.then(
+      (result) => ({ result }),
+      (error: Error) => ({ error }),
+    );
+    const lines = (await readFile(path.join(t.workspace, 'runs.txt'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+    expect(lines.length).toBeLessThanOrEqual(1);
+    if ('error' in outcome) expect(outcome.error.message).toMatch(/Could not start \/bin\/bash: the spawn helper exited before confirming the start/);
+    else if (lines.length === 0) expect(outcome.result.isError).toBe(true);
+  });
+
+  it('kills what it started and exits when the server lets go of it', async () => {
+    const helper = await startSpawnHelper();
+    const pending = run('sleep 30 & echo $! > bg.pid; touch started; wait');
+    await vi.waitFor(() => readFile(path.join(t.workspace, 'started')), { timeout: 3000 });
+    const bg = Number(await readFile(path.join(t.workspace, 'bg.pid'), 'utf8'));
+    stopSpawnHelper();
+    const result = await pending;
+    expect(result.isError).toBe(true);
+    await vi.waitFor(async () => expect(await isRunning(bg)).toBe(false), { timeout: 2000 });
+    await vi.waitFor(() => expect(alive(helper!)).toBe(false), { timeout: 2000 });
+  });
+
+  it('forwards no more output than the cap (plus one byte) but counts all of it', async () => {
+    await startSpawnHelper();
+    const chunks: Buffer[] = [];
+    const total = await new Promise<number | undefined>((resolve, reject) => {
+      const handle = startCommand(
+        { command: 'head -c 300000 /dev/zero', cwd: t.workspace, env: { PATH: '/usr/bin:/bin' }, maxOutputBytes: 1000 },
+        { onData: (c) => chunks.push(c), onExit: () => undefined, onClose: resolve, onError: reject, onLost: reject },
+      );
+      expect(handle.via).toBe('helper');
+    });
+    expect(Buffer.concat(chunks).length).toBe(1001);
+    expect(total).toBe(300000);
+  });
+
+  it('reports a command that cannot start (missing cwd) without running it', async () => {
+    await startSpawnHelper();
+    const error = await new Promise<Error>((resolve) => {
+      startCommand(
+        { command: 'echo hi', cwd: path.join(t.workspace, 'missing'), env: {}, maxOutputBytes: 100 },
+        { onData: () => undefined, onExit: () => undefined, onClose: () => resolve(new Error('closed')), onError: resolve, onLost: () => undefined },
+      );
+    });
+    expect(error.message).toMatch(/ENOENT/);
+  });
+
+  it('spawns directly when turned off', async () => {
+    setSpawnMode('direct');
+    const result = await run('echo $PPID');
+    expect(Number(result.output)).toBe(process.pid);
+    expect(result.metadata).toMatchObject({ spawnedVia: 'direct' });
+  });
+});

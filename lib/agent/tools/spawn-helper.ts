@@ -1,0 +1,239 @@
+// Starts shell commands for the bash tool, through a small long-lived helper process when it can.
+// Why: fork() copies the parent's page tables, so spawning bash from a server holding a few
+// hundred MB (PGlite's WebAssembly heap above all) costs 8-15 ms, against about 1.5 ms from a
+// 40 MB helper. The helper is started on first use (that call, and any made before it is ready,
+// spawns directly) and is stopped with the server: it exits when its IPC channel closes.
+// Invariants: a command is sent to the helper at most once and never re-sent elsewhere, so a
+// helper dying mid-request can fail a call but never run it twice; when it dies, the process
+// groups it reported are killed from here; after repeated deaths, commands spawn directly.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { HELPER_PROGRAM } from './spawn-helper-program';
+
+export interface CommandRequest {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  /** The caller keeps this many bytes; the helper forwards no more than one byte beyond. */
+  maxOutputBytes: number;
+}
+
+export interface CommandEvents {
+  onData(chunk: Buffer): void;
+  /** bash exited (its process group has been or is being killed). */
+  onExit(code: number | null, signal: NodeJS.Signals | null): void;
+  /** Every holder of the output pipes is gone; `total` counts all output bytes, also those not forwarded. */
+  onClose(total?: number): void;
+  /** bash could not be started (or its start could not be confirmed): it did not run. */
+  onError(error: Error): void;
+  /** The helper died while bash ran: its process group was killed; no exit or close follows. */
+  onLost(message: string): void;
+}
+
+export interface CommandHandle {
+  /** SIGKILL to the command's whole process group (now, or as soon as its pid is known). */
+  kill(): void;
+  /** Stop reading output (a detached process kept the pipes open). */
+  release(): void;
+  readonly via: 'helper' | 'direct';
+}
+
+type Mode = 'auto' | 'direct';
+let mode: Mode = process.env.GATEHOUSE_SPAWN_HELPER === '0' ? 'direct' : 'auto';
+let helper: Helper | undefined;
+let deaths = 0;
+const MAX_DEATHS = 3;
+
+/** 'direct' turns the helper off (tests, or GATEHOUSE_SPAWN_HELPER=0); 'auto' uses it when it is up. */
+export function setSpawnMode(next: Mode): void {
+  mode = next;
+  if (next === 'direct') stopSpawnHelper();
+}
+
+/** Stops the helper (it kills whatever it still runs). The next command starts a new one. */
+export function stopSpawnHelper(): void {
+  helper?.stop();
+  helper = undefined;
+}
+
+/** Starts the helper now rather than on first use; resolves with its pid once it is up (undefined if it cannot start). */
+export async function startSpawnHelper(timeoutMs = 10_000): Promise<number | undefined> {
+  if (mode === 'direct') return undefined;
+  helper ??= new Helper();
+  const current = helper;
+  const deadline = Date.now() + timeoutMs;
+  while (!current.ready && helper === current && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  return current.ready ? current.child.pid : undefined;
+}
+
+/** The helper's pid once it is up (for tests and the benchmark's memory figure). */
+export function spawnHelperPid(): number | undefined {
+  return helper?.ready ? helper.child.pid : undefined;
+}
+
+/** Starts `/bin/bash -c command` in a new process group, with stdin closed. */
+export function startCommand(request: CommandRequest, events: CommandEvents): CommandHandle {
+  if (mode === 'auto' && deaths < MAX_DEATHS) {
+    helper ??= new Helper();
+    if (helper.ready) return helper.run(request, events);
+  }
+  return startDirect(request, events);
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+function startDirect(request: CommandRequest, events: CommandEvents): CommandHandle {
+  // detached: the child leads a new process group, so kill(-pid) reaches everything it started.
+  const child = spawn('/bin/bash', ['-c', request.command], {
+    cwd: request.cwd,
+    // The cast only drops NODE_ENV, which Next's ambient types make required: the child gets none.
+    env: request.env as NodeJS.ProcessEnv,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', events.onData);
+  child.stderr.on('data', events.onData);
+  child.on('error', events.onError);
+  child.on('exit', (code, signal) => {
+    killGroup(child.pid);
+    events.onExit(code, signal);
+  });
+  child.on('close', () => events.onClose());
+  return {
+    via: 'direct',
+    kill: () => killGroup(child.pid),
+    release: () => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    },
+  };
+}
+
+interface Job {
+  events: CommandEvents;
+  pid?: number;
+  killRequested: boolean;
+}
+
+type HelperMessage =
+  | { t: 'ready' }
+  | { t: 'spawned'; id: number; pid: number }
+  | { t: 'error'; id: number; message: string }
+  | { t: 'out'; id: number; data: Buffer | Uint8Array }
+  | { t: 'exit'; id: number; code: number | null; signal: NodeJS.Signals | null }
+  | { t: 'close'; id: number; total: number };
+
+class Helper {
+  readonly child: ChildProcess;
+  ready = false;
+  private readonly jobs = new Map<number, Job>();
+  private nextId = 1;
+  private gone = false;
+
+  constructor() {
+    // A bare environment: the helper passes each command the scrubbed one it is given.
+    this.child = spawn(process.execPath, ['--max-old-space-size=64', '-e', HELPER_PROGRAM], {
+      env: {} as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      serialization: 'advanced',
+    });
+    this.child.on('message', (message: HelperMessage) => this.receive(message));
+    this.child.on('error', () => this.lost());
+    this.child.on('exit', () => this.lost());
+    this.idle();
+  }
+
+  run(request: CommandRequest, events: CommandEvents): CommandHandle {
+    const id = this.nextId++;
+    const job: Job = { events, killRequested: false };
+    this.jobs.set(id, job);
+    this.busy();
+    this.child.send({ t: 'spawn', id, command: request.command, cwd: request.cwd, env: request.env, maxBytes: request.maxOutputBytes });
+    return {
+      via: 'helper',
+      kill: () => {
+        job.killRequested = true;
+        killGroup(job.pid);
+      },
+      release: () => {
+        if (!this.jobs.delete(id)) return;
+        if (!this.gone) this.child.send({ t: 'release', id });
+        this.idle();
+      },
+    };
+  }
+
+  stop(): void {
+    this.gone = true;
+    this.child.disconnect?.();
+    this.child.kill('SIGTERM');
+  }
+
+  private receive(message: HelperMessage): void {
+    if (message.t === 'ready') {
+      this.ready = true;
+      deaths = 0;
+      return;
+    }
+    const job = this.jobs.get(message.id);
+    if (!job) return;
+    switch (message.t) {
+      case 'spawned':
+        job.pid = message.pid;
+        if (job.killRequested) killGroup(job.pid);
+        break;
+      case 'error':
+        this.finish(message.id);
+        job.events.onError(new Error(message.message));
+        break;
+      case 'out':
+        job.events.onData(Buffer.isBuffer(message.data) ? message.data : Buffer.from(message.data));
+        break;
+      case 'exit':
+        job.events.onExit(message.code, message.signal);
+        break;
+      case 'close':
+        this.finish(message.id);
+        job.events.onClose(message.total);
+        break;
+    }
+  }
+
+  private finish(id: number): void {
+    this.jobs.delete(id);
+    this.idle();
+  }
+
+  /** The helper died: its commands are killed and reported; later commands start another helper, or spawn directly. */
+  private lost(): void {
+    if (helper === this) helper = undefined;
+    if (!this.gone) deaths++;
+    this.gone = true;
+    this.ready = false;
+    const jobs = [...this.jobs.values()];
+    this.jobs.clear();
+    for (const job of jobs) {
+      killGroup(job.pid);
+      if (job.pid === undefined) job.events.onError(new Error('the spawn helper exited before confirming the start (the command is not run again)'));
+      else job.events.onLost('the spawn helper exited while the command ran; process group killed');
+    }
+  }
+
+  /** The helper keeps the event loop alive only while it runs commands, like a direct child would. */
+  private busy(): void {
+    this.child.ref();
+    (this.child.channel as { ref?: () => void } | undefined)?.ref?.();
+  }
+
+  private idle(): void {
+    if (this.jobs.size > 0) return;
+    this.child.unref();
+    (this.child.channel as { unref?: () => void } | undefined)?.unref?.();
+  }
+}

@@ -1,0 +1,44 @@
+// Access control: users and roles, passwords, API and login tokens, the session cookie, the origin
+// check, login throttling, and the first admin. No Next, no React; docs/AUTH.md has the model and
+// how the server wires it in.
+export * from './errors';
+export { DEFAULT_SCRYPT, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, checkPasswordPolicy, hashPassword, verifyPassword, verifyDummy, type ScryptParams } from './password';
+export { API_TOKEN_PREFIX, generateApiToken, generateLoginToken, hashToken } from './tokens';
+export {
+  SESSION_COOKIE,
+  SESSION_TTL_S,
+  clearSessionCookieHeader,
+  createSessionValue,
+  isSecureRequest,
+  readCookie,
+  sessionCookieFor,
+  sessionCookieHeader,
+  verifySessionValue,
+  type SessionClaims,
+} from './session-cookie';
+export { ACTIONS, PERMISSIONS, ROLES, assertCan, can, canDecideRelay, canSeeRun, requireUser, type Action, type OwnedRun, type Principal, type Role } from './roles';
+export { assertSameOrigin, checkOrigin, isSameOrigin, ownOrigins, type OriginCheck } from './origin';
+export { LoginThrottle, RateLimiter, clientIp, type RateLimitResult, type RateLimiterOptions } from './rate-limit';
+export { SESSION_SECRET_KEY, resolveSessionSecret } from './secret';
+export { authenticate, toAuthUser, type AuthUser, type AuthenticateInput } from './authenticate';
+export { ADMIN_TOKEN_NAME, BOOTSTRAP_ADMIN_USERNAME, ensureAdmin, loginBaseUrl, type EnsureAdminInput, type EnsureAdminResult } from './bootstrap';
+export {
+  CreateUserSchema,
+  LOGIN_TOKEN_TTL_S,
+  RoleSchema,
+  UsernameSchema,
+  changeRole,
+  createApiToken,
+  createUser,
+  exchangeLoginToken,
+  issueLoginToken,
+  listUsers,
+  loginWithPassword,
+  resetPassword,
+  setDisabled,
+  toPublicUser,
+  type CreateUserInput,
+  type LoginInput,
+  type PublicUser,
+  type UserServiceDeps,
+} from './users';

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { clientIp, LoginThrottle, RateLimiter } from './rate-limit';
+
+function clock(start = 1_000_000) {
+  let t = start;
+  return { now: () => t, advance: (ms: number) => (t += ms) };
+}
+
+describe('RateLimiter', () => {
+  it('allows `limit` attempts per window, then refuses with the time left', () => {
+    const c = clock();
+    const limiter = new RateLimiter({ limit: 3, windowMs: 60_000, now: c.now });
+    expect([1, 2, 3].map(() => limiter.hit('k').ok)).toEqual([true, true, true]);
+    c.advance(20_000);
+    expect(limiter.hit('k')).toEqual({ ok: false, remaining: 0, retryAfterS: 40 });
+    expect(limiter.hit('other').ok).toBe(true);
+    c.advance(40_000);
+    expect(limiter.hit('k')).toEqual({ ok: true, remaining: 2, retryAfterS: 0 });
+  });
+
+  it('forgets a key on reset', () => {
+    const limiter = new RateLimiter({ limit: 1 });
+    limiter.hit('k');
+    expect(limiter.hit('k').ok).toBe(false);
+    limiter.reset('k');
+    expect(limiter.hit('k').ok).toBe(true);
+  });
+
+  it('keeps memory bounded: expired windows go first, then the oldest keys', () => {
+    const c = clock();
+    const limiter = new RateLimiter({ limit: 1, windowMs: 1000, maxKeys: 100, now: c.now });
+    for (let i = 0; i < 100; i++) limiter.hit(`old${i}`);
+    c.advance(1000);
+    limiter.hit('blocked');
+    expect(limiter.hit('blocked').ok).toBe(false);
+    expect(limiter.size).toBeLessThanOrEqual(100);
+    for (let i = 0; i < 10_000; i++) limiter.hit(`flood${i}`);
+    expect(limiter.size).toBe(100);
+  });
+});
+
+describe('LoginThrottle', () => {
+  it('limits one address across usernames, and one username across addresses (10 per 5 minutes by default)', () => {
+    const c = clock();
+    const throttle = new LoginThrottle({ now: c.now });
+    for (let i = 0; i < 10; i++) expect(throttle.attempt({ ip: '1.1.1.1', username: `user${i}` }).ok).toBe(true);
+    expect(throttle.attempt({ ip: '1.1.1.1', username: 'fresh' })).toEqual({ ok: false, retryAfterS: 300 });
+    for (let i = 0; i < 10; i++) expect(throttle.attempt({ ip: `2.2.2.${i}`, username: 'Alice' }).ok).toBe(true);
+    expect(throttle.attempt({ ip: '3.3.3.3', username: 'alice ' }).ok).toBe(false);
+    c.advance(5 * 60_000);
+    expect(throttle.attempt({ ip: '1.1.1.1', username: 'alice' }).ok).toBe(true);
+  });
+
+  it('a successful login resets the username count, not the address count', () => {
+    const throttle = new LoginThrottle({ limit: 2 });
+    throttle.attempt({ ip: 'a', username: 'bob' });
+    throttle.attempt({ ip: 'b', username: 'bob' });
+    throttle.succeeded({ username: 'BOB' });
+    expect(throttle.attempt({ ip: 'c', username: 'bob' }).ok).toBe(true);
+    throttle.attempt({ ip: 'a', username: 'x' });
+    expect(throttle.attempt({ ip: 'a', username: 'y' }).ok).toBe(false);
+  });
+});
+
+describe('clientIp', () => {
+  const h = (headers: Record<string, string>) => new Headers(headers);
+  it('takes the right-most X-Forwarded-For entry, skipping trusted proxies', () => {
+    expect(clientIp(h({ 'x-forwarded-for': '10.0.0.1' }))).toBe('10.0.0.1');
+    expect(clientIp(h({ 'x-forwarded-for': 'spoofed, 203.0.113.7' }))).toBe('203.0.113.7');
+    expect(clientIp(h({ 'x-forwarded-for': 'spoofed, 203.0.113.7, 10.0.0.2' }), { trustedProxies: 1 })).toBe('203.0.113.7');
+    expect(clientIp(h({ 'x-real-ip': '192.0.2.1' }))).toBe('192.0.2.1');
+    expect(clientIp(h({}))).toBe('unknown');
+  });
+});

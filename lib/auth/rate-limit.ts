@@ -1,0 +1,110 @@
+// Login throttling: fixed windows per key (client address, username), in memory. Each process
+// counts alone, which is enough for the embedded single-process set-up; several instances behind
+// a balancer each allow `limit` per window. Memory is bounded: past `maxKeys`, expired windows are
+// dropped first, then the oldest keys.
+
+export interface RateLimitResult {
+  ok: boolean;
+  /** Attempts left in this window after this one. */
+  remaining: number;
+  /** Seconds until the window resets (0 when ok). */
+  retryAfterS: number;
+}
+
+export interface RateLimiterOptions {
+  limit?: number;
+  windowMs?: number;
+  maxKeys?: number;
+  now?: () => number;
+}
+
+export class RateLimiter {
+  readonly limit: number;
+  readonly windowMs: number;
+  private readonly maxKeys: number;
+  private readonly now: () => number;
+  /** Insertion order is window start order: a key is re-inserted when its window restarts. */
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor({ limit = 10, windowMs = 5 * 60_000, maxKeys = 10_000, now = Date.now }: RateLimiterOptions = {}) {
+    this.limit = limit;
+    this.windowMs = windowMs;
+    this.maxKeys = maxKeys;
+    this.now = now;
+  }
+
+  /** Counts one attempt for `key`. */
+  hit(key: string): RateLimitResult {
+    const now = this.now();
+    let window = this.windows.get(key);
+    if (!window || now - window.start >= this.windowMs) {
+      this.windows.delete(key);
+      window = { start: now, count: 0 };
+      this.windows.set(key, window);
+      this.evict(now);
+    }
+    window.count += 1;
+    const ok = window.count <= this.limit;
+    return { ok, remaining: Math.max(0, this.limit - window.count), retryAfterS: ok ? 0 : Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)) };
+  }
+
+  /** Forgets `key` (e.g. a username after a successful login). */
+  reset(key: string): void {
+    this.windows.delete(key);
+  }
+
+  get size(): number {
+    return this.windows.size;
+  }
+
+  private evict(now: number): void {
+    if (this.windows.size <= this.maxKeys) return;
+    // Oldest windows come first, so expired ones are a prefix.
+    for (const [key, window] of this.windows) {
+      if (this.windows.size <= this.maxKeys) return;
+      if (now - window.start >= this.windowMs) this.windows.delete(key);
+      else break;
+    }
+    for (const key of this.windows.keys()) {
+      if (this.windows.size <= this.maxKeys) return;
+      this.windows.delete(key);
+    }
+  }
+}
+
+/** Two limiters: one per client address, one per username (lowercased). An attempt must pass both. */
+export class LoginThrottle {
+  private readonly byIp: RateLimiter;
+  private readonly byUsername: RateLimiter;
+
+  constructor(options: RateLimiterOptions = {}) {
+    this.byIp = new RateLimiter(options);
+    this.byUsername = new RateLimiter(options);
+  }
+
+  /** Counts one attempt against both keys. */
+  attempt({ ip, username }: { ip: string; username: string }): { ok: true } | { ok: false; retryAfterS: number } {
+    const results = [this.byIp.hit(ip), this.byUsername.hit(username.trim().toLowerCase())];
+    const refused = results.filter((r) => !r.ok);
+    return refused.length === 0 ? { ok: true } : { ok: false, retryAfterS: Math.max(...refused.map((r) => r.retryAfterS)) };
+  }
+
+  /** After a successful login the username's count starts over; the address's does not. */
+  succeeded({ username }: { username: string }): void {
+    this.byUsername.reset(username.trim().toLowerCase());
+  }
+}
+
+/**
+ * The client address for rate limiting: the right-most X-Forwarded-For entry, skipping
+ * `trustedProxies` entries added by proxies of our own (0: nothing in front of Next, which then sets
+ * the header from the socket when the client did not send one; 1: one reverse proxy that appends).
+ * Without a proxy a client can choose this value, so the per-username limit is the one that holds.
+ */
+export function clientIp(headers: Pick<Headers, 'get'>, { trustedProxies = 0 }: { trustedProxies?: number } = {}): string {
+  const chain = (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return chain[chain.length - 1 - trustedProxies] ?? chain[0] ?? headers.get('x-real-ip')?.trim() ?? 'unknown';
+}

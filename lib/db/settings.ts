@@ -1,0 +1,27 @@
+// Server-wide values that are created once and then only read (the cookie-signing secret). The
+// first writer wins: concurrent `ensureSetting` calls all return the one stored value.
+import { eq } from 'drizzle-orm';
+import type { Database } from './database';
+import { settings } from './schema';
+
+export function settingQueries(db: Database) {
+  async function getSetting({ key }: { key: string }): Promise<string | undefined> {
+    const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
+    return row?.value;
+  }
+
+  return {
+    getSetting,
+
+    /** The stored value for `key`, storing `value` first when there is none. */
+    async ensureSetting({ key, value }: { key: string; value: string }): Promise<string> {
+      const [row] = await db.insert(settings).values({ key, value }).onConflictDoNothing().returning({ value: settings.value });
+      if (row) return row.value;
+      const stored = await getSetting({ key });
+      if (stored === undefined) throw new Error(`Setting ${key} vanished while being created`);
+      return stored;
+    },
+  };
+}
+
+export type SettingQueries = ReturnType<typeof settingQueries>;

@@ -1,0 +1,91 @@
+// The chat request's `agent`, `tools` and `model` fields, and switching a run's mode, on both
+// stores: a profile narrows the tools the model is offered; a bad name is a 400 naming the field;
+// a mode switch is stored, announced, and refused once the run has finished.
+import { mkdtemp, rm, realpath } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeStores } from '../db/test-support/stores';
+import { createOfflineModel, resolveModel } from '../agent';
+import { DurableRelayBroker } from '../relay';
+import { DbGrantStore } from './grant-store';
+import { DbRelayStore } from './relay-store';
+import { RunManager, type StoredEvent } from './run-manager';
+
+let workspace: string;
+beforeEach(async () => {
+  workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'gatehouse-profiles-')));
+});
+afterEach(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+describeStores('RunManager: agent profiles, tools, model, mode', (store) => {
+  const manager = () =>
+    new RunManager({
+      q: store().q,
+      broker: new DurableRelayBroker(new DbRelayStore(store().q.relays)),
+      grants: new DbGrantStore(store().q.grants),
+      model: createOfflineModel(),
+      modelName: 'offline',
+      resolveModel: (spec) => resolveModel(spec, {}),
+      workspace,
+      approvalTimeoutS: 60,
+    });
+
+  function follow(m: RunManager, runId: string, onEvent: (e: StoredEvent) => void | Promise<void> = () => undefined) {
+    return new Promise<StoredEvent[]>((resolve, reject) => {
+      const seen: StoredEvent[] = [];
+      void m
+        .subscribe(runId, 0, (event) => {
+          seen.push(event);
+          Promise.resolve(onEvent(event)).catch(reject);
+          if (event.type === 'done') resolve(seen);
+        })
+        .catch(reject);
+    });
+  }
+
+  it('the reader profile is not offered bash, so the call never happens', async () => {
+    const m = manager();
+    const { runId } = await m.start({ messages: [{ role: 'user', content: '$ echo hidden\nls' }], agent: 'reader' });
+    const events = await follow(m, runId);
+    expect(events.filter((e) => e.type === 'tool_call').map((e) => e.data.tool)).toEqual(['list_files']);
+    expect(events.some((e) => e.type === 'relay')).toBe(false);
+    expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ agent: 'reader', status: 'done' });
+  });
+
+  it('tools narrows the profile: only the named tools are offered', async () => {
+    const m = manager();
+    const { runId } = await m.start({ messages: [{ role: 'user', content: 'ls\nread notes.md' }], tools: ['read_file'] });
+    const events = await follow(m, runId);
+    expect(events.filter((e) => e.type === 'tool_call').map((e) => e.data.tool)).toEqual(['read_file']);
+  });
+
+  it('an unknown agent, a tool outside the profile, or a bad model is a 400 naming the field, and no run is created', async () => {
+    const m = manager();
+    const messages = [{ role: 'user' as const, content: 'ls' }];
+    await expect(m.start({ messages, agent: 'root' })).rejects.toMatchObject({ status: 400, details: { fields: [{ path: 'agent' }] } });
+    await expect(m.start({ messages, agent: 'reader', tools: ['read_file', 'bash'] })).rejects.toMatchObject({ status: 400, details: { fields: [{ path: 'tools.1' }] } });
+    await expect(m.start({ messages, model: 'gpt-9' })).rejects.toMatchObject({ status: 400, details: { fields: [{ path: 'model' }] } });
+    await expect(m.start({ messages, model: 'openai:gpt-4o' })).rejects.toMatchObject({ status: 400, details: { fields: [{ path: 'model', message: expect.stringContaining('OPENAI_API_KEY') }] } });
+    expect((await store().q.runs.listRuns({})).items).toEqual([]);
+  });
+
+  it('setMode switches a paused run, stores and announces it, and is refused after the run ends', async () => {
+    const m = manager();
+    const { runId, sessionId } = await m.start({ messages: [{ role: 'user', content: '$ echo mode' }] });
+    const events = await follow(m, runId, async (event) => {
+      if (event.type !== 'relay') return;
+      // What a resume after a restart needs: the profile's tools, stored with the run.
+      expect((await store().q.runs.getRun({ id: runId }))?.state).toMatchObject({ tools: expect.arrayContaining(['bash', 'task']) });
+      expect(await m.setMode(runId, 'bypassPermissions')).toEqual({ runId, mode: 'bypassPermissions' });
+      expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ mode: 'bypassPermissions', status: 'waiting' });
+      await m.resolve((event.data.relay as { id: string }).id, { sessionId, response: { approved: true }, decidedBy: 'alice' });
+    });
+    expect(events.find((e) => e.type === 'mode_changed')?.data).toMatchObject({ mode: 'bypassPermissions' });
+    expect(events.at(-1)?.data).toMatchObject({ text: 'bash: mode' });
+    await expect(m.setMode(runId, 'default')).rejects.toMatchObject({ status: 409, code: 'conflict:run_finished' });
+    await expect(m.setMode('no-such-run', 'default')).rejects.toMatchObject({ status: 404 });
+  });
+});

@@ -1,0 +1,133 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppError } from './errors';
+import { formatSse, sseResponse } from './sse';
+
+/** Reads the stream chunk by chunk, so a test can look at what has arrived so far. */
+function reader(response: Response) {
+  const stream = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  // A read that has not settled yet is kept, so no chunk is lost between two looks.
+  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  const read = () => (pending ??= stream.read());
+  return {
+    /** Everything received so far, after letting the stream deliver what it has queued. */
+    async received(): Promise<string> {
+      for (;;) {
+        const chunk = await Promise.race([read(), new Promise<'idle'>((resolve) => setImmediate(() => resolve('idle')))]);
+        if (chunk === 'idle') return text;
+        pending = undefined;
+        if (chunk.done) return text;
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+    },
+    /** Reads to the end; resolves with everything, or never when the stream stays open. */
+    async rest(): Promise<string> {
+      for (;;) {
+        const chunk = await read();
+        pending = undefined;
+        if (chunk.done) return text;
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+    },
+    cancel: () => stream.cancel(),
+  };
+}
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+describe('sseResponse', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('sends the no-buffering headers with the event-stream content type', () => {
+    const response = sseResponse(new AbortController().signal, () => () => {});
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('no-cache, no-transform');
+    expect(response.headers.get('x-accel-buffering')).toBe('no');
+  });
+
+  it('sends a heartbeat comment every interval, and only then', async () => {
+    const body = reader(sseResponse(new AbortController().signal, () => () => {}, 1_000));
+    expect(await body.received()).toBe(': connected\n\n');
+    await vi.advanceTimersByTimeAsync(999);
+    expect(count(await body.received(), ': heartbeat\n\n')).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(count(await body.received(), ': heartbeat\n\n')).toBe(1);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(count(await body.received(), ': heartbeat\n\n')).toBe(3);
+    await body.cancel();
+  });
+
+  it('uses 15 s when no interval is given', async () => {
+    const body = reader(sseResponse(new AbortController().signal, () => () => {}));
+    await vi.advanceTimersByTimeAsync(14_999);
+    expect(await body.received()).not.toContain('heartbeat');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await body.received()).toContain(': heartbeat\n\n');
+    await body.cancel();
+  });
+
+  it('sends events with their id, and closes when start calls close', async () => {
+    const cleanup = vi.fn();
+    const response = sseResponse(new AbortController().signal, (send, close) => {
+      send({ id: 7, event: 'text', data: { delta: 'a\nb' } });
+      close();
+      return cleanup;
+    });
+    expect(await reader(response).rest()).toBe(': connected\n\nid: 7\nevent: text\ndata: {"delta":"a\\nb"}\n\n');
+    expect(cleanup).toHaveBeenCalledTimes(1);
+  });
+
+  it('the client going away (abort signal) ends the stream, runs the cleanup once and stops the heartbeat', async () => {
+    const client = new AbortController();
+    const cleanup = vi.fn();
+    const body = reader(sseResponse(client.signal, () => cleanup, 1_000));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await body.received()).toContain(': heartbeat');
+    client.abort();
+    const all = await body.rest();
+    expect(cleanup).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(count(all, ': heartbeat')).toBe(1);
+    expect(cleanup).toHaveBeenCalledTimes(1);
+  });
+
+  it('a client that left before the stream started gets no heartbeat, and the cleanup still runs', async () => {
+    const client = new AbortController();
+    client.abort();
+    const cleanup = vi.fn();
+    expect(await reader(sseResponse(client.signal, async () => cleanup, 1_000)).rest()).toBe(': connected\n\n');
+    expect(cleanup).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('cancelling the body (the reader side) runs the cleanup once', async () => {
+    const cleanup = vi.fn();
+    const body = reader(sseResponse(new AbortController().signal, () => cleanup, 1_000));
+    await body.received();
+    await body.cancel();
+    expect(cleanup).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('an error thrown in start becomes an error event with a safe message, then the stream ends', async () => {
+    const failing = sseResponse(new AbortController().signal, async () => {
+      throw new AppError('not_found:run', 404, 'No such run');
+    });
+    expect(await reader(failing).rest()).toBe(`: connected\n\n${formatSse({ event: 'error', data: { code: 'not_found:run', message: 'No such run' } })}`);
+
+    const internal = sseResponse(new AbortController().signal, () => {
+      throw new Error('relation "runs" does not exist at character 15');
+    });
+    const text = await reader(internal).rest();
+    expect(text).toContain('event: error\ndata: {"code":"internal","message":"Something went wrong on the server"}');
+    expect(text).not.toContain('relation');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
