@@ -7,3 +7,4 @@ export { Dialog, type DialogProps } from './dialog';
 export { JsonView } from './json-view';
 export { Notice } from './notice';
 export { Table } from './table';
+export { RadioGroup, type RadioOption } from './radio-group';

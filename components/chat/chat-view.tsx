@@ -1,0 +1,74 @@
+// The chat page: pickers and status, the conversation, the composer, and the approval dialog
+// for whatever waits on a human. The URL names the run (`/?run=<id>`), so a reload or another
+// tab opens the same conversation with its pending approvals.
+'use client';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useCallback } from 'react';
+import { ApprovalDialog } from '@/components/approvals/approval-dialog';
+import { QueueNoticeBanner } from '@/components/approvals/queue-notice';
+import { Button } from '@/components/ui';
+import { ApiError } from '@/lib/client/api';
+import { useApprovalStore } from '@/lib/client/chat/approval-store';
+import { useCancelRun, useSetRunMode } from '@/lib/client/chat/run';
+import { useChatSettings } from '@/lib/client/chat/settings-store';
+import type { Mode } from '@/lib/client/chat/types';
+import { useChatSession } from '@/lib/client/chat/use-chat-session';
+import { Composer } from './composer';
+import { AgentPicker, ModePicker } from './pickers';
+import { StatusBar } from './status-bar';
+import { TranscriptView } from './transcript-view';
+import './chat.css';
+
+export function ChatView() {
+  const router = useRouter();
+  const urlRunId = useSearchParams().get('run');
+  const onRunStarted = useCallback((runId: string, first: boolean) => {
+    const url = `/?run=${encodeURIComponent(runId)}`;
+    if (first) window.history.pushState(null, '', url);
+    else window.history.replaceState(null, '', url);
+  }, []);
+  const { transcript, send, reconnecting } = useChatSession({ urlRunId, onRunStarted });
+  const { mode, agent, setMode, setAgent } = useChatSettings();
+  const pending = useApprovalStore((s) => s.queue.length);
+  const cancel = useCancelRun();
+  const setRunMode = useSetRunMode();
+  const { runId, runStatus } = transcript;
+  const live = runStatus === 'live' || runStatus === 'starting';
+
+  const changeMode = (next: Mode) => {
+    const previous = mode;
+    setMode(next);
+    if (runStatus !== 'live' || !runId) return;
+    setRunMode.mutate(
+      { runId, mode: next },
+      // 409: the run has just finished, so the choice simply applies to the next run.
+      { onError: (error) => !(error instanceof ApiError && error.status === 409) && setMode(previous) },
+    );
+  };
+
+  return (
+    <div className="chat">
+      <div className="chat-toolbar">
+        <AgentPicker value={agent} onChange={setAgent} />
+        <ModePicker value={mode} onChange={changeMode} />
+        <div className="chat-toolbar__actions">
+          {runStatus === 'live' && runId && (
+            <Button variant="danger" onClick={() => cancel.mutate(runId)} disabled={cancel.isPending}>
+              Cancel run
+            </Button>
+          )}
+          <Button variant="ghost" onClick={() => router.push('/')} disabled={transcript.items.length === 0}>
+            New chat
+          </Button>
+        </div>
+      </div>
+      <StatusBar mode={mode} runStatus={runStatus} pending={pending} reconnecting={reconnecting} />
+      {setRunMode.isError && !(setRunMode.error instanceof ApiError && setRunMode.error.status === 409) && <p role="alert">Could not change the mode: {setRunMode.error.message}</p>}
+      {cancel.isError && <p role="alert">Could not cancel the run: {cancel.error.message}</p>}
+      <QueueNoticeBanner />
+      <TranscriptView items={transcript.items} />
+      <Composer busy={live} onSend={(text) => void send(text)} />
+      <ApprovalDialog />
+    </div>
+  );
+}

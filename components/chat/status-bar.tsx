@@ -1,0 +1,24 @@
+// The run's status line: always the mode, then the run's state, pending approvals and whether
+// the event stream is reconnecting. A polite live region, so changes are announced.
+import type { RunStatus } from '@/lib/client/chat/transcript';
+import { modeLabel, type Mode } from '@/lib/client/chat/types';
+
+const STATUS_TEXT: Record<RunStatus, string> = {
+  idle: 'No run yet',
+  starting: 'Starting…',
+  live: 'Running',
+  done: 'Done',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+};
+
+export function StatusBar({ mode, runStatus, pending, reconnecting }: { mode: Mode; runStatus: RunStatus; pending: number; reconnecting: boolean }) {
+  return (
+    <div className="chat-status" role="status" aria-label="Run status">
+      <span className="chat-status__mode">{modeLabel(mode)}</span>
+      <span className="chat-status__item">{pending > 0 && runStatus === 'live' ? 'Waiting for approval' : STATUS_TEXT[runStatus]}</span>
+      {pending > 0 && <span className="chat-status__item">{pending === 1 ? '1 approval pending' : `${pending} approvals pending`}</span>}
+      {reconnecting && <span className="chat-status__item">Reconnecting…</span>}
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+// The chat's conductor: starts runs (POST /api/chat), opens existing ones from the URL (GET the
+// run, then its events from the start), keeps one event stream per tab, and routes each event to
+// the transcript reducer, the approval queue and the mode picker.
+'use client';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useEffectEvent, useReducer, useRef, useState } from 'react';
+import { ApiError } from '../api';
+import { useApprovalStore } from './approval-store';
+import { historyFromMessages } from './history';
+import { fetchRun, isFinished, runQuery } from './run';
+import { useChatSettings } from './settings-store';
+import { followRun, startChat, type StreamCallbacks } from './stream';
+import { emptyTranscript, toMessages, transcriptReducer, type RunStatus } from './transcript';
+import type { RunEvent } from './types';
+
+export interface ChatSessionOptions {
+  /** The run named in the URL (`/?run=<id>`), or null for a new conversation. */
+  urlRunId: string | null;
+  /** A run started here: the caller puts it in the URL. */
+  onRunStarted(runId: string, firstOfConversation: boolean): void;
+}
+
+export function useChatSession({ urlRunId, onRunStarted }: ChatSessionOptions) {
+  const client = useQueryClient();
+  const [transcript, dispatch] = useReducer(transcriptReducer, emptyTranscript);
+  const [reconnecting, setReconnecting] = useState(false);
+  const latest = useRef(transcript);
+  const currentRun = useRef<string | null>(null);
+  const stream = useRef<AbortController | null>(null);
+  /** Events up to this sequence (per run) are history: they update the queue without notices. */
+  const replayUntil = useRef<Record<string, number>>({});
+
+  useEffect(() => {
+    latest.current = transcript;
+  }, [transcript]);
+
+  const onEvent = useCallback(
+    (event: RunEvent) => {
+      setReconnecting(false);
+      dispatch({ type: 'event', event });
+      const approvals = useApprovalStore.getState();
+      if (event.type === 'relay') approvals.add(event.relay);
+      else if (event.type === 'relay_resolved') approvals.resolved(event.relayId, event, event.seq > (replayUntil.current[event.runId] ?? 0));
+      else if (event.type === 'mode_changed' && event.runId === currentRun.current) useChatSettings.getState().setMode(event.mode);
+    },
+    [],
+  );
+
+  const callbacks = useCallback(
+    (extra: Partial<StreamCallbacks> = {}): StreamCallbacks => ({
+      onEvent,
+      onReconnecting: () => setReconnecting(true),
+      stillLive: async (runId) => {
+        const detail = await fetchRun(runId);
+        return detail.live || !isFinished(detail.run.status);
+      },
+      ...extra,
+    }),
+    [onEvent],
+  );
+
+  const openStream = () => {
+    stream.current?.abort();
+    const controller = new AbortController();
+    stream.current = controller;
+    return controller;
+  };
+
+  const load = useEffectEvent(async (runId: string) => {
+    const controller = openStream();
+    currentRun.current = runId;
+    useApprovalStore.getState().reset();
+    try {
+      const { run, pendingRelays, live } = await client.fetchQuery(runQuery(runId));
+      if (controller.signal.aborted) return;
+      replayUntil.current = { [runId]: run.lastEventSeq };
+      const runStatus: RunStatus = live || !isFinished(run.status) ? 'live' : (run.status as RunStatus);
+      dispatch({ type: 'load', runId, sessionId: run.sessionId, history: historyFromMessages(run.state.messages), runStatus });
+      useChatSettings.getState().setMode(run.mode ?? 'default');
+      if (run.agent) useChatSettings.getState().setAgent(run.agent);
+      for (const relay of pendingRelays) useApprovalStore.getState().add(relay);
+      await followRun(runId, 0, callbacks(), controller.signal);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      dispatch({ type: 'failed', message: error instanceof ApiError && error.status === 404 ? 'This run does not exist.' : `Could not load the run: ${(error as Error).message}` });
+    } finally {
+      if (stream.current === controller) setReconnecting(false);
+    }
+  });
+
+  const reset = useEffectEvent(() => {
+    stream.current?.abort();
+    currentRun.current = null;
+    useApprovalStore.getState().reset();
+    dispatch({ type: 'reset' });
+  });
+
+  useEffect(() => {
+    if (urlRunId === currentRun.current) return;
+    if (urlRunId) void load(urlRunId);
+    else reset();
+  }, [urlRunId]);
+
+  useEffect(() => () => stream.current?.abort(), []);
+
+  const send = useCallback(
+    async (text: string) => {
+      const before = latest.current;
+      const messages = [...toMessages(before), { role: 'user' as const, content: text }];
+      dispatch({ type: 'send', text });
+      const controller = openStream();
+      const { mode, agent } = useChatSettings.getState();
+      let runStarted = false;
+      try {
+        const onConnected = (ids: { runId: string; sessionId: string }) => {
+          // Before any of the run's events: they are all live, and `done` must find its run.
+          currentRun.current = ids.runId;
+          replayUntil.current = { ...replayUntil.current, [ids.runId]: 0 };
+          dispatch({ type: 'started', ...ids });
+        };
+        const started = await startChat({ messages, sessionId: before.sessionId, mode, ...(agent ? { agent } : {}) }, callbacks({ onConnected }), controller.signal);
+        runStarted = true;
+        onRunStarted(started.runId, !before.sessionId);
+        await started.finished;
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        const message = error instanceof ApiError ? error.message : (error as Error).message;
+        dispatch({ type: 'failed', message: runStarted ? `Lost the run's events: ${message}. Reload to try again.` : `Could not start the run: ${message}` });
+      }
+    },
+    [callbacks, onRunStarted],
+  );
+
+  return { transcript, send, reconnecting };
+}
