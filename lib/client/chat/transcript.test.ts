@@ -84,4 +84,11 @@ describe('transcript', () => {
     expect(t.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'user']);
     expect(t.runStatus).toBe('live');
   });
+
+  it('a message whose run could not start stays visible but is not sent with the next message', () => {
+    const failed = [{ type: 'send', text: 'first' }, { type: 'failed', message: 'Could not start the run: bad agent' }, { type: 'send', text: 'second' }] as TranscriptAction[];
+    const t = failed.reduce(transcriptReducer, emptyTranscript);
+    expect(t.items.filter((i) => i.kind === 'user').map((i) => i.kind === 'user' && i.text)).toEqual(['first', 'second']);
+    expect(toMessages(t)).toEqual([{ role: 'user', content: 'second' }]);
+  });
 });

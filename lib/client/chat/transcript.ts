@@ -12,7 +12,8 @@ interface Who {
 }
 
 export type TranscriptItem =
-  | { kind: 'user'; id: string; text: string }
+  /** `unsent`: its run could not start, so it is not part of the conversation sent next time. */
+  | { kind: 'user'; id: string; text: string; unsent?: boolean }
   | (Who & { kind: 'assistant'; id: string; runId: string; text: string })
   | (Who & { kind: 'tool'; id: string; runId: string; toolCallId: string; tool: string; params: unknown; status: ToolStatus; decision?: Decision; relayId?: string; output?: string; isError?: boolean; reason?: string })
   | (Who & { kind: 'agent'; id: string; runId: string; profile: string; prompt: string; output?: string })
@@ -61,8 +62,11 @@ export function transcriptReducer(state: Transcript, action: TranscriptAction): 
       return { ...state, runStatus: 'starting', items: [...state.items, { kind: 'user', id: `u${state.items.length}`, text: action.text }] };
     case 'started':
       return { ...state, runId: action.runId, sessionId: action.sessionId, runStatus: 'live' };
-    case 'failed':
-      return { ...state, runStatus: state.runStatus === 'starting' ? 'idle' : state.runStatus, items: [...state.items, { kind: 'error', id: `e${state.items.length}`, message: action.message }] };
+    case 'failed': {
+      const starting = state.runStatus === 'starting';
+      const items = starting ? markLastUserUnsent(state.items) : state.items;
+      return { ...state, runStatus: starting ? 'idle' : state.runStatus, items: [...items, { kind: 'error', id: `e${items.length}`, message: action.message }] };
+    }
     case 'event':
       return applyEvent(state, action.event);
   }
@@ -71,10 +75,15 @@ export function transcriptReducer(state: Transcript, action: TranscriptAction): 
 /** The conversation so far as chat messages, for a follow-up in the same session. */
 export function toMessages(state: Transcript): Array<{ role: 'user' | 'assistant'; content: string }> {
   return state.items.flatMap((item): Array<{ role: 'user' | 'assistant'; content: string }> => {
-    if (item.kind === 'user') return [{ role: 'user', content: item.text }];
+    if (item.kind === 'user') return item.unsent ? [] : [{ role: 'user', content: item.text }];
     if (item.kind === 'assistant' && item.parents.length === 0 && item.text) return [{ role: 'assistant', content: item.text }];
     return [];
   });
+}
+
+function markLastUserUnsent(items: TranscriptItem[]): TranscriptItem[] {
+  const index = items.findLastIndex((item) => item.kind === 'user');
+  return items.map((item, i) => (i === index && item.kind === 'user' ? { ...item, unsent: true } : item));
 }
 
 function applyEvent(state: Transcript, event: RunEvent): Transcript {
