@@ -3,12 +3,14 @@
 'use client';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { UserMenu } from '@/components/auth/user-menu';
 
 const LINKS = [
   { href: '/', label: 'Chat' },
   { href: '/rules', label: 'Rules' },
   { href: '/runs', label: 'Runs' },
   { href: '/audit', label: 'Audit' },
+  { href: '/users', label: 'Users' },
 ] as const;
 
 export function AppHeader() {
@@ -28,6 +30,7 @@ export function AppHeader() {
           );
         })}
       </nav>
+      <UserMenu />
     </header>
   );
 }

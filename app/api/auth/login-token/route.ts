@@ -1,0 +1,16 @@
+// POST /api/auth/login-token: consumes a one-time sign-in link and starts a session. The /login
+// page posts the token on a button press; a GET never consumes it (link previewers would).
+import { exchangeLoginToken } from '@/lib/auth';
+import { readJson } from '@/lib/server/body';
+import { handle } from '@/lib/server/handler';
+import { sessionResponse } from '../session';
+import { LoginTokenSchema } from './schema';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const POST = handle('public', async (request, _params, rt) => {
+  const { token } = await readJson(request, LoginTokenSchema, rt.config.maxBodyBytes);
+  const user = await exchangeLoginToken({ q: rt.q, token });
+  return sessionResponse(request, rt, user);
+});

@@ -1,0 +1,23 @@
+// What the auth routes share: the signed-in user as the browser sees it, and the response that
+// starts a session (the signed, httpOnly cookie of lib/auth).
+import { PERMISSIONS, isSecureRequest, sessionCookieFor, type Action, type Role } from '@/lib/auth';
+import type { Runtime } from '@/lib/server/runtime';
+
+export interface Me {
+  id: string;
+  username: string;
+  displayName: string;
+  role: Role;
+  /** What the role may do, so the UI can hide what would be refused (the server checks anyway). */
+  permissions: Action[];
+}
+
+export function toMe(user: { id: string; username: string; displayName: string; role: Role }): Me {
+  return { id: user.id, username: user.username, displayName: user.displayName, role: user.role, permissions: [...PERMISSIONS[user.role]] };
+}
+
+/** `{ user }` with the session cookie for it; never cached. */
+export function sessionResponse(request: Request, rt: Runtime, user: Parameters<typeof toMe>[0] & { sessionGeneration: number }): Response {
+  const cookie = sessionCookieFor(user, { secret: rt.sessionSecret, secure: isSecureRequest(request) });
+  return Response.json({ user: toMe(user) }, { headers: { 'Set-Cookie': cookie, 'Cache-Control': 'no-store' } });
+}

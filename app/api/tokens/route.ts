@@ -1,0 +1,35 @@
+// GET /api/tokens: the caller's own live API tokens (never the secret or its hash).
+// POST /api/tokens: a new token for the caller; the secret is in this answer only (201).
+import { createApiToken, type AuthUser } from '@/lib/auth';
+import type { ApiTokenRow } from '@/lib/db';
+import { readJson } from '@/lib/server/body';
+import { handle, signedIn } from '@/lib/server/handler';
+import { auditAccount } from '../users/audit';
+import { CreateTokenSchema } from './schema';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const toPublicToken = (row: Pick<ApiTokenRow, 'id' | 'name' | 'createdAt' | 'expiresAt' | 'lastUsedAt'>) => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.createdAt,
+  expiresAt: row.expiresAt,
+  lastUsedAt: row.lastUsedAt,
+});
+
+export const GET = handle('tokens:manage:own', async (_request, _params, rt, user) => {
+  const rows = await rt.q.tokens.listApiTokens({ userId: signedIn(user).id });
+  return Response.json({ items: rows.map(toPublicToken) }, { headers: { 'Cache-Control': 'no-store' } });
+});
+
+export const POST = handle('tokens:manage:own', async (request, _params, rt, user) => {
+  const me: AuthUser = signedIn(user);
+  const { name, expiresInDays } = await readJson(request, CreateTokenSchema, rt.config.maxBodyBytes);
+  const expiresAt = expiresInDays === undefined ? undefined : new Date(Date.now() + expiresInDays * DAY_MS);
+  const created = await createApiToken({ q: rt.q, userId: me.id, name, expiresAt });
+  await auditAccount(rt, me, 'token_created', { tokenId: created.id, name: created.name, userId: me.id, expiresAt: created.expiresAt });
+  return Response.json(created, { status: 201, headers: { 'Cache-Control': 'no-store' } });
+});

@@ -1,0 +1,54 @@
+// The header's account corner: who is signed in (name and role) with Sign out, or a Sign in link.
+// Signing out drops every cached query (lib/client/auth) and goes to /login, so no page keeps
+// showing data it may no longer fetch.
+'use client';
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import { Button } from '@/components/ui';
+import { useLogout, useMe } from '@/lib/client/auth';
+import { RoleBadge } from './role-badge';
+import './auth.css';
+
+export function UserMenu() {
+  const me = useMe();
+  const logout = useLogout();
+  const pathname = usePathname();
+  const router = useRouter();
+
+  if (me.isPending) return <div className="user-menu" aria-hidden="true" />;
+  if (!me.data) {
+    if (pathname === '/login') return null;
+    return (
+      <div className="user-menu">
+        <Link href={pathname && pathname !== '/' ? `/login?next=${encodeURIComponent(pathname)}` : '/login'} className="app-header__link">
+          Sign in
+        </Link>
+      </div>
+    );
+  }
+
+  async function signOut() {
+    await logout.mutateAsync();
+    router.replace('/login');
+  }
+
+  const { displayName, username, role } = me.data;
+  return (
+    <div className="user-menu" role="group" aria-label="Account">
+      <span className="user-menu__who">
+        <span className="ui-visually-hidden">Signed in as </span>
+        <span className="user-menu__name">{displayName}</span>
+        {displayName !== username && <span className="user-menu__username">{username}</span>}
+      </span>
+      <RoleBadge role={role} />
+      <Button size="sm" variant="ghost" onClick={signOut} disabled={logout.isPending}>
+        Sign out
+      </Button>
+      {logout.isError && (
+        <span role="alert" className="user-menu__error">
+          Sign-out failed: {logout.error.message}
+        </span>
+      )}
+    </div>
+  );
+}
