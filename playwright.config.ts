@@ -6,6 +6,7 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { adminAuthHeaders, E2E_ADMIN_TOKEN } from './e2e/support/auth';
 import { defineConfig, devices, type PlaywrightTestConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
@@ -30,7 +31,8 @@ if (!withPostgres && !process.env.TEST_WORKER_INDEX) {
 }
 
 // Short heartbeats, so a spec can see them on a paused run's stream without waiting 15 s.
-const serverEnv = { GATEHOUSE_MODEL: 'offline', GATEHOUSE_SSE_HEARTBEAT_MS: '1000', NEXT_TELEMETRY_DISABLED: '1' };
+// The suite is signed in as the bootstrap admin through GATEHOUSE_ADMIN_TOKEN (e2e/support/auth.ts).
+const serverEnv = { GATEHOUSE_MODEL: 'offline', GATEHOUSE_SSE_HEARTBEAT_MS: '1000', GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN, NEXT_TELEMETRY_DISABLED: '1' };
 
 const chromium = {
   ...devices['Desktop Chrome'],
@@ -104,6 +106,9 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   use: {
     baseURL,
+    // Every page and API request of the default fixtures is the admin's (specs about signing in
+    // make their own contexts, which do not get this).
+    extraHTTPHeaders: adminAuthHeaders(),
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

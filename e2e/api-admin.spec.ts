@@ -77,6 +77,11 @@ test('an Always Allow grant is listed and can be revoked; a paused run can be ca
 
   const audit = (await (await request.get(`/api/audit?sessionId=${sessionId}`)).json()).items as { kind: string; decidedBy?: string }[];
   expect(audit.map((a) => a.kind)).toEqual(expect.arrayContaining(['decision', 'grant_created', 'grant_revoked']));
+  // Who: the grant's creation and revocation and the human decision name the signed-in admin
+  // (`policy`, `grant` and `system` are the automatic deciders; an ask has no decider yet).
+  const human = audit.filter((a) => a.decidedBy && !['policy', 'grant', 'system'].includes(a.decidedBy));
+  expect(human.length).toBeGreaterThanOrEqual(3);
+  expect(human.map((a) => a.decidedBy)).toEqual(human.map(() => 'admin'));
   const policyEdits = (await (await request.get('/api/audit?kind=policy_edit')).json()).items;
   expect(policyEdits.length).toBeGreaterThan(0);
   expect((await request.get('/api/audit?cursor=garbage')).status()).toBe(400);

@@ -200,7 +200,9 @@ test.beforeAll(async ({ baseURL, extraHTTPHeaders }) => {
 for (const c of CASES) {
   test(c.name, async ({ baseURL, extraHTTPHeaders }) => {
     const body = typeof c.body === 'function' ? c.body() : c.body;
-    const headers = Object.fromEntries(Object.entries({ ...extraHTTPHeaders, ...c.headers }).filter(([, value]) => value !== ''));
+    // One connection per case: a 413 answered before a streamed body was sent in full leaves
+    // that connection unusable, and fetch would otherwise reuse it for the next case (ECONNRESET).
+    const headers = Object.fromEntries(Object.entries({ ...extraHTTPHeaders, Connection: 'close', ...c.headers }).filter(([, value]) => value !== ''));
     const response = await fetch(`${baseURL}${c.path.replace('{run}', finishedRun)}`, {
       method: c.method,
       headers,

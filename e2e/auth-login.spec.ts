@@ -77,8 +77,10 @@ async function expectAccessible(page: Page, what: string) {
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), what).toEqual([]);
 }
 
+// Explicitly without the suite's admin Authorization header (the config's `use` options also reach
+// contexts made with browser.newContext()): these browsers sign in like people do.
 const newPage = async (browser: Browser, base: string): Promise<{ context: BrowserContext; page: Page }> => {
-  const context = await browser.newContext({ baseURL: base });
+  const context = await browser.newContext({ baseURL: base, extraHTTPHeaders: {} });
   return { context, page: await context.newPage() };
 };
 

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { adminAuthHeaders, E2E_ADMIN_TOKEN } from './support/auth';
 import { SseReader } from './support/sse';
 
 const port = Number(process.env.E2E_RESTART_PORT ?? 3190);
@@ -12,7 +13,7 @@ const base = `http://127.0.0.1:${port}`;
 
 function startServer(dataDir: string): ChildProcess {
   return spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
-    env: { ...process.env, GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_MODEL: 'offline', NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_MODEL: 'offline', GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN, NEXT_TELEMETRY_DISABLED: '1' },
     stdio: 'ignore',
   });
 }
@@ -49,7 +50,7 @@ test('a paused run survives kill -9 and finishes after the restart, the tool exe
     server = startServer(dataDir);
     await waitHealthy();
 
-    const decided = await fetch(`${base}/api/chat/relay/${relay.id}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sessionId, response: { approved: true } }) });
+    const decided = await fetch(`${base}/api/chat/relay/${relay.id}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...adminAuthHeaders() }, body: JSON.stringify({ sessionId, response: { approved: true } }) });
     expect(decided.status).toBe(200);
     const followed = await SseReader.open(`${base}/api/runs/${runId}/events`, { headers: { 'Last-Event-ID': '0' } });
     const all = await followed.events.rest();
@@ -57,7 +58,7 @@ test('a paused run survives kill -9 and finishes after the restart, the tool exe
     expect(all.find((e) => e.event === 'relay_resolved')?.data).toMatchObject({ status: 'approved' });
     expect(all.map((e) => e.id)).toEqual(all.map((_, i) => i + 1));
     expect(readFileSync(path.join(dataDir, 'workspace', 'executions.log'), 'utf8')).toBe('ran\n');
-    const audit = await (await fetch(`${base}/api/audit?runId=${runId}`)).json();
+    const audit = await (await fetch(`${base}/api/audit?runId=${runId}`, { headers: adminAuthHeaders() })).json();
     expect(audit.items.map((a: { action: string }) => a.action).sort()).toEqual(['allow', 'ask']);
   } finally {
     server.kill('SIGKILL');

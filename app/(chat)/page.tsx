@@ -2,17 +2,18 @@
 // open the approval dialog. The run lives in the URL (`/?run=<id>`).
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
+import { RequireRole } from '@/components/auth/require-role';
 import { ChatView } from '@/components/chat/chat-view';
 
 export const metadata: Metadata = { title: 'Chat' };
 
 export default function ChatPage() {
   return (
-    <>
+    <RequireRole action="runs:start" pathname="/">
       <h1 className="page-title">Chat</h1>
       <Suspense fallback={<p>Loading the chat…</p>}>
         <ChatView />
       </Suspense>
-    </>
+    </RequireRole>
   );
 }

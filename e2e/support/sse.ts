@@ -2,6 +2,7 @@
 // can act (approve a relay) while the stream is still open. Comments (`: heartbeat`) are kept in
 // `comments`, so a spec can wait for them too.
 import { parseSseBlock, type ParsedSseEvent } from '../../lib/client/sse-parse';
+import { withAdminAuth } from './auth';
 
 export type SseEvent = ParsedSseEvent;
 
@@ -14,7 +15,8 @@ export class SseReader {
   constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
 
   static async open(url: string, init: RequestInit): Promise<{ response: Response; events: SseReader }> {
-    const response = await fetch(url, init);
+    // Signed in as the e2e admin unless the caller sent its own Authorization header.
+    const response = await fetch(url, withAdminAuth(init));
     if (!response.body) throw new Error(`no body (status ${response.status})`);
     return { response, events: new SseReader(response.body.getReader()) };
   }

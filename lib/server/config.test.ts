@@ -22,6 +22,10 @@ describe('parseConfig', () => {
     expect(none).not.toHaveProperty('secret');
   });
 
+  it('reads the public URL without a trailing slash', () => {
+    expect(parseConfig({ GATEHOUSE_PUBLIC_URL: 'https://gate.example.com/' }, '/app')).toMatchObject({ publicUrl: 'https://gate.example.com' });
+  });
+
   it('treats empty variables as unset', () => {
     expect(parseConfig({ DATABASE_URL: '', GATEHOUSE_MODEL: ' ' }, '/app')).toMatchObject({ model: 'offline' });
   });
@@ -35,6 +39,7 @@ describe('parseConfig', () => {
     [{ GATEHOUSE_ADMIN_TOKEN: 'short' }, 'GATEHOUSE_ADMIN_TOKEN'],
     [{ GATEHOUSE_ADMIN_TOKEN: 'has a space inside it' }, 'GATEHOUSE_ADMIN_TOKEN'],
     [{ GATEHOUSE_SECRET: 'too-short' }, 'GATEHOUSE_SECRET'],
+    [{ GATEHOUSE_PUBLIC_URL: 'gate.example.com' }, 'GATEHOUSE_PUBLIC_URL'],
   ])('rejects %j naming the variable', (env, variable) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(variable);

@@ -33,6 +33,7 @@ const EnvSchema = z.object({
   GATEHOUSE_MAX_BODY_BYTES: positiveInt(1_000_000),
   GATEHOUSE_SSE_HEARTBEAT_MS: positiveInt(15_000),
   GATEHOUSE_ADMIN_TOKEN: optionalText.refine((v) => v === undefined || /^\S{16,}$/.test(v), 'must be at least 16 characters without spaces'),
+  GATEHOUSE_PUBLIC_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v), 'must be an http:// or https:// URL'),
   GATEHOUSE_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters'),
 });
 
@@ -53,6 +54,8 @@ export interface Config {
   adminToken?: string;
   /** Signs session cookies; unset: a random secret kept in the database. */
   secret?: string;
+  /** Where people open Gatehouse (the printed sign-in link uses it); unset: http://127.0.0.1:<port>. */
+  publicUrl?: string;
 }
 
 export class ConfigError extends Error {
@@ -80,6 +83,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     sseHeartbeatMs: e.GATEHOUSE_SSE_HEARTBEAT_MS,
     ...(e.GATEHOUSE_ADMIN_TOKEN ? { adminToken: e.GATEHOUSE_ADMIN_TOKEN } : {}),
     ...(e.GATEHOUSE_SECRET ? { secret: e.GATEHOUSE_SECRET } : {}),
+    ...(e.GATEHOUSE_PUBLIC_URL ? { publicUrl: e.GATEHOUSE_PUBLIC_URL.replace(/\/+$/, '') } : {}),
   };
 }
 

@@ -13,25 +13,21 @@ export type Access = 'public' | 'signed-in' | Action;
 type RouteFn<P> = (request: Request, params: P, rt: Runtime, user: AuthUser | undefined) => Promise<Response>;
 
 /**
- * Checks run in this order: same-origin for unsafe methods (403), then who is calling (401), then
- * the role (403), then the route parses its input. `user` is undefined only for public routes.
- * (The one-argument form is the pre-access-control shape, kept until every route names its access.)
+ * Every route names its access. Checks run in this order: same-origin for unsafe methods (403),
+ * then who is calling (401), then the role (403), then the route parses its input. `user` is
+ * undefined only for public routes.
  */
-export function handle<P extends Record<string, string> = Record<string, never>>(fn: RouteFn<P>): (request: Request, context: Context<P>) => Promise<Response>;
-export function handle<P extends Record<string, string> = Record<string, never>>(access: Access, fn: RouteFn<P>): (request: Request, context: Context<P>) => Promise<Response>;
-export function handle<P extends Record<string, string> = Record<string, never>>(accessOrFn: Access | RouteFn<P>, maybeFn?: RouteFn<P>) {
-  const access = typeof accessOrFn === 'function' ? undefined : accessOrFn;
-  const fn = typeof accessOrFn === 'function' ? accessOrFn : maybeFn!;
+export function handle<P extends Record<string, string> = Record<string, never>>(access: Access, fn: RouteFn<P>) {
   return async (request: Request, context: Context<P>): Promise<Response> => {
     try {
-      if (access !== undefined) assertSameOrigin(request);
+      assertSameOrigin(request);
       const params = await context.params;
       // No stored id holds a NUL character, and PostgreSQL refuses to compare one.
       assertNoNul(params ?? {}, 'path');
       const rt = await getRuntime();
-      const user = access === undefined ? undefined : await authenticate({ q: rt.q, headers: request.headers, secret: rt.sessionSecret });
+      const user = await authenticate({ q: rt.q, headers: request.headers, secret: rt.sessionSecret });
       if (access === 'signed-in') requireUser(user);
-      else if (access !== undefined && access !== 'public') assertCan(user, access);
+      else if (access !== 'public') assertCan(user, access);
       return await fn(request, params, rt, user);
     } catch (error) {
       return toResponse(error);

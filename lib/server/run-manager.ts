@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { createAgent, type AgentEvent, type AgentRun, type GrantStore, type ModelToolCall, type PendingRelays, type ResumePoint } from '../agent';
+import { createAgent, type Agent, type AgentEvent, type AgentRun, type GrantStore, type ModelToolCall, type PendingRelays, type ResumePoint } from '../agent';
 import type { AppendEffects, EventRow, Queries, RecordAuditInput } from '../db';
 import { compilePolicy, importPolicy, type CompiledPolicy, type Mode, type Policy } from '../policy';
 import type { DurableRelayBroker, RelayRequest, RelayResponse } from '../relay';
@@ -52,6 +52,7 @@ export class RunManager {
   private readonly live = new Map<string, AgentRun>();
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly policies = new Map<string, CompiledPolicy>();
+  private readonly agents = new Map<string, Agent>();
   /** Shared by every run, so Always Allow settles the pending relays of the whole session. */
   private readonly pendingRelays: PendingRelays = new Map();
   private readonly models = new Map<string, LanguageModelV4>();
@@ -69,7 +70,7 @@ export class RunManager {
     const title = firstUserText(input.messages).slice(0, 120);
     const state = { messages: input.messages, permissions: input.permissions, tools: selection.toolNames };
     await q.runs.createRun({ id: runId, sessionId, mode: input.mode ?? 'default', agent: selection.profile.name, model: modelName, title, owner: input.owner, state });
-    const run = this.agentFor(stored, input.permissions, selection, model).invoke({
+    const run = this.agentFor(stored, input.permissions, selection, model, modelName).invoke({
       messages: input.messages,
       runId,
       sessionId,
@@ -119,7 +120,7 @@ export class RunManager {
     }
     const stored = await loadPolicy(q);
     const resumePoint = await this.resumePoint(runId, messages);
-    const run = this.agentFor(stored, permissions, selection, model).invoke({
+    const run = this.agentFor(stored, permissions, selection, model, row.model ?? this.options.modelName).invoke({
       messages,
       runId,
       sessionId: row.sessionId,
@@ -200,9 +201,16 @@ export class RunManager {
     return compiled;
   }
 
-  private agentFor(stored: StoredPolicy, permissions: unknown, selection: ToolSelection, model: LanguageModelV4) {
+  /**
+   * One agent per (policy version, per-run permissions, tools, model), shared by every run using
+   * it: an agent holds no per-run state, and building one per run cost memory per paused run.
+   */
+  private agentFor(stored: StoredPolicy, permissions: unknown, selection: ToolSelection, model: LanguageModelV4, modelName: string): Agent {
+    const key = [stored.version, JSON.stringify(permissions ?? null), selection.toolNames.join(','), modelName].join('\u0000');
+    let agent = this.agents.get(key);
+    if (agent) return agent;
     const { q } = this.options;
-    return createAgent({
+    agent = createAgent({
       model,
       tools: selection.tools,
       agents: selection.agents,
@@ -219,6 +227,9 @@ export class RunManager {
         },
       },
     });
+    if (this.agents.size >= 64) this.agents.clear();
+    this.agents.set(key, agent);
+    return agent;
   }
 
   /** Replays the stored events after `afterSeq`, then follows the live ones; returns an unsubscribe. */

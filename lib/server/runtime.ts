@@ -42,7 +42,8 @@ async function createRuntime(): Promise<Runtime> {
   const q = createQueries(database.db);
   const sessionSecret = await resolveSessionSecret({ q, configured: config.secret });
   // First start: an admin, with GATEHOUSE_ADMIN_TOKEN as its API token or a printed one-time link.
-  await ensureAdmin({ q, adminToken: config.adminToken, host: process.env.HOSTNAME ?? '127.0.0.1', port: process.env.PORT ?? 3000 });
+  // (Not HOSTNAME: in a container that is the container's id. Next sets PORT for `next start`.)
+  await ensureAdmin({ q, adminToken: config.adminToken, host: '127.0.0.1', port: process.env.PORT ?? 3000, ...(config.publicUrl ? { baseUrl: config.publicUrl } : {}) });
   // One process: decisions wake waiters directly, so the re-read is only a slow safety net.
   const broker = new DurableRelayBroker(new DbRelayStore(q.relays), { pollMs: 30_000 });
   const runs = new RunManager({

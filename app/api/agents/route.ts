@@ -5,7 +5,7 @@ import { CHAT_PROFILES, DEFAULT_PROFILE, MODE_LABELS } from '@/lib/server/agent-
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (_request, _params, rt) =>
+export const GET = handle('signed-in', async (_request, _params, rt) =>
   Response.json({
     model: rt.config.model,
     defaultAgent: DEFAULT_PROFILE,

@@ -6,7 +6,7 @@ import { AuditQuerySchema } from './schema';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async (request, _params, rt) => {
+export const GET = handle('audit:read', async (request, _params, rt) => {
   const query = AuditQuerySchema.safeParse(searchParams(request));
   if (!query.success) throw AppError.fromZod(query.error, 'query');
   const page = await rt.q.audit.listAudit(query.data);

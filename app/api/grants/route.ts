@@ -8,7 +8,7 @@ export const dynamic = 'force-dynamic';
 
 const QuerySchema = z.object({ sessionId: z.string().min(1).optional() });
 
-export const GET = handle(async (request, _params, rt) => {
+export const GET = handle('grants:read', async (request, _params, rt) => {
   const query = QuerySchema.safeParse(searchParams(request));
   if (!query.success) throw AppError.fromZod(query.error, 'query');
   return Response.json({ items: await rt.q.grants.listGrants({ sessionId: query.data.sessionId }) });

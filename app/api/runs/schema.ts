@@ -5,6 +5,8 @@ import { CursorParam } from '@/lib/server/input';
 export const ListRunsQuerySchema = z.object({
   status: z.enum(['running', 'waiting', 'done', 'failed', 'cancelled']).optional(),
   sessionId: z.string().min(1).optional(),
+  /** A user id; only approvers and admins may list other people's runs. */
+  owner: z.string().min(1).max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
   cursor: CursorParam.optional(),
 });

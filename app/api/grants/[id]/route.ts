@@ -1,13 +1,14 @@
 // DELETE /api/grants/:id: revokes a grant; the next matching call asks again.
 import { AppError } from '@/lib/server/errors';
-import { handle } from '@/lib/server/handler';
+import { handle, signedIn } from '@/lib/server/handler';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const DELETE = handle<{ id: string }>(async (_request, { id }, rt) => {
-  const revoked = await rt.q.grants.revokeGrant({ id, revokedBy: 'user' });
+export const DELETE = handle<{ id: string }>('grants:manage', async (_request, { id }, rt, user) => {
+  const me = signedIn(user);
+  const revoked = await rt.q.grants.revokeGrant({ id, revokedBy: me.username });
   if (!revoked) throw new AppError('not_found:grant', 404, 'No such live grant');
-  await rt.q.audit.recordAudit({ kind: 'grant_revoked', sessionId: revoked.sessionId ?? undefined, decidedBy: 'user', rule: revoked.rule, details: { grantId: id } });
+  await rt.q.audit.recordAudit({ kind: 'grant_revoked', sessionId: revoked.sessionId ?? undefined, decidedBy: me.username, rule: revoked.rule, details: { grantId: id } });
   return Response.json({ success: true });
 });

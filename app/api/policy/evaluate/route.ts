@@ -8,7 +8,7 @@ import { EvaluateRequestSchema } from './schema';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const POST = handle(async (request, _params, rt) => {
+export const POST = handle('policy:read', async (request, _params, rt) => {
   const body = await readJson(request, EvaluateRequestSchema, rt.config.maxBodyBytes);
   const policy = body.policy === undefined ? (await loadPolicy(rt.q)).policy : importPolicy(body.policy);
   const decision = evaluate(policy, body.call, { mode: body.mode, workspaceRoot: rt.config.workspace, risk: riskOf(body.call.tool) });

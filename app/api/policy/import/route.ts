@@ -4,18 +4,21 @@
 import { z } from 'zod';
 import { importPolicy } from '@/lib/policy';
 import { readJson } from '@/lib/server/body';
-import { handle } from '@/lib/server/handler';
+import { assertCan } from '@/lib/auth';
+import { handle, signedIn } from '@/lib/server/handler';
 import { savePolicyVersion } from '@/lib/server/policy-store';
 import { expectedVersion } from '../schema';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const POST = handle(async (request, _params, rt) => {
+// A dry run only converts (anyone who may read the policy); saving needs policy:edit.
+export const POST = handle('policy:read', async (request, _params, rt, user) => {
   const dryRun = new URL(request.url).searchParams.get('dryRun') === '1';
+  if (!dryRun) assertCan(user, 'policy:edit');
   const expected = dryRun ? 0 : expectedVersion(request);
   const doc = await readJson(request, z.unknown(), rt.config.maxBodyBytes);
   if (dryRun) return Response.json({ policy: importPolicy(doc) });
-  const saved = await savePolicyVersion(rt.q, { policy: doc, expectedVersion: expected, createdBy: 'user', note: 'Imported' });
+  const saved = await savePolicyVersion(rt.q, { policy: doc, expectedVersion: expected, createdBy: signedIn(user).username, note: 'Imported' });
   return Response.json(saved, { headers: { ETag: `"${saved.version}"` } });
 });

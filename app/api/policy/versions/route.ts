@@ -12,7 +12,7 @@ const QuerySchema = z.object({
   before: z.coerce.number().int().min(1).max(MAX_INT4).optional(),
 });
 
-export const GET = handle(async (request, _params, rt) => {
+export const GET = handle('policy:read', async (request, _params, rt) => {
   const query = QuerySchema.safeParse(searchParams(request));
   if (!query.success) throw AppError.fromZod(query.error, 'query');
   const versions = await rt.q.policies.listPolicyVersions({ limit: query.data.limit, beforeVersion: query.data.before });

@@ -2,15 +2,15 @@
 // `?after=`), then following live events until the run is done.
 import { AppError } from '@/lib/server/errors';
 import { handle } from '@/lib/server/handler';
+import { visibleRun } from '@/lib/server/run-access';
 import { MAX_INT4 } from '@/lib/server/input';
 import { sseResponse } from '@/lib/server/sse';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle<{ id: string }>(async (request, { id }, rt) => {
-  const run = await rt.q.runs.getRun({ id });
-  if (!run) throw new AppError('not_found:run', 404, 'No such run');
+export const GET = handle<{ id: string }>('runs:read:own', async (request, { id }, rt, user) => {
+  const run = await visibleRun(rt.q, user, id);
   const after = afterSeq(request);
   const finished = run.status === 'done' || run.status === 'failed' || run.status === 'cancelled';
   return sseResponse(

@@ -2,12 +2,14 @@
 // session" → bypassPermissions). 404 unknown run; 409 when the run has finished.
 import { readJson } from '@/lib/server/body';
 import { handle } from '@/lib/server/handler';
+import { actionableRun } from '@/lib/server/run-access';
 import { SetModeSchema } from './schema';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const POST = handle<{ id: string }>(async (request, { id }, rt) => {
+export const POST = handle<{ id: string }>('relays:decide:own', async (request, { id }, rt, user) => {
+  await actionableRun(rt.q, user, id);
   const body = await readJson(request, SetModeSchema, rt.config.maxBodyBytes);
   return Response.json(await rt.runs.setMode(id, body.mode));
 });
