@@ -59,6 +59,15 @@ describeStores('runs', (store) => {
     expect((await q.runs.listRuns({ sessionId: 'odd', status: 'running' })).items.map((r) => r.id).sort()).toEqual(['r3', 'r5']);
   });
 
+  it('a session belongs to the owner of its first run, whoever added runs later', async () => {
+    const { q } = store();
+    expect(await q.runs.sessionOwner({ sessionId: 'new' })).toBeUndefined();
+    await q.runs.createRun({ sessionId: 's-owned', owner: 'alice' });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await q.runs.createRun({ sessionId: 's-owned', owner: 'the-admin' });
+    expect(await q.runs.sessionOwner({ sessionId: 's-owned' })).toEqual({ owner: 'alice' });
+  });
+
   it('refuses a cursor it did not hand out', async () => {
     const { q } = store();
     await expect(q.runs.listRuns({ cursor: 'garbage' })).rejects.toBeInstanceOf(InvalidCursorError);

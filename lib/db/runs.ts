@@ -1,7 +1,7 @@
 // Runs: one agent conversation each, with what it needs to resume (state). updateRun can be made
 // conditional on the current status, so "cancelled" is never overwritten by a late "done".
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Mode } from '../policy';
 import type { Database } from './database';
 import { newestFirst, olderThan, pageSize, toPage, type Page } from './pagination';
@@ -71,6 +71,12 @@ export function runQueries(db: Database) {
         .orderBy(...newestFirst(runs.createdAt, runs.id))
         .limit(size + 1);
       return toPage(rows, size, (row) => ({ at: row.createdAt, id: row.id }));
+    },
+
+    /** Who owns a session: the owner of its first run (undefined for a new session). */
+    async sessionOwner({ sessionId }: { sessionId: string }): Promise<{ owner: string | null } | undefined> {
+      const [row] = await db.select({ owner: runs.owner }).from(runs).where(eq(runs.sessionId, sessionId)).orderBy(asc(runs.createdAt), asc(runs.id)).limit(1);
+      return row;
     },
 
     /** The updated run, or undefined when it does not exist (or its status did not match `ifStatus`). */

@@ -23,7 +23,7 @@ export async function actionableRun(q: Queries, user: AuthUser | undefined, id: 
  */
 export async function assertSessionUsable(q: Queries, user: AuthUser, sessionId: string): Promise<void> {
   if (user.role === 'admin') return;
-  const { items } = await q.runs.listRuns({ sessionId, limit: 1 });
-  const first = items[0];
+  // The session is its first run's owner's, even after an admin has added a run to it.
+  const first = await q.runs.sessionOwner({ sessionId });
   if (first && first.owner !== user.id) throw new ForbiddenError('runs:start', 'This session belongs to someone else; start a new one');
 }

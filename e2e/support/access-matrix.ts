@@ -1,0 +1,221 @@
+// The role × route table of e2e/api-access.spec.ts: one row per API route and method (some routes
+// twice: on the caller's own run and on another user's), one expected status per principal. Where a
+// role is allowed the request is valid, so the status shows the access decision: 2xx, or a 4xx the
+// route itself gives after access passed (a stale If-Match → 412, an unknown grant → 404, a
+// finished run → 409). Nothing here leaves the shared policy changed.
+import { randomUUID } from 'node:crypto';
+import { expect } from '@playwright/test';
+import { send, type Account, type Principal, type PrincipalName } from './access-principals';
+import type { RunTracker, StartedRun, WaitingRun } from './access-runs';
+
+export interface World {
+  who: Record<PrincipalName, Principal>;
+  /** A second `user`: the owner of "another user's" runs. */
+  other: Principal;
+  /** A user that the users rows change (display name, password, sign-in link). */
+  target: Account;
+  suffix: string;
+  runs: RunTracker;
+  userDone: StartedRun;
+  otherDone: StartedRun;
+  /** A finished run of `other` whose session the matrix tries to continue (the admin may: then it holds an admin's run too). */
+  otherSession: StartedRun;
+  userWaiting: WaitingRun;
+  otherWaiting: WaitingRun;
+}
+
+export interface Req {
+  path: string;
+  data?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Row {
+  /** `METHOD /api/path` as documented, with `:id` placeholders. */
+  route: string;
+  /** Which case of the route, e.g. "another user's run". */
+  what?: string;
+  /** The route's access (docs/AUTH.md); a role refusal is `forbidden:<access>`. */
+  access: string;
+  expect: Record<PrincipalName, number>;
+  /** Error codes other than the defaults (401 `unauthorized`, 403 `forbidden:<access>`). */
+  codes?: Partial<Record<PrincipalName, string>>;
+  request?: (w: World, name: PrincipalName) => Req | Promise<Req>;
+}
+
+/** A version no policy will have: a save with it fails 412 after the access check, changing nothing. */
+const STALE = { 'If-Match': '"2000000000"' };
+
+async function currentPolicy(w: World): Promise<unknown> {
+  const response = await send(w.who.admin, 'GET', '/api/policy');
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { policy: unknown }).policy;
+}
+
+/** A token of the caller's own to revoke (anonymous gets the user's: refused before it matters). */
+async function ownTokenId(w: World, name: PrincipalName): Promise<string> {
+  const owner = name === 'anonymous' ? w.who.user : w.who[name];
+  const response = await send(owner, 'POST', '/api/tokens', { data: { name: `matrix-${name}` } });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** A fresh waiting run of `owner` (none for anonymous, whose request is refused first). */
+async function freshRelay(w: World, owner: Principal | undefined, fallback: WaitingRun): Promise<WaitingRun> {
+  return owner ? w.runs.startWaiting(owner, `matrix-relay-${w.suffix}-${Math.random().toString(36).slice(2, 7)}`) : fallback;
+}
+
+const deny = { approved: false, reason: 'access matrix' };
+
+const signedIn = (ok: number) => ({ anonymous: 401, user: ok, approver: ok, admin: ok });
+const adminOnly = (ok: number) => ({ anonymous: 401, user: 403, approver: 403, admin: ok });
+const approverUp = (ok: number) => ({ anonymous: 401, user: 403, approver: ok, admin: ok });
+const anyone = (status: number) => ({ anonymous: status, user: status, approver: status, admin: status });
+
+export const ROWS: Row[] = [
+  { route: 'GET /api/health', access: 'public', expect: anyone(200) },
+  { route: 'GET /api/agents', access: 'signed-in', expect: signedIn(200) },
+
+  // Public sign-in routes: an invalid body (400) or an unknown token (401 with its own code) shows
+  // the route itself answered; no password is tried, so the login throttle counts nothing.
+  { route: 'POST /api/auth/login', what: 'empty body', access: 'public', expect: anyone(400), codes: { anonymous: 'bad_request', user: 'bad_request', approver: 'bad_request', admin: 'bad_request' }, request: () => ({ path: '/api/auth/login', data: {} }) },
+  {
+    route: 'POST /api/auth/login-token',
+    what: 'unknown token',
+    access: 'public',
+    expect: anyone(401),
+    codes: { anonymous: 'unauthorized:login_token', user: 'unauthorized:login_token', approver: 'unauthorized:login_token', admin: 'unauthorized:login_token' },
+    request: () => ({ path: '/api/auth/login-token', data: { token: 'not-a-login-token' } }),
+  },
+  // Sessions are stateless: the answer clears the cookie in the client; the principal's explicit cookie header still works afterwards.
+  { route: 'POST /api/auth/logout', access: 'public', expect: anyone(200) },
+  { route: 'GET /api/auth/me', access: 'signed-in', expect: signedIn(200) },
+
+  { route: 'GET /api/users', access: 'users:manage', expect: adminOnly(200) },
+  {
+    route: 'POST /api/users',
+    access: 'users:manage',
+    expect: adminOnly(201),
+    request: (w, name) => ({ path: '/api/users', data: { username: `matrix-new-${name}-${w.suffix}`, role: 'user', password: 'matrix-new-password' } }),
+  },
+  { route: 'PATCH /api/users/:id', access: 'users:manage', expect: adminOnly(200), request: (w) => ({ path: `/api/users/${w.target.id}`, data: { displayName: 'Matrix Target' } }) },
+  { route: 'POST /api/users/:id/password', access: 'users:manage', expect: adminOnly(200), request: (w) => ({ path: `/api/users/${w.target.id}/password`, data: { password: 'target-password-1' } }) },
+  { route: 'POST /api/users/:id/login-link', access: 'users:manage', expect: adminOnly(201), request: (w) => ({ path: `/api/users/${w.target.id}/login-link` }) },
+
+  { route: 'GET /api/tokens', access: 'tokens:manage:own', expect: signedIn(200) },
+  { route: 'POST /api/tokens', access: 'tokens:manage:own', expect: signedIn(201), request: (_w, name) => ({ path: '/api/tokens', data: { name: `matrix-${name}` } }) },
+  { route: 'DELETE /api/tokens/:id', what: 'own token', access: 'tokens:manage:own', expect: signedIn(200), request: async (w, name) => ({ path: `/api/tokens/${await ownTokenId(w, name)}` }) },
+
+  { route: 'GET /api/policy', access: 'policy:read', expect: signedIn(200) },
+  { route: 'GET /api/policy/versions', access: 'policy:read', expect: signedIn(200) },
+  { route: 'POST /api/policy/evaluate', access: 'policy:read', expect: signedIn(200), request: () => ({ path: '/api/policy/evaluate', data: { call: { tool: 'bash', params: { command: 'ls' } } } }) },
+  {
+    route: 'PUT /api/policy',
+    what: 'stale If-Match',
+    access: 'policy:edit',
+    expect: adminOnly(412),
+    codes: { admin: 'conflict:policy_version' },
+    request: async (w) => ({ path: '/api/policy', headers: STALE, data: { policy: await currentPolicy(w), note: 'access matrix' } }),
+  },
+  {
+    route: 'POST /api/policy/import',
+    what: 'stale If-Match',
+    access: 'policy:edit',
+    expect: adminOnly(412),
+    codes: { admin: 'conflict:policy_version' },
+    request: async (w) => ({ path: '/api/policy/import', headers: STALE, data: await currentPolicy(w) }),
+  },
+  { route: 'POST /api/policy/import', what: '?dryRun=1', access: 'policy:read', expect: signedIn(200), request: async (w) => ({ path: '/api/policy/import?dryRun=1', data: await currentPolicy(w) }) },
+
+  { route: 'GET /api/grants', access: 'grants:read', expect: approverUp(200) },
+  {
+    route: 'DELETE /api/grants/:id',
+    what: 'unknown grant',
+    access: 'grants:manage',
+    expect: adminOnly(404),
+    codes: { admin: 'not_found:grant' },
+    request: () => ({ path: `/api/grants/${randomUUID()}` }),
+  },
+
+  { route: 'GET /api/audit', access: 'audit:read', expect: approverUp(200) },
+
+  { route: 'GET /api/runs', access: 'runs:read:own', expect: signedIn(200) },
+  { route: 'GET /api/runs/:id', what: "the user's own run", access: 'runs:read:own', expect: signedIn(200), request: (w) => ({ path: `/api/runs/${w.userDone.runId}` }) },
+  {
+    route: 'GET /api/runs/:id',
+    what: "another user's run",
+    access: 'runs:read:own',
+    expect: { anonymous: 401, user: 404, approver: 200, admin: 200 },
+    codes: { user: 'not_found:run' },
+    request: (w) => ({ path: `/api/runs/${w.otherDone.runId}` }),
+  },
+  { route: 'GET /api/runs/:id/events', what: "the user's own finished run", access: 'runs:read:own', expect: signedIn(200), request: (w) => ({ path: `/api/runs/${w.userDone.runId}/events` }) },
+  {
+    route: 'GET /api/runs/:id/events',
+    what: "another user's finished run",
+    access: 'runs:read:own',
+    expect: { anonymous: 401, user: 404, approver: 200, admin: 200 },
+    codes: { user: 'not_found:run' },
+    request: (w) => ({ path: `/api/runs/${w.otherDone.runId}/events` }),
+  },
+  // Cancelling a finished run changes nothing, so the status is the access decision alone. A run
+  // the caller may not see is 404 (docs/AUTH.md: its existence is not revealed), before any 403.
+  { route: 'POST /api/runs/:id/cancel', what: "the user's own finished run", access: 'relays:decide:own', expect: signedIn(200), request: (w) => ({ path: `/api/runs/${w.userDone.runId}/cancel` }) },
+  {
+    route: 'POST /api/runs/:id/cancel',
+    what: "another user's finished run",
+    access: 'relays:decide:own',
+    expect: { anonymous: 401, user: 404, approver: 200, admin: 200 },
+    codes: { user: 'not_found:run' },
+    request: (w) => ({ path: `/api/runs/${w.otherDone.runId}/cancel` }),
+  },
+  // Switching a waiting run to the mode it has changes nothing either.
+  { route: 'POST /api/runs/:id/mode', what: "the user's own waiting run", access: 'relays:decide:own', expect: signedIn(200), request: (w) => ({ path: `/api/runs/${w.userWaiting.runId}/mode`, data: { mode: 'default' } }) },
+  {
+    route: 'POST /api/runs/:id/mode',
+    what: "another user's waiting run",
+    access: 'relays:decide:own',
+    expect: { anonymous: 401, user: 404, approver: 200, admin: 200 },
+    codes: { user: 'not_found:run' },
+    request: (w) => ({ path: `/api/runs/${w.otherWaiting.runId}/mode`, data: { mode: 'default' } }),
+  },
+
+  { route: 'POST /api/chat', what: 'a new session', access: 'runs:start', expect: signedIn(200), request: () => ({ path: '/api/chat', data: { messages: [{ role: 'user', content: 'hello from the access matrix' }] } }) },
+  {
+    route: 'POST /api/chat',
+    what: "another user's session",
+    access: 'runs:start',
+    expect: { anonymous: 401, user: 403, approver: 403, admin: 200 },
+    request: (w) => ({ path: '/api/chat', data: { sessionId: w.otherSession.sessionId, messages: [{ role: 'user', content: 'hello from the access matrix' }] } }),
+  },
+  {
+    route: 'POST /api/chat/relay/:id',
+    what: "a relay of the caller's own run",
+    access: 'relays:decide:own',
+    expect: signedIn(200),
+    request: async (w, name) => {
+      const run = await freshRelay(w, name === 'anonymous' ? undefined : w.who[name], w.userWaiting);
+      return { path: `/api/chat/relay/${run.relayId}`, data: { sessionId: run.sessionId, response: deny } };
+    },
+  },
+  {
+    // 403 here, not 404: whoever names the relay and its session knows it exists (docs/AUTH.md).
+    route: 'POST /api/chat/relay/:id',
+    what: "a relay of another user's run",
+    access: 'relays:decide:own',
+    expect: { anonymous: 401, user: 403, approver: 200, admin: 200 },
+    codes: { user: 'forbidden:relays:decide:any' },
+    request: async (w, name) => {
+      const run = await freshRelay(w, name === 'anonymous' ? undefined : w.other, w.otherWaiting);
+      return { path: `/api/chat/relay/${run.relayId}`, data: { sessionId: run.sessionId, response: deny } };
+    },
+  },
+];
+
+/** The route files this table must cover, as `METHOD /api/path`: kept in step with app/api by the spec. */
+export const coveredRoutes = () => new Set(ROWS.map((row) => row.route));
+
+export const rowTitle = (row: Row) => (row.what ? `${row.route} (${row.what})` : row.route);
+
+/** The path of a row without a request builder: the route itself. */
+export const defaultRequest = (row: Row): Req => ({ path: row.route.split(' ')[1]! });
