@@ -166,7 +166,7 @@ function printServerLog(): void {
 }
 
 function ensureBuild(): void {
-  const buildId = path.join(ROOT, '.next', 'BUILD_ID');
+  const buildId = path.join(ROOT, process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID');
   if (!existsSync(buildId)) {
     console.log('No production build (.next/BUILD_ID is missing): running `npm run build` first ...');
     const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit', timeout: 600_000 });
