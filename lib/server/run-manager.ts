@@ -265,6 +265,11 @@ export class RunManager {
     return this.options.broker.resolve(relayId, input.response, input.decidedBy);
   }
 
+  /** A human decision on a relay the caller has already checked (session and access): no re-read. */
+  async decideChecked(relayId: string, response: RelayResponse, decidedBy: string) {
+    return this.options.broker.resolve(relayId, response, decidedBy);
+  }
+
   async cancel(runId: string): Promise<void> {
     const run = this.live.get(runId);
     if (run) return run.cancel();

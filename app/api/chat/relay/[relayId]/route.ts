@@ -20,6 +20,6 @@ export const POST = handle<{ relayId: string }>('relays:decide:own', async (requ
   const run = await rt.q.runs.getRun({ id: relay.runId });
   if (!run) throw new AppError('not_found:relay', 404, 'No such relay in this session');
   if (!canDecideRelay(me, run)) throw new ForbiddenError('relays:decide:any', 'Only the run’s owner, an approver or an admin may decide this relay');
-  await rt.runs.resolve(relayId, { sessionId: body.sessionId, response: body.response, decidedBy: me.username });
+  await rt.runs.decideChecked(relayId, body.response, me.username);
   return Response.json({ success: true });
 });
