@@ -66,6 +66,8 @@ describeStores('RunManager', (store) => {
     expect(await store().q.toolExecutions.getToolExecution({ runId, toolCallId })).toMatchObject({ status: 'done', result: { output: 'stored\n', isError: false } });
     const audit = (await store().q.audit.listAudit({ runId })).items;
     expect(audit.map((a) => [a.action, a.decidedBy ?? null]).sort()).toEqual([['allow', 'alice'], ['ask', null]]);
+    // The human's row names the call, so filtering the audit by tool finds it.
+    expect(audit.find((a) => a.decidedBy === 'alice')).toMatchObject({ tool: 'bash', params: { command: 'echo stored' } });
   });
 
   it('a subscriber that comes back with the last sequence it saw gets exactly the rest', async () => {

@@ -302,7 +302,7 @@ export class RunManager {
   private async pump(run: AgentRun, policyVersion: number): Promise<void> {
     const { q } = this.options;
     const pending = new Set<string>();
-    const asked = new Map<string, number>();
+    const asked = new Map<string, AskedCall>();
     let text = '';
     const flushText = async () => {
       if (!text) return;
@@ -351,7 +351,7 @@ export class RunManager {
   }
 
   /** The audit rows an event calls for (every decision, automatic or human), stored with the event. */
-  private audit(run: AgentRun, event: AgentEvent, asked: Map<string, number>, policyVersion: number): RecordAuditInput[] {
+  private audit(run: AgentRun, event: AgentEvent, asked: Map<string, AskedCall>, policyVersion: number): RecordAuditInput[] {
     if (event.type === 'tool_call' && event.decision) {
       return [{
         kind: 'decision',
@@ -367,17 +367,20 @@ export class RunManager {
       }];
     }
     if (event.type === 'relay') {
-      asked.set(event.relay.id, event.relay.createdAt);
+      asked.set(event.relay.id, { createdAt: event.relay.createdAt, tool: event.relay.tool, params: event.relay.params });
     } else if (event.type === 'relay_resolved') {
+      // The human's row names the call too, so filtering the audit by tool finds approvals and denials.
+      const call = asked.get(event.relayId);
       const rows: RecordAuditInput[] = [{
         kind: 'decision',
         runId: run.runId,
         sessionId: run.sessionId,
         agentId: event.agentId,
+        ...(call ? { tool: call.tool, params: auditParams(call.params) } : {}),
         action: event.status === 'approved' ? 'allow' : 'deny',
         reason: event.reason ?? event.status,
         decidedBy: event.decidedBy,
-        waitMs: Date.now() - (asked.get(event.relayId) ?? Date.now()),
+        waitMs: Date.now() - (call?.createdAt ?? Date.now()),
         details: { relayId: event.relayId, toolCallId: event.toolCallId, status: event.status, always: event.always },
       }];
       asked.delete(event.relayId);
@@ -388,6 +391,13 @@ export class RunManager {
     }
     return [];
   }
+}
+
+/** What the audit needs of a call that asked, until its answer comes. */
+interface AskedCall {
+  createdAt: number;
+  tool: string;
+  params: unknown;
 }
 
 function serialize(event: AgentEvent): Record<string, unknown> {
