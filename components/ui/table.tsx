@@ -6,7 +6,8 @@ export function Table({ caption, className, children, ...rest }: TableHTMLAttrib
   // The wrapper scrolls sideways on a narrow screen, so it is a focusable, named region: keyboard
   // users can scroll it even when the table holds nothing focusable.
   return (
-    <div className="ui-table-wrap" role="region" aria-label={typeof caption === 'string' ? caption : undefined} tabIndex={0}>
+    // (Named "<caption> (table)", so it never repeats the name of the section around it.)
+    <div className="ui-table-wrap" role="region" aria-label={typeof caption === 'string' ? `${caption} (table)` : 'Table'} tabIndex={0}>
       <table className={cx('ui-table', className)} {...rest}>
         <caption className="ui-visually-hidden">{caption}</caption>
         {children}

@@ -42,7 +42,8 @@ export class ChatPage {
   async say(text: string): Promise<string> {
     await this.message.fill(text);
     await this.send.click();
-    await expect(this.page).toHaveURL(/\?run=[\w-]+$/);
+    // The first run after a cold start can take a few seconds on a busy 2-core machine.
+    await expect(this.page).toHaveURL(/\?run=[\w-]+$/, { timeout: 15_000 });
     return this.runId();
   }
 

@@ -20,10 +20,10 @@ export class RulesPage {
 
   constructor(readonly page: Page) {
     this.rules = page.getByRole('region', { name: 'Rules', exact: true });
-    this.testCall = page.getByRole('region', { name: 'Test a call' });
-    this.importExport = page.getByRole('region', { name: 'Import and export' });
-    this.grants = page.getByRole('region', { name: 'Always Allow grants' });
-    this.history = page.getByRole('region', { name: 'Version history' });
+    this.testCall = page.getByRole('region', { name: 'Test a call', exact: true });
+    this.importExport = page.getByRole('region', { name: 'Import and export', exact: true });
+    this.grants = page.getByRole('region', { name: 'Always Allow grants', exact: true });
+    this.history = page.getByRole('region', { name: 'Version history', exact: true });
     this.conflictNotice = page.getByRole('alert').filter({ hasText: 'Someone else changed the rules' });
   }
 
@@ -102,7 +102,7 @@ export class RulesPage {
     if (call.mode) await this.testCall.getByLabel('Mode').selectOption({ label: call.mode });
     await this.testCall.getByLabel('Params (JSON)').fill(JSON.stringify(call.params));
     await this.testCall.getByRole('button', { name: 'Test call' }).click();
-    const decision = this.testCall.getByRole('region', { name: /^Decision/ });
+    const decision = this.testCall.getByRole('region', { name: /^Decision (allow|deny|ask)\b/ });
     await expect(decision).toBeVisible();
     return decision;
   }

@@ -20,8 +20,8 @@ export class UsersPage {
     this.heading = page.getByRole('heading', { level: 1, name: 'Users' });
     this.createForm = page.getByRole('form', { name: 'Create a user' });
     this.table = page.getByRole('table', { name: 'Users' });
-    this.notice = page.getByRole('region', { name: 'Users' }).getByRole('status').or(page.getByRole('region', { name: 'Users' }).getByRole('alert'));
-    this.tokens = page.getByRole('region', { name: 'Your API tokens' });
+    this.notice = page.getByRole('region', { name: 'Users', exact: true }).getByRole('status').or(page.getByRole('region', { name: 'Users', exact: true }).getByRole('alert'));
+    this.tokens = page.getByRole('region', { name: 'Your API tokens', exact: true });
   }
 
   async goto() {
