@@ -20,6 +20,20 @@ export interface StepResult {
 }
 
 const toolSets = new WeakMap<readonly ToolDefinition[], ToolSet>();
+/** One model-facing tool per (input schema, description): converting a schema is not free, and a run's task tool is new per run but describes the same thing. */
+const modelTools = new WeakMap<object, Map<string, ToolSet[string]>>();
+
+function modelTool(def: ToolDefinition): ToolSet[string] {
+  let byDescription = modelTools.get(def.inputSchema);
+  if (!byDescription) modelTools.set(def.inputSchema, (byDescription = new Map()));
+  let made = byDescription.get(def.description);
+  if (!made) {
+    const schema = z.toJSONSchema(def.inputSchema as z.ZodType, { io: 'input', unrepresentable: 'any' });
+    made = tool({ description: def.description, inputSchema: jsonSchema(schema as Parameters<typeof jsonSchema>[0]) });
+    byDescription.set(def.description, made);
+  }
+  return made;
+}
 
 /**
  * The tools as the model sees them: name, description and JSON schema, no execute. The SDK does
@@ -29,10 +43,7 @@ export function toModelTools(tools: readonly ToolDefinition[]): ToolSet {
   const cached = toolSets.get(tools);
   if (cached) return cached;
   const set: ToolSet = {};
-  for (const def of tools) {
-    const schema = z.toJSONSchema(def.inputSchema as z.ZodType, { io: 'input', unrepresentable: 'any' });
-    set[def.name] = tool({ description: def.description, inputSchema: jsonSchema(schema as Parameters<typeof jsonSchema>[0]) });
-  }
+  for (const def of tools) set[def.name] = modelTool(def);
   toolSets.set(tools, set);
   return set;
 }

@@ -311,28 +311,46 @@ export class RunManager {
       await this.persist(run.runId, 'text', { delta, agentId: 'main' });
     };
     try {
-      for await (const event of run) {
+      const events = run[Symbol.asyncIterator]();
+      for (let next = await events.next(); !next.done; next = await events.next()) {
+        const event = next.value;
         // Text deltas are batched into one row per stretch of text.
         if (event.type === 'text' && event.agentId === 'main' && event.parents.length === 0) {
           text += event.delta;
           continue;
         }
         await flushText();
-        // State and audit are stored in the same statement as the event, before anyone is told.
-        let status: AppendEffects['status'];
-        if (event.type === 'relay') {
-          pending.add(event.relay.id);
-          status = { to: 'waiting', ifStatus: ['running', 'waiting'] };
-        } else if (event.type === 'relay_resolved') {
-          pending.delete(event.relayId);
-          if (pending.size === 0) status = { to: 'running', ifStatus: ['waiting'] };
-        } else if (event.type === 'done' && event.agentId === 'main' && event.parents.length === 0) {
-          const result = await run.result;
-          const final = event.finishReason === 'cancelled' ? 'cancelled' : event.finishReason === 'error' ? 'failed' : 'done';
-          await q.runs.updateRun({ id: run.runId, status: final, state: { messages: result.messages } });
+        const batch = [event];
+        // A call that asks is followed at once by its relay (or by its failure): both go into one
+        // statement, so the relay reaches the client one database round trip sooner.
+        if (event.type === 'tool_call' && event.decision?.action === 'ask') {
+          const follower = await events.next();
+          if (!follower.done) batch.push(follower.value);
         }
-        const audit = this.audit(run, event, asked, policyVersion);
-        await this.persist(run.runId, event.type, serialize(event), { status, audit });
+        const rows: Array<{ type: string; data: Record<string, unknown> }> = [];
+        const audit: RecordAuditInput[] = [];
+        // State and audit are stored in the same statement as the events, before anyone is told.
+        let status: AppendEffects['status'];
+        for (const item of batch) {
+          if (item.type === 'text' && item.agentId === 'main' && item.parents.length === 0) {
+            text += item.delta;
+            continue;
+          }
+          if (item.type === 'relay') {
+            pending.add(item.relay.id);
+            status = { to: 'waiting', ifStatus: ['running', 'waiting'] };
+          } else if (item.type === 'relay_resolved') {
+            pending.delete(item.relayId);
+            if (pending.size === 0) status = { to: 'running', ifStatus: ['waiting'] };
+          } else if (item.type === 'done' && item.agentId === 'main' && item.parents.length === 0) {
+            const result = await run.result;
+            const final = item.finishReason === 'cancelled' ? 'cancelled' : item.finishReason === 'error' ? 'failed' : 'done';
+            await q.runs.updateRun({ id: run.runId, status: final, state: { messages: result.messages } });
+          }
+          audit.push(...this.audit(run, item, asked, policyVersion));
+          rows.push({ type: item.type, data: serialize(item) });
+        }
+        await this.persistBatch(run.runId, rows, { status, audit });
       }
       await flushText();
     } catch (error) {
@@ -342,6 +360,13 @@ export class RunManager {
     } finally {
       this.live.delete(run.runId);
     }
+  }
+
+  /** Appends the events (with a status change and audit rows: one statement), then tells the subscribers in order. */
+  private async persistBatch(runId: string, events: Array<{ type: string; data: Record<string, unknown> }>, effects: AppendEffects = {}): Promise<void> {
+    if (events.length === 0) return;
+    const rows = await this.options.q.events.appendEvents({ runId, events, ...effects });
+    for (const row of rows) for (const listener of this.listeners.get(runId) ?? []) listener(toStored(row));
   }
 
   /** Appends the event (with its status change and audit rows: one statement), then tells the subscribers. */
