@@ -11,7 +11,7 @@ const MAX_BODY_BYTES = 1_000_000;
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const IF_MATCH = { ...JSON_TYPE, 'If-Match': '"1"' };
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 interface Case {
   name: string;
   method: Method;
@@ -180,6 +180,23 @@ const CASES: Case[] = [
   { name: 'GET /api/audit: a NUL character in tool', method: 'GET', path: '/api/audit?tool=ba%00sh', status: 400, field: 'tool' },
   { name: 'GET /api/audit: a garbage cursor', method: 'GET', path: '/api/audit?cursor=garbage', status: 400, field: 'cursor' },
   { name: 'GET /api/audit: a cursor past the last representable date', method: 'GET', path: `/api/audit?cursor=${FAR_CURSOR}`, status: 400, field: 'cursor' },
+
+  // Access control: sign-in, users, tokens (bad input is refused before any password is checked,
+  // so none of these count against the login throttle).
+  ...bodyCases('POST /api/auth/login', 'POST', '/api/auth/login', JSON_TYPE, json({ username: 'malformed', password: 'x' })),
+  { name: 'POST /api/auth/login: username missing', method: 'POST', path: '/api/auth/login', headers: JSON_TYPE, body: json({ password: 'x' }), status: 400, field: 'username' },
+  { name: 'POST /api/auth/login: password a number', method: 'POST', path: '/api/auth/login', headers: JSON_TYPE, body: json({ username: 'a', password: 5 }), status: 400, field: 'password' },
+  { name: 'POST /api/auth/login-token: token missing', method: 'POST', path: '/api/auth/login-token', headers: JSON_TYPE, body: '{}', status: 400, field: 'token' },
+  ...bodyCases('POST /api/users', 'POST', '/api/users', JSON_TYPE, json({ username: 'malformed-user', role: 'user' })),
+  { name: 'POST /api/users: an unknown role', method: 'POST', path: '/api/users', headers: JSON_TYPE, body: json({ username: 'malformed-user', role: 'king' }), status: 400, field: 'role' },
+  { name: 'POST /api/users: username a number', method: 'POST', path: '/api/users', headers: JSON_TYPE, body: json({ username: 5 }), status: 400, field: 'username' },
+  { name: 'PATCH /api/users/:id: an unknown role', method: 'PATCH', path: '/api/users/no-such-user', headers: JSON_TYPE, body: json({ role: 'king' }), status: 400, field: 'role' },
+  { name: 'PATCH /api/users/:id: disabled a string', method: 'PATCH', path: '/api/users/no-such-user', headers: JSON_TYPE, body: json({ disabled: 'yes' }), status: 400, field: 'disabled' },
+  { name: 'POST /api/users/:id/password: password a number', method: 'POST', path: '/api/users/no-such-user/password', headers: JSON_TYPE, body: json({ password: 12345 }), status: 400, field: 'password' },
+  ...bodyCases('POST /api/tokens', 'POST', '/api/tokens', JSON_TYPE, json({ name: 'malformed' })),
+  { name: 'POST /api/tokens: name missing', method: 'POST', path: '/api/tokens', headers: JSON_TYPE, body: '{}', status: 400, field: 'name' },
+  { name: 'POST /api/tokens: expiresInDays 0', method: 'POST', path: '/api/tokens', headers: JSON_TYPE, body: json({ name: 'x', expiresInDays: 0 }), status: 400, field: 'expiresInDays' },
+  { name: 'DELETE /api/tokens/:id: an unknown token', method: 'DELETE', path: '/api/tokens/no-such-token', status: 404, code: 'not_found:token' },
 
   // GET /api/health and GET /api/agents take no input; other methods are not routes.
   { name: 'POST /api/health: not a method of the route', method: 'POST', path: '/api/health', headers: JSON_TYPE, body: '{}', status: 405 },
