@@ -33,4 +33,12 @@ export {
 } from './users';
 export { tokenQueries, type TokenQueries, type CreateApiTokenInput, type CreateLoginTokenInput } from './tokens';
 export { settingQueries, type SettingQueries } from './settings';
+export {
+  leaseQueries,
+  LEASED_STATUSES,
+  type LeaseQueries,
+  type AcquireLeaseInput,
+  type RenewLeasesInput,
+  type TakeoverCandidate,
+} from './leases';
 export * from './schema';

@@ -3,6 +3,7 @@ import { auditQueries } from './audit';
 import type { Database } from './database';
 import { eventQueries } from './events';
 import { grantQueries } from './grants';
+import { leaseQueries } from './leases';
 import { messageQueries } from './messages';
 import { policyQueries } from './policies';
 import { relayQueries } from './relays';
@@ -25,6 +26,7 @@ export function createQueries(db: Database) {
     users: userQueries(db),
     tokens: tokenQueries(db),
     settings: settingQueries(db),
+    leases: leaseQueries(db),
   };
 }
 

@@ -286,3 +286,28 @@ export type UserRow = typeof users.$inferSelect;
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
 export type LoginTokenRow = typeof loginTokens.$inferSelect;
 export type SettingRow = typeof settings.$inferSelect;
+
+// --- Run leases (multi-instance, issue 7; docs/DEPLOY.md) ---
+
+/**
+ * Who executes a run: one row per run that has (or had) an owner. A table of its own, not columns
+ * on `runs`: renewals every few seconds then rewrite a narrow row instead of the run row (with
+ * its checkpointed `state`), and never queue behind the run-row lock that event appends take.
+ * `owner` is null once released; `epoch` goes up whenever the lease changes hands (a fencing
+ * token). Expiry is judged by the database clock (now()), one clock for every instance.
+ */
+export const runLeases = pgTable(
+  'run_leases',
+  {
+    runId: text('run_id')
+      .primaryKey()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    owner: text('owner'),
+    expiresAt: at('expires_at').notNull(),
+    epoch: integer('epoch').notNull().default(1),
+    acquiredAt: at('acquired_at').notNull().defaultNow(),
+  },
+  (t) => [index('run_leases_owner_idx').on(t.owner), index('run_leases_expires_idx').on(t.expiresAt)],
+);
+
+export type RunLeaseRow = typeof runLeases.$inferSelect;
