@@ -26,6 +26,25 @@ describe('DurableRelayBroker', () => {
     await expect(a.resolve('r', { approved: false })).rejects.toMatchObject({ outcome: { decidedBy: 'bob' } });
   });
 
+  it('notifyAll re-reads every relay waited for here, and settles only the decided ones', async () => {
+    const store = new MemoryRelayStore();
+    const a = new DurableRelayBroker(store);
+    const b = new DurableRelayBroker(store);
+    await a.register(request('r1'));
+    await a.register(request('r2'));
+    const first = a.wait('r1');
+    const second = a.wait('r2');
+    let secondSettled = false;
+    void second.then(() => (secondSettled = true));
+    await b.resolve('r1', { approved: true }, 'bob');
+    await a.notifyAll();
+    await expect(first).resolves.toMatchObject({ status: 'approved', decidedBy: 'bob' });
+    expect(secondSettled).toBe(false);
+    await b.resolve('r2', { approved: false }, 'bob');
+    await a.notifyAll();
+    await expect(second).resolves.toMatchObject({ status: 'denied' });
+  });
+
   it('without a notification, the periodic re-read picks the decision up', async () => {
     vi.useFakeTimers();
     const store = new MemoryRelayStore();

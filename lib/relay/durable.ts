@@ -114,6 +114,14 @@ export class DurableRelayBroker implements RelayBroker {
     await this.refresh(id);
   }
 
+  /**
+   * Re-reads every relay this process waits for: after the notification channel was lost and
+   * restored (notifications sent meanwhile are gone), so no decision waits for the slow poll.
+   */
+  async notifyAll(): Promise<void> {
+    await Promise.all([...this.waiters.keys()].map((id) => this.refresh(id)));
+  }
+
   private async refresh(id: string): Promise<void> {
     if (!this.waiters.has(id)) return;
     const record = await this.store.get(id).catch(() => undefined);

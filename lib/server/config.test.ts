@@ -3,15 +3,15 @@ import { ConfigError, parseConfig } from './config';
 
 describe('parseConfig', () => {
   it('works with zero variables: embedded data under .data, offline model', () => {
-    expect(parseConfig({}, '/app')).toEqual({ dataDir: '/app/.data', workspace: '/app/.data/workspace', model: 'offline', approvalTimeoutS: 300, maxBodyBytes: 1_000_000, sseHeartbeatMs: 15_000 });
+    expect(parseConfig({}, '/app')).toEqual({ dataDir: '/app/.data', workspace: '/app/.data/workspace', model: 'offline', approvalTimeoutS: 300, maxBodyBytes: 1_000_000, sseHeartbeatMs: 15_000, leaseTtlS: 15 });
   });
 
   it('reads every variable', () => {
     const config = parseConfig(
-      { GATEHOUSE_DATA_DIR: 'var', DATABASE_URL: 'postgres://u:p@h/db', GATEHOUSE_WORKSPACE: '/ws', GATEHOUSE_MODEL: 'openai:gpt-4o', GATEHOUSE_APPROVAL_TIMEOUT_S: '30', GATEHOUSE_MAX_BODY_BYTES: '2048', GATEHOUSE_SSE_HEARTBEAT_MS: '1000' },
+      { GATEHOUSE_DATA_DIR: 'var', DATABASE_URL: 'postgres://u:p@h/db', GATEHOUSE_WORKSPACE: '/ws', GATEHOUSE_MODEL: 'openai:gpt-4o', GATEHOUSE_APPROVAL_TIMEOUT_S: '30', GATEHOUSE_MAX_BODY_BYTES: '2048', GATEHOUSE_SSE_HEARTBEAT_MS: '1000', GATEHOUSE_LEASE_TTL_S: '6' },
       '/app',
     );
-    expect(config).toEqual({ dataDir: '/app/var', databaseUrl: 'postgres://u:p@h/db', workspace: '/ws', model: 'openai:gpt-4o', approvalTimeoutS: 30, maxBodyBytes: 2048, sseHeartbeatMs: 1000 });
+    expect(config).toEqual({ dataDir: '/app/var', databaseUrl: 'postgres://u:p@h/db', workspace: '/ws', model: 'openai:gpt-4o', approvalTimeoutS: 30, maxBodyBytes: 2048, sseHeartbeatMs: 1000, leaseTtlS: 6 });
   });
 
   it('reads the admin token and the cookie secret only when set', () => {

@@ -32,6 +32,7 @@ const EnvSchema = z.object({
   GATEHOUSE_APPROVAL_TIMEOUT_S: positiveInt(300),
   GATEHOUSE_MAX_BODY_BYTES: positiveInt(1_000_000),
   GATEHOUSE_SSE_HEARTBEAT_MS: positiveInt(15_000),
+  GATEHOUSE_LEASE_TTL_S: positiveInt(15),
   GATEHOUSE_ADMIN_TOKEN: optionalText.refine((v) => v === undefined || /^\S{16,}$/.test(v), 'must be at least 16 characters without spaces'),
   GATEHOUSE_PUBLIC_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v), 'must be an http:// or https:// URL'),
   GATEHOUSE_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters'),
@@ -50,6 +51,8 @@ export interface Config {
   maxBodyBytes: number;
   /** How often an open event stream sends a `: heartbeat` comment, so proxies keep it open. */
   sseHeartbeatMs: number;
+  /** With DATABASE_URL: how long a run lease lasts without renewal (renewed every third of it). */
+  leaseTtlS: number;
   /** The initial admin's API token instead of a printed one-time link (scripted set-ups, tests). */
   adminToken?: string;
   /** Signs session cookies; unset: a random secret kept in the database. */
@@ -81,6 +84,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     approvalTimeoutS: e.GATEHOUSE_APPROVAL_TIMEOUT_S,
     maxBodyBytes: e.GATEHOUSE_MAX_BODY_BYTES,
     sseHeartbeatMs: e.GATEHOUSE_SSE_HEARTBEAT_MS,
+    leaseTtlS: e.GATEHOUSE_LEASE_TTL_S,
     ...(e.GATEHOUSE_ADMIN_TOKEN ? { adminToken: e.GATEHOUSE_ADMIN_TOKEN } : {}),
     ...(e.GATEHOUSE_SECRET ? { secret: e.GATEHOUSE_SECRET } : {}),
     ...(e.GATEHOUSE_PUBLIC_URL ? { publicUrl: e.GATEHOUSE_PUBLIC_URL.replace(/\/+$/, '') } : {}),
@@ -96,6 +100,7 @@ export const CONFIG_VARIABLES = [
   { name: 'GATEHOUSE_APPROVAL_TIMEOUT_S', default: '300', description: 'Seconds an approval waits when its rule sets no `timeoutS`.' },
   { name: 'GATEHOUSE_MAX_BODY_BYTES', default: '1000000', description: 'Largest request body the API accepts.' },
   { name: 'GATEHOUSE_SSE_HEARTBEAT_MS', default: '15000', description: 'Milliseconds between the `: heartbeat` comments of an open event stream.' },
+  { name: 'GATEHOUSE_LEASE_TTL_S', default: '15', description: 'With `DATABASE_URL`: seconds a run lease lasts without renewal (renewed every third of it); also how long a stopped instance\'s runs wait before another instance adopts them.' },
   { name: 'GATEHOUSE_ADMIN_TOKEN', default: '(unset)', description: 'The initial admin\'s API token (16+ characters) instead of a one-time sign-in link printed at first start; for scripted set-ups and tests.' },
   { name: 'GATEHOUSE_SECRET', default: '(unset: random, stored in the database)', description: 'Signs session cookies (32+ characters); changing it signs everyone out.' },
 ] as const;

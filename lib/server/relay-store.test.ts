@@ -17,6 +17,26 @@ const request = (id: string, expiresIn = 60_000): RelayRequest => ({
 });
 
 describeStores('DbRelayStore', (store) => {
+  it('announces each settlement it wins once, after storing it; a failing announcement does not undo it', async () => {
+    const announced: string[] = [];
+    const errors: Error[] = [];
+    const broker = new DurableRelayBroker(new DbRelayStore(store().q.relays, {
+      onSettled: async (id) => {
+        announced.push(id);
+        expect((await store().q.relays.getRelay({ id }))?.status).not.toBe('pending');
+        if (id === 'r2') throw new Error('notify failed');
+      },
+      onError: (error) => errors.push(error),
+    }));
+    await broker.register(request('r1'));
+    await broker.register(request('r2'));
+    await broker.resolve('r1', { approved: true }, 'alice');
+    await expect(broker.resolve('r1', { approved: false }, 'bob')).rejects.toBeInstanceOf(RelayAlreadyResolvedError);
+    await expect(broker.resolve('r2', { approved: true }, 'alice')).resolves.toMatchObject({ status: 'approved' });
+    expect(announced).toEqual(['r1', 'r2']);
+    expect(errors.map((e) => e.message)).toEqual(['notify failed']);
+  });
+
   it('50 concurrent answers through two brokers: exactly one wins, the rest get its decision', async () => {
     const a = new DurableRelayBroker(new DbRelayStore(store().q.relays));
     const b = new DurableRelayBroker(new DbRelayStore(store().q.relays));

@@ -1,12 +1,23 @@
 // The relay store the server uses: lib/relay's RelayStore over the relays table. The database's
 // conditional updates decide every race (two answers, an answer against the deadline), so
-// "exactly once" holds across requests, restarts and instances.
+// "exactly once" holds across requests, restarts and instances. With several instances, each
+// settlement that this store wins is announced (`onSettled`, LISTEN/NOTIFY) after it is stored, so
+// the instance whose run waits for the relay re-reads it at once.
 import type { RelayQueries } from '../db';
 import { toRelayRecord } from '../db';
 import { RelayNotFoundError, type RelayFilter, type RelayOutcome, type RelayRecord, type RelayRequest, type RelayStore, type ResolveResult } from '../relay';
 
+export interface DbRelayStoreOptions {
+  /** Called after a settlement (decision, expiry, cancellation) was stored; its failure is only reported. */
+  onSettled?: (relayId: string) => Promise<unknown>;
+  onError?: (error: Error) => void;
+}
+
 export class DbRelayStore implements RelayStore {
-  constructor(private readonly relays: RelayQueries) {}
+  constructor(
+    private readonly relays: RelayQueries,
+    private readonly options: DbRelayStoreOptions = {},
+  ) {}
 
   async insert(request: RelayRequest): Promise<void> {
     await this.relays.insertRelay({ request });
@@ -18,6 +29,18 @@ export class DbRelayStore implements RelayStore {
   }
 
   async settle(id: string, outcome: RelayOutcome): Promise<ResolveResult> {
+    const result = await this.settleOnce(id, outcome);
+    if (result.ok) await this.announce(id);
+    return result;
+  }
+
+  private async announce(id: string): Promise<void> {
+    if (!this.options.onSettled) return;
+    // The decision is stored; a lost announcement only delays the waiter until its re-read.
+    await this.options.onSettled(id).catch((error: Error) => this.options.onError?.(error));
+  }
+
+  private async settleOnce(id: string, outcome: RelayOutcome): Promise<ResolveResult> {
     if (outcome.status === 'expired') return this.expire(id);
     const result = await this.relays.resolveRelay({ id, status: outcome.status, response: outcome.response, reason: outcome.reason, decidedBy: outcome.decidedBy });
     if (result.ok) return { ok: true, outcome: toRelayRecord(result.relay).outcome! };

@@ -12,6 +12,8 @@ import type { DurableRelayBroker, RelayRequest, RelayResponse } from '../relay';
 import { AppError } from './errors';
 import { selectTools, type ToolSelection } from './agent-profiles';
 import { loadPolicy, type StoredPolicy } from './policy-store';
+import { RunFollowers, type ClusterOptions } from './cluster';
+import { RunLeases } from './run-leases';
 
 export interface StoredEvent {
   seq: number;
@@ -44,6 +46,11 @@ export interface RunManagerOptions {
   resolveModel?: (spec: string) => LanguageModelV4;
   workspace: string;
   approvalTimeoutS: number;
+  /**
+   * Several instances on one PostgreSQL: runs are executed only under a lease, appends are
+   * announced on the bus, and streams follow the database for runs executed elsewhere.
+   */
+  cluster?: ClusterOptions;
 }
 
 type Listener = (event: StoredEvent) => void;
@@ -56,8 +63,23 @@ export class RunManager {
   /** Shared by every run, so Always Allow settles the pending relays of the whole session. */
   private readonly pendingRelays: PendingRelays = new Map();
   private readonly models = new Map<string, LanguageModelV4>();
+  /** Runs being started or resumed here: a concurrent recover() leaves them alone. */
+  private readonly claiming = new Set<string>();
+  private readonly followers: RunFollowers | undefined;
+  private readonly leases: RunLeases | undefined;
 
-  constructor(private readonly options: RunManagerOptions) {}
+  constructor(private readonly options: RunManagerOptions) {
+    const cluster = options.cluster;
+    if (!cluster) return;
+    this.followers = new RunFollowers(cluster.bus, (error) => this.report(error));
+    this.leases = new RunLeases(options.q.leases, cluster, { executing: () => [...this.live.keys()], takeOver: () => this.recover() });
+  }
+
+  /** Stops the lease timer and the bus subscriptions (tests, shutdown); runs executing here go on. */
+  async close(): Promise<void> {
+    this.leases?.close();
+    await this.followers?.close();
+  }
 
   async start(input: StartRunInput): Promise<{ runId: string; sessionId: string }> {
     const { q } = this.options;
@@ -70,6 +92,18 @@ export class RunManager {
     const title = firstUserText(input.messages).slice(0, 120);
     const state = { messages: input.messages, permissions: input.permissions, tools: selection.toolNames };
     await q.runs.createRun({ id: runId, sessionId, mode: input.mode ?? 'default', agent: selection.profile.name, model: modelName, title, owner: input.owner, state });
+    this.claiming.add(runId);
+    try {
+      // Another instance's takeover scan may have adopted the brand-new run first: it executes it.
+      if (!(await this.acquireLease(runId))) return { runId, sessionId };
+      this.launch(runId, sessionId, stored, input, selection, model, modelName);
+    } finally {
+      this.claiming.delete(runId);
+    }
+    return { runId, sessionId };
+  }
+
+  private launch(runId: string, sessionId: string, stored: StoredPolicy, input: StartRunInput, selection: ToolSelection, model: LanguageModelV4, modelName: string): void {
     const run = this.agentFor(stored, input.permissions, selection, model, modelName).invoke({
       messages: input.messages,
       runId,
@@ -79,7 +113,6 @@ export class RunManager {
     });
     this.live.set(runId, run);
     void this.pump(run, stored.version);
-    return { runId, sessionId };
   }
 
   /**
@@ -90,21 +123,33 @@ export class RunManager {
   async recover(): Promise<string[]> {
     const { q } = this.options;
     const resumed: string[] = [];
-    for (const status of ['waiting', 'running'] as const) {
-      const { items } = await q.runs.listRuns({ status, limit: 200 });
-      for (const row of items) {
-        if (this.live.has(row.id)) continue;
-        await this.resume(row.id);
-        resumed.push(row.id);
+    // Several instances: only the runs nobody holds a live lease of (another instance executes the rest).
+    const ids = this.options.cluster
+      ? (await q.leases.listTakeoverCandidates({ limit: 200 })).map((c) => c.runId)
+      : (await Promise.all((['waiting', 'running'] as const).map(async (status) => (await q.runs.listRuns({ status, limit: 200 })).items.map((row) => row.id)))).flat();
+    for (const id of ids) {
+      if (this.live.has(id) || this.claiming.has(id)) continue;
+      this.claiming.add(id);
+      try {
+        if (await this.resume(id)) resumed.push(id);
+      } finally {
+        this.claiming.delete(id);
       }
     }
     return resumed;
   }
 
-  private async resume(runId: string): Promise<void> {
+  /** Resumes a run here; false when another instance holds its lease. */
+  private async resume(runId: string): Promise<boolean> {
     const { q } = this.options;
+    if (!(await this.acquireLease(runId))) return false;
     const row = await q.runs.getRun({ id: runId });
-    if (!row) return;
+    if (!row) return false;
+    // Finished meanwhile (between the listing and the lease).
+    if (row.status !== 'running' && row.status !== 'waiting') {
+      await this.releaseLease(runId);
+      return false;
+    }
     const messages = (row.state.messages ?? []) as ModelMessage[];
     const permissions = row.state.permissions;
     const toolNames = Array.isArray(row.state.tools) ? (row.state.tools as string[]) : undefined;
@@ -116,7 +161,8 @@ export class RunManager {
       model = this.modelFor(row.model ?? this.options.modelName);
     } catch (error) {
       await q.runs.updateRun({ id: runId, status: 'failed', state: { ...row.state, error: (error as Error).message } });
-      return;
+      await this.releaseLease(runId);
+      return true;
     }
     const stored = await loadPolicy(q);
     const resumePoint = await this.resumePoint(runId, messages);
@@ -131,6 +177,21 @@ export class RunManager {
     this.live.set(runId, run);
     await this.persist(runId, 'resumed', { type: 'resumed', runId, agentId: 'main', parents: [] });
     void this.pump(run, stored.version);
+    return true;
+  }
+
+  /** True when this instance may execute the run: always in one process, else when it holds the lease. */
+  private async acquireLease(runId: string): Promise<boolean> {
+    return this.leases ? this.leases.acquire(runId) : true;
+  }
+
+  private async releaseLease(runId: string): Promise<void> {
+    await this.leases?.release(runId);
+  }
+
+  private report(error: Error): void {
+    if (this.options.cluster?.onError) this.options.cluster.onError(error);
+    else console.error('[gatehouse]', error.message);
   }
 
   /** The calls of the last step, with the relays raised and the results produced before the restart. */
@@ -237,22 +298,53 @@ export class RunManager {
     let last = afterSeq;
     const buffered: StoredEvent[] = [];
     let replaying = true;
+    let closed = false;
+    const followers = this.followers;
+    // Several instances: the run may be executed elsewhere, so a notification (or a gap in what
+    // arrives here) makes this stream read the log after its last seq. Pulls never overlap.
+    let pulling = false;
+    let pullAgain = false;
+    const pull = () => {
+      if (closed) return;
+      if (pulling || replaying) return void (pullAgain = true);
+      pulling = true;
+      void (async () => {
+        do {
+          pullAgain = false;
+          for (const row of await this.options.q.events.listEvents({ runId, afterSeq: last })) deliver(toStored(row));
+        } while (pullAgain && !closed);
+      })()
+        .catch((error: Error) => this.report(error))
+        .finally(() => (pulling = false));
+    };
     const deliver = (event: StoredEvent) => {
+      if (closed) return;
       if (replaying) return void buffered.push(event);
       if (event.seq <= last) return;
+      if (followers && event.seq > last + 1) return pull();
       last = event.seq;
       listener(event);
     };
     const set = this.listeners.get(runId) ?? new Set();
     set.add(deliver);
     this.listeners.set(runId, set);
-    for (const row of await this.options.q.events.listEvents({ runId, afterSeq })) {
-      last = row.seq;
-      listener(toStored(row));
+    const unfollow = await followers?.add(runId, { last: () => last, pull });
+    try {
+      for (const row of await this.options.q.events.listEvents({ runId, afterSeq })) {
+        last = row.seq;
+        listener(toStored(row));
+      }
+    } catch (error) {
+      set.delete(deliver);
+      unfollow?.();
+      throw error;
     }
     replaying = false;
     for (const event of buffered) deliver(event);
+    if (pullAgain) pull();
     return () => {
+      closed = true;
+      unfollow?.();
       set.delete(deliver);
       if (set.size === 0 && this.listeners.get(runId) === set) this.listeners.delete(runId);
     };
@@ -359,6 +451,7 @@ export class RunManager {
       await q.runs.updateRun({ id: run.runId, status: 'failed', state: { error: (error as Error).message } }).catch(() => undefined);
     } finally {
       this.live.delete(run.runId);
+      await this.releaseLease(run.runId);
     }
   }
 
@@ -366,13 +459,22 @@ export class RunManager {
   private async persistBatch(runId: string, events: Array<{ type: string; data: Record<string, unknown> }>, effects: AppendEffects = {}): Promise<void> {
     if (events.length === 0) return;
     const rows = await this.options.q.events.appendEvents({ runId, events, ...effects });
+    if (rows.length > 0) this.announce(runId, rows.at(-1)!.seq);
     for (const row of rows) for (const listener of this.listeners.get(runId) ?? []) listener(toStored(row));
   }
 
   /** Appends the event (with its status change and audit rows: one statement), then tells the subscribers. */
   private async persist(runId: string, type: string, data: Record<string, unknown>, effects: AppendEffects = {}): Promise<void> {
     const row = await this.options.q.events.appendEvent({ runId, type, data, ...effects });
+    this.announce(runId, row.seq);
     for (const listener of this.listeners.get(runId) ?? []) listener(toStored(row));
+  }
+
+  /** Tells the other instances' streams that the log grew (stored first; a lost notice only delays them). */
+  private announce(runId: string, seq: number): void {
+    const bus = this.options.cluster?.bus;
+    if (!bus) return;
+    bus.notify('gatehouse_events', { runId, seq }).catch((error: Error) => this.report(error));
   }
 
   /** The audit rows an event calls for (every decision, automatic or human), stored with the event. */

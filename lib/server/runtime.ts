@@ -1,12 +1,16 @@
 // The server's one runtime per process: config, the database, the durable relay broker, the grant
 // store and the run manager. A global singleton, so Next's dev-mode module reloads reuse it
-// instead of opening the database twice.
+// instead of opening the database twice. With DATABASE_URL it also joins the other instances on
+// that database (docs/DEPLOY.md): a LISTEN/NOTIFY bus, run leases, streams that follow the log.
 import path from 'node:path';
 import { resolveModel } from '../agent';
 import { ensureAdmin, LoginThrottle, resolveSessionSecret } from '../auth';
 import { createQueries, openDatabase, type DatabaseHandle, type Queries } from '../db';
 import { DurableRelayBroker } from '../relay';
+import { listenForRelays, type ClusterOptions } from './cluster';
 import { parseConfig, type Config } from './config';
+import { instanceId } from './instance';
+import { PgNotifyBus } from './pg-notify';
 import { DbGrantStore } from './grant-store';
 import { DbRelayStore } from './relay-store';
 import { RunManager } from './run-manager';
@@ -21,6 +25,8 @@ export interface Runtime {
   /** Signs the session cookies (GATEHOUSE_SECRET, else a random secret kept in the database). */
   sessionSecret: string;
   loginThrottle: LoginThrottle;
+  /** With DATABASE_URL: the LISTEN/NOTIFY bus shared with the other instances. */
+  bus?: PgNotifyBus;
 }
 
 const KEY = Symbol.for('gatehouse.runtime');
@@ -44,8 +50,13 @@ async function createRuntime(): Promise<Runtime> {
   // First start: an admin, with GATEHOUSE_ADMIN_TOKEN as its API token or a printed one-time link.
   // (Not HOSTNAME: in a container that is the container's id. Next sets PORT for `next start`.)
   await ensureAdmin({ q, adminToken: config.adminToken, host: '127.0.0.1', port: process.env.PORT ?? 3000, ...(config.publicUrl ? { baseUrl: config.publicUrl } : {}) });
-  // One process: decisions wake waiters directly, so the re-read is only a slow safety net.
-  const broker = new DurableRelayBroker(new DbRelayStore(q.relays), { pollMs: 30_000 });
+  const cluster = config.databaseUrl ? await joinCluster(config.databaseUrl, database, config.leaseTtlS) : undefined;
+  const bus = cluster?.bus;
+  // Decisions wake this process's waiters directly and the others' through NOTIFY, so the
+  // re-read is only a slow safety net.
+  const relayStore = new DbRelayStore(q.relays, bus ? { onSettled: (relayId) => bus.notify('gatehouse_relay', { relayId }), onError: cluster.onError } : {});
+  const broker = new DurableRelayBroker(relayStore, { pollMs: 30_000 });
+  if (bus) await listenForRelays(bus, broker);
   const runs = new RunManager({
     q,
     broker,
@@ -55,9 +66,22 @@ async function createRuntime(): Promise<Runtime> {
     resolveModel: (spec) => resolveModel(spec),
     workspace: config.workspace,
     approvalTimeoutS: config.approvalTimeoutS,
+    ...(cluster ? { cluster } : {}),
   });
   await loadPolicy(q); // seeds the built-in default policy on first start
   // Runs that were paused (or running) when the process stopped continue now, not on first use.
   void runs.recover().catch((error) => console.error('[gatehouse] could not resume runs:', (error as Error).message));
-  return { config, database, q, broker, runs, sessionSecret, loginThrottle: new LoginThrottle() };
+  return { config, database, q, broker, runs, sessionSecret, loginThrottle: new LoginThrottle(), ...(bus ? { bus } : {}) };
+}
+
+async function joinCluster(databaseUrl: string, database: DatabaseHandle, leaseTtlS: number): Promise<ClusterOptions> {
+  const owner = instanceId();
+  const onError = (error: Error) => console.error(`[gatehouse] ${owner}:`, error.message);
+  const bus = new PgNotifyBus({ connectionString: databaseUrl, execute: (statement) => database.db.execute(statement), applicationName: `gatehouse-${owner}`, onError });
+  // Listening before the first request, so no notification is missed; the database just answered,
+  // but a listener that cannot connect must not hold the boot (it keeps retrying, then re-reads).
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([bus.ready(), new Promise((resolve) => (timer = setTimeout(resolve, 5_000)))]);
+  clearTimeout(timer);
+  return { bus, owner, leaseTtlS, onError };
 }

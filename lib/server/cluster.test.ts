@@ -1,0 +1,255 @@
+// Two instances on one PostgreSQL, as two runtimes would wire them (each its own broker, run
+// manager and notify bus): a decision made on B resumes the run executing on A, a stream on B
+// sees every event of A's run in order, once, ending with `done`, and B never executes A's run.
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql, type SQL } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createOfflineModel } from '../agent';
+import { createQueries, openDatabase, type DatabaseHandle, type Queries } from '../db';
+import { createScratchDatabase, probePostgres } from '../db/test-support/postgres';
+import { DurableRelayBroker } from '../relay';
+import { listenForRelays } from './cluster';
+import { DbGrantStore } from './grant-store';
+import { PgNotifyBus } from './pg-notify';
+import { DbRelayStore } from './relay-store';
+import { RunManager, type StoredEvent } from './run-manager';
+
+const postgres = await probePostgres();
+if (!postgres.url && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI=true: ${postgres.reason}`);
+
+interface Instance {
+  name: string;
+  broker: DurableRelayBroker;
+  runs: RunManager;
+  bus: PgNotifyBus;
+  close(): Promise<void>;
+}
+
+describe.skipIf(!postgres.url)(`two instances on one PostgreSQL${postgres.url ? '' : ` (no PostgreSQL: ${postgres.reason})`}`, () => {
+  let handle: DatabaseHandle;
+  let q: Queries;
+  let url: string;
+  let drop: () => Promise<void>;
+  let workspace: string | undefined;
+  const instances: Instance[] = [];
+
+  beforeAll(async () => {
+    const scratch = await createScratchDatabase(postgres.url!);
+    url = scratch.url;
+    drop = scratch.drop;
+    handle = await openDatabase({ databaseUrl: url });
+    q = createQueries(handle.db);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await drop?.();
+  });
+  afterEach(async () => {
+    await Promise.all(instances.splice(0).map((i) => i.close()));
+    if (workspace) await rm(workspace, { recursive: true, force: true });
+    workspace = undefined;
+  });
+
+  /** `silent`: its notifications are never sent (as if they were all lost). */
+  async function instance(name: string, { silent = false, leaseTtlS = 15 } = {}): Promise<Instance> {
+    workspace ??= await realpath(await mkdtemp(path.join(os.tmpdir(), 'gatehouse-cluster-')));
+    const dir = workspace;
+    const errors: Error[] = [];
+    const onError = (error: Error) => errors.push(error);
+    const execute = silent ? async () => undefined : (statement: SQL) => handle.db.execute(statement);
+    const bus = new PgNotifyBus({ connectionString: url, execute, applicationName: `test-${name}`, backoff: { initialMs: 20, maxMs: 200 }, onError });
+    await bus.ready();
+    // A slow poll: only a notification can wake a waiter within the test's time.
+    const broker = new DurableRelayBroker(new DbRelayStore(q.relays, { onSettled: (relayId) => bus.notify('gatehouse_relay', { relayId }), onError }), { pollMs: 60_000 });
+    const stopRelays = await listenForRelays(bus, broker);
+    const runs = new RunManager({
+      q,
+      broker,
+      grants: new DbGrantStore(q.grants),
+      model: createOfflineModel(),
+      modelName: 'offline',
+      workspace: dir,
+      approvalTimeoutS: 60,
+      cluster: { bus, owner: `instance-${name}`, leaseTtlS, onError },
+    });
+    const created: Instance = {
+      name,
+      broker,
+      runs,
+      bus,
+      async close() {
+        stopRelays();
+        await runs.close();
+        await bus.close();
+      },
+    };
+    instances.push(created);
+    return created;
+  }
+
+  /** Follows a run on `m` until `done`. */
+  function follow(m: RunManager, runId: string, afterSeq: number, onEvent: (e: StoredEvent) => void = () => undefined) {
+    let unsubscribe: (() => void) | undefined;
+    const seen: StoredEvent[] = [];
+    const done = new Promise<StoredEvent[]>((resolve, reject) => {
+      m.subscribe(runId, afterSeq, (event) => {
+        seen.push(event);
+        onEvent(event);
+        if (event.type === 'done') {
+          unsubscribe?.();
+          resolve(seen);
+        }
+      }).then((off) => (unsubscribe = off), reject);
+    });
+    return { seen, done };
+  }
+
+  async function until(check: () => Promise<boolean>, what: string) {
+    const deadline = Date.now() + 10_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  it('a run executing on A pauses; the decision made on B resumes it on A; B streams every event once, in order', async () => {
+    const a = await instance('a');
+    const b = await instance('b');
+    const { runId, sessionId } = await a.runs.start({ messages: [{ role: 'user', content: '$ echo ran >> multi.log' }] });
+    const onB = follow(b.runs, runId, 0);
+    const relay = await new Promise<{ id: string }>((resolve) => {
+      void a.runs.subscribe(runId, 0, (event) => {
+        if (event.type === 'relay') resolve(event.data.relay as { id: string });
+      });
+    });
+    await until(async () => (await q.runs.getRun({ id: runId }))?.status === 'waiting', 'the run to wait');
+    expect(a.runs.isLive(runId)).toBe(true);
+    expect(b.runs.isLive(runId)).toBe(false);
+    // B's boot-time (or periodic) recovery leaves a run whose lease A holds alone.
+    expect(await b.runs.recover()).toEqual([]);
+    expect(b.runs.isLive(runId)).toBe(false);
+    expect(await q.leases.getLease({ runId })).toMatchObject({ owner: 'instance-a' });
+
+    await b.runs.resolve(relay.id, { sessionId, response: { approved: true }, decidedBy: 'bob' });
+    const events = await onB.done;
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.map((e) => e.type)).toEqual(['tool_call', 'relay', 'relay_resolved', 'tool_result', 'text', 'done']);
+    expect(events.find((e) => e.type === 'relay_resolved')!.data).toMatchObject({ status: 'approved', decidedBy: 'bob' });
+    await until(async () => (await q.runs.getRun({ id: runId }))?.status === 'done', 'the run to finish');
+    expect(await readFile(path.join(workspace!, 'multi.log'), 'utf8')).toBe('ran\n');
+    expect(b.runs.isLive(runId)).toBe(false);
+    // Released at the end: nobody holds a finished run.
+    await until(async () => (await q.leases.getLease({ runId }))?.owner === null, 'the lease to be released');
+  });
+
+  it('a stream opened on B mid-run (after a seq) and a decision through decideChecked: the rest, once, in order', async () => {
+    const a = await instance('a');
+    const b = await instance('b');
+    const { runId } = await a.runs.start({ messages: [{ role: 'user', content: '$ echo second' }] });
+    await until(async () => (await q.runs.getRun({ id: runId }))?.status === 'waiting', 'the run to wait');
+    const [pending] = await q.relays.listPendingRelays({ runId });
+    const onB = follow(b.runs, runId, 1);
+    await b.runs.decideChecked(pending!.id, { approved: true }, 'carol');
+    const events = await onB.done;
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 2));
+    expect(events.map((e) => e.type)).toEqual(['relay', 'relay_resolved', 'tool_result', 'text', 'done']);
+    expect(events.find((e) => e.type === 'tool_result')!.data).toMatchObject({ output: 'second\n' });
+    expect((await q.toolExecutions.listToolExecutions({ runId })).length).toBe(1);
+  });
+
+  it('a run whose lease lapsed (its instance gone) is adopted by exactly one of the others', async () => {
+    const a = await instance('a');
+    const { runId, sessionId } = await a.runs.start({ messages: [{ role: 'user', content: '$ echo adopted' }] });
+    await until(async () => (await q.runs.getRun({ id: runId }))?.status === 'waiting', 'the run to wait');
+    // A dies: its bus and timers stop; its lease is given up as an expiry would.
+    await a.close();
+    instances.splice(instances.indexOf(a), 1);
+    await q.leases.releaseLease({ runId, owner: 'instance-a' });
+    const b = await instance('b');
+    const c = await instance('c');
+    const [onB, onC] = await Promise.all([b.runs.recover(), c.runs.recover()]);
+    expect([...onB, ...onC]).toEqual([runId]);
+    const executor = onB.length ? b : c;
+    const other = onB.length ? c : b;
+    const stream = follow(other.runs, runId, 0);
+    const [relay] = await q.relays.listPendingRelays({ runId });
+    await other.runs.resolve(relay!.id, { sessionId, response: { approved: true }, decidedBy: 'dave' });
+    const events = await stream.done;
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.map((e) => e.type)).toEqual(['tool_call', 'relay', 'resumed', 'relay_resolved', 'tool_result', 'text', 'done']);
+    expect(executor.runs.isLive(runId)).toBe(false);
+    expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
+  });
+
+  /** Cuts the instance's listening connection: it reconnects and signals `reconnected`. */
+  async function cutListener(target: Instance) {
+    const pid = target.bus.backendPid;
+    expect(pid).toBeDefined();
+    const reconnected = new Promise<void>((resolve) => {
+      const off = target.bus.on('reconnected', () => {
+        off();
+        resolve();
+      });
+    });
+    await handle.db.execute(sql`SELECT pg_terminate_backend(${pid}::int)`);
+    await reconnected;
+  }
+
+  it('notifications lost while the listener was away: after the reconnect the stream reads the rest of the log', async () => {
+    const a = await instance('a', { silent: true });
+    const b = await instance('b');
+    const { runId, sessionId } = await a.runs.start({ messages: [{ role: 'user', content: '$ echo quiet' }] });
+    // `waiting` is stored with the relay event: both are in the log B replays.
+    await until(async () => (await q.runs.getRun({ id: runId }))?.status === 'waiting', 'the run to wait');
+    const onB = follow(b.runs, runId, 0);
+    await until(async () => onB.seen.length === 2, 'B to replay the log so far');
+    const [relay] = await q.relays.listPendingRelays({ runId });
+    await a.runs.resolve(relay!.id, { sessionId, response: { approved: true }, decidedBy: 'erin' });
+    await until(async () => (await q.runs.getRun({ id: runId }))?.status === 'done', 'the run to finish');
+    // B heard nothing of the rest of the run.
+    expect(onB.seen.map((e) => e.type)).toEqual(['tool_call', 'relay']);
+    await cutListener(b);
+    const events = await onB.done;
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.map((e) => e.type)).toEqual(['tool_call', 'relay', 'relay_resolved', 'tool_result', 'text', 'done']);
+  });
+
+  it('a decision whose notification was lost: after the reconnect the waiter re-reads it and the run goes on', async () => {
+    const a = await instance('a', { silent: true });
+    const b = await instance('b');
+    const { runId } = await b.runs.start({ messages: [{ role: 'user', content: '$ echo woken' }] });
+    const onB = follow(b.runs, runId, 0);
+    await until(async () => (await q.runs.getRun({ id: runId }))?.status === 'waiting', 'the run to wait');
+    const [relay] = await q.relays.listPendingRelays({ runId });
+    await a.runs.decideChecked(relay!.id, { approved: true }, 'frank');
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await q.runs.getRun({ id: runId }))?.status).toBe('waiting');
+    await cutListener(b);
+    const events = await onB.done;
+    expect(events.find((e) => e.type === 'tool_result')!.data).toMatchObject({ output: 'woken\n' });
+  });
+
+  it('short leases: renewed while the instance lives (nobody adopts its run), adopted by the periodic scan once it stops', async () => {
+    const a = await instance('a', { leaseTtlS: 0.3 });
+    const b = await instance('b', { leaseTtlS: 0.3 });
+    const { runId, sessionId } = await a.runs.start({ messages: [{ role: 'user', content: '$ echo leased' }] });
+    await until(async () => (await q.runs.getRun({ id: runId }))?.status === 'waiting', 'the run to wait');
+    // Five TTLs: A renews every 0.1 s, B scans about every 0.3 s and finds nothing to adopt.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(b.runs.isLive(runId)).toBe(false);
+    expect(await q.leases.getLease({ runId })).toMatchObject({ owner: 'instance-a' });
+    // A stops renewing (its timers and bus stop, as if the process died): B adopts the run.
+    await a.close();
+    instances.splice(instances.indexOf(a), 1);
+    await until(async () => b.runs.isLive(runId), 'B to adopt the run');
+    expect(await q.leases.getLease({ runId })).toMatchObject({ owner: 'instance-b' });
+    const stream = follow(b.runs, runId, 0);
+    const [relay] = await q.relays.listPendingRelays({ runId });
+    await b.runs.resolve(relay!.id, { sessionId, response: { approved: true }, decidedBy: 'gina' });
+    const events = await stream.done;
+    expect(events.map((e) => e.type)).toEqual(['tool_call', 'relay', 'resumed', 'relay_resolved', 'tool_result', 'text', 'done']);
+    expect((await q.toolExecutions.listToolExecutions({ runId })).length).toBe(1);
+  });
+});

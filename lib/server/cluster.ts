@@ -1,0 +1,73 @@
+// Several instances on one PostgreSQL (docs/DEPLOY.md): what crosses between them goes through the
+// database, and LISTEN/NOTIFY only says "re-read". One bus subscription per channel per process:
+// relay settlements wake this process's waiters; event appends make the streams that follow a run
+// pull its log after the last seq they delivered. A (re)connect re-reads everything followed, since
+// notifications sent while the listener was away are lost.
+import type { DurableRelayBroker } from '../relay';
+import type { PgNotifyBus } from './pg-notify';
+
+/** What a run's lease needs: this instance's id and the lease length. */
+export interface ClusterOptions {
+  bus: PgNotifyBus;
+  /** This instance's id (lib/server/instance.ts), the owner recorded on the leases it holds. */
+  owner: string;
+  leaseTtlS: number;
+  /** Where failures that must not stop anything are reported (a lost notify, a failed renewal). */
+  onError?: (error: Error) => void;
+}
+
+/** Settlements from any instance wake the waiters of this one; returns the unsubscribe. */
+export async function listenForRelays(bus: PgNotifyBus, broker: DurableRelayBroker): Promise<() => void> {
+  const offs = [bus.on('connected', () => void broker.notifyAll()), bus.on('reconnected', () => void broker.notifyAll())];
+  const unsubscribe = await bus.subscribe('gatehouse_relay', ({ relayId }) => broker.notify(relayId));
+  return () => {
+    for (const off of offs) off();
+    unsubscribe();
+  };
+}
+
+/** One stream following one run: `pull` reads the log after the last seq it delivered. */
+export interface RunFollower {
+  last(): number;
+  pull(): void;
+}
+
+/** The streams of this process, by run: one LISTEN gatehouse_events for all of them. */
+export class RunFollowers {
+  private readonly followers = new Map<string, Set<RunFollower>>();
+  private readonly subscribed: Promise<(() => void) | undefined>;
+  private readonly offs: Array<() => void>;
+
+  constructor(bus: PgNotifyBus, onError: (error: Error) => void = () => undefined) {
+    this.subscribed = bus
+      .subscribe('gatehouse_events', ({ runId, seq }) => {
+        for (const follower of [...(this.followers.get(runId) ?? [])]) if (seq > follower.last()) follower.pull();
+      })
+      .catch((error: Error) => {
+        onError(error);
+        return undefined;
+      });
+    const all = () => {
+      for (const set of this.followers.values()) for (const follower of [...set]) follower.pull();
+    };
+    this.offs = [bus.on('connected', all), bus.on('reconnected', all)];
+  }
+
+  /** Resolves once notifications for the run reach the follower (LISTEN in effect); returns the removal. */
+  async add(runId: string, follower: RunFollower): Promise<() => void> {
+    const set = this.followers.get(runId) ?? new Set();
+    set.add(follower);
+    this.followers.set(runId, set);
+    await this.subscribed;
+    return () => {
+      set.delete(follower);
+      if (set.size === 0 && this.followers.get(runId) === set) this.followers.delete(runId);
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const off of this.offs) off();
+    (await this.subscribed)?.();
+    this.followers.clear();
+  }
+}
