@@ -1,50 +1,16 @@
 // The chat request's `agent`, `tools` and `model` fields, and switching a run's mode, on both
 // stores: a profile narrows the tools the model is offered; a bad name is a 400 naming the field;
 // a mode switch is stored, announced, and refused once the run has finished.
-import { mkdtemp, rm, realpath } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeStores } from '../db/test-support/stores';
-import { createOfflineModel, resolveModel } from '../agent';
-import { DurableRelayBroker } from '../relay';
-import { DbGrantStore } from './grant-store';
-import { DbRelayStore } from './relay-store';
-import { RunManager, type StoredEvent } from './run-manager';
+import type { RunManager, StoredEvent } from './run-manager';
+import { followRun, testRunManager, useTempWorkspace } from './test-support/run-manager';
 
-let workspace: string;
-beforeEach(async () => {
-  workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'gatehouse-profiles-')));
-});
-afterEach(async () => {
-  await rm(workspace, { recursive: true, force: true });
-});
+const workspace = useTempWorkspace('gatehouse-profiles-');
 
 describeStores('RunManager: agent profiles, tools, model, mode', (store) => {
-  const manager = () =>
-    new RunManager({
-      q: store().q,
-      broker: new DurableRelayBroker(new DbRelayStore(store().q.relays)),
-      grants: new DbGrantStore(store().q.grants),
-      model: createOfflineModel(),
-      modelName: 'offline',
-      resolveModel: (spec) => resolveModel(spec, {}),
-      workspace,
-      approvalTimeoutS: 60,
-    });
-
-  function follow(m: RunManager, runId: string, onEvent: (e: StoredEvent) => void | Promise<void> = () => undefined) {
-    return new Promise<StoredEvent[]>((resolve, reject) => {
-      const seen: StoredEvent[] = [];
-      void m
-        .subscribe(runId, 0, (event) => {
-          seen.push(event);
-          Promise.resolve(onEvent(event)).catch(reject);
-          if (event.type === 'done') resolve(seen);
-        })
-        .catch(reject);
-    });
-  }
+  const manager = () => testRunManager(store().q, workspace());
+  const follow = (m: RunManager, runId: string, onEvent?: (e: StoredEvent) => void | Promise<void>) => followRun(m, runId, 0, onEvent);
 
   it('the reader profile is not offered bash, so the call never happens', async () => {
     const m = manager();

@@ -1,51 +1,19 @@
 // Runs through the database on PGlite and PostgreSQL: events stored in order before they are
 // delivered, replay after a sequence number, human decisions checked against the session and
 // recorded once, the run's status following its relays, and every decision audited.
-import { mkdtemp, rm, realpath } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeStores } from '../db/test-support/stores';
-import { createOfflineModel } from '../agent';
-import { DurableRelayBroker, RelayAlreadyResolvedError } from '../relay';
-import { DbGrantStore } from './grant-store';
-import { DbRelayStore } from './relay-store';
+import { RelayAlreadyResolvedError } from '../relay';
 import { loadPolicy } from './policy-store';
-import { auditParams, RunManager, type StoredEvent } from './run-manager';
+import { auditParams, type StoredEvent } from './run-manager';
+import { followRun, testRunManager, useTempWorkspace } from './test-support/run-manager';
 
-let workspace: string;
-beforeEach(async () => {
-  workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'gatehouse-runs-')));
-});
-afterEach(async () => {
-  await rm(workspace, { recursive: true, force: true });
-});
+const workspace = useTempWorkspace('gatehouse-runs-');
 
 describeStores('RunManager', (store) => {
-  const manager = () =>
-    new RunManager({
-      q: store().q,
-      broker: new DurableRelayBroker(new DbRelayStore(store().q.relays)),
-      grants: new DbGrantStore(store().q.grants),
-      model: createOfflineModel(),
-      modelName: 'offline',
-      workspace,
-      approvalTimeoutS: 60,
-    });
-
-  /** Follows a run until `done`, calling `onEvent` for each stored event. */
-  function follow(m: RunManager, runId: string, afterSeq: number, onEvent: (e: StoredEvent) => void | Promise<void>) {
-    return new Promise<StoredEvent[]>((resolve, reject) => {
-      const seen: StoredEvent[] = [];
-      void m
-        .subscribe(runId, afterSeq, (event) => {
-          seen.push(event);
-          Promise.resolve(onEvent(event)).catch(reject);
-          if (event.type === 'done') resolve(seen);
-        })
-        .catch(reject);
-    });
-  }
+  const manager = () => testRunManager(store().q, workspace());
+  const follow = followRun;
 
   it('stores every event in order, pauses on a relay, resumes on the decision, audits it', async () => {
     const m = manager();
@@ -104,8 +72,8 @@ describeStores('RunManager', (store) => {
     const { q } = store();
     const runId = 'crashed-run';
     const sessionId = 'crashed-session';
-    const call = { type: 'tool-call' as const, toolCallId: 'call-1', toolName: 'bash', input: { command: `echo resumed >> ${workspace}/log` } };
-    const ran = { type: 'tool-call' as const, toolCallId: 'call-2', toolName: 'bash', input: { command: `echo never >> ${workspace}/log` } };
+    const call = { type: 'tool-call' as const, toolCallId: 'call-1', toolName: 'bash', input: { command: `echo resumed >> ${workspace()}/log` } };
+    const ran = { type: 'tool-call' as const, toolCallId: 'call-2', toolName: 'bash', input: { command: `echo never >> ${workspace()}/log` } };
     await q.runs.createRun({ id: runId, sessionId, status: 'waiting', state: { messages: [{ role: 'user', content: 'two calls' }, { role: 'assistant', content: [call, ran] }] } });
     const relay = {
       id: 'relay-1', kind: 'permission' as const, runId, sessionId, agentId: 'main', parents: [], toolCallId: 'call-1', tool: 'bash', params: call.input,
@@ -125,13 +93,13 @@ describeStores('RunManager', (store) => {
     expect(results).toEqual(expect.arrayContaining([['call-1', '(no output)'], ['call-2', expect.stringContaining('interrupted by a server restart')]]));
     expect(events.at(-1)?.type).toBe('done');
     const { readFile } = await import('node:fs/promises');
-    expect(await readFile(path.join(workspace, 'log'), 'utf8')).toBe('resumed\n');
+    expect(await readFile(path.join(workspace(), 'log'), 'utf8')).toBe('resumed\n');
     expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
   });
 
   it('cancelling a paused run denies its relay and marks it cancelled', async () => {
     const m = manager();
-    const { runId } = await m.start({ messages: [{ role: 'user', content: `$ touch ${workspace}/never` }] });
+    const { runId } = await m.start({ messages: [{ role: 'user', content: `$ touch ${workspace()}/never` }] });
     const events = await follow(m, runId, 0, (event) => (event.type === 'relay' ? m.cancel(runId) : undefined));
     expect(events.find((e) => e.type === 'relay_resolved')!.data).toMatchObject({ status: 'cancelled' });
     expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ status: 'cancelled' });

@@ -1,0 +1,51 @@
+// A RunManager over a test store (PGlite or PostgreSQL, see describeStores), in a temporary
+// workspace, and a helper that follows a run's stored events until `done`.
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { createOfflineModel, resolveModel } from '../../agent';
+import type { Queries } from '../../db';
+import { DurableRelayBroker } from '../../relay';
+import { DbGrantStore } from '../grant-store';
+import { DbRelayStore } from '../relay-store';
+import { RunManager, type StoredEvent } from '../run-manager';
+
+/** A fresh workspace directory per test; call at a test file's top level. */
+export function useTempWorkspace(prefix: string): () => string {
+  let workspace = '';
+  beforeEach(async () => {
+    workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
+  });
+  afterEach(async () => {
+    await rm(workspace, { recursive: true, force: true });
+  });
+  return () => workspace;
+}
+
+export function testRunManager(q: Queries, workspace: string): RunManager {
+  return new RunManager({
+    q,
+    broker: new DurableRelayBroker(new DbRelayStore(q.relays)),
+    grants: new DbGrantStore(q.grants),
+    model: createOfflineModel(),
+    modelName: 'offline',
+    resolveModel: (spec) => resolveModel(spec, {}),
+    workspace,
+    approvalTimeoutS: 60,
+  });
+}
+
+/** Follows a run until `done`, calling `onEvent` for each stored event; resolves with all of them. */
+export function followRun(m: RunManager, runId: string, afterSeq = 0, onEvent: (e: StoredEvent) => void | Promise<void> = () => undefined): Promise<StoredEvent[]> {
+  return new Promise<StoredEvent[]>((resolve, reject) => {
+    const seen: StoredEvent[] = [];
+    void m
+      .subscribe(runId, afterSeq, (event) => {
+        seen.push(event);
+        Promise.resolve(onEvent(event)).catch(reject);
+        if (event.type === 'done') resolve(seen);
+      })
+      .catch(reject);
+  });
+}
