@@ -56,13 +56,13 @@ export function userQueries(db: Database) {
       return row;
     },
 
-    /** Oldest first. */
+    /** Oldest first; users created in the same millisecond by name. */
     async listUsers({ role, includeDisabled = true }: { role?: UserRole; includeDisabled?: boolean } = {}): Promise<UserRow[]> {
       return db
         .select()
         .from(users)
         .where(and(role ? eq(users.role, role) : undefined, includeDisabled ? undefined : eq(users.disabled, false)))
-        .orderBy(asc(users.createdAt), asc(users.id));
+        .orderBy(asc(users.createdAt), asc(users.username));
     },
 
     async countUsers(): Promise<number> {
