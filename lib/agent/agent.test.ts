@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, MemoryGrantStore, type AgentEvent, type AgentOptions, type AgentRun } from './index';
 import type { PolicyInput } from '../policy';
-import { MemoryRelayBroker } from '../relay';
+import { DurableRelayBroker, MemoryRelayBroker, MemoryRelayStore } from '../relay';
 
 let workspace: string;
 
@@ -123,6 +123,24 @@ describe('the gated loop', () => {
     expect(of(events, 'relay_resolved')[0]).toMatchObject({ status: 'cancelled' });
     expect(of(events, 'done')[0]).toMatchObject({ finishReason: 'cancelled' });
     await expect(readFile(path.join(workspace, 'aborted'))).rejects.toThrow();
+  });
+
+  it('detach: the run stops here without settling its relay or saving more state; the event stream ends', async () => {
+    const broker = new DurableRelayBroker(new MemoryRelayStore());
+    const saved: number[] = [];
+    const run = agent({ broker }).invoke({ ...say(`$ touch ${workspace}/detached`), checkpoint: async (messages) => void saved.push(messages.length) });
+    let relayId = '';
+    const events = await collect(run, (event) => {
+      relayId = event.relay.id;
+      run.detach();
+    });
+    expect(events.map((e) => e.type)).toEqual(['tool_call', 'relay']);
+    const result = await run.result;
+    expect(result.finishReason).toBe('cancelled');
+    // Still open for whoever continues the run; the unwinding (the call ending as denied) was not saved.
+    expect((await broker.get(relayId))?.outcome).toBeUndefined();
+    expect(saved).toEqual([2]);
+    await expect(readFile(path.join(workspace, 'detached'))).rejects.toThrow();
   });
 
   it('parallel calls: all asks are raised at once, answered out of order, results in call order', async () => {

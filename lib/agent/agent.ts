@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { compilePolicy, DEFAULT_POLICY, isCompiledPolicy, type CompiledPolicy, type Mode, type Policy, type PolicyInput } from '../policy';
-import { MemoryRelayBroker, type RelayBroker } from '../relay';
+import { MemoryRelayBroker, RunDetachedError, type RelayBroker } from '../relay';
 import { approvalRules, DEFAULT_PROMPT_TEMPLATE, type ApprovalHandler, type InterruptOn, type ToolApproval } from './approval';
 import type { AgentEvent } from './events';
 import { createOfflineModel } from './models';
@@ -58,7 +58,14 @@ export interface AgentRun extends AsyncIterable<AgentEvent> {
   runId: string;
   sessionId: string;
   setMode(mode: Mode): void;
+  /** Ends the run as cancelled: its open relays are settled as cancelled. */
   cancel(): void;
+  /**
+   * Stops executing the run here without ending it: open relays stay open and nothing is settled,
+   * because the run continues elsewhere (another instance took it over, or after a restart). The
+   * events emitted before are still delivered; none after (the event stream ends).
+   */
+  detach(): void;
   /** Settles when the run ends: the final text and the whole conversation. */
   result: Promise<{ text: string; messages: ModelMessage[]; finishReason: string }>;
 }
@@ -97,6 +104,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const messages = [...input.messages];
     let ctx: RunContext | undefined;
     let pendingMode: Mode | undefined;
+    let detached = false;
 
     const result = (async () => {
       const env = await workspace;
@@ -110,7 +118,11 @@ export function createAgent(options: AgentOptions = {}): Agent {
         promptTemplates,
         pending,
         executions: options.executions,
-        checkpoint: input.checkpoint,
+        // A detached run saves nothing more: its unwinding (calls ending as denied) is not the run's state.
+        checkpoint: input.checkpoint && (async (conversation) => {
+          if (detached) throw new RunDetachedError();
+          await input.checkpoint!(conversation);
+        }),
       };
       const level: AgentLevel = { agentId: 'main', parents: [], system: options.system, tools: [...tools] as ToolDefinition[], policy: compiled };
       if (Object.keys(profiles).length > 0) level.tools.push(createTaskTool(ctx, level, policy, profiles) as ToolDefinition);
@@ -127,7 +139,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         queue.push({ type: 'error', runId, agentId: 'main', parents: [], message: (error as Error)?.message ?? String(error) });
         return done('error', '');
       } finally {
-        await broker.cancelRun(runId, 'The run ended').catch(() => undefined);
+        if (!detached) await broker.cancelRun(runId, 'The run ended').catch(() => undefined);
         queue.close();
       }
     })();
@@ -142,6 +154,11 @@ export function createAgent(options: AgentOptions = {}): Agent {
       },
       cancel() {
         controller.abort(new Error('cancelled'));
+      },
+      detach() {
+        detached = true;
+        queue.close();
+        controller.abort(new RunDetachedError());
       },
       [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
     };

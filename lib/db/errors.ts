@@ -27,6 +27,23 @@ export class RunNotFoundError extends Error {
   }
 }
 
+/**
+ * A fenced write (see lease-fence.ts) by an instance that no longer holds the run's lease: another
+ * instance executes the run now, so this one must stop its copy without writing anything more.
+ */
+export class LeaseLostError extends Error {
+  readonly code = 'conflict:lease_lost';
+  constructor(
+    readonly runId: string,
+    readonly owner: string,
+    /** The lease's owner now (null: released). */
+    readonly holder: string | null,
+  ) {
+    super(`Run ${runId} is no longer executed by ${owner}${holder ? ` (${holder} holds it)` : ''}`);
+    this.name = 'LeaseLostError';
+  }
+}
+
 /** A pagination cursor that this module did not hand out. */
 export class InvalidCursorError extends Error {
   readonly code = 'invalid_cursor';

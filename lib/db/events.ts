@@ -8,6 +8,7 @@ import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { RecordAuditInput } from './audit';
 import type { Database } from './database';
 import { RunNotFoundError } from './errors';
+import { fenceFailure, leaseHeldBy } from './lease-fence';
 import { events, type EventRow, type RunStatus } from './schema';
 import { auditValues, rowsOf } from './statement';
 
@@ -28,6 +29,11 @@ export interface AppendEffects {
   status?: { to: RunStatus; ifStatus?: RunStatus[] };
   /** Audit rows recorded with the events. */
   audit?: RecordAuditInput[];
+  /**
+   * The executor's lease fence (several instances): store only while this owner holds the run's
+   * lease, else throw LeaseLostError and store nothing.
+   */
+  leaseOwner?: string;
 }
 
 export interface AppendEventsInput extends AppendEffects {
@@ -37,7 +43,7 @@ export interface AppendEventsInput extends AppendEffects {
 
 export function eventQueries(db: Database) {
   /** Appends in order, in one statement. Throws RunNotFoundError for an unknown run (and stores nothing). */
-  async function appendEvents({ runId, events: batch, status, audit }: AppendEventsInput): Promise<EventRow[]> {
+  async function appendEvents({ runId, events: batch, status, audit, leaseOwner }: AppendEventsInput): Promise<EventRow[]> {
     if (batch.length === 0 && !status && !audit?.length) return [];
     const count = batch.length;
     const statusSet = status ? statusAssignment(status.to, status.ifStatus) : sql``;
@@ -49,7 +55,7 @@ export function eventQueries(db: Database) {
     const result = await db.execute(sql`
       WITH run AS (
         UPDATE runs SET last_event_seq = last_event_seq + ${count}${statusSet}
-        WHERE id = ${runId}
+        WHERE id = ${runId}${leaseOwner === undefined ? sql`` : sql` AND ${leaseHeldBy(runId, leaseOwner)}`}
         RETURNING last_event_seq
       )${auditCte},
       batch AS (
@@ -67,7 +73,7 @@ export function eventQueries(db: Database) {
       SELECT 'run', NULL, last_event_seq, NULL, NULL, NULL FROM run
     `);
     const rows = rowsOf<RawRow>(result);
-    if (!rows.some((row) => row.row_kind === 'run')) throw new RunNotFoundError(runId);
+    if (!rows.some((row) => row.row_kind === 'run')) throw leaseOwner === undefined ? new RunNotFoundError(runId) : await fenceFailure(db, runId, leaseOwner);
     return rows
       .filter((row) => row.row_kind === 'event')
       .map(toEventRow)

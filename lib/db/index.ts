@@ -5,7 +5,7 @@ export { openDatabase, DEFAULT_DATA_DIR, type OpenDatabaseOptions } from './open
 export { MEMORY_DATA_DIR } from './pglite';
 export { resolveMigrationsFolder } from './migrate';
 export { LOCK_FILE } from './lock';
-export { DatabaseLockedError, InvalidCursorError, RunNotFoundError } from './errors';
+export { DatabaseLockedError, InvalidCursorError, LeaseLostError, RunNotFoundError } from './errors';
 export { createQueries, type Queries } from './queries';
 export type { Page } from './pagination';
 export { runQueries, type RunQueries, type CreateRunInput, type ListRunsInput, type UpdateRunInput } from './runs';
@@ -39,6 +39,7 @@ export {
   type LeaseQueries,
   type AcquireLeaseInput,
   type RenewLeasesInput,
+  type RenewedLease,
   type TakeoverCandidate,
 } from './leases';
 export * from './schema';

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import type { RelayRequest } from '../relay';
 import { runLeases } from './schema';
 import { describeStores, type StoreContext } from './test-support/stores';
 
@@ -7,6 +8,16 @@ import { describeStores, type StoreContext } from './test-support/stores';
 async function expire({ db }: StoreContext, runId: string): Promise<void> {
   await db.update(runLeases).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(runLeases.runId, runId));
 }
+
+function relayOf(runId: string, id: string): RelayRequest {
+  const now = Date.now();
+  return {
+    id, kind: 'permission', runId, sessionId: 's1', agentId: 'main', parents: [], toolCallId: `call-${id}`, tool: 'bash', params: { command: 'ls' },
+    decision: { action: 'ask', reason: 'risk_default', explanation: 'bash asks' }, suggestedRules: [], prompt: 'Run bash?', createdAt: now, expiresAt: now + 60_000,
+  };
+}
+
+const ids = (renewed: { runId: string }[]) => renewed.map((r) => r.runId);
 
 describeStores('run leases', (store) => {
   it('acquires a free lease, lets its owner re-acquire it and keeps others out while it is live', async () => {
@@ -79,15 +90,56 @@ describeStores('run leases', (store) => {
     await q.leases.acquireLease({ runId: 'r2', owner: 'a', ttlS: 1 });
     await q.leases.acquireLease({ runId: 'r3', owner: 'b', ttlS: 1 });
     const before = (await q.leases.getLease({ runId: 'r1' }))!.expiresAt;
-    expect(await q.leases.renewLeases({ owner: 'a', ttlS: 120 })).toEqual(['r1', 'r2']);
+    expect(ids(await q.leases.renewLeases({ owner: 'a', ttlS: 120 }))).toEqual(['r1', 'r2']);
     expect((await q.leases.getLease({ runId: 'r1' }))!.expiresAt.getTime()).toBeGreaterThan(before.getTime() + 100_000);
     expect((await q.leases.getLease({ runId: 'r3' }))!.expiresAt.getTime()).toBeLessThan(before.getTime() + 10_000);
-    expect(await q.leases.renewLeases({ owner: 'a', ttlS: 30, runIds: ['r2', 'r3'] })).toEqual(['r2']);
+    expect(ids(await q.leases.renewLeases({ owner: 'a', ttlS: 30, runIds: ['r2', 'r3'] }))).toEqual(['r2']);
     expect(await q.leases.renewLeases({ owner: 'a', ttlS: 30, runIds: [] })).toEqual([]);
     // Lapsed but not taken: the owner never changed, so renewing is still safe.
     await expire(ctx, 'r1');
-    expect(await q.leases.renewLeases({ owner: 'a', ttlS: 30, runIds: ['r1'] })).toEqual(['r1']);
+    expect(ids(await q.leases.renewLeases({ owner: 'a', ttlS: 30, runIds: ['r1'] }))).toEqual(['r1']);
     expect(await q.leases.getLease({ runId: 'r1' })).toMatchObject({ owner: 'a', epoch: 1 });
+  });
+
+  it('a renewal reports each run’s status and mode now (changed through another instance)', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r1', sessionId: 's1', status: 'waiting', mode: 'default' });
+    await q.runs.createRun({ id: 'r2', sessionId: 's1', status: 'running' });
+    await q.leases.acquireLease({ runId: 'r1', owner: 'a', ttlS: 30 });
+    await q.leases.acquireLease({ runId: 'r2', owner: 'a', ttlS: 30 });
+    await q.runs.updateRun({ id: 'r1', mode: 'bypassPermissions' });
+    await q.runs.updateRun({ id: 'r2', status: 'cancelled' });
+    expect(await q.leases.renewLeases({ owner: 'a', ttlS: 30, runIds: ['r1', 'r2'] })).toEqual([
+      { runId: 'r1', status: 'waiting', mode: 'bypassPermissions' },
+      { runId: 'r2', status: 'cancelled', mode: null },
+    ]);
+  });
+
+  it('fences the executor’s writes: appends, checkpoints and claims only while it holds the lease', async () => {
+    const ctx = store();
+    const { q } = ctx;
+    await q.runs.createRun({ id: 'r1', sessionId: 's1', status: 'running' });
+    await q.leases.acquireLease({ runId: 'r1', owner: 'a', ttlS: 0.05 });
+    expect((await q.events.appendEvent({ runId: 'r1', type: 'text', data: { n: 1 }, leaseOwner: 'a' })).seq).toBe(1);
+    expect(await q.runs.updateRun({ id: 'r1', state: { step: 1 }, leaseOwner: 'a' })).toMatchObject({ state: { step: 1 } });
+    expect(await q.toolExecutions.claimToolExecution({ runId: 'r1', toolCallId: 'c1', leaseOwner: 'a' })).toBe(true);
+    expect(await q.toolExecutions.claimToolExecution({ runId: 'r1', toolCallId: 'c1', leaseOwner: 'a' })).toBe(false);
+    // B adopts the run once A's lease lapsed: A's late writes change nothing.
+    await expect.poll(async () => (await q.leases.acquireLease({ runId: 'r1', owner: 'b', ttlS: 30 }))?.owner, { interval: 20, timeout: 5_000 }).toBe('b');
+    const lost = { code: 'conflict:lease_lost', runId: 'r1', owner: 'a', holder: 'b' };
+    await expect(q.events.appendEvents({ runId: 'r1', events: [{ type: 'text', data: { n: 2 } }], status: { to: 'done' }, audit: [{ kind: 'decision', runId: 'r1' }], leaseOwner: 'a' })).rejects.toMatchObject(lost);
+    await expect(q.toolExecutions.claimToolExecution({ runId: 'r1', toolCallId: 'c2', leaseOwner: 'a' })).rejects.toMatchObject(lost);
+    expect(await q.runs.updateRun({ id: 'r1', state: { step: 2 }, leaseOwner: 'a' })).toBeUndefined();
+    await expect(q.relays.insertRelay({ request: relayOf('r1', 'late'), leaseOwner: 'a' })).rejects.toMatchObject(lost);
+    expect(await q.relays.getRelay({ id: 'late' })).toBeUndefined();
+    expect(await q.events.listEvents({ runId: 'r1' })).toHaveLength(1);
+    expect(await q.runs.getRun({ id: 'r1' })).toMatchObject({ status: 'running', state: { step: 1 }, lastEventSeq: 1 });
+    expect(await q.toolExecutions.getToolExecution({ runId: 'r1', toolCallId: 'c2' })).toBeUndefined();
+    expect(await q.audit.listAudit({ runId: 'r1' })).toMatchObject({ items: [] });
+    // B's fenced writes go through; an unknown run is still "not found".
+    expect((await q.events.appendEvent({ runId: 'r1', type: 'resumed', data: {}, leaseOwner: 'b' })).seq).toBe(2);
+    expect((await q.relays.insertRelay({ request: relayOf('r1', 'fresh'), leaseOwner: 'b' })).id).toBe('fresh');
+    await expect(q.events.appendEvent({ runId: 'ghost', type: 'text', data: {}, leaseOwner: 'b' })).rejects.toMatchObject({ code: 'not_found:run' });
   });
 
   it('releases only our own lease; a released lease is free and changes hands with a new epoch', async () => {

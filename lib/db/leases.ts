@@ -3,6 +3,7 @@
 // a dead instance's runs become takeover candidates once its leases lapse (docs/DEPLOY.md).
 // `epoch` rises whenever a lease changes hands, so a stale owner can be fenced off by it.
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Mode } from '../policy';
 import type { Database } from './database';
 import { runLeases, runs, type RunLeaseRow, type RunStatus } from './schema';
 import { rowsOf } from './statement';
@@ -22,6 +23,13 @@ export interface RenewLeasesInput {
    * recorded for `owner` is renewed, which is only right while instance ids are never reused.
    */
   runIds?: string[];
+}
+
+/** A lease renewed, with its run's status and mode now (another instance may have changed them). */
+export interface RenewedLease {
+  runId: string;
+  status: RunStatus;
+  mode: Mode | null;
 }
 
 export interface TakeoverCandidate {
@@ -82,18 +90,23 @@ export function leaseQueries(db: Database) {
 
     /**
      * Extends every lease `owner` still holds (optionally only `runIds`) in one statement; returns
-     * the run ids renewed. A lease that lapsed but that nobody took is renewed too: the owner never
-     * changed, so nobody else executed the run meanwhile. A run missing from the answer was taken
-     * over (or released): its executor must stop.
+     * the leases renewed, by run id, with each run's status and mode now (so the executor sees a
+     * cancellation or a mode change made through another instance even if its notification was
+     * lost). A lease that lapsed but that nobody took is renewed too: the owner never changed, so
+     * nobody else executed the run meanwhile. A run missing from the answer was taken over (or
+     * released): its executor must stop.
      */
-    async renewLeases({ owner, ttlS, runIds }: RenewLeasesInput): Promise<string[]> {
+    async renewLeases({ owner, ttlS, runIds }: RenewLeasesInput): Promise<RenewedLease[]> {
       if (runIds && runIds.length === 0) return [];
-      const rows = await db
-        .update(runLeases)
-        .set({ expiresAt: expiry(ttlS) })
-        .where(and(eq(runLeases.owner, owner), runIds ? inArray(runLeases.runId, runIds) : undefined))
-        .returning({ runId: runLeases.runId });
-      return rows.map((row) => row.runId).sort();
+      const only = runIds ? sql` AND run_leases.run_id IN (${sql.join(runIds.map((id) => sql`${id}`), sql`, `)})` : sql``;
+      const result = await db.execute(sql`
+        UPDATE run_leases SET expires_at = ${expiry(ttlS)}
+        FROM runs
+        WHERE runs.id = run_leases.run_id AND run_leases.owner = ${owner}${only}
+        RETURNING run_leases.run_id, runs.status, runs.mode`);
+      return rowsOf<{ run_id: string; status: RunStatus; mode: Mode | null }>(result)
+        .map((row) => ({ runId: row.run_id, status: row.status, mode: row.mode }))
+        .sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
     },
 
     /** Gives a lease up (the run finished, or this instance is shutting down). False if not ours. */

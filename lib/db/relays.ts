@@ -3,6 +3,8 @@
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { RelayRecord, RelayRequest, RelayResponse } from '../relay';
 import type { Database } from './database';
+import { fenceFailure } from './lease-fence';
+import { rowsOf } from './statement';
 import { relays, type RelayRow } from './schema';
 
 export const APPROVAL_TIMEOUT_REASON = 'Approval timeout';
@@ -45,7 +47,18 @@ export function relayQueries(db: Database) {
     getRelay,
     expireRelay,
 
-    async insertRelay({ request }: { request: RelayRequest }): Promise<RelayRow> {
+    /**
+     * With `leaseOwner` (several instances) the relay is stored only while that owner holds the
+     * run's lease (its row is locked FOR SHARE meanwhile, so a takeover waits); else LeaseLostError.
+     */
+    async insertRelay({ request, leaseOwner }: { request: RelayRequest; leaseOwner?: string }): Promise<RelayRow> {
+      if (leaseOwner !== undefined) {
+        return db.transaction(async (tx) => {
+          const held = await tx.execute(sql`SELECT 1 FROM run_leases WHERE run_id = ${request.runId} AND owner = ${leaseOwner} FOR SHARE`);
+          if (rowsOf(held).length === 0) throw await fenceFailure(tx, request.runId, leaseOwner);
+          return relayQueries(tx).insertRelay({ request });
+        });
+      }
       const [row] = await db
         .insert(relays)
         .values({

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Mode } from '../policy';
 import type { Database } from './database';
+import { leaseHeldBy } from './lease-fence';
 import { newestFirst, olderThan, pageSize, toPage, type Page } from './pagination';
 import { runs, type RunRow, type RunState, type RunStatus } from './schema';
 
@@ -37,6 +38,8 @@ export interface UpdateRunInput {
   title?: string;
   /** Update only while the run is in one of these statuses. */
   ifStatus?: RunStatus | RunStatus[];
+  /** The executor's lease fence: update only while this owner holds the run's lease (else undefined). */
+  leaseOwner?: string;
 }
 
 export function runQueries(db: Database) {
@@ -80,12 +83,12 @@ export function runQueries(db: Database) {
     },
 
     /** The updated run, or undefined when it does not exist (or its status did not match `ifStatus`). */
-    async updateRun({ id, ifStatus, ...changes }: UpdateRunInput): Promise<RunRow | undefined> {
+    async updateRun({ id, ifStatus, leaseOwner, ...changes }: UpdateRunInput): Promise<RunRow | undefined> {
       const statuses = ifStatus === undefined ? undefined : Array.isArray(ifStatus) ? ifStatus : [ifStatus];
       const [row] = await db
         .update(runs)
         .set({ ...changes, updatedAt: sql`now()` })
-        .where(and(eq(runs.id, id), statuses ? inArray(runs.status, statuses) : undefined))
+        .where(and(eq(runs.id, id), statuses ? inArray(runs.status, statuses) : undefined, leaseOwner === undefined ? undefined : leaseHeldBy(id, leaseOwner)))
         .returning();
       return row;
     },

@@ -2,7 +2,9 @@
 // row first runs the tool; everyone else sees the claim (and, once finished, the stored result).
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from './database';
+import { fenceFailure, leaseHeldBy } from './lease-fence';
 import { toolExecutions, type ToolExecutionRow } from './schema';
+import { rowsOf } from './statement';
 
 export interface ToolCallKey {
   runId: string;
@@ -14,14 +16,28 @@ const byKey = ({ runId, toolCallId }: ToolCallKey) =>
 
 export function toolExecutionQueries(db: Database) {
   return {
-    /** True only for the first claimer of this tool call. */
-    async claimToolExecution({ runId, toolCallId }: ToolCallKey): Promise<boolean> {
-      const rows = await db
-        .insert(toolExecutions)
-        .values({ runId, toolCallId })
-        .onConflictDoNothing()
-        .returning({ toolCallId: toolExecutions.toolCallId });
-      return rows.length === 1;
+    /**
+     * True only for the first claimer of this tool call. With `leaseOwner` (several instances) the
+     * claim is made only while that owner holds the run's lease; else LeaseLostError.
+     */
+    async claimToolExecution({ runId, toolCallId, leaseOwner }: ToolCallKey & { leaseOwner?: string }): Promise<boolean> {
+      if (leaseOwner === undefined) {
+        const rows = await db
+          .insert(toolExecutions)
+          .values({ runId, toolCallId })
+          .onConflictDoNothing()
+          .returning({ toolCallId: toolExecutions.toolCallId });
+        return rows.length === 1;
+      }
+      const result = await db.execute(sql`
+        INSERT INTO tool_executions (run_id, tool_call_id)
+        SELECT ${runId}, ${toolCallId} WHERE ${leaseHeldBy(runId, leaseOwner)}
+        ON CONFLICT DO NOTHING
+        RETURNING tool_call_id`);
+      if (rowsOf(result).length === 1) return true;
+      const holds = rowsOf<{ holds: boolean }>(await db.execute(sql`SELECT ${leaseHeldBy(runId, leaseOwner)} AS holds`))[0]?.holds;
+      if (!holds) throw await fenceFailure(db, runId, leaseOwner);
+      return false;
     },
 
     /** Stores the result of a claimed execution; undefined if it was not claimed or is already done. */

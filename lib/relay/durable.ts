@@ -2,7 +2,7 @@
 // wakes the waiters of this process and enforces deadlines with timers that only ever try a
 // conditional "expire". Another instance's decision reaches a waiter through `notify(id)` (the
 // server calls it on LISTEN/NOTIFY) or, as a safety net, through a periodic re-read.
-import { RelayAlreadyResolvedError, RelayNotFoundError } from './errors';
+import { isRunDetached, RelayAlreadyResolvedError, RelayNotFoundError } from './errors';
 import type { RelayStore } from './store';
 import type { RelayBroker, RelayFilter, RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from './types';
 
@@ -61,7 +61,11 @@ export class DurableRelayBroker implements RelayBroker {
         timers.push(setTimeout(arm, Math.min(delay, 2_147_000_000)));
       };
       arm();
-      const onAbort = () => void this.trySettle(id, { status: 'cancelled', reason: 'The run was stopped', decidedBy: 'system', decidedAt: this.now() });
+      const onAbort = () => {
+        // Detached: end the wait here and record nothing; the relay stays open for whoever continues the run.
+        if (isRunDetached(options.signal?.reason)) return waiter.wake({ status: 'cancelled', reason: 'The run continues elsewhere', decidedBy: 'system', decidedAt: this.now() });
+        void this.trySettle(id, { status: 'cancelled', reason: 'The run was stopped', decidedBy: 'system', decidedAt: this.now() });
+      };
       // The safety net: pick up decisions whose notification was missed, and retry an expiry or a
       // cancellation that failed because storage was unreachable.
       const poll = setInterval(() => {

@@ -20,3 +20,21 @@ export class RelayAlreadyResolvedError extends Error {
     this.name = 'RelayAlreadyResolvedError';
   }
 }
+
+/**
+ * The abort reason of a run stopped here without ending it (its lease was lost, or this process is
+ * shutting down): its waits end locally and nothing is settled, because another instance (or this
+ * one after a restart) continues the run and its relays stay open.
+ */
+export class RunDetachedError extends Error {
+  readonly code = 'run_detached';
+  constructor(message = 'The run continues elsewhere') {
+    super(message);
+    this.name = 'RunDetachedError';
+  }
+}
+
+/** True for a RunDetachedError, also one from another copy of this module (matched by code). */
+export function isRunDetached(reason: unknown): boolean {
+  return (reason as { code?: unknown } | null)?.code === 'run_detached';
+}

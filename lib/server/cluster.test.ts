@@ -252,4 +252,133 @@ describe.skipIf(!postgres.url)(`two instances on one PostgreSQL${postgres.url ? 
     expect(events.map((e) => e.type)).toEqual(['tool_call', 'relay', 'resumed', 'relay_resolved', 'tool_result', 'text', 'done']);
     expect((await q.toolExecutions.listToolExecutions({ runId })).length).toBe(1);
   });
+
+  /** Waits for the run's first pending relay (of `agentId`, default any). */
+  async function pendingRelay(runId: string, agentId?: string) {
+    let found: Awaited<ReturnType<Queries['relays']['listPendingRelays']>>[number] | undefined;
+    await until(async () => {
+      found = (await q.relays.listPendingRelays({ runId })).find((r) => !agentId || r.agentId === agentId);
+      return found !== undefined;
+    }, `a pending relay${agentId ? ` of ${agentId}` : ''}`);
+    return found!;
+  }
+
+  it('a cancel made through B stops the copy executing on A: cancelled, its relay cancelled, the tool never run', async () => {
+    const a = await instance('a');
+    const b = await instance('b');
+    const { runId } = await a.runs.start({ messages: [{ role: 'user', content: '$ echo never >> cancelled.log' }] });
+    const relay = await pendingRelay(runId);
+    const onB = follow(b.runs, runId, 0);
+    await b.runs.cancel(runId);
+    const events = await onB.done;
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.at(-1)!.data).toMatchObject({ finishReason: 'cancelled' });
+    expect(events.filter((e) => e.type === 'done')).toHaveLength(1);
+    await until(async () => !a.runs.isLive(runId), 'A to stop the run');
+    expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'cancelled' });
+    expect(await q.relays.getRelay({ id: relay.id })).toMatchObject({ status: 'cancelled' });
+    expect(await q.toolExecutions.listToolExecutions({ runId })).toEqual([]);
+    await expect(readFile(path.join(workspace!, 'cancelled.log'), 'utf8')).rejects.toThrow();
+    await until(async () => (await q.leases.getLease({ runId }))?.owner === null, 'the lease to be released');
+  });
+
+  it('a run executed nowhere (its instance gone, not yet adopted) is ended by the cancelling instance, with `done`', async () => {
+    const a = await instance('a');
+    const { runId } = await a.runs.start({ messages: [{ role: 'user', content: '$ echo orphan' }] });
+    await pendingRelay(runId);
+    await a.close();
+    instances.splice(instances.indexOf(a), 1);
+    await q.leases.releaseLease({ runId, owner: 'instance-a' });
+    const b = await instance('b');
+    const onB = follow(b.runs, runId, 0);
+    await b.runs.cancel(runId);
+    const events = await onB.done;
+    expect(events.map((e) => e.type)).toEqual(['tool_call', 'relay', 'done']);
+    expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'cancelled' });
+    expect(await q.relays.listPendingRelays({ runId })).toEqual([]);
+    expect(await b.runs.recover()).toEqual([]);
+    expect(await q.leases.getLease({ runId })).toMatchObject({ owner: null });
+  });
+
+  it('a cancel through B whose notification is lost still reaches A at its next lease renewal', async () => {
+    const a = await instance('a', { leaseTtlS: 0.3 });
+    const b = await instance('b', { silent: true });
+    const { runId } = await a.runs.start({ messages: [{ role: 'user', content: '$ echo late' }] });
+    await pendingRelay(runId);
+    await b.runs.cancel(runId);
+    await until(async () => !a.runs.isLive(runId), 'A to stop the run');
+    const events = await q.events.listEvents({ runId });
+    expect(events.at(-1)).toMatchObject({ type: 'done', data: { finishReason: 'cancelled' } });
+    expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'cancelled' });
+  });
+
+  for (const silent of [false, true]) {
+    it(`a mode switched through B applies to the run executing on A${silent ? ' (notification lost: at the next renewal)' : ''}`, async () => {
+      const a = await instance('a', { leaseTtlS: silent ? 0.3 : 15 });
+      const b = await instance('b', { silent });
+      // The task call asks; once approved, the reviewer's read outside the workspace would ask too, unless the mode allows it.
+      const { runId, sessionId } = await a.runs.start({ messages: [{ role: 'user', content: 'task reviewer: read /etc/hostname' }] });
+      const task = await pendingRelay(runId);
+      await b.runs.setMode(runId, 'bypassPermissions');
+      // The executor re-reads the run on the notice, or at its renewal every 0.1 s.
+      await new Promise((r) => setTimeout(r, silent ? 400 : 200));
+      const onB = follow(b.runs, runId, 0);
+      // Decided on A: a silent B could not wake A's waiter.
+      await a.runs.resolve(task.id, { sessionId, response: { approved: true }, decidedBy: 'hana' });
+      const events = await onB.done;
+      const read = events.find((e) => e.type === 'tool_call' && e.data.tool === 'read_file');
+      expect(read?.data).toMatchObject({ agentId: 'reviewer', decision: { action: 'allow', reason: 'mode' } });
+      expect(events.filter((e) => e.type === 'relay')).toHaveLength(1);
+      expect(events.find((e) => e.type === 'mode_changed')?.data).toMatchObject({ mode: 'bypassPermissions' });
+    });
+  }
+
+  it('a copy whose lease was taken over stops without settling anything; the adopter finishes the run, the tool runs once', async () => {
+    const a = await instance('a', { leaseTtlS: 0.3 });
+    const b = await instance('b', { leaseTtlS: 0.3 });
+    const { runId, sessionId } = await a.runs.start({ messages: [{ role: 'user', content: '$ echo once >> taken.log' }] });
+    await until(async () => (await q.runs.getRun({ id: runId }))?.status === 'waiting', 'the run to wait');
+    const relay = await pendingRelay(runId);
+    const before = (await q.events.listEvents({ runId })).length;
+    // As if A had been cut off from the database for longer than the TTL and another instance had
+    // taken the run: A's renewal (every 0.1 s) finds the lease gone and detaches its copy. Then the
+    // lease lapses again and one of the two adopts the run (A may, once its old copy is gone).
+    await handle.db.execute(sql`UPDATE run_leases SET owner = 'instance-gone', epoch = epoch + 1, expires_at = now() - interval '1 second' WHERE run_id = ${runId}`);
+    await until(async () => (await q.leases.getLease({ runId }))?.owner !== 'instance-gone' && (a.runs.isLive(runId) || b.runs.isLive(runId)), 'an instance to adopt the run');
+    const executor = a.runs.isLive(runId) ? a : b;
+    expect(b.runs.isLive(runId) && a.runs.isLive(runId)).toBe(false);
+    // The detached copy settled nothing: the relay is still open for the adopter.
+    expect(await q.relays.getRelay({ id: relay.id })).toMatchObject({ status: 'pending' });
+    const stream = follow(executor.runs, runId, before);
+    await executor.runs.resolve(relay.id, { sessionId, response: { approved: true }, decidedBy: 'ivan' });
+    const rest = await stream.done;
+    expect(rest.map((e) => e.type)).toEqual(['resumed', 'relay_resolved', 'tool_result', 'text', 'done']);
+    expect(await readFile(path.join(workspace!, 'taken.log'), 'utf8')).toBe('once\n');
+    expect((await q.toolExecutions.listToolExecutions({ runId })).length).toBe(1);
+    expect((await q.leases.getLease({ runId }))?.epoch).toBeGreaterThanOrEqual(3);
+  });
+
+  it('shutdown detaches A’s runs and releases their leases; B adopts them at once and finishes them', async () => {
+    const a = await instance('a');
+    const b = await instance('b');
+    const { runId, sessionId } = await a.runs.start({ messages: [{ role: 'user', content: '$ echo handed >> handed.log' }] });
+    await until(async () => (await q.runs.getRun({ id: runId }))?.status === 'waiting', 'the run to wait');
+    const relay = await pendingRelay(runId);
+    let streamClosed = false;
+    await a.runs.subscribe(runId, 0, () => undefined, () => (streamClosed = true));
+    expect(await a.runs.shutdown()).toEqual([runId]);
+    // Its streams end (their clients reconnect to another instance).
+    expect(streamClosed).toBe(true);
+    await expect(a.runs.start({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 503 });
+    // Still paused, its relay still open: nothing was settled or stored by the shutdown.
+    expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'waiting' });
+    expect(await q.relays.getRelay({ id: relay.id })).toMatchObject({ status: 'pending' });
+    // B's lease TTL is 15 s: only the release notice makes it adopt the run this soon.
+    await until(async () => b.runs.isLive(runId), 'B to adopt the released run');
+    const stream = follow(b.runs, runId, 0);
+    await b.runs.resolve(relay.id, { sessionId, response: { approved: true }, decidedBy: 'jo' });
+    const events = await stream.done;
+    expect(events.map((e) => e.type)).toEqual(['tool_call', 'relay', 'resumed', 'relay_resolved', 'tool_result', 'text', 'done']);
+    expect(await readFile(path.join(workspace!, 'handed.log'), 'utf8')).toBe('handed\n');
+  });
 });

@@ -26,6 +26,24 @@ export async function listenForRelays(bus: PgNotifyBus, broker: DurableRelayBrok
   };
 }
 
+/** What a run-change notification asks of this instance (RunManager). */
+export interface RunChangeHandlers {
+  /** Another instance cancelled the run or switched its mode: the executor re-reads it. */
+  control(runId: string): void;
+  /** Another instance released the run's lease (it shut down): adopt it now rather than after the TTL. */
+  released(runId: string): void;
+}
+
+/** Announces a change to a run made here for the instance that executes it (or would adopt it). */
+export function announceRunChange(bus: PgNotifyBus, runId: string, change: 'control' | 'released'): Promise<void> {
+  return bus.notify('gatehouse_run', { runId, change });
+}
+
+/** Run changes from any instance reach this one's handlers; returns the unsubscribe. */
+export async function listenForRunChanges(bus: PgNotifyBus, handlers: RunChangeHandlers): Promise<() => void> {
+  return bus.subscribe('gatehouse_run', ({ runId, change }) => (change === 'control' ? handlers.control(runId) : handlers.released(runId)));
+}
+
 /** One stream following one run: `pull` reads the log after the last seq it delivered. */
 export interface RunFollower {
   last(): number;

@@ -14,6 +14,12 @@ const SCHEMAS = {
   gatehouse_relay: z.object({ relayId: id }),
   /** Events up to `seq` were appended to a run's log: streams re-read after their last seq. */
   gatehouse_events: z.object({ runId: id, seq: z.number().int().nonnegative() }),
+  /**
+   * A run was changed by another instance than its executor (`control`: cancelled or its mode
+   * switched: the executor re-reads the run), or its lease was released (`released`: the others
+   * adopt it now instead of after the TTL).
+   */
+  gatehouse_run: z.object({ runId: id, change: z.enum(['control', 'released']) }),
 };
 
 export type NotifyChannel = keyof typeof SCHEMAS;

@@ -11,6 +11,11 @@ export interface DbRelayStoreOptions {
   /** Called after a settlement (decision, expiry, cancellation) was stored; its failure is only reported. */
   onSettled?: (relayId: string) => Promise<unknown>;
   onError?: (error: Error) => void;
+  /**
+   * Several instances: this instance's id. A relay is stored only while this instance holds its
+   * run's lease (lib/db/lease-fence.ts), so a copy of a run that was taken over cannot raise one.
+   */
+  leaseOwner?: string;
 }
 
 export class DbRelayStore implements RelayStore {
@@ -20,7 +25,7 @@ export class DbRelayStore implements RelayStore {
   ) {}
 
   async insert(request: RelayRequest): Promise<void> {
-    await this.relays.insertRelay({ request });
+    await this.relays.insertRelay({ request, ...(this.options.leaseOwner === undefined ? {} : { leaseOwner: this.options.leaseOwner }) });
   }
 
   async get(id: string): Promise<RelayRecord | undefined> {

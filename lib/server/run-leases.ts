@@ -1,7 +1,7 @@
 // Run leases of one instance among several (docs/DEPLOY.md): a run is executed only by the holder
 // of its lease. Held leases are renewed every third of the TTL; about once per TTL the instance
 // tries to adopt the runs whose lease lapsed. The database decides every race (lib/db/leases.ts).
-import type { Queries } from '../db';
+import type { Queries, RenewedLease } from '../db';
 import type { ClusterOptions } from './cluster';
 
 export interface RunLeaseHooks {
@@ -9,6 +9,10 @@ export interface RunLeaseHooks {
   executing(): string[];
   /** Adopts the runs nobody holds (RunManager.recover). */
   takeOver(): Promise<unknown>;
+  /** The lease of a run executing here was taken over (this instance was cut off too long): stop the copy. */
+  lost(runId: string): void;
+  /** A renewal read the run's status and mode now: a change made through another instance applies here. */
+  observed(lease: RenewedLease): void;
 }
 
 export class RunLeases {
@@ -50,16 +54,30 @@ export class RunLeases {
     const runIds = this.hooks.executing();
     if (runIds.length === 0) return;
     try {
-      const renewed = new Set(await this.leases.renewLeases({ owner: this.cluster.owner, ttlS: this.cluster.leaseTtlS, runIds }));
+      const renewed = new Map((await this.leases.renewLeases({ owner: this.cluster.owner, ttlS: this.cluster.leaseTtlS, runIds })).map((lease) => [lease.runId, lease]));
       const executing = new Set(this.hooks.executing());
       for (const id of runIds) {
-        // Taken over after this instance lost the database for longer than the TTL. The tool-call
-        // claims keep a call from running twice; stopping the local copy is left to a later change.
-        if (!renewed.has(id) && executing.has(id)) this.report(new Error(`The lease of run ${id} was lost to another instance`));
+        if (!executing.has(id)) continue; // ended meanwhile
+        const lease = renewed.get(id);
+        if (lease) this.hooks.observed(lease);
+        else {
+          this.report(new Error(`The lease of run ${id} was taken over by another instance; its copy here stops`));
+          this.hooks.lost(id);
+        }
       }
     } catch (error) {
       this.report(error as Error);
     }
+  }
+
+  /** Adopts lapsed or released runs now (e.g. another instance released its leases at shutdown). */
+  takeOverSoon(): void {
+    this.takeOver();
+  }
+
+  /** Gives up the leases of these runs in one go (shutdown); failures are only reported. */
+  async releaseAll(runIds: string[]): Promise<void> {
+    await Promise.all(runIds.map((runId) => this.release(runId)));
   }
 
   private takeOver(): void {

@@ -83,6 +83,8 @@ describeStores('RunManager', (store) => {
     await q.events.appendEvent({ runId, type: 'relay', data: { type: 'relay', agentId: 'main', parents: [], relay } });
     // call-2 had started executing when the process died.
     await q.toolExecutions.claimToolExecution({ runId, toolCallId: 'call-2' });
+    // A relay registered but never announced (the process died in between): nothing would act on it.
+    await q.relays.insertRelay({ request: { ...relay, id: 'relay-stray', toolCallId: 'call-2' } });
 
     const m = manager();
     expect(await m.recover()).toEqual([runId]);
@@ -95,6 +97,21 @@ describeStores('RunManager', (store) => {
     const { readFile } = await import('node:fs/promises');
     expect(await readFile(path.join(workspace(), 'log'), 'utf8')).toBe('resumed\n');
     expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
+    expect(await q.relays.getRelay({ id: 'relay-stray' })).toMatchObject({ status: 'cancelled', reason: 'The run was resumed without this call', decidedBy: 'system' });
+  });
+
+  it('cancelling a waiting run that nothing executes (before recovery) ends it with `done`, its relays cancelled', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'idle-run', sessionId: 's', status: 'waiting', state: { messages: [{ role: 'user', content: 'x' }] } });
+    const m = manager();
+    const events = follow(m, 'idle-run', 0);
+    await m.cancel('idle-run');
+    expect((await events).map((e) => [e.type, e.data.finishReason])).toEqual([['done', 'cancelled']]);
+    expect(await q.runs.getRun({ id: 'idle-run' })).toMatchObject({ status: 'cancelled' });
+    // Cancelling again, or a finished run, changes nothing; an unknown run is a 404.
+    await m.cancel('idle-run');
+    expect(await q.events.listEvents({ runId: 'idle-run' })).toHaveLength(1);
+    await expect(m.cancel('no-such-run')).rejects.toMatchObject({ status: 404 });
   });
 
   it('cancelling a paused run denies its relay and marks it cancelled', async () => {

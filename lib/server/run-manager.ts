@@ -1,25 +1,28 @@
-// Runs detached from the request that started them: each run's events are written to the event
-// log (with a per-run sequence) before anyone is told, so a subscriber that comes back with the
-// last sequence it saw misses nothing. Relays and grants live in the database; every decision,
-// automatic or human, is audited.
-import { createHash, randomUUID } from 'node:crypto';
+// Runs detached from the request that started them. The manager starts and resumes runs (one agent
+// shared per policy version, tools and model), hands each to a pump that stores its events before
+// anyone hears of them (run-pump.ts, run-log.ts), and takes the human's side: decisions, cancel,
+// mode. With several instances on one PostgreSQL (docs/DEPLOY.md) a run executes only where its
+// lease is held (run-leases.ts); the other instances reach it through the database and NOTIFY, and
+// a copy whose lease was lost, or that is stopped at shutdown, is detached: it stops without
+// settling anything, and whoever continues the run finds it as it was.
+import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { createAgent, type Agent, type AgentEvent, type AgentRun, type GrantStore, type ModelToolCall, type PendingRelays, type ResumePoint } from '../agent';
-import type { AppendEffects, EventRow, Queries, RecordAuditInput } from '../db';
+import { createAgent, type Agent, type AgentRun, type GrantStore, type PendingRelays } from '../agent';
+import { LEASED_STATUSES, type Queries, type RenewedLease, type RunRow } from '../db';
 import { compilePolicy, importPolicy, type CompiledPolicy, type Mode, type Policy } from '../policy';
-import type { DurableRelayBroker, RelayRequest, RelayResponse } from '../relay';
+import type { DurableRelayBroker, RelayResponse } from '../relay';
 import { AppError } from './errors';
 import { selectTools, type ToolSelection } from './agent-profiles';
+import { announceRunChange, listenForRunChanges, RunFollowers, type ClusterOptions } from './cluster';
 import { loadPolicy, type StoredPolicy } from './policy-store';
-import { RunFollowers, type ClusterOptions } from './cluster';
 import { RunLeases } from './run-leases';
+import { RunLog, type EventListener, type NewRunEvent } from './run-log';
+import { isLeaseLost, pumpRun } from './run-pump';
+import { cancelStrayRelays, resumePointOf } from './run-resume';
 
-export interface StoredEvent {
-  seq: number;
-  type: string;
-  data: Record<string, unknown>;
-}
+export { auditParams } from './run-audit';
+export type { StoredEvent } from './run-log';
 
 export interface StartRunInput {
   messages: ModelMessage[];
@@ -47,17 +50,26 @@ export interface RunManagerOptions {
   workspace: string;
   approvalTimeoutS: number;
   /**
-   * Several instances on one PostgreSQL: runs are executed only under a lease, appends are
-   * announced on the bus, and streams follow the database for runs executed elsewhere.
+   * Several instances on one PostgreSQL: runs are executed only under a lease, every write of an
+   * executing run is fenced by it, appends are announced on the bus, and streams follow the
+   * database for runs executed elsewhere.
    */
   cluster?: ClusterOptions;
 }
 
-type Listener = (event: StoredEvent) => void;
+/** A run executing in this process. */
+interface LiveRun {
+  run: AgentRun;
+  /** Stopped here without ending: what it emitted before is stored, nothing after. */
+  detached: boolean;
+  /** Settles when its pump has stopped (its last write done). */
+  pumped: Promise<void>;
+}
+
+const isLeased = (status: string) => (LEASED_STATUSES as readonly string[]).includes(status);
 
 export class RunManager {
-  private readonly live = new Map<string, AgentRun>();
-  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly live = new Map<string, LiveRun>();
   private readonly policies = new Map<string, CompiledPolicy>();
   private readonly agents = new Map<string, Agent>();
   /** Shared by every run, so Always Allow settles the pending relays of the whole session. */
@@ -65,23 +77,70 @@ export class RunManager {
   private readonly models = new Map<string, LanguageModelV4>();
   /** Runs being started or resumed here: a concurrent recover() leaves them alone. */
   private readonly claiming = new Set<string>();
+  private readonly log: RunLog;
   private readonly followers: RunFollowers | undefined;
   private readonly leases: RunLeases | undefined;
+  private readonly unlisten: Promise<(() => void) | undefined> | undefined;
+  private stopping = false;
 
   constructor(private readonly options: RunManagerOptions) {
     const cluster = options.cluster;
+    this.followers = cluster ? new RunFollowers(cluster.bus, (error) => this.report(error)) : undefined;
+    this.log = new RunLog(options.q.events, cluster && this.followers ? { bus: cluster.bus, followers: this.followers } : undefined, (error) => this.report(error));
     if (!cluster) return;
-    this.followers = new RunFollowers(cluster.bus, (error) => this.report(error));
-    this.leases = new RunLeases(options.q.leases, cluster, { executing: () => [...this.live.keys()], takeOver: () => this.recover() });
+    this.leases = new RunLeases(options.q.leases, cluster, {
+      executing: () => [...this.live.keys()],
+      takeOver: () => this.recover(),
+      lost: (runId) => this.detach(runId),
+      observed: (lease) => this.apply(lease),
+    });
+    this.unlisten = listenForRunChanges(cluster.bus, {
+      control: (runId) => void this.reread(runId),
+      released: (runId) => {
+        if (!this.live.has(runId)) this.leases?.takeOverSoon();
+      },
+    }).catch((error: Error) => {
+      this.report(error);
+      return undefined;
+    });
   }
 
-  /** Stops the lease timer and the bus subscriptions (tests, shutdown); runs executing here go on. */
+  /** This instance's lease fence for the writes of the runs it executes (several instances). */
+  private get fence(): { leaseOwner?: string } {
+    return this.options.cluster ? { leaseOwner: this.options.cluster.owner } : {};
+  }
+
+  /** Stops the lease timer and the bus subscriptions (tests); runs executing here go on. */
   async close(): Promise<void> {
     this.leases?.close();
+    (await this.unlisten)?.();
     await this.followers?.close();
   }
 
+  /**
+   * Graceful shutdown: no new runs; every run executing here is detached (it stops without
+   * settling anything, so it stays paused or running in the database) once its last write is done;
+   * then its lease is released and announced, so another instance adopts it at once (one instance:
+   * the next start resumes it).
+   */
+  async shutdown(): Promise<string[]> {
+    this.stopping = true;
+    this.leases?.close();
+    const runIds = [...this.live.keys()];
+    for (const runId of runIds) this.detach(runId);
+    await Promise.all(runIds.map((runId) => this.live.get(runId)?.pumped));
+    const bus = this.options.cluster?.bus;
+    if (this.leases) {
+      await this.leases.releaseAll(runIds);
+      await Promise.all(runIds.map((runId) => bus && announceRunChange(bus, runId, 'released').catch((error: Error) => this.report(error))));
+    }
+    await this.close();
+    this.log.closeAll();
+    return runIds;
+  }
+
   async start(input: StartRunInput): Promise<{ runId: string; sessionId: string }> {
+    if (this.stopping) throw new AppError('unavailable:shutting_down', 503, 'This server is shutting down; try again');
     const { q } = this.options;
     const runId = randomUUID();
     const sessionId = input.sessionId ?? randomUUID();
@@ -96,37 +155,33 @@ export class RunManager {
     try {
       // Another instance's takeover scan may have adopted the brand-new run first: it executes it.
       if (!(await this.acquireLease(runId))) return { runId, sessionId };
-      this.launch(runId, sessionId, stored, input, selection, model, modelName);
+      const run = this.agentFor(stored, input.permissions, selection, model, modelName).invoke({
+        messages: input.messages,
+        runId,
+        sessionId,
+        mode: input.mode,
+        checkpoint: this.checkpoint(runId, input.permissions, selection.toolNames),
+      });
+      this.execute(run, stored.version);
     } finally {
       this.claiming.delete(runId);
     }
     return { runId, sessionId };
   }
 
-  private launch(runId: string, sessionId: string, stored: StoredPolicy, input: StartRunInput, selection: ToolSelection, model: LanguageModelV4, modelName: string): void {
-    const run = this.agentFor(stored, input.permissions, selection, model, modelName).invoke({
-      messages: input.messages,
-      runId,
-      sessionId,
-      mode: input.mode,
-      checkpoint: this.checkpoint(runId, input.permissions, selection.toolNames),
-    });
-    this.live.set(runId, run);
-    void this.pump(run, stored.version);
-  }
-
   /**
-   * After a restart: every run that was running or waiting continues from its last checkpoint.
-   * Its relays are still in the database (and their deadlines kept running); a call that had
-   * started executing is not executed again.
+   * After a restart, and (several instances) periodically: every run that was running or waiting
+   * and that nobody executes continues from its last checkpoint. Its relays are still in the
+   * database (and their deadlines kept running); a call that had started executing is not run again.
    */
   async recover(): Promise<string[]> {
+    if (this.stopping) return [];
     const { q } = this.options;
     const resumed: string[] = [];
     // Several instances: only the runs nobody holds a live lease of (another instance executes the rest).
     const ids = this.options.cluster
       ? (await q.leases.listTakeoverCandidates({ limit: 200 })).map((c) => c.runId)
-      : (await Promise.all((['waiting', 'running'] as const).map(async (status) => (await q.runs.listRuns({ status, limit: 200 })).items.map((row) => row.id)))).flat();
+      : (await Promise.all(LEASED_STATUSES.map(async (status) => (await q.runs.listRuns({ status, limit: 200 })).items.map((row) => row.id)))).flat();
     for (const id of ids) {
       if (this.live.has(id) || this.claiming.has(id)) continue;
       this.claiming.add(id);
@@ -144,9 +199,8 @@ export class RunManager {
     const { q } = this.options;
     if (!(await this.acquireLease(runId))) return false;
     const row = await q.runs.getRun({ id: runId });
-    if (!row) return false;
     // Finished meanwhile (between the listing and the lease).
-    if (row.status !== 'running' && row.status !== 'waiting') {
+    if (!row || !isLeased(row.status)) {
       await this.releaseLease(runId);
       return false;
     }
@@ -160,12 +214,13 @@ export class RunManager {
       selection = selectTools(row.agent ?? undefined, toolNames);
       model = this.modelFor(row.model ?? this.options.modelName);
     } catch (error) {
-      await q.runs.updateRun({ id: runId, status: 'failed', state: { ...row.state, error: (error as Error).message } });
+      await q.runs.updateRun({ id: runId, status: 'failed', state: { ...row.state, error: (error as Error).message }, ...this.fence });
       await this.releaseLease(runId);
       return true;
     }
     const stored = await loadPolicy(q);
-    const resumePoint = await this.resumePoint(runId, messages);
+    const resumePoint = await resumePointOf({ q, append: (event) => this.log.append(runId, [event], this.fence) }, runId, messages);
+    await cancelStrayRelays(q, runId, resumePoint);
     const run = this.agentFor(stored, permissions, selection, model, row.model ?? this.options.modelName).invoke({
       messages,
       runId,
@@ -174,10 +229,33 @@ export class RunManager {
       resume: resumePoint,
       checkpoint: this.checkpoint(runId, permissions, selection.toolNames),
     });
-    this.live.set(runId, run);
-    await this.persist(runId, 'resumed', { type: 'resumed', runId, agentId: 'main', parents: [] });
-    void this.pump(run, stored.version);
+    this.execute(run, stored.version);
+    await this.log.append(runId, [{ type: 'resumed', data: { type: 'resumed', runId, agentId: 'main', parents: [] } }], this.fence);
     return true;
+  }
+
+  /** Runs it here: its pump stores what it does; at its end the lease is released. */
+  private execute(run: AgentRun, policyVersion: number): void {
+    const entry: LiveRun = { run, detached: false, pumped: Promise.resolve() };
+    this.live.set(run.runId, entry);
+    entry.pumped = (async () => {
+      const end = await pumpRun({ run, log: this.log, runs: this.options.q.runs, policyVersion, ...this.fence });
+      if (end === 'lost') {
+        this.report(new Error(`Run ${run.runId} was taken over by another instance; its copy here stopped`));
+        this.detach(run.runId);
+      }
+      if (this.live.get(run.runId) === entry) this.live.delete(run.runId);
+      // A detached run keeps its lease until shutdown releases it (or, lost, it is someone else's).
+      if (!entry.detached) await this.releaseLease(run.runId);
+    })();
+  }
+
+  /** Stops a run here without ending it (lease lost, or shutdown): nothing is settled or stored. */
+  private detach(runId: string): void {
+    const entry = this.live.get(runId);
+    if (!entry || entry.detached) return;
+    entry.detached = true;
+    entry.run.detach();
   }
 
   /** True when this instance may execute the run: always in one process, else when it holds the lease. */
@@ -194,43 +272,14 @@ export class RunManager {
     else console.error('[gatehouse]', error.message);
   }
 
-  /** The calls of the last step, with the relays raised and the results produced before the restart. */
-  private async resumePoint(runId: string, messages: ModelMessage[]): Promise<ResumePoint | undefined> {
-    const last = messages.at(-1);
-    if (!last || last.role !== 'assistant' || typeof last.content === 'string') return undefined;
-    const calls: ModelToolCall[] = last.content.flatMap((part) => (part.type === 'tool-call' ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : []));
-    if (calls.length === 0) return undefined;
-    const ids = new Set(calls.map((c) => c.toolCallId));
-    const relays: ResumePoint['relays'] = {};
-    const results: ResumePoint['results'] = {};
-    for (const event of await this.options.q.events.listEvents({ runId })) {
-      const data = event.data as Record<string, unknown>;
-      if (data.agentId !== 'main') continue;
-      if (event.type === 'relay') {
-        const relay = data.relay as RelayRequest;
-        if (ids.has(relay.toolCallId)) relays[relay.toolCallId] = relay;
-      } else if (event.type === 'tool_result' && ids.has(data.toolCallId as string)) {
-        results[data.toolCallId as string] = { output: String(data.output), isError: data.isError === true };
-      }
-    }
-    // A call that had started executing but announced no result: it may have run, so it is not
-    // run again; the model is told it was interrupted.
-    for (const execution of await this.options.q.toolExecutions.listToolExecutions({ runId })) {
-      const call = calls.find((c) => c.toolCallId === execution.toolCallId);
-      if (!call || results[call.toolCallId]) continue;
-      const stored = execution.result as { output?: string; isError?: boolean } | null;
-      const result = stored?.output !== undefined
-        ? { output: stored.output, isError: stored.isError === true }
-        : { output: `${call.toolName} was interrupted by a server restart while running; it is not run again.`, isError: true };
-      results[call.toolCallId] = result;
-      await this.persist(runId, 'tool_result', { type: 'tool_result', agentId: 'main', parents: [], runId, toolCallId: call.toolCallId, tool: call.toolName, ...result, denied: false });
-    }
-    return { calls, relays, results };
-  }
-
+  /** Saves the conversation after each step; a copy that lost its lease is detached before it goes on. */
   private checkpoint(runId: string, permissions: unknown, tools: string[]) {
     return async (messages: ModelMessage[]) => {
-      await this.options.q.runs.updateRun({ id: runId, state: { messages, permissions, tools } });
+      const row = await this.options.q.runs.updateRun({ id: runId, state: { messages, permissions, tools }, ...this.fence });
+      if (!row && this.options.cluster) {
+        this.detach(runId);
+        throw new AppError('conflict:lease_lost', 409, `Run ${runId} is executed by another instance now`);
+      }
     };
   }
 
@@ -282,9 +331,16 @@ export class RunManager {
       approvalTimeoutS: this.options.approvalTimeoutS,
       pendingRelays: this.pendingRelays,
       executions: {
-        claim: ({ runId: id, toolCallId }) => q.toolExecutions.claimToolExecution({ runId: id, toolCallId }),
-        finish: async ({ runId: id, toolCallId, output, isError }) => {
-          await q.toolExecutions.finishToolExecution({ runId: id, toolCallId, result: { output, isError } });
+        claim: async ({ runId, toolCallId }) => {
+          try {
+            return await q.toolExecutions.claimToolExecution({ runId, toolCallId, ...this.fence });
+          } catch (error) {
+            if (isLeaseLost(error)) this.detach(runId);
+            throw error;
+          }
+        },
+        finish: async ({ runId, toolCallId, output, isError }) => {
+          await q.toolExecutions.finishToolExecution({ runId, toolCallId, result: { output, isError } });
         },
       },
     });
@@ -293,61 +349,12 @@ export class RunManager {
     return agent;
   }
 
-  /** Replays the stored events after `afterSeq`, then follows the live ones; returns an unsubscribe. */
-  async subscribe(runId: string, afterSeq: number, listener: Listener): Promise<() => void> {
-    let last = afterSeq;
-    const buffered: StoredEvent[] = [];
-    let replaying = true;
-    let closed = false;
-    const followers = this.followers;
-    // Several instances: the run may be executed elsewhere, so a notification (or a gap in what
-    // arrives here) makes this stream read the log after its last seq. Pulls never overlap.
-    let pulling = false;
-    let pullAgain = false;
-    const pull = () => {
-      if (closed) return;
-      if (pulling || replaying) return void (pullAgain = true);
-      pulling = true;
-      void (async () => {
-        do {
-          pullAgain = false;
-          for (const row of await this.options.q.events.listEvents({ runId, afterSeq: last })) deliver(toStored(row));
-        } while (pullAgain && !closed);
-      })()
-        .catch((error: Error) => this.report(error))
-        .finally(() => (pulling = false));
-    };
-    const deliver = (event: StoredEvent) => {
-      if (closed) return;
-      if (replaying) return void buffered.push(event);
-      if (event.seq <= last) return;
-      if (followers && event.seq > last + 1) return pull();
-      last = event.seq;
-      listener(event);
-    };
-    const set = this.listeners.get(runId) ?? new Set();
-    set.add(deliver);
-    this.listeners.set(runId, set);
-    const unfollow = await followers?.add(runId, { last: () => last, pull });
-    try {
-      for (const row of await this.options.q.events.listEvents({ runId, afterSeq })) {
-        last = row.seq;
-        listener(toStored(row));
-      }
-    } catch (error) {
-      set.delete(deliver);
-      unfollow?.();
-      throw error;
-    }
-    replaying = false;
-    for (const event of buffered) deliver(event);
-    if (pullAgain) pull();
-    return () => {
-      closed = true;
-      unfollow?.();
-      set.delete(deliver);
-      if (set.size === 0 && this.listeners.get(runId) === set) this.listeners.delete(runId);
-    };
+  /**
+   * Replays the stored events after `afterSeq`, then follows the live ones; returns an unsubscribe.
+   * `onClose`: this process stopped serving (shutdown) before the subscriber left.
+   */
+  subscribe(runId: string, afterSeq: number, listener: EventListener, onClose?: () => void): Promise<() => void> {
+    return this.log.subscribe(runId, afterSeq, listener, onClose);
   }
 
   /** A human decision. The relay must belong to the session; a second answer is a 409 with the first. */
@@ -362,191 +369,81 @@ export class RunManager {
     return this.options.broker.resolve(relayId, response, decidedBy);
   }
 
+  /**
+   * Cancels a run wherever it executes. Here: the run is stopped and ends as cancelled. Executed by
+   * another instance: the status is stored and that instance is told (it also sees the status at
+   * its next lease renewal). Executed nowhere (between a crash and its adoption): it is ended here,
+   * under its lease, with a `done` event so its streams close.
+   */
   async cancel(runId: string): Promise<void> {
-    const run = this.live.get(runId);
-    if (run) return run.cancel();
-    const row = await this.options.q.runs.getRun({ id: runId });
+    const { q } = this.options;
+    const local = this.live.get(runId);
+    if (local && !local.detached) return local.run.cancel();
+    const row = await q.runs.getRun({ id: runId });
     if (!row) throw new AppError('not_found:run', 404, 'No such run');
-    await this.options.broker.cancelRun(runId);
-    await this.options.q.runs.updateRun({ id: runId, status: 'cancelled', ifStatus: ['running', 'waiting'] });
+    if (!isLeased(row.status)) return;
+    const bus = this.options.cluster?.bus;
+    if (bus && !(await this.acquireLease(runId))) {
+      await q.runs.updateRun({ id: runId, status: 'cancelled', ifStatus: [...LEASED_STATUSES] });
+      await announceRunChange(bus, runId, 'control').catch((error: Error) => this.report(error));
+      await this.options.broker.cancelRun(runId);
+      return;
+    }
+    try {
+      const cancelled = await q.runs.updateRun({ id: runId, status: 'cancelled', ifStatus: [...LEASED_STATUSES], ...this.fence });
+      if (!cancelled) return;
+      await this.options.broker.cancelRun(runId);
+      await this.log.append(runId, [{ type: 'done', data: { type: 'done', runId, agentId: 'main', parents: [], finishReason: 'cancelled', text: '' } }], this.fence);
+    } finally {
+      await this.releaseLease(runId);
+    }
   }
 
   /**
    * Switches a run's mode (e.g. "Approve all for this session" → bypassPermissions). Applies to the
-   * run's next decisions; a call already waiting stays waiting for its answer.
+   * run's next decisions, wherever it executes; a call already waiting stays waiting for its answer.
    */
   async setMode(runId: string, mode: Mode): Promise<{ runId: string; mode: Mode }> {
-    const row = await this.options.q.runs.updateRun({ id: runId, mode, ifStatus: ['running', 'waiting'] });
+    const row = await this.options.q.runs.updateRun({ id: runId, mode, ifStatus: [...LEASED_STATUSES] });
     if (!row) {
       const existing = await this.options.q.runs.getRun({ id: runId });
       if (!existing) throw new AppError('not_found:run', 404, 'No such run');
       throw new AppError('conflict:run_finished', 409, `The run is ${existing.status}; its mode can no longer change`, { status: existing.status });
     }
-    this.live.get(runId)?.setMode(mode);
-    await this.persist(runId, 'mode_changed', { type: 'mode_changed', runId, mode });
+    const local = this.live.get(runId);
+    if (local) local.run.setMode(mode);
+    else if (this.options.cluster) await announceRunChange(this.options.cluster.bus, runId, 'control').catch((error: Error) => this.report(error));
+    await this.log.append(runId, [{ type: 'mode_changed', data: { type: 'mode_changed', runId, mode } }]);
     return { runId, mode };
   }
 
   isLive(runId: string): boolean {
-    return this.live.has(runId);
+    const entry = this.live.get(runId);
+    return entry !== undefined && !entry.detached;
   }
 
-  private async pump(run: AgentRun, policyVersion: number): Promise<void> {
-    const { q } = this.options;
-    const pending = new Set<string>();
-    const asked = new Map<string, AskedCall>();
-    let text = '';
-    const flushText = async () => {
-      if (!text) return;
-      const delta = text;
-      text = '';
-      await this.persist(run.runId, 'text', { delta, agentId: 'main' });
-    };
+  /** Another instance changed a run executing here: re-read it and apply. */
+  private async reread(runId: string): Promise<void> {
+    if (!this.live.has(runId)) return;
     try {
-      const events = run[Symbol.asyncIterator]();
-      for (let next = await events.next(); !next.done; next = await events.next()) {
-        const event = next.value;
-        // Text deltas are batched into one row per stretch of text.
-        if (event.type === 'text' && event.agentId === 'main' && event.parents.length === 0) {
-          text += event.delta;
-          continue;
-        }
-        await flushText();
-        const batch = [event];
-        // A call that asks is followed at once by its relay (or by its failure): both go into one
-        // statement, so the relay reaches the client one database round trip sooner.
-        if (event.type === 'tool_call' && event.decision?.action === 'ask') {
-          const follower = await events.next();
-          if (!follower.done) batch.push(follower.value);
-        }
-        const rows: Array<{ type: string; data: Record<string, unknown> }> = [];
-        const audit: RecordAuditInput[] = [];
-        // State and audit are stored in the same statement as the events, before anyone is told.
-        let status: AppendEffects['status'];
-        for (const item of batch) {
-          if (item.type === 'text' && item.agentId === 'main' && item.parents.length === 0) {
-            text += item.delta;
-            continue;
-          }
-          if (item.type === 'relay') {
-            pending.add(item.relay.id);
-            status = { to: 'waiting', ifStatus: ['running', 'waiting'] };
-          } else if (item.type === 'relay_resolved') {
-            pending.delete(item.relayId);
-            if (pending.size === 0) status = { to: 'running', ifStatus: ['waiting'] };
-          } else if (item.type === 'done' && item.agentId === 'main' && item.parents.length === 0) {
-            const result = await run.result;
-            const final = item.finishReason === 'cancelled' ? 'cancelled' : item.finishReason === 'error' ? 'failed' : 'done';
-            await q.runs.updateRun({ id: run.runId, status: final, state: { messages: result.messages } });
-          }
-          audit.push(...this.audit(run, item, asked, policyVersion));
-          rows.push({ type: item.type, data: serialize(item) });
-        }
-        await this.persistBatch(run.runId, rows, { status, audit });
-      }
-      await flushText();
+      const row = await this.options.q.runs.getRun({ id: runId });
+      if (row) this.apply({ runId, status: row.status, mode: row.mode });
     } catch (error) {
-      // Storage failed mid-run: stop the run (pending relays become denials) and mark it failed.
-      run.cancel();
-      await q.runs.updateRun({ id: run.runId, status: 'failed', state: { error: (error as Error).message } }).catch(() => undefined);
-    } finally {
-      this.live.delete(run.runId);
-      await this.releaseLease(run.runId);
+      // The next lease renewal reads it again.
+      this.report(error as Error);
     }
   }
 
-  /** Appends the events (with a status change and audit rows: one statement), then tells the subscribers in order. */
-  private async persistBatch(runId: string, events: Array<{ type: string; data: Record<string, unknown> }>, effects: AppendEffects = {}): Promise<void> {
-    if (events.length === 0) return;
-    const rows = await this.options.q.events.appendEvents({ runId, events, ...effects });
-    if (rows.length > 0) this.announce(runId, rows.at(-1)!.seq);
-    for (const row of rows) for (const listener of this.listeners.get(runId) ?? []) listener(toStored(row));
-  }
-
-  /** Appends the event (with its status change and audit rows: one statement), then tells the subscribers. */
-  private async persist(runId: string, type: string, data: Record<string, unknown>, effects: AppendEffects = {}): Promise<void> {
-    const row = await this.options.q.events.appendEvent({ runId, type, data, ...effects });
-    this.announce(runId, row.seq);
-    for (const listener of this.listeners.get(runId) ?? []) listener(toStored(row));
-  }
-
-  /** Tells the other instances' streams that the log grew (stored first; a lost notice only delays them). */
-  private announce(runId: string, seq: number): void {
-    const bus = this.options.cluster?.bus;
-    if (!bus) return;
-    bus.notify('gatehouse_events', { runId, seq }).catch((error: Error) => this.report(error));
-  }
-
-  /** The audit rows an event calls for (every decision, automatic or human), stored with the event. */
-  private audit(run: AgentRun, event: AgentEvent, asked: Map<string, AskedCall>, policyVersion: number): RecordAuditInput[] {
-    if (event.type === 'tool_call' && event.decision) {
-      return [{
-        kind: 'decision',
-        runId: run.runId,
-        sessionId: run.sessionId,
-        agentId: event.agentId,
-        tool: event.tool,
-        params: auditParams(event.params),
-        action: event.decision.action,
-        reason: event.decision.explanation,
-        ...(event.decision.rule ? { rule: { ...event.decision.rule, policyVersion } } : {}),
-        decidedBy: event.decision.action === 'ask' ? undefined : 'policy',
-      }];
-    }
-    if (event.type === 'relay') {
-      asked.set(event.relay.id, { createdAt: event.relay.createdAt, tool: event.relay.tool, params: event.relay.params });
-    } else if (event.type === 'relay_resolved') {
-      // The human's row names the call too, so filtering the audit by tool finds approvals and denials.
-      const call = asked.get(event.relayId);
-      const rows: RecordAuditInput[] = [{
-        kind: 'decision',
-        runId: run.runId,
-        sessionId: run.sessionId,
-        agentId: event.agentId,
-        ...(call ? { tool: call.tool, params: auditParams(call.params) } : {}),
-        action: event.status === 'approved' ? 'allow' : 'deny',
-        reason: event.reason ?? event.status,
-        decidedBy: event.decidedBy,
-        waitMs: Date.now() - (call?.createdAt ?? Date.now()),
-        details: { relayId: event.relayId, toolCallId: event.toolCallId, status: event.status, always: event.always },
-      }];
-      asked.delete(event.relayId);
-      if (event.status === 'approved' && event.always) {
-        rows.push({ kind: 'grant_created', runId: run.runId, sessionId: run.sessionId, agentId: event.agentId, decidedBy: event.decidedBy, details: { relayId: event.relayId } });
-      }
-      return rows;
-    }
-    return [];
+  /** A run's stored status and mode, as another instance may have set them, applied to its copy here. */
+  private apply({ runId, status, mode }: Pick<RenewedLease, 'runId' | 'status' | 'mode'> | Pick<RunRow, 'status' | 'mode'> & { runId: string }): void {
+    const entry = this.live.get(runId);
+    if (!entry || entry.detached) return;
+    if (!isLeased(status)) entry.run.cancel();
+    else if (mode) entry.run.setMode(mode);
   }
 }
 
-/** What the audit needs of a call that asked, until its answer comes. */
-interface AskedCall {
-  createdAt: number;
-  tool: string;
-  params: unknown;
-}
-
-function serialize(event: AgentEvent): Record<string, unknown> {
-  if (event.type === 'relay') {
-    const { respond: _respond, ...rest } = event;
-    return rest as unknown as Record<string, unknown>;
-  }
-  return event as unknown as Record<string, unknown>;
-}
-
-const MAX_AUDIT_PARAMS_BYTES = 4_096;
-
-/** Params as recorded in the audit: whole when small, a digest when large (e.g. a file's content). */
-export function auditParams(params: unknown): Record<string, unknown> {
-  const json = JSON.stringify(params ?? {});
-  if (json.length <= MAX_AUDIT_PARAMS_BYTES) return (params ?? {}) as Record<string, unknown>;
-  return { digest: `sha256:${createHash('sha256').update(json).digest('hex')}`, bytes: json.length, preview: json.slice(0, 200) };
-}
-
-function toStored(row: EventRow): StoredEvent {
-  return { seq: row.seq, type: row.type, data: row.data as Record<string, unknown> };
-}
+export type { NewRunEvent };
 
 function withPermissions(policy: Policy, permissions: unknown): Policy {
   if (permissions === undefined || permissions === null) return policy;

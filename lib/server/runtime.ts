@@ -54,7 +54,7 @@ async function createRuntime(): Promise<Runtime> {
   const bus = cluster?.bus;
   // Decisions wake this process's waiters directly and the others' through NOTIFY, so the
   // re-read is only a slow safety net.
-  const relayStore = new DbRelayStore(q.relays, bus ? { onSettled: (relayId) => bus.notify('gatehouse_relay', { relayId }), onError: cluster.onError } : {});
+  const relayStore = new DbRelayStore(q.relays, bus ? { onSettled: (relayId) => bus.notify('gatehouse_relay', { relayId }), onError: cluster.onError, leaseOwner: cluster.owner } : {});
   const broker = new DurableRelayBroker(relayStore, { pollMs: 30_000 });
   if (bus) await listenForRelays(bus, broker);
   const runs = new RunManager({

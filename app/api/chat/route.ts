@@ -29,6 +29,6 @@ export const POST = handle('runs:start', async (request, _params, rt, user) => {
     return rt.runs.subscribe(runId, 0, (event) => {
       send({ id: event.seq, event: event.type, data: { ...event.data, type: event.type, seq: event.seq } });
       if (event.type === 'done') close();
-    });
+    }, close);
   }, rt.config.sseHeartbeatMs);
 });

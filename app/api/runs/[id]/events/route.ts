@@ -19,7 +19,7 @@ export const GET = handle<{ id: string }>('runs:read:own', async (request, { id 
       const unsubscribe = await rt.runs.subscribe(id, after, (event) => {
         send({ id: event.seq, event: event.type, data: { ...event.data, type: event.type, seq: event.seq } });
         if (event.type === 'done') close();
-      });
+      }, close);
       // A finished run that is not live any more has nothing left to follow.
       if (finished && !rt.runs.isLive(id)) close();
       return unsubscribe;

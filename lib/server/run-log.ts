@@ -1,0 +1,123 @@
+// A run's event log as the server uses it: appends (one statement each, with the status change and
+// audit rows they carry), then the news: this process's subscribers directly, the other instances'
+// through NOTIFY. `subscribe` replays the stored events after a seq and then follows the live ones;
+// with several instances a notification (or a gap in what arrives here) makes a stream read the log
+// after its last seq, so it gets every event once, in order, wherever the run executes.
+import type { AppendEffects, EventRow, Queries } from '../db';
+import type { RunFollowers } from './cluster';
+import type { PgNotifyBus } from './pg-notify';
+
+export interface StoredEvent {
+  seq: number;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export type EventListener = (event: StoredEvent) => void;
+
+export interface NewRunEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export class RunLog {
+  private readonly listeners = new Map<string, Set<EventListener>>();
+  /** Each open subscription's `onClose`: called when this process stops serving (shutdown). */
+  private readonly closers = new Set<() => void>();
+
+  constructor(
+    private readonly events: Queries['events'],
+    private readonly cluster: { bus: PgNotifyBus; followers: RunFollowers } | undefined,
+    private readonly report: (error: Error) => void,
+  ) {}
+
+  /** Appends the events (with their effects: one statement), then tells the subscribers in order. */
+  async append(runId: string, events: NewRunEvent[], effects: AppendEffects = {}): Promise<void> {
+    if (events.length === 0) return;
+    const rows = await this.events.appendEvents({ runId, events, ...effects });
+    if (rows.length > 0) this.announce(runId, rows.at(-1)!.seq);
+    for (const row of rows) for (const listener of this.listeners.get(runId) ?? []) listener(toStored(row));
+  }
+
+  /** Tells the other instances' streams that the log grew (stored first; a lost notice only delays them). */
+  private announce(runId: string, seq: number): void {
+    this.cluster?.bus.notify('gatehouse_events', { runId, seq }).catch((error: Error) => this.report(error));
+  }
+
+  /** Ends every subscription (their `onClose` runs): this process stops serving streams. */
+  closeAll(): void {
+    for (const close of [...this.closers]) close();
+    this.closers.clear();
+  }
+
+  /**
+   * Replays the stored events after `afterSeq`, then follows the live ones; returns an unsubscribe.
+   * `onClose` is called if the log stops serving first (shutdown): the client reconnects elsewhere.
+   */
+  async subscribe(runId: string, afterSeq: number, listener: EventListener, onClose?: () => void): Promise<() => void> {
+    let last = afterSeq;
+    const buffered: StoredEvent[] = [];
+    let replaying = true;
+    let closed = false;
+    const followers = this.cluster?.followers;
+    // Several instances: the run may be executed elsewhere, so a notification (or a gap in what
+    // arrives here) makes this stream read the log after its last seq. Pulls never overlap.
+    let pulling = false;
+    let pullAgain = false;
+    const pull = () => {
+      if (closed) return;
+      if (pulling || replaying) return void (pullAgain = true);
+      pulling = true;
+      void (async () => {
+        do {
+          pullAgain = false;
+          for (const row of await this.events.listEvents({ runId, afterSeq: last })) deliver(toStored(row));
+        } while (pullAgain && !closed);
+      })()
+        .catch((error: Error) => this.report(error))
+        .finally(() => (pulling = false));
+    };
+    const deliver = (event: StoredEvent) => {
+      if (closed) return;
+      if (replaying) return void buffered.push(event);
+      if (event.seq <= last) return;
+      if (followers && event.seq > last + 1) return pull();
+      last = event.seq;
+      listener(event);
+    };
+    const set = this.listeners.get(runId) ?? new Set();
+    set.add(deliver);
+    this.listeners.set(runId, set);
+    const unfollow = await followers?.add(runId, { last: () => last, pull });
+    try {
+      for (const row of await this.events.listEvents({ runId, afterSeq })) {
+        last = row.seq;
+        listener(toStored(row));
+      }
+    } catch (error) {
+      set.delete(deliver);
+      unfollow?.();
+      throw error;
+    }
+    replaying = false;
+    for (const event of buffered) deliver(event);
+    if (pullAgain) pull();
+    const unsubscribe = () => {
+      closed = true;
+      unfollow?.();
+      set.delete(deliver);
+      if (set.size === 0 && this.listeners.get(runId) === set) this.listeners.delete(runId);
+      this.closers.delete(closer);
+    };
+    const closer = () => {
+      unsubscribe();
+      onClose?.();
+    };
+    this.closers.add(closer);
+    return unsubscribe;
+  }
+}
+
+function toStored(row: EventRow): StoredEvent {
+  return { seq: row.seq, type: row.type, data: row.data as Record<string, unknown> };
+}

@@ -1,0 +1,108 @@
+// The pump: reads one executing run's events and stores each before anyone hears of it. Text
+// deltas are batched into one row per stretch of text; a call that asks is stored together with its
+// relay (one statement, so the relay reaches the client one round trip sooner); the run's status
+// and the audit rows an event calls for go into the same statement as the event.
+// Several instances: every write carries the lease fence, so a copy of a run that another instance
+// took over stores nothing more (the pump ends with 'lost', and the caller detaches the copy).
+import type { AgentEvent, AgentRun } from '../agent';
+import type { AppendEffects, Queries, RecordAuditInput } from '../db';
+import { auditRowsFor, type AskedCall } from './run-audit';
+import type { NewRunEvent, RunLog } from './run-log';
+
+export interface PumpOptions {
+  run: AgentRun;
+  log: RunLog;
+  runs: Queries['runs'];
+  /** The policy version the run decides with (recorded on the audit rows). */
+  policyVersion: number;
+  /** Several instances: this instance's id, the lease fence of every write. */
+  leaseOwner?: string;
+}
+
+/**
+ * How the pump ended: the event stream ended (the run finished, or was detached: what it emitted
+ * before is stored), its lease was lost (nothing more could be stored), or storage failed.
+ */
+export type PumpEnd = 'ended' | 'lost' | 'failed';
+
+export async function pumpRun({ run, log, runs, policyVersion, leaseOwner }: PumpOptions): Promise<PumpEnd> {
+  const fence = leaseOwner === undefined ? {} : { leaseOwner };
+  const pending = new Set<string>();
+  const asked = new Map<string, AskedCall>();
+  let text = '';
+  const flushText = async () => {
+    if (!text) return;
+    const delta = text;
+    text = '';
+    await log.append(run.runId, [{ type: 'text', data: { delta, agentId: 'main' } }], fence);
+  };
+  try {
+    const events = run[Symbol.asyncIterator]();
+    for (let next = await events.next(); !next.done; next = await events.next()) {
+      const event = next.value;
+      const delta = mainText(event);
+      if (delta !== undefined) {
+        text += delta;
+        continue;
+      }
+      await flushText();
+      const batch = [event];
+      if (event.type === 'tool_call' && event.decision?.action === 'ask') {
+        const follower = await events.next();
+        if (!follower.done) batch.push(follower.value);
+      }
+      const rows: NewRunEvent[] = [];
+      const audit: RecordAuditInput[] = [];
+      let status: AppendEffects['status'];
+      for (const item of batch) {
+        const itemDelta = mainText(item);
+        if (itemDelta !== undefined) {
+          text += itemDelta;
+          continue;
+        }
+        if (item.type === 'relay') {
+          pending.add(item.relay.id);
+          status = { to: 'waiting', ifStatus: ['running', 'waiting'] };
+        } else if (item.type === 'relay_resolved') {
+          pending.delete(item.relayId);
+          if (pending.size === 0) status = { to: 'running', ifStatus: ['waiting'] };
+        } else if (item.type === 'done' && item.agentId === 'main' && item.parents.length === 0) {
+          const result = await run.result;
+          await runs.updateRun({ id: run.runId, state: { messages: result.messages }, ...fence });
+          // With the `done` event; a run already ended elsewhere (cancelled through another instance) keeps its status.
+          const final = item.finishReason === 'cancelled' ? 'cancelled' : item.finishReason === 'error' ? 'failed' : 'done';
+          status = { to: final, ifStatus: ['running', 'waiting'] };
+        }
+        audit.push(...auditRowsFor(run, item, asked, policyVersion));
+        rows.push({ type: item.type, data: serialize(item) });
+      }
+      await log.append(run.runId, rows, { status, audit, ...fence });
+    }
+    await flushText();
+    return 'ended';
+  } catch (error) {
+    if (isLeaseLost(error)) return 'lost';
+    // Storage failed mid-run: stop the run (pending relays become denials) and mark it failed.
+    run.cancel();
+    await runs.updateRun({ id: run.runId, status: 'failed', state: { error: (error as Error).message }, ...fence }).catch(() => undefined);
+    return 'failed';
+  }
+}
+
+/** LeaseLostError of lib/db, matched by code (one class can exist twice in a Next process). */
+export function isLeaseLost(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'conflict:lease_lost';
+}
+
+/** The main agent's text delta, if the event is one (a subagent's text is stored as its own event). */
+function mainText(event: AgentEvent): string | undefined {
+  return event.type === 'text' && event.agentId === 'main' && event.parents.length === 0 ? event.delta : undefined;
+}
+
+function serialize(event: AgentEvent): Record<string, unknown> {
+  if (event.type === 'relay') {
+    const { respond: _respond, ...rest } = event;
+    return rest as unknown as Record<string, unknown>;
+  }
+  return event as unknown as Record<string, unknown>;
+}

@@ -1,0 +1,61 @@
+// Where a run continues after a restart or a takeover: the calls of its last step, with the relays
+// they raised and the results they produced (from the event log and the tool-call claims). A call
+// that had started executing but announced no result may have run, so it is never run again: the
+// model is told it was interrupted. Relays of the run that the resumed step does not wait for
+// (raised by a copy that was cut off, or by a subagent that was interrupted) are cancelled, so no
+// approval is left pending that nothing would act on.
+import type { ModelMessage } from 'ai';
+import type { ModelToolCall, ResumePoint } from '../agent';
+import type { Queries } from '../db';
+import type { RelayRequest } from '../relay';
+import type { NewRunEvent } from './run-log';
+
+export interface ResumeDeps {
+  q: Queries;
+  /** Stores an event of the run (the interrupted calls' results). */
+  append(event: NewRunEvent): Promise<void>;
+}
+
+/** The last step's calls, relays and results; undefined when the run stopped between steps. */
+export async function resumePointOf({ q, append }: ResumeDeps, runId: string, messages: ModelMessage[]): Promise<ResumePoint | undefined> {
+  const last = messages.at(-1);
+  if (!last || last.role !== 'assistant' || typeof last.content === 'string') return undefined;
+  const calls: ModelToolCall[] = last.content.flatMap((part) => (part.type === 'tool-call' ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : []));
+  if (calls.length === 0) return undefined;
+  const ids = new Set(calls.map((c) => c.toolCallId));
+  const relays: ResumePoint['relays'] = {};
+  const results: ResumePoint['results'] = {};
+  for (const event of await q.events.listEvents({ runId })) {
+    const data = event.data as Record<string, unknown>;
+    if (data.agentId !== 'main') continue;
+    if (event.type === 'relay') {
+      const relay = data.relay as RelayRequest;
+      if (ids.has(relay.toolCallId)) relays[relay.toolCallId] = relay;
+    } else if (event.type === 'tool_result' && ids.has(data.toolCallId as string)) {
+      results[data.toolCallId as string] = { output: String(data.output), isError: data.isError === true };
+    }
+  }
+  for (const execution of await q.toolExecutions.listToolExecutions({ runId })) {
+    const call = calls.find((c) => c.toolCallId === execution.toolCallId);
+    if (!call || results[call.toolCallId]) continue;
+    const stored = execution.result as { output?: string; isError?: boolean } | null;
+    const result = stored?.output !== undefined
+      ? { output: stored.output, isError: stored.isError === true }
+      : { output: `${call.toolName} was interrupted by a server restart while running; it is not run again.`, isError: true };
+    results[call.toolCallId] = result;
+    await append({ type: 'tool_result', data: { type: 'tool_result', agentId: 'main', parents: [], runId, toolCallId: call.toolCallId, tool: call.toolName, ...result, denied: false } });
+  }
+  return { calls, relays, results };
+}
+
+/** Cancels the run's pending relays that `resume` does not wait for; returns their ids. */
+export async function cancelStrayRelays(q: Queries, runId: string, resume: ResumePoint | undefined): Promise<string[]> {
+  const kept = new Set(Object.values(resume?.relays ?? {}).map((relay) => relay.id));
+  const cancelled: string[] = [];
+  for (const relay of await q.relays.listPendingRelays({ runId })) {
+    if (kept.has(relay.id)) continue;
+    const result = await q.relays.resolveRelay({ id: relay.id, status: 'cancelled', reason: 'The run was resumed without this call', decidedBy: 'system' });
+    if (result.ok) cancelled.push(relay.id);
+  }
+  return cancelled;
+}
