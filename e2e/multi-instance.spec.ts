@@ -1,11 +1,14 @@
 // Two production servers on one PostgreSQL (docs/DEPLOY.md): a run started on A pauses on a relay;
 // its events are streamed through B, the decision is posted to B, and the run finishes on A, which
 // holds its lease. B's stream sees every event in order, ending with `done`; the tool ran once.
+// A cancel posted to B stops a run executing on A. Last, A gets SIGTERM while a run waits: it
+// hands the run over (releases its lease) and exits, and B adopts it at once, long before the
+// lease TTL, and finishes it when the decision comes.
 // Needs PostgreSQL (a fresh database from scripts/ensure-postgres.mjs): skipped without it locally,
 // required under CI.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -56,41 +59,57 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
   await exited;
 }
 
-test('a run executing on A is streamed and approved through B, and finishes on A with the tool run once', async () => {
-  test.setTimeout(120_000);
-  const database = freshDatabase();
-  if (!database.url) {
-    if (process.env.CI) throw new Error(`PostgreSQL is required under CI: ${database.reason}`);
-    test.skip(true, `PostgreSQL is not available, so two instances cannot share a database: ${database.reason}`);
-    return;
-  }
-  // One workspace for both (as a shared volume would be), separate data directories.
-  const workspace = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-multi-ws-'));
-  const common = { DATABASE_URL: database.url, GATEHOUSE_WORKSPACE: workspace };
+test.describe.serial('two instances on one PostgreSQL', () => {
   let a: ChildProcess | undefined;
   let b: ChildProcess | undefined;
-  try {
-    a = startServer(portA, { ...common, GATEHOUSE_INSTANCE_ID: 'e2e-a', GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-multi-a-')) });
+  let workspace = '';
+
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    const database = freshDatabase();
+    if (!database.url) {
+      if (process.env.CI) throw new Error(`PostgreSQL is required under CI: ${database.reason}`);
+      test.skip(true, `PostgreSQL is not available, so two instances cannot share a database: ${database.reason}`);
+      return;
+    }
+    // One workspace for both (as a shared volume would be), separate data directories.
+    workspace = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-multi-ws-'));
+    const common = { DATABASE_URL: database.url, GATEHOUSE_WORKSPACE: workspace };
+    // A handles SIGTERM itself, as under `npm start` (lib/server/shutdown.ts).
+    a = startServer(portA, { ...common, GATEHOUSE_INSTANCE_ID: 'e2e-a', NEXT_MANUAL_SIG_HANDLE: 'true', GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-multi-a-')) });
     b = startServer(portB, { ...common, GATEHOUSE_INSTANCE_ID: 'e2e-b', GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-multi-b-')) });
     await Promise.all([waitHealthy(baseA, a), waitHealthy(baseB, b)]);
+  });
 
-    const word = `multi-${randomBytes(4).toString('hex')}`;
+  test.afterAll(async () => {
+    await Promise.all([stop(a), stop(b)]);
+  });
+
+  /** Starts a run on A that pauses on its bash call; resolves with its ids, relay and A's stream. */
+  async function pausedOnA(command: string) {
     const chat = await SseReader.open(`${baseA}/api/chat`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ messages: [{ role: 'user', content: `$ echo ${word}` }] }),
+      body: JSON.stringify({ messages: [{ role: 'user', content: `$ ${command}` }] }),
     });
     expect(chat.response.status).toBe(200);
     const onA: SseEvent[] = [];
     const { runId, sessionId } = (await chat.events.until('connected', onA)).data as { runId: string; sessionId: string };
     const relay = (await chat.events.until('relay', onA)).data.relay as { id: string };
+    return { chat, onA, runId, sessionId, relay };
+  }
 
+  const runOn = async (base: string, runId: string) => (await (await fetch(`${base}/api/runs/${runId}`, { headers: adminAuthHeaders() })).json()) as { live: boolean; run: { status: string }; pendingRelays: { id: string }[] };
+
+  test('a run executing on A is streamed and approved through B, and finishes on A with the tool run once', async () => {
+    const word = `multi-${randomBytes(4).toString('hex')}`;
+    const { chat, onA, runId, sessionId, relay } = await pausedOnA(`echo ${word}`);
     // B does not execute the run: it follows A's through the database.
     const followed = await SseReader.open(`${baseB}/api/runs/${runId}/events`, { headers: { 'Last-Event-ID': '0' } });
     expect(followed.response.status).toBe(200);
     const onB: SseEvent[] = [];
     await followed.events.until('relay', onB);
-    const live = async (base: string) => (await (await fetch(`${base}/api/runs/${runId}`, { headers: adminAuthHeaders() })).json()) as { live: boolean; run: { status: string } };
+    const live = (base: string) => runOn(base, runId);
     expect(await live(baseA)).toMatchObject({ live: true, run: { status: 'waiting' } });
     expect(await live(baseB)).toMatchObject({ live: false, run: { status: 'waiting' } });
 
@@ -118,7 +137,43 @@ test('a run executing on A is streamed and approved through B, and finishes on A
     expect(run).toMatchObject({ run: { status: 'done' }, live: false });
     const audit = await (await fetch(`${baseB}/api/audit?runId=${runId}`, { headers: adminAuthHeaders() })).json();
     expect(audit.items.map((item: { action: string }) => item.action).sort()).toEqual(['allow', 'ask']);
-  } finally {
-    await Promise.all([stop(a), stop(b)]);
-  }
+  });
+
+  test('a cancel posted to B stops the run executing on A: its streams end cancelled, the tool never runs', async () => {
+    const marker = `cancelled-${randomBytes(4).toString('hex')}.txt`;
+    const { chat, onA, runId } = await pausedOnA(`echo never > ${marker}`);
+    const cancelled = await fetch(`${baseB}/api/runs/${runId}/cancel`, { method: 'POST', headers: adminAuthHeaders() });
+    expect(cancelled.status).toBe(200);
+    onA.push(...(await chat.events.rest()));
+    expect(onA.at(-1)).toMatchObject({ event: 'done', data: { finishReason: 'cancelled' } });
+    expect(onA.find((e) => e.event === 'relay_resolved')?.data).toMatchObject({ status: 'cancelled' });
+    await expect.poll(async () => (await runOn(baseA, runId)).live).toBe(false);
+    expect(await runOn(baseB, runId)).toMatchObject({ run: { status: 'cancelled' }, pendingRelays: [] });
+    expect(() => readFileSync(path.join(workspace, marker))).toThrow();
+  });
+
+  test('SIGTERM: A hands its waiting run over and exits; B adopts it at once and finishes it on the decision', async () => {
+    const marker = `handed-${randomBytes(4).toString('hex')}.txt`;
+    const { runId, sessionId, relay } = await pausedOnA(`echo handed >> ${marker}`);
+    const exited = new Promise<number | null>((resolve) => a!.once('exit', (code) => resolve(code)));
+    const signalled = Date.now();
+    a!.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    // The lease TTL is 15 s: only the handover makes B execute the run this soon.
+    await expect.poll(async () => (await runOn(baseB, runId)).live, { timeout: 10_000 }).toBe(true);
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    // Nothing was settled on the way: the same relay is still pending.
+    expect((await runOn(baseB, runId)).pendingRelays.map((r) => r.id)).toEqual([relay.id]);
+    const followed = await SseReader.open(`${baseB}/api/runs/${runId}/events`, { headers: { 'Last-Event-ID': '0' } });
+    const decided = await fetch(`${baseB}/api/chat/relay/${relay.id}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...adminAuthHeaders() },
+      body: JSON.stringify({ sessionId, response: { approved: true } }),
+    });
+    expect(decided.status).toBe(200);
+    const events = await followed.events.rest();
+    expect(events.map((e) => e.event)).toEqual(['tool_call', 'relay', 'resumed', 'relay_resolved', 'tool_result', 'text', 'done']);
+    expect(events.map((e) => e.id)).toEqual(events.map((_, i) => i + 1));
+    expect(readFileSync(path.join(workspace, marker), 'utf8')).toBe('handed\n');
+  });
 });
