@@ -92,6 +92,7 @@ export interface PgNotifyBusOptions {
 }
 
 export class PgNotifyBus {
+  private readonly inFlight = new WeakMap<pg.Client, Promise<unknown>>();
   private readonly handlers = new Map<NotifyChannel, Set<Handler<NotifyChannel>>>();
   private readonly signals = new Map<BusSignal, Set<() => void>>();
   private client: pg.Client | undefined;
@@ -143,7 +144,7 @@ export class PgNotifyBus {
       if (!set.delete(handler as Handler<NotifyChannel>) || set.size > 0 || this.handlers.get(channel) !== set) return;
       this.handlers.delete(channel);
       this.listened.delete(channel);
-      this.client?.query(`UNLISTEN ${channel}`).catch(() => undefined);
+      if (this.client) this.query(this.client, `UNLISTEN ${channel}`).catch(() => undefined);
     };
   }
 
@@ -196,13 +197,21 @@ export class PgNotifyBus {
     return (this.options.applicationName ?? `gatehouse-${role}`).slice(0, 63);
   }
 
+  /** One statement at a time on the listening connection (pg 9 will no longer queue them itself). */
+  private query<R extends pg.QueryResultRow = pg.QueryResultRow>(client: pg.Client, text: string): Promise<pg.QueryResult<R>> {
+    const previous = this.inFlight.get(client) ?? Promise.resolve();
+    const next = previous.then(() => client.query<R>(text));
+    this.inFlight.set(client, next.catch(() => undefined));
+    return next;
+  }
+
   private listen(channel: NotifyChannel): Promise<void> {
     const client = this.client;
     if (!client) return Promise.resolve();
     let pending = this.listened.get(channel);
     if (!pending) {
       // Channel names are the fixed keys of SCHEMAS (lower-case identifiers): safe unquoted.
-      pending = client.query(`LISTEN ${channel}`).then(
+      pending = this.query(client, `LISTEN ${channel}`).then(
         () => undefined,
         (error: Error) => this.onError(error), // the connection is going; the reconnect LISTENs again
       );
@@ -226,7 +235,7 @@ export class PgNotifyBus {
       client.on('notification', (message) => this.dispatch(message));
       try {
         await client.connect();
-        const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        const { rows } = await this.query<{ pid: number }>(client, 'SELECT pg_backend_pid() AS pid');
         if (this.closed()) {
           await client.end().catch(() => undefined);
           return;
@@ -269,7 +278,7 @@ export class PgNotifyBus {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await Promise.race([
-        client.query('SELECT 1'),
+        this.query(client, 'SELECT 1'),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('The notify connection did not answer a ping')), timeoutMs);
         }),
