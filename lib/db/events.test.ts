@@ -117,4 +117,13 @@ describeStores('events', (store) => {
     expect((await q.messages.listMessages({ runId: 'r1', afterSeq: 2 })).map((m) => m.content)).toEqual([[{ type: 'tool-result', toolCallId: 'c1', output: 'a.txt' }]]);
     await expect(q.messages.appendMessages({ runId: 'ghost', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(RunNotFoundError);
   });
+
+  it('can announce an append from the same statement (NOTIFY with the last seq), also for an empty batch with effects', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r-notify', sessionId: 's' });
+    const rows = await q.events.appendEvents({ runId: 'r-notify', events: [{ type: 'text', data: {} }, { type: 'done', data: {} }], notifyChannel: 'gatehouse_events' });
+    expect(rows.map((r) => r.seq)).toEqual([1, 2]);
+    expect(await q.events.appendEvents({ runId: 'r-notify', events: [], status: { to: 'done' }, notifyChannel: 'gatehouse_events' })).toEqual([]);
+    expect(await q.runs.getRun({ id: 'r-notify' })).toMatchObject({ status: 'done', lastEventSeq: 2 });
+  });
 });

@@ -34,6 +34,11 @@ export interface AppendEffects {
    * lease, else throw LeaseLostError and store nothing.
    */
   leaseOwner?: string;
+  /**
+   * Several instances: `NOTIFY <channel> {"runId", "seq"}` (the last seq appended) from the same
+   * statement, so the news leaves with the commit that stored the events, never before it.
+   */
+  notifyChannel?: string;
 }
 
 export interface AppendEventsInput extends AppendEffects {
@@ -43,7 +48,7 @@ export interface AppendEventsInput extends AppendEffects {
 
 export function eventQueries(db: Database) {
   /** Appends in order, in one statement. Throws RunNotFoundError for an unknown run (and stores nothing). */
-  async function appendEvents({ runId, events: batch, status, audit, leaseOwner }: AppendEventsInput): Promise<EventRow[]> {
+  async function appendEvents({ runId, events: batch, status, audit, leaseOwner, notifyChannel }: AppendEventsInput): Promise<EventRow[]> {
     if (batch.length === 0 && !status && !audit?.length) return [];
     const count = batch.length;
     const statusSet = status ? statusAssignment(status.to, status.ifStatus) : sql``;
@@ -67,10 +72,15 @@ export function eventQueries(db: Database) {
         SELECT ${runId}, run.last_event_seq - ${count} + batch.ord::int, batch.type, batch.data
         FROM run, batch
         RETURNING run_id, seq, type, data, created_at
-      )
+      )${notifyChannel === undefined ? sql`` : sql`,
+      announced AS (
+        SELECT pg_notify(${notifyChannel}, json_build_object('runId', ${runId}::text, 'seq', max(seq))::text) FROM inserted HAVING count(*) > 0
+      )`}
       SELECT 'event' AS row_kind, run_id, seq, type, data, created_at FROM inserted
       UNION ALL
-      SELECT 'run', NULL, last_event_seq, NULL, NULL, NULL FROM run
+      SELECT 'run', NULL, last_event_seq, NULL, NULL, NULL FROM run${notifyChannel === undefined ? sql`` : sql`
+      UNION ALL
+      SELECT 'notified', NULL, NULL, NULL, NULL, NULL FROM announced`}
     `);
     const rows = rowsOf<RawRow>(result);
     if (!rows.some((row) => row.row_kind === 'run')) throw leaseOwner === undefined ? new RunNotFoundError(runId) : await fenceFailure(db, runId, leaseOwner);
@@ -103,7 +113,7 @@ export function eventQueries(db: Database) {
 export type EventQueries = ReturnType<typeof eventQueries>;
 
 interface RawRow {
-  row_kind: 'event' | 'run';
+  row_kind: 'event' | 'run' | 'notified';
   run_id: string;
   seq: number;
   type: string;

@@ -68,6 +68,32 @@ describe('toResponse', () => {
     expect((await body(toResponse(foreign))).status).toBe(403);
   });
 
+  // Shapes seen from node-postgres through Drizzle (e2e/postgres-restart.spec.ts stops a real server
+  // under load): Drizzle wraps the driver's error as `cause` of a "Failed query" error.
+  const failedQuery = (cause: unknown) => Object.assign(new Error('Failed query: select 1\nparams: '), { cause });
+  const pgError = (code: string, message: string) => Object.assign(new Error(message), { name: 'error', code });
+  it.each([
+    ['a query in flight when the server crashes (no code)', failedQuery(new Error('Connection terminated unexpectedly'))],
+    ['a pooled client whose connection died', failedQuery(new Error('Client has encountered a connection error and is not queryable'))],
+    ['a pool that could not connect in time', new Error('timeout exceeded when trying to connect')],
+    ['a refused connection (server down)', failedQuery(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))],
+    ['a reset connection', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
+    ['a fast shutdown ending the session (57P01)', failedQuery(pgError('57P01', 'terminating connection due to administrator command'))],
+    ['a crash of another backend (57P02)', pgError('57P02', 'terminating connection because of crash of another server process')],
+    ['a server still starting up (57P03)', pgError('57P03', 'the database system is starting up')],
+    ['a connection exception (class 08)', pgError('08006', 'connection failure')],
+  ])('an unreachable database is a 503 that says so: %s', async (_name, error) => {
+    expect(await body(toResponse(error))).toEqual({ status: 503, json: { error: { code: 'unavailable:database', message: 'The database is not reachable; try again shortly' } } });
+  });
+
+  it.each([
+    ['a constraint violation', failedQuery(pgError('23505', 'duplicate key value violates unique constraint "relays_pkey"'))],
+    ['a message that only mentions a lost connection', new Error('Tool output: Connection terminated unexpectedly')],
+    ['a code that only starts like a connection exception', pgError('0800', 'x')],
+  ])('other database errors stay a 500: %s', async (_name, error) => {
+    expect((await body(toResponse(error))).status).toBe(500);
+  });
+
   it('AppErrors keep their code and status', async () => {
     expect(await body(toResponse(new AppError('not_found:run', 404, 'No such run')))).toEqual({ status: 404, json: { error: { code: 'not_found:run', message: 'No such run' } } });
   });

@@ -51,6 +51,8 @@ export function toAppError(error: unknown): AppError {
       const outcome = e.outcome as { status: string };
       return new AppError('conflict:relay_resolved', 409, `The relay is already ${outcome.status}`, { outcome });
     }
+    case 'conflict:lease_lost':
+      return new AppError('conflict:lease_lost', 409, 'The run is executed by another instance now; try again');
     case 'invalid_cursor':
       return AppError.badRequest('The cursor is not valid', [{ path: 'cursor', message: 'not a cursor this API handed out' }]);
   }
@@ -87,11 +89,18 @@ function fromAuthError(e: { code?: unknown; message?: unknown; issues?: unknown;
   return undefined;
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P03', '08006', '08001']);
+// Lost or refused connections: Node's socket errors, and PostgreSQL's SQLSTATEs for a server that is
+// shutting down, crashed, starting up or refusing connections (class 08 is "connection exception").
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03']);
+// node-postgres reports a connection cut under a query (a crash of the server, `pg_ctl stop -m
+// immediate`, a dropped network) without any code, only with these messages.
+const UNREACHABLE_MESSAGES = [/^Connection terminated\b/, /^Client has encountered a connection error and is not queryable$/, /^timeout exceeded when trying to connect$/];
 
-function isDatabaseUnreachable(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === 'string' && UNREACHABLE.has(e.code)) return true;
+/** True when the error, or one it wraps (Drizzle's "Failed query" keeps the driver's as `cause`), says the database cannot be reached. */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && (UNREACHABLE_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code))) return true;
+    if (typeof e.message === 'string' && UNREACHABLE_MESSAGES.some((pattern) => pattern.test(e.message as string))) return true;
   }
   return false;
 }

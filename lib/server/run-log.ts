@@ -1,6 +1,6 @@
-// A run's event log as the server uses it: appends (one statement each, with the status change and
-// audit rows they carry), then the news: this process's subscribers directly, the other instances'
-// through NOTIFY. `subscribe` replays the stored events after a seq and then follows the live ones;
+// A run's event log as the server uses it: appends (one statement each, with the status change,
+// audit rows and, with several instances, the NOTIFY for the others' streams), then this process's
+// subscribers directly. `subscribe` replays the stored events after a seq and then follows the live ones;
 // with several instances a notification (or a gap in what arrives here) makes a stream read the log
 // after its last seq, so it gets every event once, in order, wherever the run executes.
 import type { AppendEffects, EventRow, Queries } from '../db';
@@ -34,14 +34,10 @@ export class RunLog {
   /** Appends the events (with their effects: one statement), then tells the subscribers in order. */
   async append(runId: string, events: NewRunEvent[], effects: AppendEffects = {}): Promise<void> {
     if (events.length === 0) return;
-    const rows = await this.events.appendEvents({ runId, events, ...effects });
-    if (rows.length > 0) this.announce(runId, rows.at(-1)!.seq);
+    // Several instances: the same statement tells the others' streams that the log grew (NOTIFY
+    // gatehouse_events, delivered at its commit; a lost notice only delays them).
+    const rows = await this.events.appendEvents({ runId, events, ...effects, ...(this.cluster ? { notifyChannel: 'gatehouse_events' } : {}) });
     for (const row of rows) for (const listener of this.listeners.get(runId) ?? []) listener(toStored(row));
-  }
-
-  /** Tells the other instances' streams that the log grew (stored first; a lost notice only delays them). */
-  private announce(runId: string, seq: number): void {
-    this.cluster?.bus.notify('gatehouse_events', { runId, seq }).catch((error: Error) => this.report(error));
   }
 
   /** Ends every subscription (their `onClose` runs): this process stops serving streams. */

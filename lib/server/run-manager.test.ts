@@ -92,12 +92,40 @@ describeStores('RunManager', (store) => {
       if (event.type === 'resumed') await m.resolve('relay-1', { sessionId, response: { approved: true }, decidedBy: 'alice' });
     });
     const results = events.filter((e) => e.type === 'tool_result').map((e) => [e.data.toolCallId, e.data.output]);
-    expect(results).toEqual(expect.arrayContaining([['call-1', '(no output)'], ['call-2', expect.stringContaining('interrupted by a server restart')]]));
+    expect(results).toEqual(expect.arrayContaining([['call-1', '(no output)'], ['call-2', expect.stringContaining('was interrupted while running')]]));
     expect(events.at(-1)?.type).toBe('done');
     const { readFile } = await import('node:fs/promises');
     expect(await readFile(path.join(workspace(), 'log'), 'utf8')).toBe('resumed\n');
     expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
     expect(await q.relays.getRelay({ id: 'relay-stray' })).toMatchObject({ status: 'cancelled', reason: 'The run was resumed without this call', decidedBy: 'system' });
+  });
+
+  it('after a database outage, a decision and a result the log lost are stored (and the decision audited) on resume', async () => {
+    const { q } = store();
+    const runId = 'lost-writes';
+    const sessionId = 'lost-session';
+    const call = { type: 'tool-call' as const, toolCallId: 'call-9', toolName: 'bash', input: { command: 'echo before' } };
+    await q.runs.createRun({ id: runId, sessionId, status: 'waiting', state: { messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: [call] }] } });
+    const relay = {
+      id: 'relay-9', kind: 'permission' as const, runId, sessionId, agentId: 'main', parents: [], toolCallId: 'call-9', tool: 'bash', params: call.input,
+      decision: { action: 'ask' as const, reason: 'risk_default' as const, explanation: 'asks' }, suggestedRules: [], prompt: '?', createdAt: Date.now() - 1_000, expiresAt: Date.now() + 60_000,
+    };
+    await q.relays.insertRelay({ request: relay });
+    await q.events.appendEvent({ runId, type: 'relay', data: { type: 'relay', agentId: 'main', parents: [], relay } });
+    // Approved and executed, but the append of relay_resolved and tool_result failed with the connection.
+    await q.relays.resolveRelay({ id: 'relay-9', status: 'approved', response: { approved: true }, decidedBy: 'alice' });
+    await q.toolExecutions.claimToolExecution({ runId, toolCallId: 'call-9' });
+    await q.toolExecutions.finishToolExecution({ runId, toolCallId: 'call-9', result: { output: 'before\n', isError: false } });
+
+    const m = manager();
+    expect(await m.recover()).toEqual([runId]);
+    const events = await follow(m, runId, 1);
+    expect(events.map((e) => e.type)).toEqual(['relay_resolved', 'tool_result', 'resumed', 'text', 'done']);
+    expect(events[0]!.data).toMatchObject({ relayId: 'relay-9', status: 'approved', decidedBy: 'alice' });
+    expect(events[1]!.data).toMatchObject({ toolCallId: 'call-9', output: 'before\n', isError: false });
+    const decisions = (await q.audit.listAudit({ runId })).items.filter((row) => row.kind === 'decision');
+    expect(decisions).toMatchObject([{ action: 'allow', decidedBy: 'alice', tool: 'bash' }]);
+    expect((await q.toolExecutions.listToolExecutions({ runId })).length).toBe(1);
   });
 
   it('cancelling a waiting run that nothing executes (before recovery) ends it with `done`, its relays cancelled', async () => {

@@ -219,7 +219,7 @@ export class RunManager {
       return true;
     }
     const stored = await loadPolicy(q);
-    const resumePoint = await resumePointOf({ q, append: (event) => this.log.append(runId, [event], this.fence) }, runId, messages);
+    const resumePoint = await resumePointOf({ q, append: (events, audit) => this.log.append(runId, events, { audit, ...this.fence }) }, runId, messages);
     await cancelStrayRelays(q, runId, resumePoint);
     const run = this.agentFor(stored, permissions, selection, model, row.model ?? this.options.modelName).invoke({
       messages,
@@ -240,9 +240,13 @@ export class RunManager {
     this.live.set(run.runId, entry);
     entry.pumped = (async () => {
       const end = await pumpRun({ run, log: this.log, runs: this.options.q.runs, policyVersion, ...this.fence });
-      if (end === 'lost') {
-        this.report(new Error(`Run ${run.runId} was taken over by another instance; its copy here stopped`));
+      if (end === 'lost' || end === 'unreachable') {
+        this.report(new Error(end === 'lost'
+          ? `Run ${run.runId} was taken over by another instance; its copy here stopped`
+          : `Run ${run.runId} could not be stored (the database is unreachable); its copy here stopped and the run continues from its log once the database answers`));
         this.detach(run.runId);
+      } else if (end !== 'ended') {
+        this.report(new Error(`Run ${run.runId} failed: storing it failed: ${end.failed.message}`));
       }
       if (this.live.get(run.runId) === entry) this.live.delete(run.runId);
       // A detached run keeps its lease until shutdown releases it (or, lost, it is someone else's).

@@ -6,6 +6,7 @@
 // took over stores nothing more (the pump ends with 'lost', and the caller detaches the copy).
 import type { AgentEvent, AgentRun } from '../agent';
 import type { AppendEffects, Queries, RecordAuditInput } from '../db';
+import { isDatabaseUnreachable } from './errors';
 import { auditRowsFor, type AskedCall } from './run-audit';
 import type { NewRunEvent, RunLog } from './run-log';
 
@@ -21,9 +22,10 @@ export interface PumpOptions {
 
 /**
  * How the pump ended: the event stream ended (the run finished, or was detached: what it emitted
- * before is stored), its lease was lost (nothing more could be stored), or storage failed.
+ * before is stored), its lease was lost or the database could not be reached (nothing more could be
+ * stored: the caller detaches the copy), or storing failed otherwise (the run was ended as failed).
  */
-export type PumpEnd = 'ended' | 'lost' | 'failed';
+export type PumpEnd = 'ended' | 'lost' | 'unreachable' | { failed: Error };
 
 export async function pumpRun({ run, log, runs, policyVersion, leaseOwner }: PumpOptions): Promise<PumpEnd> {
   const fence = leaseOwner === undefined ? {} : { leaseOwner };
@@ -82,10 +84,20 @@ export async function pumpRun({ run, log, runs, policyVersion, leaseOwner }: Pum
     return 'ended';
   } catch (error) {
     if (isLeaseLost(error)) return 'lost';
-    // Storage failed mid-run: stop the run (pending relays become denials) and mark it failed.
+    // The database went away mid-append (or its connection did): nothing can be recorded now, and
+    // the statement may or may not have been stored. The copy stops here without settling anything;
+    // the run keeps its status and checkpoint, and is continued from the log once the database
+    // answers (the takeover scan adopts it when its lease lapses).
+    if (isDatabaseUnreachable(error)) return 'unreachable';
+    // Anything else: stop the run (pending relays become denials), mark it failed and end its log;
+    // the conversation is kept, and no driver or SQL text reaches a client.
     run.cancel();
-    await runs.updateRun({ id: run.runId, status: 'failed', state: { error: (error as Error).message }, ...fence }).catch(() => undefined);
-    return 'failed';
+    const data = { runId: run.runId, agentId: 'main', parents: [] };
+    await log
+      .append(run.runId, [{ type: 'error', data: { ...data, type: 'error', message: 'Storing the run failed; it was stopped.' } }, { type: 'done', data: { ...data, type: 'done', finishReason: 'error', text: '' } }], { status: { to: 'failed', ifStatus: ['running', 'waiting'] }, ...fence })
+      .catch(() => runs.updateRun({ id: run.runId, status: 'failed', ifStatus: ['running', 'waiting'], ...fence }))
+      .catch(() => undefined);
+    return { failed: error as Error };
   }
 }
 

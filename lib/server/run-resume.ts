@@ -6,14 +6,15 @@
 // approval is left pending that nothing would act on.
 import type { ModelMessage } from 'ai';
 import type { ModelToolCall, ResumePoint } from '../agent';
-import type { Queries } from '../db';
+import { toRelayRecord, type Queries, type RecordAuditInput } from '../db';
 import type { RelayRequest } from '../relay';
+import { auditParams } from './run-audit';
 import type { NewRunEvent } from './run-log';
 
 export interface ResumeDeps {
   q: Queries;
-  /** Stores an event of the run (the interrupted calls' results). */
-  append(event: NewRunEvent): Promise<void>;
+  /** Stores events of the run (with their audit rows): the interrupted calls' results, decisions not yet logged. */
+  append(events: NewRunEvent[], audit?: RecordAuditInput[]): Promise<void>;
 }
 
 /** The last step's calls, relays and results; undefined when the run stopped between steps. */
@@ -25,10 +26,12 @@ export async function resumePointOf({ q, append }: ResumeDeps, runId: string, me
   const ids = new Set(calls.map((c) => c.toolCallId));
   const relays: ResumePoint['relays'] = {};
   const results: ResumePoint['results'] = {};
+  const logged = new Set<string>();
   for (const event of await q.events.listEvents({ runId })) {
     const data = event.data as Record<string, unknown>;
     if (data.agentId !== 'main') continue;
-    if (event.type === 'relay') {
+    if (event.type === 'relay_resolved') logged.add(data.relayId as string);
+    else if (event.type === 'relay') {
       const relay = data.relay as RelayRequest;
       if (ids.has(relay.toolCallId)) relays[relay.toolCallId] = relay;
     } else if (event.type === 'tool_result' && ids.has(data.toolCallId as string)) {
@@ -41,11 +44,28 @@ export async function resumePointOf({ q, append }: ResumeDeps, runId: string, me
     const stored = execution.result as { output?: string; isError?: boolean } | null;
     const result = stored?.output !== undefined
       ? { output: stored.output, isError: stored.isError === true }
-      : { output: `${call.toolName} was interrupted by a server restart while running; it is not run again.`, isError: true };
+      : { output: `${call.toolName} was interrupted while running (the server stopped or lost its database) and its result was not stored; it is not run again.`, isError: true };
     results[call.toolCallId] = result;
-    await append({ type: 'tool_result', data: { type: 'tool_result', agentId: 'main', parents: [], runId, toolCallId: call.toolCallId, tool: call.toolName, ...result, denied: false } });
+    // The decision that let it run, if the log lost it with the write that failed: stored now, audited.
+    const relay = relays[call.toolCallId];
+    if (relay && !logged.has(relay.id)) await appendDecision({ q, append }, relay);
+    await append([{ type: 'tool_result', data: { type: 'tool_result', agentId: 'main', parents: [], runId, toolCallId: call.toolCallId, tool: call.toolName, ...result, denied: false } }]);
   }
   return { calls, relays, results };
+}
+
+/** A settled relay's `relay_resolved` event and its audit row, as the pump would have stored them. */
+async function appendDecision({ q, append }: ResumeDeps, relay: RelayRequest): Promise<void> {
+  const row = await q.relays.getRelay({ id: relay.id });
+  const outcome = row ? toRelayRecord(row).outcome : undefined;
+  if (!outcome) return;
+  const always = outcome.response?.always === true;
+  const event = { type: 'relay_resolved', agentId: 'main', parents: [], runId: relay.runId, relayId: relay.id, toolCallId: relay.toolCallId, status: outcome.status, reason: outcome.reason, decidedBy: outcome.decidedBy, always };
+  await append([{ type: 'relay_resolved', data: event }], [{
+    kind: 'decision', runId: relay.runId, sessionId: relay.sessionId, agentId: 'main', tool: relay.tool, params: auditParams(relay.params),
+    action: outcome.status === 'approved' ? 'allow' : 'deny', reason: outcome.reason ?? outcome.status, decidedBy: outcome.decidedBy,
+    waitMs: Math.max(0, outcome.decidedAt - relay.createdAt), details: { relayId: relay.id, toolCallId: relay.toolCallId, status: outcome.status, always },
+  }]);
 }
 
 /** Cancels the run's pending relays that `resume` does not wait for; returns their ids. */
