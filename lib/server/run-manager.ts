@@ -8,14 +8,15 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { createAgent, type Agent, type AgentRun, type GrantStore, type PendingRelays } from '../agent';
+import type { AgentRun, GrantStore } from '../agent';
 import { LEASED_STATUSES, type Queries, type RenewedLease, type RunRow } from '../db';
-import { compilePolicy, importPolicy, type CompiledPolicy, type Mode, type Policy } from '../policy';
+import type { Mode } from '../policy';
 import type { DurableRelayBroker, RelayResponse } from '../relay';
 import { AppError } from './errors';
 import { selectTools, type ToolSelection } from './agent-profiles';
 import { announceRunChange, listenForRunChanges, RunFollowers, type ClusterOptions } from './cluster';
-import { loadPolicy, type StoredPolicy } from './policy-store';
+import { loadPolicy } from './policy-store';
+import { RunAgents } from './run-agents';
 import { RunLeases } from './run-leases';
 import { RunLog, type EventListener, type NewRunEvent } from './run-log';
 import { isLeaseLost, pumpRun } from './run-pump';
@@ -70,11 +71,7 @@ const isLeased = (status: string) => (LEASED_STATUSES as readonly string[]).incl
 
 export class RunManager {
   private readonly live = new Map<string, LiveRun>();
-  private readonly policies = new Map<string, CompiledPolicy>();
-  private readonly agents = new Map<string, Agent>();
-  /** Shared by every run, so Always Allow settles the pending relays of the whole session. */
-  private readonly pendingRelays: PendingRelays = new Map();
-  private readonly models = new Map<string, LanguageModelV4>();
+  private readonly agents: RunAgents;
   /** Runs being started or resumed here: a concurrent recover() leaves them alone. */
   private readonly claiming = new Set<string>();
   private readonly log: RunLog;
@@ -84,6 +81,20 @@ export class RunManager {
   private stopping = false;
 
   constructor(private readonly options: RunManagerOptions) {
+    const { q } = options;
+    this.agents = new RunAgents(options, {
+      claim: async ({ runId, toolCallId }) => {
+        try {
+          return await q.toolExecutions.claimToolExecution({ runId, toolCallId, ...this.fence });
+        } catch (error) {
+          if (isLeaseLost(error)) this.detach(runId);
+          throw error;
+        }
+      },
+      finish: async ({ runId, toolCallId, output, isError }) => {
+        await q.toolExecutions.finishToolExecution({ runId, toolCallId, result: { output, isError } });
+      },
+    });
     const cluster = options.cluster;
     this.followers = cluster ? new RunFollowers(cluster.bus, (error) => this.report(error)) : undefined;
     this.log = new RunLog(options.q.events, cluster && this.followers ? { bus: cluster.bus, followers: this.followers } : undefined, (error) => this.report(error));
@@ -146,7 +157,7 @@ export class RunManager {
     const sessionId = input.sessionId ?? randomUUID();
     const selection = selectTools(input.agent, input.tools);
     const modelName = input.model ?? this.options.modelName;
-    const model = this.modelFor(modelName);
+    const model = this.agents.modelFor(modelName);
     const stored = await loadPolicy(q);
     const title = firstUserText(input.messages).slice(0, 120);
     const state = { messages: input.messages, permissions: input.permissions, tools: selection.toolNames };
@@ -155,7 +166,7 @@ export class RunManager {
     try {
       // Another instance's takeover scan may have adopted the brand-new run first: it executes it.
       if (!(await this.acquireLease(runId))) return { runId, sessionId };
-      const run = this.agentFor(stored, input.permissions, selection, model, modelName).invoke({
+      const run = this.agents.agentFor(stored, input.permissions, selection, model, modelName).invoke({
         messages: input.messages,
         runId,
         sessionId,
@@ -212,7 +223,7 @@ export class RunManager {
     let model: LanguageModelV4;
     try {
       selection = selectTools(row.agent ?? undefined, toolNames);
-      model = this.modelFor(row.model ?? this.options.modelName);
+      model = this.agents.modelFor(row.model ?? this.options.modelName);
     } catch (error) {
       await q.runs.updateRun({ id: runId, status: 'failed', state: { ...row.state, error: (error as Error).message }, ...this.fence });
       await this.releaseLease(runId);
@@ -221,7 +232,7 @@ export class RunManager {
     const stored = await loadPolicy(q);
     const resumePoint = await resumePointOf({ q, append: (events, audit) => this.log.append(runId, events, { audit, ...this.fence }) }, runId, messages);
     await cancelStrayRelays(q, runId, resumePoint);
-    const run = this.agentFor(stored, permissions, selection, model, row.model ?? this.options.modelName).invoke({
+    const run = this.agents.agentFor(stored, permissions, selection, model, row.model ?? this.options.modelName).invoke({
       messages,
       runId,
       sessionId: row.sessionId,
@@ -285,72 +296,6 @@ export class RunManager {
         throw new AppError('conflict:lease_lost', 409, `Run ${runId} is executed by another instance now`);
       }
     };
-  }
-
-  /** One model instance per spec; a bad spec is a 400 naming the `model` field. */
-  private modelFor(spec: string): LanguageModelV4 {
-    if (spec === this.options.modelName) return this.options.model;
-    let model = this.models.get(spec);
-    if (model) return model;
-    if (!this.options.resolveModel) throw AppError.badRequest(`Only the model "${this.options.modelName}" is available`, [{ path: 'model', message: `expected "${this.options.modelName}"` }]);
-    try {
-      model = this.options.resolveModel(spec);
-    } catch (error) {
-      const message = (error as Error).message;
-      throw AppError.badRequest(`Invalid model: ${message}`, [{ path: 'model', message }]);
-    }
-    this.models.set(spec, model);
-    return model;
-  }
-
-  /** One compiled policy per stored version and per-run permissions, shared by every run using it. */
-  private compiled(storedPolicy: Policy, version: number, permissions: unknown): CompiledPolicy {
-    const key = `${version}\u0000${JSON.stringify(permissions ?? null)}`;
-    let compiled = this.policies.get(key);
-    if (!compiled) {
-      if (this.policies.size >= 64) this.policies.clear();
-      compiled = compilePolicy(withPermissions(storedPolicy, permissions));
-      this.policies.set(key, compiled);
-    }
-    return compiled;
-  }
-
-  /**
-   * One agent per (policy version, per-run permissions, tools, model), shared by every run using
-   * it: an agent holds no per-run state, and building one per run cost memory per paused run.
-   */
-  private agentFor(stored: StoredPolicy, permissions: unknown, selection: ToolSelection, model: LanguageModelV4, modelName: string): Agent {
-    const key = [stored.version, JSON.stringify(permissions ?? null), selection.toolNames.join(','), modelName].join('\u0000');
-    let agent = this.agents.get(key);
-    if (agent) return agent;
-    const { q } = this.options;
-    agent = createAgent({
-      model,
-      tools: selection.tools,
-      agents: selection.agents,
-      policy: this.compiled(stored.policy, stored.version, permissions),
-      broker: this.options.broker,
-      grants: this.options.grants,
-      workspace: this.options.workspace,
-      approvalTimeoutS: this.options.approvalTimeoutS,
-      pendingRelays: this.pendingRelays,
-      executions: {
-        claim: async ({ runId, toolCallId }) => {
-          try {
-            return await q.toolExecutions.claimToolExecution({ runId, toolCallId, ...this.fence });
-          } catch (error) {
-            if (isLeaseLost(error)) this.detach(runId);
-            throw error;
-          }
-        },
-        finish: async ({ runId, toolCallId, output, isError }) => {
-          await q.toolExecutions.finishToolExecution({ runId, toolCallId, result: { output, isError } });
-        },
-      },
-    });
-    if (this.agents.size >= 64) this.agents.clear();
-    this.agents.set(key, agent);
-    return agent;
   }
 
   /**
@@ -448,12 +393,6 @@ export class RunManager {
 }
 
 export type { NewRunEvent };
-
-function withPermissions(policy: Policy, permissions: unknown): Policy {
-  if (permissions === undefined || permissions === null) return policy;
-  const overlay = importPolicy(permissions);
-  return { ...policy, rules: [...policy.rules, ...overlay.rules] };
-}
 
 function firstUserText(messages: ModelMessage[]): string {
   const last = [...messages].reverse().find((m) => m.role === 'user');

@@ -1,0 +1,94 @@
+// The agents the server executes runs with, built once and shared: one model instance per model spec,
+// one compiled policy per (stored version, per-run permissions), one agent per (policy version,
+// permissions, tools, model). An agent holds no per-run state, and building one per run cost
+// memory for every paused run.
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { createAgent, type Agent, type ExecutionLog, type GrantStore, type PendingRelays } from '../agent';
+import { compilePolicy, importPolicy, type CompiledPolicy, type Policy } from '../policy';
+import type { DurableRelayBroker } from '../relay';
+import { AppError } from './errors';
+import type { ToolSelection } from './agent-profiles';
+import type { StoredPolicy } from './policy-store';
+
+export interface RunAgentsOptions {
+  broker: DurableRelayBroker;
+  grants: GrantStore;
+  model: LanguageModelV4;
+  modelName: string;
+  resolveModel?: (spec: string) => LanguageModelV4;
+  workspace: string;
+  approvalTimeoutS: number;
+}
+
+export class RunAgents {
+  private readonly policies = new Map<string, CompiledPolicy>();
+  private readonly agents = new Map<string, Agent>();
+  /** Shared by every run, so Always Allow settles the pending relays of the whole session. */
+  private readonly pendingRelays: PendingRelays = new Map();
+  private readonly models = new Map<string, LanguageModelV4>();
+
+  constructor(
+    private readonly options: RunAgentsOptions,
+    /** Where tool calls are claimed before they run and their results stored (the server's is durable and fenced). */
+    private readonly executions: ExecutionLog,
+  ) {}
+
+  /** One model instance per spec; a bad spec is a 400 naming the `model` field. */
+  modelFor(spec: string): LanguageModelV4 {
+    if (spec === this.options.modelName) return this.options.model;
+    let model = this.models.get(spec);
+    if (model) return model;
+    if (!this.options.resolveModel) throw AppError.badRequest(`Only the model "${this.options.modelName}" is available`, [{ path: 'model', message: `expected "${this.options.modelName}"` }]);
+    try {
+      model = this.options.resolveModel(spec);
+    } catch (error) {
+      const message = (error as Error).message;
+      throw AppError.badRequest(`Invalid model: ${message}`, [{ path: 'model', message }]);
+    }
+    this.models.set(spec, model);
+    return model;
+  }
+
+  /** One compiled policy per stored version and per-run permissions, shared by every run using it. */
+  private compiled(storedPolicy: Policy, version: number, permissions: unknown): CompiledPolicy {
+    const key = `${version}\u0000${JSON.stringify(permissions ?? null)}`;
+    let compiled = this.policies.get(key);
+    if (!compiled) {
+      if (this.policies.size >= 64) this.policies.clear();
+      compiled = compilePolicy(withPermissions(storedPolicy, permissions));
+      this.policies.set(key, compiled);
+    }
+    return compiled;
+  }
+
+  /**
+   * One agent per (policy version, per-run permissions, tools, model), shared by every run using
+   * it: an agent holds no per-run state, and building one per run cost memory per paused run.
+   */
+  agentFor(stored: StoredPolicy, permissions: unknown, selection: ToolSelection, model: LanguageModelV4, modelName: string): Agent {
+    const key = [stored.version, JSON.stringify(permissions ?? null), selection.toolNames.join(','), modelName].join('\u0000');
+    let agent = this.agents.get(key);
+    if (agent) return agent;
+    agent = createAgent({
+      model,
+      tools: selection.tools,
+      agents: selection.agents,
+      policy: this.compiled(stored.policy, stored.version, permissions),
+      broker: this.options.broker,
+      grants: this.options.grants,
+      workspace: this.options.workspace,
+      approvalTimeoutS: this.options.approvalTimeoutS,
+      pendingRelays: this.pendingRelays,
+      executions: this.executions,
+    });
+    if (this.agents.size >= 64) this.agents.clear();
+    this.agents.set(key, agent);
+    return agent;
+  }
+}
+
+function withPermissions(policy: Policy, permissions: unknown): Policy {
+  if (permissions === undefined || permissions === null) return policy;
+  const overlay = importPolicy(permissions);
+  return { ...policy, rules: [...policy.rules, ...overlay.rules] };
+}
