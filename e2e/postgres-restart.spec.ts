@@ -338,7 +338,10 @@ test('a connection lost while an event is appended (PostgreSQL stays up) does no
     await locker.query('LOCK TABLE events IN EXCLUSIVE MODE');
     expect((await decide(a, relayId, sessionId)).status).toBe(200);
     const blocked = await within(5_000, 'no append waited for the lock', async () => {
-      const rows = await locker.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()`);
+      // The append itself: it waits for its lock on `events` (a checkpoint can wait too, on the run
+      // row the append locked first; and pg_stat_activity may still show the connection's previous
+      // statement while a new one waits for a lock at parse time, so pg_locks says which it is).
+      const rows = await locker.query<{ pid: number }>(`SELECT pid FROM pg_locks WHERE locktype = 'relation' AND relation = 'events'::regclass AND NOT granted AND pid <> pg_backend_pid()`);
       return rows.rows[0];
     });
     await locker.query('SELECT pg_terminate_backend($1)', [blocked.value.pid]);

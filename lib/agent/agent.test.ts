@@ -143,6 +143,30 @@ describe('the gated loop', () => {
     await expect(readFile(path.join(workspace, 'detached'))).rejects.toThrow();
   });
 
+  for (const letToolsFinish of [true, false]) {
+    it(`detach while a tool runs: ${letToolsFinish ? 'the tool finishes and its result is logged' : 'the tool is stopped'}; nothing new starts`, async () => {
+      const finished: string[] = [];
+      let run!: AgentRun;
+      const executions = {
+        claim: async () => {
+          setTimeout(() => run.detach({ letToolsFinish }), 100);
+          return true;
+        },
+        finish: async ({ output }: { output: string }) => void finished.push(output),
+      };
+      run = agent({ executions, onApproval: 'auto-approve' }).invoke(say(`$ sleep 0.4 && echo done > ${workspace}/slow`));
+      await collect(run);
+      await run.result;
+      if (letToolsFinish) {
+        expect(await readFile(path.join(workspace, 'slow'), 'utf8')).toBe('done\n');
+        expect(finished).toEqual(['(no output)']);
+      } else {
+        await expect(readFile(path.join(workspace, 'slow'))).rejects.toThrow();
+        expect(finished[0]).toContain('aborted');
+      }
+    });
+  }
+
   it('parallel calls: all asks are raised at once, answered out of order, results in call order', async () => {
     const run = agent().invoke(say('$ echo first\n$ echo second\n$ echo third'));
     const events = await collect(run, (_e, all) => {

@@ -64,8 +64,10 @@ export interface AgentRun extends AsyncIterable<AgentEvent> {
    * Stops executing the run here without ending it: open relays stay open and nothing is settled,
    * because the run continues elsewhere (another instance took it over, or after a restart). The
    * events emitted before are still delivered; none after (the event stream ends).
+   * `letToolsFinish`: tools already executing are not stopped (their results still reach the
+   * execution log, where whoever continues the run finds them); nothing new starts.
    */
-  detach(): void;
+  detach(options?: { letToolsFinish?: boolean }): void;
   /** Settles when the run ends: the final text and the whole conversation. */
   result: Promise<{ text: string; messages: ModelMessage[]; finishReason: string }>;
 }
@@ -99,8 +101,15 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const sessionId = input.sessionId ?? runId;
     const queue = new EventQueue<AgentEvent>();
     const controller = new AbortController();
-    input.signal?.addEventListener('abort', () => controller.abort(input.signal?.reason), { once: true });
-    if (input.signal?.aborted) controller.abort(input.signal.reason);
+    // Tools that are executing have their own signal: a detach that lets them finish stops
+    // everything else (waits, model calls, new claims) but not them.
+    const toolController = new AbortController();
+    const stop = (reason: unknown, stopTools = true) => {
+      controller.abort(reason);
+      if (stopTools) toolController.abort(reason);
+    };
+    input.signal?.addEventListener('abort', () => stop(input.signal?.reason), { once: true });
+    if (input.signal?.aborted) stop(input.signal.reason);
     const messages = [...input.messages];
     let ctx: RunContext | undefined;
     let pendingMode: Mode | undefined;
@@ -109,7 +118,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const result = (async () => {
       const env = await workspace;
       ctx = {
-        runId, sessionId, model, broker, grants, env, queue, signal: controller.signal,
+        runId, sessionId, model, broker, grants, env, queue, signal: controller.signal, toolSignal: toolController.signal,
         mode: pendingMode ?? input.mode ?? options.mode ?? 'default',
         approvalTimeoutS: options.approvalTimeoutS ?? 300,
         maxSteps: options.maxSteps ?? 25,
@@ -153,12 +162,12 @@ export function createAgent(options: AgentOptions = {}): Agent {
         else pendingMode = mode;
       },
       cancel() {
-        controller.abort(new Error('cancelled'));
+        stop(new Error('cancelled'));
       },
-      detach() {
+      detach({ letToolsFinish = false } = {}) {
         detached = true;
         queue.close();
-        controller.abort(new RunDetachedError());
+        stop(new RunDetachedError(), !letToolsFinish);
       },
       [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
     };

@@ -27,6 +27,8 @@ export interface RunContext {
   env: ToolEnvironment;
   queue: EventQueue<AgentEvent>;
   signal: AbortSignal;
+  /** Stops executing tools: the run's signal, except when it was detached letting them finish. */
+  toolSignal: AbortSignal;
   mode: Mode;
   approvalTimeoutS: number;
   maxSteps: number;
@@ -207,6 +209,8 @@ function denial(reason: string): CallResult {
 }
 
 async function execute(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, grants: Rule[]) {
+  // A stopped run starts nothing, even a call approved at the last moment.
+  if (ctx.signal.aborted) return { output: `${tool.name} was not run: the run was stopped.`, isError: true, metadata: undefined };
   if (ctx.executions) {
     let claimed: boolean;
     try {
@@ -227,7 +231,7 @@ async function executeClaimed(ctx: RunContext, level: AgentLevel, tool: ToolDefi
     const result = await tool.execute(input, {
       ...ctx.env,
       toolCallId,
-      signal: ctx.signal,
+      signal: ctx.toolSignal,
       evaluate: (call) =>
         evaluate(level.policy, { ...call, ...(level.agentId === 'main' ? {} : { agent: level.agentId }) }, {
           mode: level.mode ?? ctx.mode,

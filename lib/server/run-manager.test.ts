@@ -128,6 +128,27 @@ describeStores('RunManager', (store) => {
     expect((await q.toolExecutions.listToolExecutions({ runId })).length).toBe(1);
   });
 
+  it('a run whose answer was checkpointed but whose `done` was not stored is finished on resume, without asking the model again', async () => {
+    const { q } = store();
+    const call = { type: 'tool-call' as const, toolCallId: 'call-7', toolName: 'bash', input: { command: 'echo x' } };
+    const messages = [
+      { role: 'user', content: '$ echo x' },
+      { role: 'assistant', content: [call] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-7', toolName: 'bash', output: { type: 'text', value: 'x' } }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'bash: x' }] },
+    ];
+    await q.runs.createRun({ id: 'answered', sessionId: 's', status: 'running', state: { messages } });
+    // Executed (its result stored), but the log lost the tool_result with the copy that ran it.
+    await q.toolExecutions.claimToolExecution({ runId: 'answered', toolCallId: 'call-7' });
+    await q.toolExecutions.finishToolExecution({ runId: 'answered', toolCallId: 'call-7', result: { output: 'x', isError: false } });
+    const m = manager();
+    expect(await m.recover()).toEqual(['answered']);
+    const events = await follow(m, 'answered', 0);
+    expect(events.map((e) => [e.type, e.data.output ?? e.data.delta ?? e.data.finishReason])).toEqual([['tool_result', 'x'], ['text', 'bash: x'], ['done', 'stop']]);
+    expect(await q.runs.getRun({ id: 'answered' })).toMatchObject({ status: 'done' });
+    expect(await q.toolExecutions.listToolExecutions({ runId: 'answered' })).toHaveLength(1);
+  });
+
   it('cancelling a waiting run that nothing executes (before recovery) ends it with `done`, its relays cancelled', async () => {
     const { q } = store();
     await q.runs.createRun({ id: 'idle-run', sessionId: 's', status: 'waiting', state: { messages: [{ role: 'user', content: 'x' }] } });

@@ -12,7 +12,7 @@ import type { AgentRun, GrantStore } from '../agent';
 import { LEASED_STATUSES, type Queries, type RenewedLease, type RunRow } from '../db';
 import type { Mode } from '../policy';
 import type { DurableRelayBroker, RelayResponse } from '../relay';
-import { AppError } from './errors';
+import { AppError, isDatabaseUnreachable } from './errors';
 import { selectTools, type ToolSelection } from './agent-profiles';
 import { announceRunChange, listenForRunChanges, RunFollowers, type ClusterOptions } from './cluster';
 import { loadPolicy } from './policy-store';
@@ -20,7 +20,7 @@ import { RunAgents } from './run-agents';
 import { RunLeases } from './run-leases';
 import { RunLog, type EventListener, type NewRunEvent } from './run-log';
 import { isLeaseLost, pumpRun } from './run-pump';
-import { cancelStrayRelays, resumePointOf } from './run-resume';
+import { cancelStrayRelays, finalReply, reconcileLastStep, resumePointOf } from './run-resume';
 
 export { auditParams } from './run-audit';
 export type { StoredEvent } from './run-log';
@@ -87,7 +87,7 @@ export class RunManager {
         try {
           return await q.toolExecutions.claimToolExecution({ runId, toolCallId, ...this.fence });
         } catch (error) {
-          if (isLeaseLost(error)) this.detach(runId);
+          this.detachIfCutOff(runId, error);
           throw error;
         }
       },
@@ -138,7 +138,7 @@ export class RunManager {
     this.stopping = true;
     this.leases?.close();
     const runIds = [...this.live.keys()];
-    for (const runId of runIds) this.detach(runId);
+    for (const runId of runIds) this.detach(runId, { letToolsFinish: false });
     await Promise.all(runIds.map((runId) => this.live.get(runId)?.pumped));
     const bus = this.options.cluster?.bus;
     if (this.leases) {
@@ -229,6 +229,20 @@ export class RunManager {
       await this.releaseLease(runId);
       return true;
     }
+    // The loop had ended (its answer is checkpointed) but its `done` was not stored: finish it,
+    // never ask the model again (it would repeat the conversation's last request).
+    const reply = finalReply(messages);
+    if (reply !== undefined) {
+      await reconcileLastStep({ q, append: (events, audit) => this.log.append(runId, events, { audit, ...this.fence }) }, runId, messages);
+      await cancelStrayRelays(q, runId, undefined);
+      const data = { runId, agentId: 'main', parents: [] };
+      await this.log.append(runId, [
+        ...(reply ? [{ type: 'text', data: { delta: reply, agentId: 'main' } }] : []),
+        { type: 'done', data: { ...data, type: 'done', finishReason: 'stop', text: reply } },
+      ], { status: { to: 'done', ifStatus: [...LEASED_STATUSES] }, ...this.fence });
+      await this.releaseLease(runId);
+      return true;
+    }
     const stored = await loadPolicy(q);
     const resumePoint = await resumePointOf({ q, append: (events, audit) => this.log.append(runId, events, { audit, ...this.fence }) }, runId, messages);
     await cancelStrayRelays(q, runId, resumePoint);
@@ -265,12 +279,25 @@ export class RunManager {
     })();
   }
 
-  /** Stops a run here without ending it (lease lost, or shutdown): nothing is settled or stored. */
-  private detach(runId: string): void {
+  /**
+   * Stops a run here without ending it: nothing is settled or stored. Lease lost or database
+   * unreachable: tools already executing finish (their results reach the execution log, where whoever
+   * continues the run finds them; an approved action is not cut short). Shutdown: everything stops.
+   */
+  private detach(runId: string, { letToolsFinish = true } = {}): void {
     const entry = this.live.get(runId);
     if (!entry || entry.detached) return;
     entry.detached = true;
-    entry.run.detach();
+    entry.run.detach({ letToolsFinish });
+  }
+
+  /**
+   * A write of the run failed because its lease is gone or the database cannot be reached: the
+   * copy here stops (tools already executing finish) and the run is continued from its log, so a
+   * blip of the database never fails a run, and an approved call is run once it can be recorded.
+   */
+  private detachIfCutOff(runId: string, error: unknown): void {
+    if (isLeaseLost(error) || isDatabaseUnreachable(error)) this.detach(runId);
   }
 
   /** True when this instance may execute the run: always in one process, else when it holds the lease. */
@@ -290,7 +317,10 @@ export class RunManager {
   /** Saves the conversation after each step; a copy that lost its lease is detached before it goes on. */
   private checkpoint(runId: string, permissions: unknown, tools: string[]) {
     return async (messages: ModelMessage[]) => {
-      const row = await this.options.q.runs.updateRun({ id: runId, state: { messages, permissions, tools }, ...this.fence });
+      const row = await this.options.q.runs.updateRun({ id: runId, state: { messages, permissions, tools }, ...this.fence }).catch((error: unknown) => {
+        this.detachIfCutOff(runId, error);
+        throw error;
+      });
       if (!row && this.options.cluster) {
         this.detach(runId);
         throw new AppError('conflict:lease_lost', 409, `Run ${runId} is executed by another instance now`);

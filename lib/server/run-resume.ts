@@ -18,11 +18,30 @@ export interface ResumeDeps {
 }
 
 /** The last step's calls, relays and results; undefined when the run stopped between steps. */
-export async function resumePointOf({ q, append }: ResumeDeps, runId: string, messages: ModelMessage[]): Promise<ResumePoint | undefined> {
+export async function resumePointOf(deps: ResumeDeps, runId: string, messages: ModelMessage[]): Promise<ResumePoint | undefined> {
   const last = messages.at(-1);
   if (!last || last.role !== 'assistant' || typeof last.content === 'string') return undefined;
-  const calls: ModelToolCall[] = last.content.flatMap((part) => (part.type === 'tool-call' ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : []));
+  const calls = toolCallsOf(last);
   if (calls.length === 0) return undefined;
+  return reconcileStep(deps, runId, calls);
+}
+
+/**
+ * For a conversation that already ended (see finalReply): stores what the log lost of its last
+ * step with tool calls (their decisions and results, from the relays and the execution log).
+ */
+export async function reconcileLastStep(deps: ResumeDeps, runId: string, messages: ModelMessage[]): Promise<void> {
+  const step = [...messages].reverse().find((m) => m.role === 'assistant' && toolCallsOf(m).length > 0);
+  if (step) await reconcileStep(deps, runId, toolCallsOf(step));
+}
+
+function toolCallsOf(message: ModelMessage): ModelToolCall[] {
+  if (message.role !== 'assistant' || typeof message.content === 'string') return [];
+  return message.content.flatMap((part) => (part.type === 'tool-call' ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : []));
+}
+
+/** The calls' relays and results from the log, completed from the execution log (stored, and decisions audited). */
+async function reconcileStep({ q, append }: ResumeDeps, runId: string, calls: ModelToolCall[]): Promise<ResumePoint> {
   const ids = new Set(calls.map((c) => c.toolCallId));
   const relays: ResumePoint['relays'] = {};
   const results: ResumePoint['results'] = {};
@@ -78,4 +97,16 @@ export async function cancelStrayRelays(q: Queries, runId: string, resume: Resum
     if (result.ok) cancelled.push(relay.id);
   }
   return cancelled;
+}
+
+/**
+ * The final reply, when the conversation already ended (its last message is the model's answer
+ * with no tool calls): the loop had returned, only its `done` was not stored. Undefined otherwise.
+ */
+export function finalReply(messages: ModelMessage[]): string | undefined {
+  const last = messages.at(-1);
+  if (!last || last.role !== 'assistant') return undefined;
+  if (typeof last.content === 'string') return last.content;
+  if (last.content.some((part) => part.type === 'tool-call')) return undefined;
+  return last.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
