@@ -146,15 +146,15 @@ describe('the gated loop', () => {
   for (const letToolsFinish of [true, false]) {
     it(`detach while a tool runs: ${letToolsFinish ? 'the tool finishes and its result is logged' : 'the tool is stopped'}; nothing new starts`, async () => {
       const finished: string[] = [];
-      let run!: AgentRun;
+      const holder: { run?: AgentRun } = {};
       const executions = {
         claim: async () => {
-          setTimeout(() => run.detach({ letToolsFinish }), 100);
+          setTimeout(() => holder.run?.detach({ letToolsFinish }), 100);
           return true;
         },
         finish: async ({ output }: { output: string }) => void finished.push(output),
       };
-      run = agent({ executions, onApproval: 'auto-approve' }).invoke(say(`$ sleep 0.4 && echo done > ${workspace}/slow`));
+      const run = (holder.run = agent({ executions, onApproval: 'auto-approve' }).invoke(say(`$ sleep 0.4 && echo done > ${workspace}/slow`)));
       await collect(run);
       await run.result;
       if (letToolsFinish) {
