@@ -1,8 +1,10 @@
 // Runs through the database on PGlite and PostgreSQL: events stored in order before they are
 // delivered, replay after a sequence number, human decisions checked against the session and
 // recorded once, the run's status following its relays, and every decision audited.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { createOfflineModel } from '../agent';
 import { describeStores } from '../db/test-support/stores';
 import { RelayAlreadyResolvedError } from '../relay';
 import { loadPolicy } from './policy-store';
@@ -161,6 +163,23 @@ describeStores('RunManager', (store) => {
     await m.cancel('idle-run');
     expect(await q.events.listEvents({ runId: 'idle-run' })).toHaveLength(1);
     await expect(m.cancel('no-such-run')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("a run does not carry the starting request's async context (so it does not keep Next's request store alive)", async () => {
+    const request = new AsyncLocalStorage<string>();
+    const seen: Array<string | undefined> = [];
+    const offline = createOfflineModel();
+    const model = Object.assign(Object.create(offline) as typeof offline, {
+      doStream: (options: Parameters<typeof offline.doStream>[0]) => {
+        seen.push(request.getStore());
+        return offline.doStream(options);
+      },
+    });
+    const m = testRunManager(store().q, workspace(), { model });
+    const { runId } = await request.run('the request', () => m.start({ messages: [{ role: 'user', content: 'hello' }] }));
+    await follow(m, runId);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen).toEqual(seen.map(() => undefined));
   });
 
   it('cancelling a paused run denies its relay and marks it cancelled', async () => {

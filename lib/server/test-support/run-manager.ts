@@ -9,7 +9,7 @@ import type { Queries } from '../../db';
 import { DurableRelayBroker } from '../../relay';
 import { DbGrantStore } from '../grant-store';
 import { DbRelayStore } from '../relay-store';
-import { RunManager, type StoredEvent } from '../run-manager';
+import { RunManager, type RunManagerOptions, type StoredEvent } from '../run-manager';
 
 /** A fresh workspace directory per test; call at a test file's top level. */
 export function useTempWorkspace(prefix: string): () => string {
@@ -23,7 +23,7 @@ export function useTempWorkspace(prefix: string): () => string {
   return () => workspace;
 }
 
-export function testRunManager(q: Queries, workspace: string): RunManager {
+export function testRunManager(q: Queries, workspace: string, overrides: Partial<RunManagerOptions> = {}): RunManager {
   return new RunManager({
     q,
     broker: new DurableRelayBroker(new DbRelayStore(q.relays)),
@@ -33,6 +33,7 @@ export function testRunManager(q: Queries, workspace: string): RunManager {
     resolveModel: (spec) => resolveModel(spec, {}),
     workspace,
     approvalTimeoutS: 60,
+    ...overrides,
   });
 }
 
