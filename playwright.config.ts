@@ -58,7 +58,8 @@ const projects: PlaywrightTestConfig['projects'] = [
 ];
 const webServer: NonNullable<PlaywrightTestConfig['webServer']> = [
   {
-    command: `npm run build && npx next start --hostname 127.0.0.1 --port ${port}`,
+    // scripts/serve.sh: `next start` with the node flags and malloc setting of `npm start`.
+    command: `npm run build && sh scripts/serve.sh --hostname 127.0.0.1 --port ${port}`,
     // A fresh embedded database and workspace for every run, so runs never see each other's data.
     env: { ...serverEnv, GATEHOUSE_DATA_DIR: dataDir },
     url: baseURL,
@@ -75,7 +76,7 @@ if (withPostgres) {
   webServer.push({
     // No build here: Playwright starts the web servers one after the other, each once the previous
     // one answers, so the build above is complete before this `next start` reads it.
-    command: `node scripts/ensure-postgres.mjs && npx next start --hostname 127.0.0.1 --port ${pgPort}`,
+    command: `node scripts/ensure-postgres.mjs && sh scripts/serve.sh --hostname 127.0.0.1 --port ${pgPort}`,
     // ensure-postgres drops and recreates this database, so every run starts empty; the workspace
     // is a directory of its own.
     env: {

@@ -1,7 +1,7 @@
 // Gatehouse gate benchmark (the server, end to end).  Run: npm run bench:gate  (tsx bench/gate.bench.ts)
 //
-// What it measures, in one production server process (`next start`, embedded PGlite, offline
-// model) on 127.0.0.1, with N runs held paused on a relay in the background (N = 1, 100, 1,000):
+// What it measures, in one production server process (`next start` as `npm start` runs it, through
+// scripts/serve.sh with its node flags and malloc setting; embedded PGlite, offline model) on 127.0.0.1, with N runs held paused on a relay in the background (N = 1, 100, 1,000):
 //   call->relay      the time from the gate's decision on a tool call to the `relay` SSE event in the
 //                    client: receipt time (client) minus `relay.createdAt` (server, Date.now(), set
 //                    right after the policy decided the call, before the relay row is inserted).

@@ -108,14 +108,16 @@ export async function freePort(offset = 0): Promise<number> {
 }
 
 /**
- * `next start` on 127.0.0.1:port with the offline model, the benchmark's admin token and relays
+ * `next start` as `npm start` runs it (scripts/serve.sh: node flags and malloc setting; it execs
+ * node, so the child's pid is the server's) on 127.0.0.1:port with the offline model, the benchmark's admin token and relays
  * that do not expire during the run; `env` adds to (or overrides) that. `tag` prefixes its log lines.
  */
 export function startServer(port: number, dir: string, env: Record<string, string> = {}, tag = ''): ChildProcess {
-  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
+  const child = spawn('/bin/sh', ['scripts/serve.sh', '--hostname', '127.0.0.1', '--port', String(port)], {
     cwd: ROOT,
     env: {
       ...process.env,
+      NODE: process.execPath,
       NODE_ENV: 'production',
       GATEHOUSE_DATA_DIR: dir,
       GATEHOUSE_MODEL: 'offline',
