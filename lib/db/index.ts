@@ -14,10 +14,12 @@ export { eventQueries, type EventQueries, type NewEvent, type ListEventsInput, t
 export {
   relayQueries,
   toRelayRecord,
+  toRelayOutcome,
   APPROVAL_TIMEOUT_REASON,
   type RelayQueries,
   type ResolveRelayInput,
   type ResolveRelayResult,
+  type RelayDecisionRow,
 } from './relays';
 export { toolExecutionQueries, type ToolExecutionQueries, type ToolCallKey } from './tool-executions';
 export { policyQueries, type PolicyQueries, type SavePolicyInput, type SavePolicyResult } from './policies';

@@ -1,7 +1,7 @@
 // Pending approvals. Every transition out of `pending` is one conditional UPDATE, so exactly one
 // decision wins however many instances race; deadlines are judged by the database clock (now()).
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
-import type { RelayRecord, RelayRequest, RelayResponse } from '../relay';
+import type { RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from '../relay';
 import type { Database } from './database';
 import { fenceFailure } from './lease-fence';
 import { rowsOf } from './statement';
@@ -17,11 +17,26 @@ export interface ResolveRelayInput {
   decidedBy: string;
 }
 
+/** A decision as recorded: the columns a settlement returns (not the request, which it leaves as it is). */
+export type RelayDecisionRow = Pick<RelayRow, 'id' | 'runId' | 'sessionId' | 'status' | 'response' | 'reason' | 'decidedBy' | 'decidedAt' | 'expiresAt'>;
+
 export type ResolveRelayResult =
-  | { ok: true; relay: RelayRow }
+  | { ok: true; relay: RelayDecisionRow }
   | { ok: false; reason: 'not_found'; current?: undefined }
   /** `current` is the recorded outcome: someone else's decision, or the expiry. */
   | { ok: false; reason: 'already_decided' | 'expired'; current: RelayRow };
+
+const decisionColumns = {
+  id: relays.id,
+  runId: relays.runId,
+  sessionId: relays.sessionId,
+  status: relays.status,
+  response: relays.response,
+  reason: relays.reason,
+  decidedBy: relays.decidedBy,
+  decidedAt: relays.decidedAt,
+  expiresAt: relays.expiresAt,
+};
 
 const isPending = () => eq(relays.status, 'pending');
 const notExpired = () => gt(relays.expiresAt, sql`now()`);
@@ -103,7 +118,8 @@ export function relayQueries(db: Database) {
         .update(relays)
         .set({ status, response: response ?? null, reason: reason ?? response?.reason ?? null, decidedBy, decidedAt: sql`now()` })
         .where(and(eq(relays.id, id), isPending(), status === 'cancelled' ? undefined : notExpired()))
-        .returning();
+        // Not the request (a few KB of JSON): on the decision path, every statement counts.
+        .returning(decisionColumns);
       if (row) return { ok: true, relay: row };
       const current = (await expireRelay({ id })) ?? (await getRelay({ id }));
       if (!current) return { ok: false, reason: 'not_found' };
@@ -134,15 +150,18 @@ export type RelayQueries = ReturnType<typeof relayQueries>;
 
 /** The broker's view of a row: the request, and the outcome once decided. */
 export function toRelayRecord(row: RelayRow): RelayRecord {
-  if (row.status === 'pending') return { request: row.request };
+  const outcome = toRelayOutcome(row);
+  return outcome ? { request: row.request, outcome } : { request: row.request };
+}
+
+/** The recorded outcome; undefined while the relay is pending. */
+export function toRelayOutcome(row: RelayDecisionRow): RelayOutcome | undefined {
+  if (row.status === 'pending') return undefined;
   return {
-    request: row.request,
-    outcome: {
-      status: row.status,
-      ...(row.response ? { response: row.response } : {}),
-      ...(row.reason ? { reason: row.reason } : {}),
-      decidedBy: row.decidedBy ?? 'system',
-      decidedAt: (row.decidedAt ?? row.expiresAt).getTime(),
-    },
+    status: row.status,
+    ...(row.response ? { response: row.response } : {}),
+    ...(row.reason ? { reason: row.reason } : {}),
+    decidedBy: row.decidedBy ?? 'system',
+    decidedAt: (row.decidedAt ?? row.expiresAt).getTime(),
   };
 }

@@ -4,7 +4,7 @@
 // settlement that this store wins is announced (`onSettled`, LISTEN/NOTIFY) after it is stored, so
 // the instance whose run waits for the relay re-reads it at once.
 import type { RelayQueries } from '../db';
-import { toRelayRecord } from '../db';
+import { toRelayOutcome, toRelayRecord } from '../db';
 import { RelayNotFoundError, type RelayFilter, type RelayOutcome, type RelayRecord, type RelayRequest, type RelayStore, type ResolveResult } from '../relay';
 
 export interface DbRelayStoreOptions {
@@ -48,9 +48,9 @@ export class DbRelayStore implements RelayStore {
   private async settleOnce(id: string, outcome: RelayOutcome): Promise<ResolveResult> {
     if (outcome.status === 'expired') return this.expire(id);
     const result = await this.relays.resolveRelay({ id, status: outcome.status, response: outcome.response, reason: outcome.reason, decidedBy: outcome.decidedBy });
-    if (result.ok) return { ok: true, outcome: toRelayRecord(result.relay).outcome! };
+    if (result.ok) return { ok: true, outcome: toRelayOutcome(result.relay)! };
     if (result.reason === 'not_found') throw new RelayNotFoundError(id);
-    return { ok: false, current: toRelayRecord(result.current).outcome! };
+    return { ok: false, current: toRelayOutcome(result.current)! };
   }
 
   async listPending(filter: RelayFilter = {}): Promise<RelayRequest[]> {
