@@ -19,6 +19,7 @@ export {
   type RelayQueries,
   type ResolveRelayInput,
   type ResolveRelayResult,
+  type RelayAccess,
   type RelayDecisionRow,
 } from './relays';
 export { toolExecutionQueries, type ToolExecutionQueries, type ToolCallKey } from './tool-executions';

@@ -5,7 +5,7 @@ import type { RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from '../
 import type { Database } from './database';
 import { fenceFailure } from './lease-fence';
 import { rowsOf } from './statement';
-import { relays, type RelayRow } from './schema';
+import { relays, runs, type RelayRow } from './schema';
 
 export const APPROVAL_TIMEOUT_REASON = 'Approval timeout';
 
@@ -15,6 +15,13 @@ export interface ResolveRelayInput {
   response?: RelayResponse;
   reason?: string;
   decidedBy: string;
+}
+
+/** What deciding a relay is judged by: its session, its run and the run's owner (none of them ever changes). */
+export interface RelayAccess {
+  sessionId: string;
+  runId: string;
+  owner: string | null;
 }
 
 /** A decision as recorded: the columns a settlement returns (not the request, which it leaves as it is). */
@@ -61,6 +68,16 @@ export function relayQueries(db: Database) {
   return {
     getRelay,
     expireRelay,
+
+    /** The relay's session and its run's owner, in one statement; undefined for an unknown relay. */
+    async getRelayAccess({ id }: { id: string }): Promise<RelayAccess | undefined> {
+      const [row] = await db
+        .select({ sessionId: relays.sessionId, runId: relays.runId, owner: runs.owner })
+        .from(relays)
+        .innerJoin(runs, eq(runs.id, relays.runId))
+        .where(eq(relays.id, id));
+      return row;
+    },
 
     /**
      * With `leaseOwner` (several instances) the relay is stored only while that owner holds the

@@ -33,6 +33,11 @@ export class RunAgents {
     private readonly executions: ExecutionLog,
   ) {}
 
+  /** The request of a relay that a run executing here waits on (undefined for any other relay). */
+  waitingRelay(relayId: string) {
+    return this.pendingRelays.get(relayId)?.request;
+  }
+
   /** One model instance per spec; a bad spec is a 400 naming the `model` field. */
   modelFor(spec: string): LanguageModelV4 {
     if (spec === this.options.modelName) return this.options.model;

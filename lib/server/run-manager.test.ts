@@ -3,7 +3,7 @@
 // recorded once, the run's status following its relays, and every decision audited.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { createOfflineModel } from '../agent';
 import { describeStores } from '../db/test-support/stores';
 import { RelayAlreadyResolvedError } from '../relay';
@@ -163,6 +163,27 @@ describeStores('RunManager', (store) => {
     await m.cancel('idle-run');
     expect(await q.events.listEvents({ runId: 'idle-run' })).toHaveLength(1);
     await expect(m.cancel('no-such-run')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('tells who may decide a relay from memory while it waits here, else from the database', async () => {
+    const m = manager();
+    const { runId, sessionId } = await m.start({ messages: [{ role: 'user', content: '$ echo access' }], owner: 'alice' });
+    await follow(m, runId, 0, async (event) => {
+      if (event.type !== 'relay') return;
+      const relayId = (event.data.relay as { id: string }).id;
+      const read = vi.spyOn(store().q.relays, 'getRelayAccess');
+      try {
+        expect(await m.relayAccess(relayId)).toEqual({ sessionId, runId, owner: 'alice' });
+        expect(read).not.toHaveBeenCalled();
+        // Another instance (or this one after a restart) reads it: the same answer.
+        expect(await manager().relayAccess(relayId)).toEqual({ sessionId, runId, owner: 'alice' });
+        expect(await m.relayAccess('no-such-relay')).toBeUndefined();
+        expect(read).toHaveBeenCalledTimes(2);
+      } finally {
+        read.mockRestore();
+      }
+      await m.decideChecked(relayId, { approved: true }, 'alice');
+    });
   });
 
   it("a run does not carry the starting request's async context (so it does not keep Next's request store alive)", async () => {

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentRun, GrantStore } from '../agent';
-import { LEASED_STATUSES, type Queries, type RenewedLease, type RunRow } from '../db';
+import { LEASED_STATUSES, type Queries, type RelayAccess, type RenewedLease, type RunRow } from '../db';
 import type { Mode } from '../policy';
 import type { DurableRelayBroker, RelayResponse } from '../relay';
 import { AppError, isDatabaseUnreachable } from './errors';
@@ -62,6 +62,8 @@ export interface RunManagerOptions {
 /** A run executing in this process. */
 interface LiveRun {
   run: AgentRun;
+  /** The run's owner (runs.owner never changes): decisions on its relays are checked without a read. */
+  owner: string | null;
   /** Stopped here without ending: what it emitted before is stored, nothing after. */
   detached: boolean;
   /** Settles when its pump has stopped (its last write done). */
@@ -183,7 +185,7 @@ export class RunManager {
           mode: input.mode,
           checkpoint: this.checkpoint(runId, input.permissions, selection.toolNames),
         });
-        this.execute(run, stored.version);
+        this.execute(run, stored.version, input.owner ?? null);
       });
     } finally {
       this.claiming.delete(runId);
@@ -266,15 +268,15 @@ export class RunManager {
         resume: resumePoint,
         checkpoint: this.checkpoint(runId, permissions, selection.toolNames),
       });
-      this.execute(run, stored.version);
+      this.execute(run, stored.version, row.owner ?? null);
     });
     await this.log.append(runId, [{ type: 'resumed', data: { type: 'resumed', runId, agentId: 'main', parents: [] } }], this.fence);
     return true;
   }
 
   /** Runs it here: its pump stores what it does; at its end the lease is released. */
-  private execute(run: AgentRun, policyVersion: number): void {
-    const entry: LiveRun = { run, detached: false, pumped: Promise.resolve() };
+  private execute(run: AgentRun, policyVersion: number, owner: string | null): void {
+    const entry: LiveRun = { run, owner, detached: false, pumped: Promise.resolve() };
     this.live.set(run.runId, entry);
     entry.pumped = (async () => {
       const end = await pumpRun({ run, log: this.log, runs: this.options.q.runs, policyVersion, ...this.fence });
@@ -354,6 +356,18 @@ export class RunManager {
     const relay = await this.options.q.relays.getRelay({ id: relayId });
     if (!relay || relay.sessionId !== input.sessionId) throw new AppError('not_found:relay', 404, 'No such relay in this session');
     return this.options.broker.resolve(relayId, input.response, input.decidedBy);
+  }
+
+  /**
+   * What a decision on a relay is checked against (its session, its run and the run's owner): from
+   * memory when the relay waits in this process (the facts never change, so the decision path reads
+   * nothing before its settle), else one joined read. Undefined for an unknown relay.
+   */
+  async relayAccess(relayId: string): Promise<RelayAccess | undefined> {
+    const waiting = this.agents.waitingRelay(relayId);
+    const entry = waiting ? this.live.get(waiting.runId) : undefined;
+    if (waiting && entry) return { sessionId: waiting.sessionId, runId: waiting.runId, owner: entry.owner };
+    return this.options.q.relays.getRelayAccess({ id: relayId });
   }
 
   /** A human decision on a relay the caller has already checked (session and access): no re-read. */

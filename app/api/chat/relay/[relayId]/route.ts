@@ -13,13 +13,11 @@ export const dynamic = 'force-dynamic';
 export const POST = handle<{ relayId: string }>('relays:decide:own', async (request, { relayId }, rt, user) => {
   const me = signedIn(user);
   const body = await readJson(request, RelayDecisionSchema, rt.config.maxBodyBytes);
-  const relay = await rt.q.relays.getRelay({ id: relayId });
+  const relay = await rt.runs.relayAccess(relayId);
   if (!relay || relay.sessionId !== body.sessionId) throw new AppError('not_found:relay', 404, 'No such relay in this session');
   // 403, not the 404 of an invisible run (docs/AUTH.md): whoever names the relay and its session
   // knows it exists. Checked before resolving, so a refused decision leaves the relay pending.
-  const run = await rt.q.runs.getRun({ id: relay.runId });
-  if (!run) throw new AppError('not_found:relay', 404, 'No such relay in this session');
-  if (!canDecideRelay(me, run)) throw new ForbiddenError('relays:decide:any', 'Only the run’s owner, an approver or an admin may decide this relay');
+  if (!canDecideRelay(me, relay)) throw new ForbiddenError('relays:decide:any', 'Only the run’s owner, an approver or an admin may decide this relay');
   await rt.runs.decideChecked(relayId, body.response, me.username);
   return Response.json({ success: true });
 });
