@@ -298,6 +298,24 @@ describe('at most once', () => {
     expect(await readFile(path.join(workspace, 'log'), 'utf8')).toBe('once\n');
   });
 
+  it('an approval is announced (relay_resolved) once the call is claimed, before the tool runs', async () => {
+    const order: string[] = [];
+    const executions = {
+      claim: async () => {
+        order.push('claim');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        order.push('claimed');
+        return true;
+      },
+      finish: async () => undefined,
+    };
+    for await (const event of agent({ executions }).invoke(say('$ echo ran'))) {
+      if (event.type === 'relay') void event.respond({ approved: true });
+      if (event.type === 'relay_resolved' || event.type === 'tool_result') order.push(event.type);
+    }
+    expect(order).toEqual(['claim', 'claimed', 'relay_resolved', 'tool_result']);
+  });
+
   it('a call whose execution cannot be recorded does not run', async () => {
     const executions = { claim: async () => { throw new Error('database down'); }, finish: async () => undefined };
     const events = await collect(agent({ executions, onApproval: 'auto-approve' }).invoke(say(`$ touch ${workspace}/unrecorded`)));

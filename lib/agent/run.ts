@@ -146,11 +146,15 @@ async function resumeCall(ctx: RunContext, level: AgentLevel, call: ModelToolCal
     emit(ctx, level, { type: 'tool_result', toolCallId: call.toolCallId, tool: call.toolName, output: result.output, isError: result.isError, denied, metadata });
     return result;
   };
-  const outcome = await awaitRelay(ctx, level, tool, relay.params, relay);
+  const { outcome, announce } = await awaitRelay(ctx, level, tool, relay.params, relay);
   if (outcome.status !== 'approved') return finish(denial(outcome.reason ?? 'Denied'), true);
-  const grants = await ctx.grants.list(ctx.sessionId);
-  const result = await execute(ctx, level, tool, relay.params, call.toolCallId, grants);
-  return finish({ output: result.output, isError: result.isError }, false, result.metadata);
+  try {
+    const grants = await ctx.grants.list(ctx.sessionId);
+    const result = await execute(ctx, level, tool, relay.params, call.toolCallId, grants, announce);
+    return finish({ output: result.output, isError: result.isError }, false, result.metadata);
+  } finally {
+    announce();
+  }
 }
 
 export class MaxStepsError extends Error {
@@ -193,33 +197,49 @@ async function handleCall(ctx: RunContext, level: AgentLevel, call: ModelToolCal
   const { decision, input } = gated;
   emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, tool: tool.name, params: input, decision });
   if (decision.action === 'deny') return finish(denial(decision.explanation), true);
+  let announce: (() => void) | undefined;
   if (decision.action === 'allow') {
     const used = decision.consumes?.grants ?? [];
     if (used.length > 0) await ctx.grants.consume(ctx.sessionId, used.map((i) => grants[i]!).filter(Boolean));
   } else {
-    const outcome = await askHuman(ctx, level, tool, input, call.toolCallId, decision);
-    if (outcome.status !== 'approved') return finish(denial(outcome.reason ?? 'Denied'), true);
+    const answer = await askHuman(ctx, level, tool, input, call.toolCallId, decision);
+    if (answer.outcome.status !== 'approved') return finish(denial(answer.outcome.reason ?? 'Denied'), true);
+    announce = answer.announce;
   }
-  const result = await execute(ctx, level, tool, input, call.toolCallId, grants);
-  return finish({ output: result.output, isError: result.isError }, false, result.metadata);
+  try {
+    const result = await execute(ctx, level, tool, input, call.toolCallId, grants, announce);
+    return finish({ output: result.output, isError: result.isError }, false, result.metadata);
+  } finally {
+    announce?.();
+  }
 }
 
 function denial(reason: string): CallResult {
   return { output: `${DENIAL_PREFIX} ${reason.replace(/\.?\s*$/, '.')} Do not retry the same call.`, isError: true };
 }
 
-async function execute(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, grants: Rule[]) {
+/**
+ * Claims the call, then runs it. `claimed` (announcing a human's approval) is called once the claim
+ * is answered, before the tool starts: the approval itself was stored when the relay was settled,
+ * and announcing it earlier would put its event append ahead of the claim in the database's queue
+ * (PGlite runs one statement at a time), on the path from the decision to the tool's start.
+ */
+async function execute(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, grants: Rule[], claimed?: () => void) {
   // A stopped run starts nothing, even a call approved at the last moment.
   if (ctx.signal.aborted) return { output: `${tool.name} was not run: the run was stopped.`, isError: true, metadata: undefined };
   if (ctx.executions) {
-    let claimed: boolean;
+    let won: boolean;
     try {
-      claimed = await ctx.executions.claim({ runId: ctx.runId, toolCallId, tool: tool.name });
+      won = await ctx.executions.claim({ runId: ctx.runId, toolCallId, tool: tool.name });
     } catch (error) {
       // Without a record that it runs, it does not run.
       return { output: `${tool.name} was not run: its execution could not be recorded (${(error as Error).message}).`, isError: true, metadata: undefined };
+    } finally {
+      claimed?.();
     }
-    if (!claimed) return { output: `${tool.name} was not run again: this call (${toolCallId}) has already been executed.`, isError: true, metadata: undefined };
+    if (!won) return { output: `${tool.name} was not run again: this call (${toolCallId}) has already been executed.`, isError: true, metadata: undefined };
+  } else {
+    claimed?.();
   }
   const result = await executeClaimed(ctx, level, tool, input, toolCallId, grants);
   await ctx.executions?.finish({ runId: ctx.runId, toolCallId, output: result.output, isError: result.isError }).catch(() => undefined);
@@ -252,7 +272,7 @@ function timeoutOf(level: AgentLevel, decision: Decision, fallbackS: number): nu
   return rule?.timeoutS ?? fallbackS;
 }
 
-async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, decision: Decision): Promise<RelayOutcome> {
+async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, decision: Decision): Promise<Answer> {
   const call = { tool: tool.name, params: input, ...(level.agentId === 'main' ? {} : { agent: level.agentId }) };
   let suggestedRules: Rule[];
   try {
@@ -286,23 +306,38 @@ async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition
   return awaitRelay(ctx, level, tool, input, request);
 }
 
-/** Waits for a registered relay's outcome (also after a restart), then applies Always Allow. */
-async function awaitRelay(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, request: RelayRequest): Promise<RelayOutcome> {
-  const toolCallId = request.toolCallId;
+/** A relay's outcome, and `announce`, which emits its `relay_resolved` event (once, however often called). */
+interface Answer {
+  outcome: RelayOutcome;
+  announce: () => void;
+}
+
+/**
+ * Waits for a registered relay's outcome (also after a restart), then applies Always Allow. Any
+ * outcome but an approval is announced at once; an approval is announced by the caller once the
+ * call is claimed (see `execute`).
+ */
+async function awaitRelay(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, request: RelayRequest): Promise<Answer> {
   ctx.pending.set(request.id, { ctx, level, tool, input, request });
   const outcome = await ctx.broker.wait(request.id, { signal: ctx.signal });
   ctx.pending.delete(request.id);
-  emit(ctx, level, {
-    type: 'relay_resolved',
-    relayId: request.id,
-    toolCallId,
-    status: outcome.status,
-    reason: outcome.reason,
-    decidedBy: outcome.decidedBy,
-    always: outcome.response?.always === true,
-  });
-  if (outcome.status === 'approved' && outcome.response?.always) await grantAlways(ctx, request, outcome);
-  return outcome;
+  let announced = false;
+  const announce = () => {
+    if (announced) return;
+    announced = true;
+    emit(ctx, level, {
+      type: 'relay_resolved',
+      relayId: request.id,
+      toolCallId: request.toolCallId,
+      status: outcome.status,
+      reason: outcome.reason,
+      decidedBy: outcome.decidedBy,
+      always: outcome.response?.always === true,
+    });
+  };
+  if (outcome.status !== 'approved') announce();
+  else if (outcome.response?.always) await grantAlways(ctx, request, outcome);
+  return { outcome, announce };
 }
 
 async function answerWithHandler(ctx: RunContext, request: RelayRequest): Promise<void> {
