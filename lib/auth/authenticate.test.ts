@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { emptyAuthTablesBeforeEach } from '../db/test-support/auth-tables';
 import { describeStores, type StoreContext } from '../db/test-support/stores';
-import { authenticate } from './authenticate';
+import { authenticate, TOKEN_CACHE_TTL_MS } from './authenticate';
 import { createSessionValue } from './session-cookie';
+import { hashToken } from './tokens';
 import { createApiToken, resetPassword, setDisabled } from './users';
 
 const secret = 'authenticate-test-secret-0123456789';
@@ -90,6 +91,45 @@ describeStores('authenticate', (store) => {
     expect(await as(live.token)).toBeDefined();
     await setDisabled({ q, id: alice.id, disabled: true });
     expect(await as(live.token)).toBeUndefined();
+  });
+
+  it('reads a token once within the cache TTL; a revoke or a disable through the queries applies at once', async () => {
+    const { q } = store();
+    const { alice } = await twoUsers(store());
+    const { token, id } = await createApiToken({ q, userId: alice.id, name: 'cli' });
+    const find = vi.spyOn(q.tokens, 'findApiToken');
+    try {
+      const as = () => authenticate({ q, headers: headers({ authorization: `Bearer ${token}` }), secret });
+      expect(await as()).toBeDefined();
+      expect(await as()).toBeDefined();
+      expect(find).toHaveBeenCalledTimes(1);
+      await setDisabled({ q, id: alice.id, disabled: true });
+      expect(await as()).toBeUndefined();
+      await setDisabled({ q, id: alice.id, disabled: false });
+      expect(await as()).toBeDefined();
+      await q.tokens.revokeApiToken({ id });
+      expect(await as()).toBeUndefined();
+      expect(find).toHaveBeenCalledTimes(4);
+    } finally {
+      find.mockRestore();
+    }
+  });
+
+  it('sees a change made behind the queries\' back (another instance) within the TTL, and never caches an unknown token', async () => {
+    const { q, db } = store();
+    const { alice } = await twoUsers(store());
+    const { token, id } = await createApiToken({ q, userId: alice.id, name: 'cli' });
+    const t0 = Date.now();
+    const as = (now: number, bearer = token) => authenticate({ q, headers: headers({ authorization: `Bearer ${bearer}` }), secret, now });
+    expect(await as(t0)).toBeDefined();
+    await db.execute(sql`UPDATE api_tokens SET revoked_at = now() WHERE id = ${id}`);
+    expect(await as(t0 + TOKEN_CACHE_TTL_MS - 1)).toBeDefined();
+    expect(await as(t0 + TOKEN_CACHE_TTL_MS)).toBeUndefined();
+    // Created behind the queries' back: found on first use, since a miss is not remembered.
+    const missing = 'gh_created-elsewhere';
+    expect(await as(t0, missing)).toBeUndefined();
+    await db.execute(sql`INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES ('t-elsewhere', ${alice.id}, 'x', ${hashToken(missing)})`);
+    expect(await as(t0, missing)).toBeDefined();
   });
 
   it('a present but bad Authorization header never falls back to the cookie', async () => {

@@ -1,12 +1,17 @@
 // Who is calling: `Authorization: Bearer <token>` (an API token, looked up by hash) or the session
-// cookie (signature, expiry and the user's session generation). Either way the user is loaded from
-// the database on every request, so disabling a user or changing a role takes effect at once.
-// Returns undefined for "nobody"; callers turn that into 401 with requireUser/assertCan.
-import type { Queries, UserRole, UserRow } from '../db';
+// cookie (signature, expiry and the user's session generation). A session's user is loaded from
+// the database on every request. A token's row and user are kept for up to TOKEN_CACHE_TTL_MS:
+// any change to users or tokens made through the same queries (revoke, disable, role change, ...)
+// drops them at once; a change made elsewhere (another instance, SQL by hand) is seen within the
+// TTL. Returns undefined for "nobody"; callers turn that into 401 with requireUser/assertCan.
+import type { ApiTokenRow, ChangeCounter, Queries, UserRole, UserRow } from '../db';
 import { readCookie, SESSION_COOKIE, verifySessionValue } from './session-cookie';
 import { hashToken } from './tokens';
 
 const TOUCH_INTERVAL_S = 60;
+/** How long a token's rows are reused while nothing changed users or tokens through these queries. */
+export const TOKEN_CACHE_TTL_MS = 5_000;
+const TOKEN_CACHE_MAX = 1_000;
 
 export interface AuthUser {
   id: string;
@@ -19,7 +24,8 @@ export interface AuthUser {
 }
 
 export interface AuthenticateInput {
-  q: Pick<Queries, 'users' | 'tokens'>;
+  /** With `credentials` (createQueries has it), token lookups are cached; without, every request reads them. */
+  q: Pick<Queries, 'users' | 'tokens'> & Partial<Pick<Queries, 'credentials'>>;
   headers: Pick<Headers, 'get'>;
   /** The cookie-signing secret (resolveSessionSecret). */
   secret: string;
@@ -52,11 +58,47 @@ export async function authenticate({ q, headers, secret, now = Date.now() }: Aut
 }
 
 async function authenticateToken(q: AuthenticateInput['q'], token: string, now: number): Promise<AuthUser | undefined> {
-  const found = await q.tokens.findApiToken({ tokenHash: hashToken(token) });
+  const found = await findToken(q, hashToken(token), now);
   if (!found) return undefined;
   const { token: row, user } = found;
   if (row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now) || user.disabled) return undefined;
   // Most requests skip the write: the use is recorded at most once a minute (the query re-checks).
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= TOUCH_INTERVAL_S * 1000) await q.tokens.touchApiToken({ id: row.id, minIntervalS: TOUCH_INTERVAL_S });
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= TOUCH_INTERVAL_S * 1000) {
+    await q.tokens.touchApiToken({ id: row.id, minIntervalS: TOUCH_INTERVAL_S });
+    row.lastUsedAt = new Date(now);
+  }
   return toAuthUser(user, 'token', row.id);
+}
+
+interface FoundToken {
+  token: ApiTokenRow;
+  user: UserRow;
+}
+
+interface CachedToken {
+  found: FoundToken;
+  /** `credentials.version` before the rows were read: a change made meanwhile makes the entry stale. */
+  version: number;
+  at: number;
+}
+
+/** One cache per set of queries (per database): the server has one. Unknown tokens are never cached. */
+const tokenCaches = new WeakMap<ChangeCounter, Map<string, CachedToken>>();
+
+async function findToken(q: AuthenticateInput['q'], tokenHash: string, now: number): Promise<FoundToken | undefined> {
+  const counter = q.credentials;
+  if (!counter) return q.tokens.findApiToken({ tokenHash });
+  let cache = tokenCaches.get(counter);
+  if (!cache) tokenCaches.set(counter, (cache = new Map()));
+  const hit = cache.get(tokenHash);
+  if (hit && hit.version === counter.version && now >= hit.at && now - hit.at < TOKEN_CACHE_TTL_MS) return hit.found;
+  const version = counter.version;
+  const found = await q.tokens.findApiToken({ tokenHash });
+  if (!found) {
+    cache.delete(tokenHash);
+    return undefined;
+  }
+  if (cache.size >= TOKEN_CACHE_MAX) cache.clear();
+  cache.set(tokenHash, { found, version, at: now });
+  return found;
 }

@@ -6,7 +6,7 @@ export { MEMORY_DATA_DIR } from './pglite';
 export { resolveMigrationsFolder } from './migrate';
 export { LOCK_FILE } from './lock';
 export { DatabaseLockedError, InvalidCursorError, LeaseLostError, RunNotFoundError } from './errors';
-export { createQueries, type Queries } from './queries';
+export { createQueries, type ChangeCounter, type Queries } from './queries';
 export type { Page } from './pagination';
 export { runQueries, type RunQueries, type CreateRunInput, type ListRunsInput, type UpdateRunInput } from './runs';
 export { messageQueries, type MessageQueries, type NewMessage } from './messages';

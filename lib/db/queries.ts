@@ -13,7 +13,16 @@ import { tokenQueries } from './tokens';
 import { toolExecutionQueries } from './tool-executions';
 import { userQueries } from './users';
 
+/** Bumped after every change to users or API tokens made through one set of queries; see `credentials`. */
+export interface ChangeCounter {
+  readonly version: number;
+}
+
 export function createQueries(db: Database) {
+  const credentials = { version: 0 };
+  const credentialsChanged = () => {
+    credentials.version += 1;
+  };
   return {
     runs: runQueries(db),
     messages: messageQueries(db),
@@ -23,10 +32,12 @@ export function createQueries(db: Database) {
     policies: policyQueries(db),
     grants: grantQueries(db),
     audit: auditQueries(db),
-    users: userQueries(db),
-    tokens: tokenQueries(db),
+    users: userQueries(db, credentialsChanged),
+    tokens: tokenQueries(db, credentialsChanged),
     settings: settingQueries(db),
     leases: leaseQueries(db),
+    /** Changes to users and API tokens made through these queries: a credential cache (lib/auth) compares it. */
+    credentials: credentials as ChangeCounter,
   };
 }
 

@@ -21,7 +21,8 @@ export interface CreateLoginTokenInput {
   ttlS: number;
 }
 
-export function tokenQueries(db: Database) {
+/** `changed` is called after every change to API tokens (see createQueries' `credentials`). */
+export function tokenQueries(db: Database, changed: () => void = () => undefined) {
   return {
     /** The new token, or undefined when a token with this hash exists already (e.g. GATEHOUSE_ADMIN_TOKEN stored by another process). */
     async createApiToken({ id, userId, name, tokenHash, expiresAt = null }: CreateApiTokenInput): Promise<ApiTokenRow | undefined> {
@@ -30,6 +31,7 @@ export function tokenQueries(db: Database) {
         .values({ id: id ?? randomUUID(), userId, name, tokenHash, expiresAt })
         .onConflictDoNothing()
         .returning();
+      if (row) changed();
       return row;
     },
 
@@ -63,6 +65,7 @@ export function tokenQueries(db: Database) {
         .set({ revokedAt: sql`now()` })
         .where(and(eq(apiTokens.id, id), userId ? eq(apiTokens.userId, userId) : undefined, isNull(apiTokens.revokedAt)))
         .returning();
+      changed();
       return row;
     },
 

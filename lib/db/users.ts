@@ -33,7 +33,39 @@ export type UpdateUserResult = { ok: true; user: UserRow } | { ok: false; reason
 const byUsername = (username: string) => eq(sql`lower(${users.username})`, username.toLowerCase());
 const isEnabledAdmin = (row: Pick<UserRow, 'role' | 'disabled'>) => row.role === 'admin' && !row.disabled;
 
-export function userQueries(db: Database) {
+/** `changed` is called after every change a caller may be authenticated against (see createQueries' `credentials`). */
+export function userQueries(db: Database, changed: () => void = () => undefined) {
+  async function update({ id, role, disabled, displayName, passwordHash, endSessions = false }: UpdateUserInput): Promise<UpdateUserResult> {
+    return db.transaction(async (tx) => {
+      // Lock in one order (by id) so concurrent guarded updates cannot deadlock.
+      const admins = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.role, 'admin'), eq(users.disabled, false)))
+        .orderBy(asc(users.id))
+        .for('update');
+      const [current] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+      if (!current) return { ok: false, reason: 'not_found' } as const;
+      const after = { role: role ?? current.role, disabled: disabled ?? current.disabled };
+      if (isEnabledAdmin(current) && !isEnabledAdmin(after) && !admins.some((a) => a.id !== id)) {
+        return { ok: false, reason: 'last_admin' } as const;
+      }
+      const [row] = await tx
+        .update(users)
+        .set({
+          ...(role !== undefined ? { role } : {}),
+          ...(disabled !== undefined ? { disabled } : {}),
+          ...(displayName !== undefined ? { displayName } : {}),
+          ...(passwordHash !== undefined ? { passwordHash } : {}),
+          ...(endSessions ? { sessionGeneration: sql`${users.sessionGeneration} + 1` } : {}),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(users.id, id))
+        .returning();
+      return { ok: true, user: row! } as const;
+    });
+  }
+
   return {
     /** Inserts unless the username (ignoring case) is taken; concurrent creates of one name: one wins. */
     async createUser({ id, username, displayName, role, passwordHash = null }: CreateUserInput): Promise<CreateUserResult> {
@@ -42,6 +74,7 @@ export function userQueries(db: Database) {
         .values({ id: id ?? randomUUID(), username, displayName: displayName ?? username, role, passwordHash })
         .onConflictDoNothing()
         .returning();
+      if (row) changed();
       return row ? { ok: true, user: row } : { ok: false, reason: 'username_taken' };
     },
 
@@ -74,36 +107,15 @@ export function userQueries(db: Database) {
      * Changes what is given. Refuses (`last_admin`) a change that would leave no enabled admin: the
      * enabled admins' rows are locked first, so of two admins demoting each other one is refused.
      */
-    async updateUser({ id, role, disabled, displayName, passwordHash, endSessions = false }: UpdateUserInput): Promise<UpdateUserResult> {
-      return db.transaction(async (tx) => {
-        // Lock in one order (by id) so concurrent guarded updates cannot deadlock.
-        const admins = await tx
-          .select({ id: users.id })
-          .from(users)
-          .where(and(eq(users.role, 'admin'), eq(users.disabled, false)))
-          .orderBy(asc(users.id))
-          .for('update');
-        const [current] = await tx.select().from(users).where(eq(users.id, id)).for('update');
-        if (!current) return { ok: false, reason: 'not_found' } as const;
-        const after = { role: role ?? current.role, disabled: disabled ?? current.disabled };
-        if (isEnabledAdmin(current) && !isEnabledAdmin(after) && !admins.some((a) => a.id !== id)) {
-          return { ok: false, reason: 'last_admin' } as const;
-        }
-        const [row] = await tx
-          .update(users)
-          .set({
-            ...(role !== undefined ? { role } : {}),
-            ...(disabled !== undefined ? { disabled } : {}),
-            ...(displayName !== undefined ? { displayName } : {}),
-            ...(passwordHash !== undefined ? { passwordHash } : {}),
-            ...(endSessions ? { sessionGeneration: sql`${users.sessionGeneration} + 1` } : {}),
-            updatedAt: sql`now()`,
-          })
-          .where(eq(users.id, id))
-          .returning();
-        return { ok: true, user: row! } as const;
-      });
+    async updateUser(input: UpdateUserInput): Promise<UpdateUserResult> {
+      try {
+        return await update(input);
+      } finally {
+        // After the commit (or a failure, which may have committed nothing): a reader never caches the old row as current.
+        changed();
+      }
     },
+
 
     /** The oldest enabled admin other than `exceptId`, if any. */
     async firstEnabledAdmin({ exceptId }: { exceptId?: string } = {}): Promise<UserRow | undefined> {
