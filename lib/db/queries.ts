@@ -1,5 +1,6 @@
 // All query modules bound to one database (or transaction): `createQueries(db).relays.getRelay({ id })`.
 import { auditQueries } from './audit';
+import { CredentialChanges } from './credential-changes';
 import type { Database } from './database';
 import { eventQueries } from './events';
 import { grantQueries } from './grants';
@@ -13,16 +14,9 @@ import { tokenQueries } from './tokens';
 import { toolExecutionQueries } from './tool-executions';
 import { userQueries } from './users';
 
-/** Bumped after every change to users or API tokens made through one set of queries; see `credentials`. */
-export interface ChangeCounter {
-  readonly version: number;
-}
-
 export function createQueries(db: Database) {
-  const credentials = { version: 0 };
-  const credentialsChanged = () => {
-    credentials.version += 1;
-  };
+  const credentials = new CredentialChanges();
+  const credentialsChanged = () => credentials.changed();
   return {
     runs: runQueries(db),
     messages: messageQueries(db),
@@ -36,8 +30,8 @@ export function createQueries(db: Database) {
     tokens: tokenQueries(db, credentialsChanged),
     settings: settingQueries(db),
     leases: leaseQueries(db),
-    /** Changes to users and API tokens made through these queries: a credential cache (lib/auth) compares it. */
-    credentials: credentials as ChangeCounter,
+    /** Changes to users and API tokens: a credential cache (lib/auth) compares its count. */
+    credentials,
   };
 }
 

@@ -3,6 +3,7 @@
 // relay settlements wake this process's waiters; event appends make the streams that follow a run
 // pull its log after the last seq they delivered. A (re)connect re-reads everything followed, since
 // notifications sent while the listener was away are lost.
+import type { CredentialChanges } from '../db';
 import type { DurableRelayBroker } from '../relay';
 import type { PgNotifyBus } from './pg-notify';
 
@@ -20,6 +21,26 @@ export interface ClusterOptions {
 export async function listenForRelays(bus: PgNotifyBus, broker: DurableRelayBroker): Promise<() => void> {
   const offs = [bus.on('connected', () => void broker.notifyAll()), bus.on('reconnected', () => void broker.notifyAll())];
   const unsubscribe = await bus.subscribe('gatehouse_relay', ({ relayId }) => broker.notify(relayId));
+  return () => {
+    for (const off of offs) off();
+    unsubscribe();
+  };
+}
+
+/**
+ * Credential changes cross instances: a user or token changed here is announced, and one changed
+ * elsewhere (or a reconnect, after which notices may have been lost) drops this instance's cached
+ * token rows, so a revoked token or a disabled user is refused everywhere within a notification's
+ * latency, not only once the cache's TTL lapses. Returns the unsubscribe.
+ */
+export async function shareCredentialChanges(bus: PgNotifyBus, credentials: CredentialChanges, owner: string, onError: (error: Error) => void = () => undefined): Promise<() => void> {
+  const offs = [
+    credentials.onChange(() => void bus.notify('gatehouse_credentials', { from: owner }).catch(onError)),
+    bus.on('reconnected', () => credentials.changedElsewhere()),
+  ];
+  const unsubscribe = await bus.subscribe('gatehouse_credentials', ({ from }) => {
+    if (from !== owner) credentials.changedElsewhere();
+  });
   return () => {
     for (const off of offs) off();
     unsubscribe();

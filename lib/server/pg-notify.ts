@@ -20,6 +20,8 @@ const SCHEMAS = {
    * adopt it now instead of after the TTL).
    */
   gatehouse_run: z.object({ runId: id, change: z.enum(['control', 'released']) }),
+  /** A user or API token was changed by instance `from`: the others drop their cached credentials. */
+  gatehouse_credentials: z.object({ from: id }),
 };
 
 export type NotifyChannel = keyof typeof SCHEMAS;

@@ -7,7 +7,7 @@ import { resolveModel } from '../agent';
 import { ensureAdmin, LoginThrottle, resolveSessionSecret } from '../auth';
 import { createQueries, openDatabase, type DatabaseHandle, type Queries } from '../db';
 import { DurableRelayBroker } from '../relay';
-import { listenForRelays, type ClusterOptions } from './cluster';
+import { listenForRelays, shareCredentialChanges, type ClusterOptions } from './cluster';
 import { parseConfig, type Config } from './config';
 import { instanceId } from './instance';
 import { PgNotifyBus } from './pg-notify';
@@ -57,6 +57,7 @@ async function createRuntime(): Promise<Runtime> {
   const relayStore = new DbRelayStore(q.relays, bus ? { onSettled: (relayId) => bus.notify('gatehouse_relay', { relayId }), onError: cluster.onError, leaseOwner: cluster.owner } : {});
   const broker = new DurableRelayBroker(relayStore, { pollMs: 30_000 });
   if (bus) await listenForRelays(bus, broker);
+  if (cluster) await shareCredentialChanges(cluster.bus, q.credentials, cluster.owner, cluster.onError);
   const runs = new RunManager({
     q,
     broker,
