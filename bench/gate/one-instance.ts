@@ -137,7 +137,7 @@ export async function oneInstance(): Promise<number> {
     }),
   );
   const all = results.flatMap((r) => r.set.probes);
-  console.log(`  probe commands started by: ${[...spawnedVia].map(([k, v]) => `${k} ${v}`).join(', ')} (warm-up included; the first calls spawn directly while the helper starts).`);
+  console.log(`  probe commands started by: ${[...spawnedVia].map(([k, v]) => `${k} ${v}`).join(', ')} (warm-up included; a command spawns directly while the helper starts, and starts a fresh bash when no spare is ready).`);
   console.log(`  load average of the machine (1 / 5 / 15 min) at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')} on ${os.cpus().length} CPUs.`);
   const same = all.filter((p) => p.sameRead).length;
   console.log(`  tool_call and relay arrived in the same read of the stream in ${same} of ${all.length} probes${same === all.length ? ' (so receipt(relay) - receipt(tool_call) says nothing: both are flushed when the stream\'s first replay of the event log ends)' : ''}.`);

@@ -31,7 +31,7 @@ export interface Probe {
   startToResult: number;
 }
 
-/** How the probes' bash commands were started (tool_result metadata.spawnedVia): 'helper' or 'direct'. */
+/** How the probes' bash commands were started (tool_result metadata.spawnedVia, and warmStart: a spare bash took it). */
 export const spawnedVia = new Map<string, number>();
 
 /** The start time (CLOCK_REALTIME ms) printed by `date +%s%N` in a tool_result, counting how bash was spawned. */
@@ -39,7 +39,8 @@ export function commandStart(data: Record<string, unknown>): number {
   const output = String(data.output ?? '');
   const ns = /(\d{18,})/.exec(output)?.[1];
   if (!ns || data.isError === true) throw new Error(`unexpected tool_result: ${output.slice(0, 200)}`);
-  const via = String((data.metadata as { spawnedVia?: string } | undefined)?.spawnedVia ?? 'unknown');
+  const meta = data.metadata as { spawnedVia?: string; warmStart?: boolean } | undefined;
+  const via = `${meta?.spawnedVia ?? 'unknown'}${meta?.warmStart ? ' (spare bash)' : ''}`;
   spawnedVia.set(via, (spawnedVia.get(via) ?? 0) + 1);
   return Number(BigInt(ns) / 1000n) / 1000;
 }

@@ -3,7 +3,7 @@
 // instead of opening the database twice. With DATABASE_URL it also joins the other instances on
 // that database (docs/DEPLOY.md): a LISTEN/NOTIFY bus, run leases, streams that follow the log.
 import path from 'node:path';
-import { resolveModel } from '../agent';
+import { resolveModel, warmBash } from '../agent';
 import { ensureAdmin, LoginThrottle, resolveSessionSecret } from '../auth';
 import { createQueries, openDatabase, type DatabaseHandle, type Queries } from '../db';
 import { DurableRelayBroker } from '../relay';
@@ -70,6 +70,8 @@ async function createRuntime(): Promise<Runtime> {
     ...(cluster ? { cluster } : {}),
   });
   await loadPolicy(q); // seeds the built-in default policy on first start
+  // The spawn helper and a bash for the workspace, ready before the first approved command.
+  void warmBash(config.workspace).catch(() => undefined);
   // Runs that were paused (or running) when the process stopped continue now, not on first use.
   void runs.recover().catch((error) => console.error('[gatehouse] could not resume runs:', (error as Error).message));
   return { config, database, q, broker, runs, sessionSecret, loginThrottle: new LoginThrottle(), ...(bus ? { bus } : {}) };

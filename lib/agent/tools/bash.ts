@@ -2,8 +2,9 @@
 // policy says: a time limit, an output cap, a scrubbed environment, and the command's whole
 // process group is killed on timeout, on abort, and when the command ends (nothing outlives it).
 // Commands start through a small spawn helper process when it is up (spawn-helper.ts).
+import { mkdir, realpath } from 'node:fs/promises';
 import { z } from 'zod';
-import { startCommand } from './spawn-helper';
+import { prepareCommands, startCommand } from './spawn-helper';
 import { CappedBuffer } from './truncate';
 import { ToolError, type ToolContext, type ToolDefinition, type ToolResult } from './types';
 
@@ -47,6 +48,13 @@ export function createBashTool(options: BashToolOptions = {}): ToolDefinition<Ba
 
 export const bashTool = createBashTool();
 
+/** Starts the spawn helper with a bash ready for this workspace (its real path, as the tools see it), so the first command is quick too. */
+export async function warmBash(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const workspace = await realpath(dir);
+  prepareCommands({ cwd: workspace, env: scrubbedEnv(workspace) });
+}
+
 type Ending = 'exited' | 'timeout' | 'aborted';
 
 function runBash(command: string, ctx: ToolContext, timeoutMs: number, maxOutputBytes: number): Promise<ToolResult> {
@@ -77,7 +85,7 @@ function runBash(command: string, ctx: ToolContext, timeoutMs: number, maxOutput
       if (settled) return;
       cleanup();
       handle.release();
-      resolve(result(output, ending, exit, timeoutMs, Date.now() - started, abandonedPipes, lost, handle.via));
+      resolve(result(output, ending, exit, timeoutMs, Date.now() - started, abandonedPipes, lost, handle.via, handle.warm));
     };
 
     // The spawn helper (or a direct spawn) starts bash in a new process group: stdin closed, the
@@ -123,6 +131,7 @@ function result(
   abandonedPipes: boolean,
   lost: string | undefined,
   via: 'helper' | 'direct',
+  warm: boolean,
 ): ToolResult {
   let text = output.text();
   const notes: string[] = [];
@@ -147,6 +156,7 @@ function result(
       outputBytes: output.total,
       durationMs,
       spawnedVia: via,
+      warmStart: warm,
     },
   };
 }

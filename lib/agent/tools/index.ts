@@ -27,7 +27,7 @@ export async function createWorkspace(dir: string = path.join('.data', 'workspac
   return { workspace: await realpath(absolute) };
 }
 
-export { createBashTool, bashTool, type BashToolOptions } from './bash';
+export { createBashTool, bashTool, warmBash, type BashToolOptions } from './bash';
 export { createFetchUrlTool, fetchUrlTool, type FetchUrlToolOptions } from './fetch-url';
 export { readFileTool } from './read-file';
 export { listFilesTool } from './list-files';

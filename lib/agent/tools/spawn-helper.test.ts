@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bashTool } from './bash';
-import { setSpawnMode, spawnHelperPid, startCommand, startSpawnHelper, stopSpawnHelper } from './spawn-helper';
+import { prepareCommands, setSpawnMode, spawnHelperPid, startCommand, startSpawnHelper, stopSpawnHelper } from './spawn-helper';
+import { scrubbedEnv } from './bash';
 import { tempWorkspace, toolContext, type TempWorkspace } from './test-support';
 
 let t: TempWorkspace;
@@ -120,6 +121,68 @@ describe('spawn helper', () => {
       );
     });
     expect(error.message).toMatch(/ENOENT/);
+  });
+
+  /** Runs `command` until it ran in a spare bash (the helper prepares one after each start). */
+  async function runWarm(command: string) {
+    for (let i = 0; i < 20; i++) {
+      const result = await run(command);
+      if (result.metadata?.warmStart === true) return result;
+    }
+    throw new Error('no command ran in a spare bash');
+  }
+
+  /** The helper's children that are spare bashes waiting for a command. */
+  async function spares(helper: number): Promise<number[]> {
+    const out: number[] = [];
+    for (const task of await readdir(`/proc/${helper}/task`)) {
+      const children = (await readFile(`/proc/${helper}/task/${task}/children`, 'utf8').catch(() => '')).trim().split(/\s+/).filter(Boolean);
+      for (const pid of children) if ((await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).includes('__gatehouse_command')) out.push(Number(pid));
+    }
+    return out;
+  }
+
+  it('runs a command in a bash started ahead of time exactly as bash -c would', async () => {
+    await startSpawnHelper();
+    const probe = 'echo "$_"; pwd; echo "$0 $- $SHLVL $# $BASH_EXECUTION_STRING"; env | sort; cd /; cd - >/dev/null 2>&1; echo "cd -: $?"; declare -p | grep -v -e PIPESTATUS -e PPID -e BASH_EXECUTION_STRING -e SECONDS; echo "$SECONDS"; echo err >&2; exit 3';
+    const warm = await runWarm(probe);
+    setSpawnMode('direct');
+    const cold = await run(probe);
+    expect(warm.metadata).toMatchObject({ spawnedVia: 'helper', warmStart: true, exitCode: 3 });
+    expect(warm.output).toBe(cold.output);
+    expect(warm.output).toContain(`${t.workspace}\n`);
+  });
+
+  it('starts a fresh bash for a long command, and for another workspace', async () => {
+    await startSpawnHelper();
+    await runWarm('true');
+    const long = await run(`echo ${'x'.repeat(5000)} | wc -c`);
+    expect(long).toMatchObject({ output: '5001\n', metadata: { warmStart: false } });
+    prepareCommands({ cwd: t.workspace, env: scrubbedEnv(t.workspace) });
+    const other = path.join(t.workspace, 'other');
+    await mkdir(other);
+    const elsewhere = await bashTool.execute({ command: 'pwd' }, toolContext(other));
+    expect(elsewhere).toMatchObject({ output: `${other}\n`, metadata: { warmStart: false } });
+  });
+
+  it('a spare bash runs in the workspace as it is now, also when the directory was made anew', async () => {
+    await startSpawnHelper();
+    await runWarm('true');
+    await rm(t.workspace, { recursive: true, force: true });
+    await mkdir(t.workspace);
+    await writeFile(path.join(t.workspace, 'fresh.txt'), '');
+    const result = await run('pwd; ls');
+    expect(result.metadata).toMatchObject({ warmStart: true });
+    expect(result.output).toBe(`${t.workspace}\nfresh.txt\n`);
+  });
+
+  it('when the helper dies, its spare bash exits without running anything', async () => {
+    const helper = (await startSpawnHelper())!;
+    await runWarm('true');
+    await vi.waitFor(async () => expect(await spares(helper)).toHaveLength(1), { timeout: 3000 });
+    const [spare] = await spares(helper);
+    process.kill(helper, 'SIGKILL');
+    await vi.waitFor(async () => expect(await isRunning(spare!)).toBe(false), { timeout: 3000 });
   });
 
   it('spawns directly when turned off', async () => {

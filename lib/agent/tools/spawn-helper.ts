@@ -35,6 +35,8 @@ export interface CommandHandle {
   /** Stop reading output (a detached process kept the pipes open). */
   release(): void;
   readonly via: 'helper' | 'direct';
+  /** The helper handed the command to a bash it had started ahead of time. */
+  readonly warm: boolean;
 }
 
 type Mode = 'auto' | 'direct';
@@ -68,6 +70,16 @@ export async function startSpawnHelper(timeoutMs = 10_000): Promise<number | und
 /** The helper's pid once it is up (for tests and the benchmark's memory figure). */
 export function spawnHelperPid(): number | undefined {
   return helper?.ready ? helper.child.pid : undefined;
+}
+
+/**
+ * Has the helper keep a bash ready for commands in this cwd and environment (the helper starts
+ * now if it is not up), so that the first command after start-up is quick too.
+ */
+export function prepareCommands(request: Pick<CommandRequest, 'cwd' | 'env'>): void {
+  if (mode !== 'auto' || deaths >= MAX_DEATHS) return;
+  helper ??= new Helper();
+  helper.prepare(request);
 }
 
 /** Starts `/bin/bash -c command` in a new process group, with stdin closed. */
@@ -107,6 +119,7 @@ function startDirect(request: CommandRequest, events: CommandEvents): CommandHan
   child.on('close', () => events.onClose());
   return {
     via: 'direct',
+    warm: false,
     kill: () => killGroup(child.pid),
     release: () => {
       child.stdout.destroy();
@@ -118,12 +131,13 @@ function startDirect(request: CommandRequest, events: CommandEvents): CommandHan
 interface Job {
   events: CommandEvents;
   pid?: number;
+  warm: boolean;
   killRequested: boolean;
 }
 
 type HelperMessage =
   | { t: 'ready' }
-  | { t: 'spawned'; id: number; pid: number }
+  | { t: 'spawned'; id: number; pid: number; warm?: boolean }
   | { t: 'error'; id: number; message: string }
   | { t: 'out'; id: number; data: Buffer | Uint8Array }
   | { t: 'exit'; id: number; code: number | null; signal: NodeJS.Signals | null }
@@ -151,12 +165,15 @@ class Helper {
 
   run(request: CommandRequest, events: CommandEvents): CommandHandle {
     const id = this.nextId++;
-    const job: Job = { events, killRequested: false };
+    const job: Job = { events, warm: false, killRequested: false };
     this.jobs.set(id, job);
     this.busy();
     this.child.send({ t: 'spawn', id, command: request.command, cwd: request.cwd, env: request.env, maxBytes: request.maxOutputBytes });
     return {
       via: 'helper',
+      get warm() {
+        return job.warm;
+      },
       kill: () => {
         job.killRequested = true;
         killGroup(job.pid);
@@ -167,6 +184,10 @@ class Helper {
         this.idle();
       },
     };
+  }
+
+  prepare(request: Pick<CommandRequest, 'cwd' | 'env'>): void {
+    if (!this.gone) this.child.send({ t: 'prepare', cwd: request.cwd, env: request.env });
   }
 
   stop(): void {
@@ -186,6 +207,7 @@ class Helper {
     switch (message.t) {
       case 'spawned':
         job.pid = message.pid;
+        job.warm = message.warm === true;
         if (job.killRequested) killGroup(job.pid);
         break;
       case 'error':
