@@ -7,6 +7,11 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || '.next',
   typedRoutes: false,
   poweredByHeader: false,
+  // No gzip in the Node process: the API's responses are small JSON (compressing {"success":true}
+  // cost 0.4-1 ms per request, on the main thread the decision path shares) and SSE must not be
+  // compressed anyway. A deployment that serves pages over a slow network compresses at its
+  // reverse proxy (docs/DEPLOY.md).
+  compress: false,
   // The other large dependencies are loaded from node_modules too: bundled, each route's server
   // chunk carried its own copy of them (about 1.6 MB of source per route, kept in memory as a
   // two-byte string because of a few non-Latin-1 characters: about 30 MB for the API routes).
