@@ -14,10 +14,12 @@
 //                    policy load, the model step, checkpoint, gate, relay, SSE). Information.
 //   decision->start  POST /api/chat/relay/:id sent (client clock) to the moment the approved `bash`
 //                    command runs: the probe command is `date +%s%N`, which prints its own start
-//                    (CLOCK_REALTIME, ns) in the tool_result. Includes: HTTP, the session check
-//                    SELECT, the conditional settle UPDATE, waking the waiter, the tool_executions
-//                    claim INSERT, and starting /bin/bash (through the spawn helper once it is up; the
-//                    probes count which path ran). "Start" is the command itself executing.
+//                    (CLOCK_REALTIME, ns) in the tool_result. Includes: HTTP, Next's routing, the
+//                    token check (a lookup, or its cached rows), the relay's session and owner (from
+//                    memory while the relay waits in the server), the conditional settle UPDATE,
+//                    waking the waiter, the tool_executions claim INSERT, and starting the command
+//                    (through the spawn helper, normally in its spare bash; the probes count which
+//                    path ran). "Start" is the command itself executing.
 //   breakdown        after the server stopped, its PGlite is opened here and the probes' server-side
 //                    stamps (runs.created_at, relays.created_at/decided_at, events.created_at,
 //                    tool_executions.claimed_at; whole ms) split both paths into stages.
@@ -38,8 +40,11 @@
 // leaves PGlite's WebAssembly heap much larger), the measured server is the second boot, as every
 // start after the first one is in production. GATEHOUSE_APPROVAL_TIMEOUT_S=3600 so no background
 // relay expires during the run.
-// RSS: VmRSS of the spawned `next start` process from /proc plus its children (the spawn helper);
-// the target is judged on the sum, the server alone is printed beside it.
+// RSS: VmRSS of the spawned `next start` process from /proc plus its children (the spawn helper and
+// its spare bash); the target is judged on the sum, the server alone is printed beside it. The sum
+// overstates the memory used: the server and the helper are both node, and each one's RSS counts
+// the pages of the node binary they share (about 35 MB). Their PSS (smaps_rollup, shared pages
+// split between the processes mapping them) is printed beside it as information.
 // BENCH_GATE_DATABASE_URL=postgres://...: the same on PostgreSQL (a scratch database is created on
 // that server and dropped at the end); the targets are judged on the embedded PGlite.
 //

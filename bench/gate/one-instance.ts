@@ -48,7 +48,7 @@ export async function oneInstance(): Promise<number> {
   console.log('    call->relay     = receipt of `relay` (client) - relay.createdAt (server Date.now() right after the gate decided;');
   console.log('                      whole ms, so 0-1 ms high): relay INSERT, audit INSERT, run UPDATE, event-log appends, SSE, TCP');
   console.log('    decision->start = POST /api/chat/relay/:id sent -> `date +%s%N` running in the approved bash call (same machine clock):');
-  console.log('                      HTTP, session check, settle UPDATE, wake, tool_executions claim INSERT, fork/exec of /bin/bash');
+  console.log('                      HTTP, token check, settle UPDATE, wake, tool_executions claim INSERT, the command started by the helper');
   console.log('    POST->relay     = POST /api/chat sent -> `relay` received (run creation, model step, checkpoint, gate: all of it)');
   console.log('    Background runs (`$ echo <i>`) are started 20 at a time, left paused, their streams closed; probes run one at a time');
   console.log('    on top (N + 1 paused while a probe waits). Client clock: performance.now() anchored on a Date.now() ms edge.');
@@ -145,17 +145,19 @@ export async function oneInstance(): Promise<number> {
   console.log('');
   console.log('Server process:');
   table(
-    ['N paused', 'start N (s)', 'runs/s', 'RSS MB, N paused', 'RSS MB after probes', 'idle CPU %'],
+    ['N paused', 'start N (s)', 'runs/s', 'RSS MB, N paused', 'RSS MB after probes', 'PSS MB, all', 'idle CPU %'],
     results.map((r) => [
       label(r),
       (r.fill.ms / 1000).toFixed(1),
       r.fill.added > 0 ? (r.fill.added / (r.fill.ms / 1000)).toFixed(0) : '-',
       mb(r.memPaused.serverMb) + (r.memPaused.processes > 1 ? ` (+children ${mb(r.memPaused.treeMb - r.memPaused.serverMb)})` : ''),
       mb(r.memAfter.serverMb),
+      mb(Math.max(r.memPaused.treePssMb, r.memAfter.treePssMb)),
       r.idleCpuPct.toFixed(0),
     ]),
   );
-  console.log(`  (RSS after boot: ${mb(memBoot.serverMb)} MB, first boot ${mb(memFirst.serverMb)} MB; idle CPU = server CPU time over ${IDLE_WINDOW_MS / 1000} s with only the N runs paused)`);
+  console.log(`  (RSS after boot: ${mb(memBoot.serverMb)} MB, first boot ${mb(memFirst.serverMb)} MB; idle CPU = server CPU time over ${IDLE_WINDOW_MS / 1000} s with only the N runs paused;`);
+  console.log("   PSS, all = the server and its children with shared pages counted once (the RSS sum counts the node binary's pages in both the server and the helper): information)");
 
   // Breakdown from the database -------------------------------------------------------------------
   try {

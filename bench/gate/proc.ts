@@ -23,6 +23,16 @@ export function procTree(pid: number): number[] {
   return out;
 }
 
+/** Proportional set size: each shared page counted once across the processes that map it. */
+function pssKb(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
 function rssKb(pid: number): number {
   try {
     const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -56,12 +66,15 @@ export interface Memory {
   serverMb: number;
   /** Server plus its descendants (bash children of probes are short-lived; normally the same). */
   treeMb: number;
+  /** The same processes' PSS: information only (the target is judged on the RSS sum). */
+  treePssMb: number;
   processes: number;
 }
 export function memory(pid: number): Memory {
   const tree = procTree(pid);
   const kb = tree.map(rssKb);
-  return { serverMb: kb[0]! / 1024, treeMb: kb.reduce((a, b) => a + b, 0) / 1024, processes: tree.length };
+  const pss = tree.map(pssKb);
+  return { serverMb: kb[0]! / 1024, treeMb: kb.reduce((a, b) => a + b, 0) / 1024, treePssMb: pss.reduce((a, b) => a + b, 0) / 1024, processes: tree.length };
 }
 
 /** Busy and total jiffies of the whole machine (all CPUs) from /proc/stat. */
