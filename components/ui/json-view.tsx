@@ -1,25 +1,34 @@
-// Pretty JSON with long string values truncated behind a "Show all" toggle, so a 2 MB file write
-// does not flood the screen but can still be read in full.
+// Pretty JSON where each string value longer than `limit` is shortened on its own, behind its own
+// "Show all" toggle, so a 2 MB file write neither floods the screen nor hides the keys and the
+// values around it, and can still be read in full.
 'use client';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { jsonPieces, type JsonLongString } from '@/lib/client/json-pieces';
 import { Button } from './button';
 
 const LIMIT = 600;
 
 export function JsonView({ value, label = 'Parameters', limit = LIMIT }: { value: unknown; label?: string; limit?: number }) {
-  const [full, setFull] = useState(false);
-  const text = JSON.stringify(value, null, 2) ?? 'undefined';
-  const long = text.length > limit;
+  const pieces = useMemo(() => jsonPieces(value, limit), [value, limit]);
   return (
     <div className="ui-json">
       <pre className="ui-code" aria-label={label} tabIndex={0}>
-        {long && !full ? `${text.slice(0, limit)}…` : text}
+        {pieces.map((piece, i) => (piece.kind === 'text' ? piece.text : <LongString key={i} piece={piece} />))}
       </pre>
-      {long && (
-        <Button size="sm" variant="ghost" onClick={() => setFull((f) => !f)} aria-expanded={full}>
-          {full ? 'Show less' : `Show all (${text.length.toLocaleString()} characters)`}
-        </Button>
-      )}
     </div>
+  );
+}
+
+function LongString({ piece }: { piece: JsonLongString }) {
+  const [full, setFull] = useState(false);
+  const of = piece.path ? ` of ${piece.path}` : '';
+  return (
+    <>
+      {full ? piece.full : piece.short}
+      {`${piece.after} `}
+      <Button size="sm" variant="ghost" onClick={() => setFull((f) => !f)} aria-expanded={full}>
+        {full ? `Show less${of}` : `Show all${of} (${piece.length.toLocaleString()} characters)`}
+      </Button>
+    </>
   );
 }
