@@ -19,12 +19,12 @@ test('two tabs: approved in one, gone from the other with a notice', async ({ pa
   await expect(second.dialog).toBeHidden();
 
   await expect(first.dialog).toBeHidden();
-  await expect(page.getByRole('status').filter({ hasText: 'Approved in another tab' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Approved elsewhere by admin' })).toBeVisible();
   for (const chat of [first, second]) {
     await first.expectCallStatus(chat.toolCall('bash', marker), 'done');
     await expect(chat.reply(`bash: ${marker}`)).toBeVisible();
   }
-  await expect(second.page.getByText('Approved in another tab')).toHaveCount(0);
+  await expect(second.page.getByText(/Approved elsewhere/)).toHaveCount(0);
 });
 
 test('two tabs: a decision that loses the race (409) leaves with a notice, not an error', async ({ page, context }) => {
@@ -47,6 +47,6 @@ test('two tabs: a decision that loses the race (409) leaves with a notice, not a
 
   await second.approveOnce.click();
   await expect(second.dialog).toBeHidden();
-  await expect(second.page.getByRole('status').filter({ hasText: 'Denied in another tab' })).toBeVisible();
+  await expect(second.page.getByRole('status').filter({ hasText: 'Denied elsewhere by admin' })).toBeVisible();
   await expect(second.page.getByText(/Could not/)).toHaveCount(0);
 });

@@ -1,5 +1,5 @@
 // The short notice when an approval leaves the queue because it was decided elsewhere ("Approved
-// in another tab", "Timed out", "Covered by an Always Allow rule"). It clears itself after a while.
+// elsewhere by alice", "Timed out", "Covered by an Always Allow rule"). It clears itself after a while.
 'use client';
 import { useEffect } from 'react';
 import { Button, Notice } from '@/components/ui';

@@ -10,9 +10,10 @@ const relay = (id: string, createdAt: number): RelayRequest =>
 describe('outcomeNotice', () => {
   it.each([
     ['approved', 'grant', 'Covered by an Always Allow rule'],
-    ['approved', 'alice', 'Approved in another tab'],
-    ['approved', 'user', 'Approved in another tab'],
-    ['denied', 'alice', 'Denied in another tab'],
+    ['approved', 'alice', 'Approved elsewhere by alice'],
+    ['approved', 'user', 'Approved elsewhere'],
+    ['denied', 'alice', 'Denied elsewhere by alice'],
+    ['denied', '', 'Denied elsewhere'],
     ['expired', 'system', 'Timed out'],
     ['cancelled', 'system', 'Cancelled: the run was stopped'],
     ['something-new', 'system', 'Decided elsewhere (something-new)'],

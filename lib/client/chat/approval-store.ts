@@ -55,8 +55,10 @@ export const useApprovalStore = create<ApprovalState>()((set) => ({
 
 /** The short notice for a relay decided somewhere else. */
 export function outcomeNotice(status: string, decidedBy: string): string {
-  if (status === 'approved') return decidedBy === 'grant' ? 'Covered by an Always Allow rule' : 'Approved in another tab';
-  if (status === 'denied') return 'Denied in another tab';
+  // A person's decision names them: the same user in another tab, or an approver somewhere else.
+  const by = decidedBy && !['user', 'system', 'grant'].includes(decidedBy) ? ` by ${decidedBy}` : '';
+  if (status === 'approved') return decidedBy === 'grant' ? 'Covered by an Always Allow rule' : `Approved elsewhere${by}`;
+  if (status === 'denied') return `Denied elsewhere${by}`;
   if (status === 'expired') return 'Timed out';
   if (status === 'cancelled') return 'Cancelled: the run was stopped';
   return `Decided elsewhere (${status})`;
