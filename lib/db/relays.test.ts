@@ -53,6 +53,42 @@ describeStores('relays', (store) => {
     expect(await q.relays.resolveRelay({ id: 'missing', status: 'approved', decidedBy: 'alice' })).toEqual({ ok: false, reason: 'not_found' });
   });
 
+  it('an approval with `claim` also claims its tool call in the same statement; the decision reads back as without it', async () => {
+    const { q } = store();
+    const req = request();
+    await q.relays.insertRelay({ request: req });
+    const response = { approved: true, reason: 'fine' };
+    const result = await q.relays.resolveRelay({ id: req.id, status: 'approved', response, decidedBy: 'alice', claim: { toolCallId: req.toolCallId } });
+    expect(result).toMatchObject({ ok: true, claimed: true, relay: { id: req.id, runId: 'r1', sessionId: 's1', status: 'approved', response, reason: 'fine', decidedBy: 'alice' } });
+    if (!result.ok) throw new Error('not settled');
+    expect(result.relay.decidedAt).toBeInstanceOf(Date);
+    expect(result.relay.expiresAt.getTime()).toBe(req.expiresAt);
+    expect(await q.toolExecutions.getToolExecution({ runId: 'r1', toolCallId: req.toolCallId })).toMatchObject({ status: 'claimed' });
+    // Claimed already: the executor's own claim loses, so the call cannot run twice.
+    expect(await q.toolExecutions.claimToolExecution({ runId: 'r1', toolCallId: req.toolCallId })).toBe(false);
+    // A second approval carrying the claim loses the settle and claims nothing.
+    expect(await q.relays.resolveRelay({ id: req.id, status: 'approved', response, decidedBy: 'bob', claim: { toolCallId: req.toolCallId } })).toMatchObject({ ok: false, reason: 'already_decided' });
+  });
+
+  it('`claim` claims nothing for a denial, over an earlier claim, or without the lease', async () => {
+    const { q } = store();
+    const denied = request();
+    await q.relays.insertRelay({ request: denied });
+    expect(await q.relays.resolveRelay({ id: denied.id, status: 'denied', reason: 'no', decidedBy: 'alice', claim: { toolCallId: denied.toolCallId } })).toMatchObject({ ok: true, relay: { status: 'denied' } });
+    expect(await q.toolExecutions.getToolExecution({ runId: 'r1', toolCallId: denied.toolCallId })).toBeUndefined();
+
+    const twice = request();
+    await q.relays.insertRelay({ request: twice });
+    expect(await q.toolExecutions.claimToolExecution({ runId: 'r1', toolCallId: twice.toolCallId })).toBe(true);
+    expect(await q.relays.resolveRelay({ id: twice.id, status: 'approved', decidedBy: 'alice', claim: { toolCallId: twice.toolCallId } })).toMatchObject({ ok: true, claimed: false, relay: { status: 'approved' } });
+
+    const unleased = request();
+    await q.relays.insertRelay({ request: unleased });
+    const settled = await q.relays.resolveRelay({ id: unleased.id, status: 'approved', decidedBy: 'alice', claim: { toolCallId: unleased.toolCallId, leaseOwner: 'nobody-holds-it' } });
+    expect(settled).toMatchObject({ ok: true, claimed: false, relay: { status: 'approved' } });
+    expect(await q.toolExecutions.getToolExecution({ runId: 'r1', toolCallId: unleased.toolCallId })).toBeUndefined();
+  });
+
   it('has exactly one winner among 50 concurrent resolutions; the rest see its decision', async () => {
     const { q } = store();
     const req = request();

@@ -3,7 +3,7 @@
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from '../relay';
 import type { Database } from './database';
-import { fenceFailure } from './lease-fence';
+import { fenceFailure, leaseHeldBy } from './lease-fence';
 import { rowsOf } from './statement';
 import { relays, runs, type RelayRow } from './schema';
 
@@ -15,6 +15,13 @@ export interface ResolveRelayInput {
   response?: RelayResponse;
   reason?: string;
   decidedBy: string;
+  /**
+   * An approval that also claims its tool call (tool_executions) in the same statement, for the
+   * executor of the run: the call is recorded as started by the approval itself, so the executor
+   * starts it without a statement of its own. With `leaseOwner` the claim is made only while that
+   * owner holds the run's lease. Ignored for anything but an approval.
+   */
+  claim?: { toolCallId: string; leaseOwner?: string };
 }
 
 /** What deciding a relay is judged by: its session, its run and the run's owner (none of them ever changes). */
@@ -28,7 +35,8 @@ export interface RelayAccess {
 export type RelayDecisionRow = Pick<RelayRow, 'id' | 'runId' | 'sessionId' | 'status' | 'response' | 'reason' | 'decidedBy' | 'decidedAt' | 'expiresAt'>;
 
 export type ResolveRelayResult =
-  | { ok: true; relay: RelayDecisionRow }
+  /** `claimed`: the statement also claimed the call (`claim` was given, and it was approved and not claimed before). */
+  | { ok: true; relay: RelayDecisionRow; claimed?: boolean }
   | { ok: false; reason: 'not_found'; current?: undefined }
   /** `current` is the recorded outcome: someone else's decision, or the expiry. */
   | { ok: false; reason: 'already_decided' | 'expired'; current: RelayRow };
@@ -44,6 +52,16 @@ const decisionColumns = {
   decidedAt: relays.decidedAt,
   expiresAt: relays.expiresAt,
 };
+
+/** A row of a hand-written statement returning `decisionColumns` (database names) as Drizzle would map it. */
+function decisionRowOf(raw: Record<string, unknown>): RelayDecisionRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(decisionColumns)) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value as never);
+  }
+  return row as RelayDecisionRow;
+}
 
 const isPending = () => eq(relays.status, 'pending');
 const notExpired = () => gt(relays.expiresAt, sql`now()`);
@@ -130,14 +148,31 @@ export function relayQueries(db: Database) {
      * deadline). Exactly one caller gets `ok: true`; the others get the recorded row. A relay found
      * pending past its deadline is expired on the spot.
      */
-    async resolveRelay({ id, status, response, reason, decidedBy }: ResolveRelayInput): Promise<ResolveRelayResult> {
-      const [row] = await db
+    async resolveRelay({ id, status, response, reason, decidedBy, claim }: ResolveRelayInput): Promise<ResolveRelayResult> {
+      const update = db
         .update(relays)
         .set({ status, response: response ?? null, reason: reason ?? response?.reason ?? null, decidedBy, decidedAt: sql`now()` })
         .where(and(eq(relays.id, id), isPending(), status === 'cancelled' ? undefined : notExpired()))
         // Not the request (a few KB of JSON): on the decision path, every statement counts.
         .returning(decisionColumns);
-      if (row) return { ok: true, relay: row };
+      if (claim && status === 'approved') {
+        // The claim rides in the settle: inserted only if this UPDATE won (so at most one approval
+        // ever claims), never over an earlier claim, and (several instances) only under the lease.
+        const result = await db.execute(sql`
+          WITH settled AS (${update.getSQL()}),
+          claimed AS (
+            INSERT INTO tool_executions (run_id, tool_call_id)
+            SELECT run_id, ${claim.toolCallId} FROM settled
+            WHERE ${claim.leaseOwner === undefined ? sql`true` : leaseHeldBy(sql`settled.run_id`, claim.leaseOwner)}
+            ON CONFLICT DO NOTHING
+            RETURNING tool_call_id)
+          SELECT settled.*, EXISTS (SELECT 1 FROM claimed) AS claimed FROM settled`);
+        const [raw] = rowsOf<Record<string, unknown>>(result);
+        if (raw) return { ok: true, relay: decisionRowOf(raw), claimed: raw.claimed === true };
+      } else {
+        const [row] = await update;
+        if (row) return { ok: true, relay: row };
+      }
       const current = (await expireRelay({ id })) ?? (await getRelay({ id }));
       if (!current) return { ok: false, reason: 'not_found' };
       return { ok: false, reason: current.status === 'expired' ? 'expired' : 'already_decided', current };

@@ -62,13 +62,15 @@ describe.skipIf(!postgres.url)(`two instances on one PostgreSQL${postgres.url ? 
     const bus = new PgNotifyBus({ connectionString: url, execute, applicationName: `test-${name}`, backoff: { initialMs: 20, maxMs: 200 }, onError });
     await bus.ready();
     // A slow poll: only a notification can wake a waiter within the test's time.
-    const broker = new DurableRelayBroker(new DbRelayStore(q.relays, { onSettled: (relayId) => bus.notify('gatehouse_relay', { relayId }), onError }), { pollMs: 60_000 });
+    const relayStore = new DbRelayStore(q.relays, { onSettled: (relayId) => bus.notify('gatehouse_relay', { relayId }), onError, leaseOwner: `instance-${name}` });
+    const broker = new DurableRelayBroker(relayStore, { pollMs: 60_000 });
     const stopRelays = await listenForRelays(bus, broker);
     // Silent: its event appends announce nothing either (the NOTIFY rides in the append statement).
     const queries: Queries = silent ? { ...q, events: { ...q.events, appendEvents: (input) => q.events.appendEvents({ ...input, notifyChannel: undefined }) } } : q;
     const runs = new RunManager({
       q: queries,
       broker,
+      approvalClaims: relayStore,
       grants: new DbGrantStore(q.grants),
       model: createOfflineModel(),
       modelName: 'offline',

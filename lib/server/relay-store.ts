@@ -18,7 +18,19 @@ export interface DbRelayStoreOptions {
   leaseOwner?: string;
 }
 
+/** What an approval may claim in its settle statement (RunManager, for a run it executes). */
+export interface ApprovalClaim {
+  toolCallId: string;
+  /** Several instances: claimed only while this instance holds the run's lease. */
+  leaseOwner?: string;
+  /** Told once, right after the settle statement (before any waiter wakes): whether it claimed the call. */
+  done(claimed: boolean): void;
+}
+
 export class DbRelayStore implements RelayStore {
+  /** Approvals being decided in this process that also claim their call, by relay id. */
+  private readonly claims = new Map<string, ApprovalClaim>();
+
   constructor(
     private readonly relays: RelayQueries,
     private readonly options: DbRelayStoreOptions = {},
@@ -31,6 +43,25 @@ export class DbRelayStore implements RelayStore {
   async get(id: string): Promise<RelayRecord | undefined> {
     const row = await this.relays.getRelay({ id });
     return row ? toRelayRecord(row) : undefined;
+  }
+
+  /**
+   * Runs `decide` (which settles relay `id`) with `claim`: if it settles the relay as approved, the
+   * same statement claims the tool call. `claim.done` is told either way, at the latest when
+   * `decide` ends. A second concurrent claim for the same relay is not registered.
+   */
+  async withApprovalClaim<T>(id: string, claim: ApprovalClaim, decide: () => Promise<T>): Promise<T> {
+    if (this.claims.has(id)) {
+      claim.done(false);
+      return decide();
+    }
+    this.claims.set(id, claim);
+    try {
+      return await decide();
+    } finally {
+      if (this.claims.get(id) === claim) this.claims.delete(id);
+      claim.done(false); // no-op when it was told already
+    }
   }
 
   async settle(id: string, outcome: RelayOutcome): Promise<ResolveResult> {
@@ -47,7 +78,26 @@ export class DbRelayStore implements RelayStore {
 
   private async settleOnce(id: string, outcome: RelayOutcome): Promise<ResolveResult> {
     if (outcome.status === 'expired') return this.expire(id);
-    const result = await this.relays.resolveRelay({ id, status: outcome.status, response: outcome.response, reason: outcome.reason, decidedBy: outcome.decidedBy });
+    const claim = outcome.status === 'approved' ? this.claims.get(id) : undefined;
+    if (claim) this.claims.delete(id);
+    let claimed = false;
+    try {
+      const result = await this.relays.resolveRelay({
+        id,
+        status: outcome.status,
+        response: outcome.response,
+        reason: outcome.reason,
+        decidedBy: outcome.decidedBy,
+        ...(claim ? { claim: { toolCallId: claim.toolCallId, ...(claim.leaseOwner === undefined ? {} : { leaseOwner: claim.leaseOwner }) } } : {}),
+      });
+      claimed = result.ok && result.claimed === true;
+      return this.resultOf(id, result);
+    } finally {
+      claim?.done(claimed);
+    }
+  }
+
+  private resultOf(id: string, result: Awaited<ReturnType<RelayQueries['resolveRelay']>>): ResolveResult {
     if (result.ok) return { ok: true, outcome: toRelayOutcome(result.relay)! };
     if (result.reason === 'not_found') throw new RelayNotFoundError(id);
     return { ok: false, current: toRelayOutcome(result.current)! };

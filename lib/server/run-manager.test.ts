@@ -186,6 +186,53 @@ describeStores('RunManager', (store) => {
     });
   });
 
+  it('an approval of a call waiting here claims it in the settle statement: the run makes no claim of its own, the tool runs once', async () => {
+    const m = manager();
+    const { q } = store();
+    const claims = vi.spyOn(q.toolExecutions, 'claimToolExecution');
+    try {
+      const { runId } = await m.start({ messages: [{ role: 'user', content: `$ echo once >> ${workspace()}/claimed` }] });
+      let relayId = '';
+      const events = await follow(m, runId, 0, async (event) => {
+        if (event.type !== 'relay') return;
+        relayId = (event.data.relay as { id: string }).id;
+        await m.decideChecked(relayId, { approved: true }, 'alice');
+      });
+      expect(events.find((e) => e.type === 'tool_result')?.data).toMatchObject({ isError: false });
+      expect(claims).not.toHaveBeenCalled();
+      const relay = await q.relays.getRelay({ id: relayId });
+      const execution = await q.toolExecutions.getToolExecution({ runId, toolCallId: relay!.toolCallId });
+      // One statement: the claim carries the settle's transaction time.
+      expect(execution).toMatchObject({ status: 'done' });
+      expect(execution!.claimedAt.getTime()).toBe(relay!.decidedAt!.getTime());
+      const { readFile } = await import('node:fs/promises');
+      expect(await readFile(path.join(workspace(), 'claimed'), 'utf8')).toBe('once\n');
+    } finally {
+      claims.mockRestore();
+    }
+  });
+
+  it('a denial, or an approval through resolve(), claims nothing in the settle: the run claims (or not) as before', async () => {
+    const m = manager();
+    const { q } = store();
+    const claims = vi.spyOn(q.toolExecutions, 'claimToolExecution');
+    try {
+      const { runId, sessionId } = await m.start({ messages: [{ role: 'user', content: '$ echo via-resolve' }] });
+      await follow(m, runId, 0, async (event) => {
+        if (event.type === 'relay') await m.resolve((event.data.relay as { id: string }).id, { sessionId, response: { approved: true }, decidedBy: 'alice' });
+      });
+      expect(claims).toHaveBeenCalledTimes(1);
+      const denied = await m.start({ messages: [{ role: 'user', content: '$ echo denied' }] });
+      const events = await follow(m, denied.runId, 0, async (event) => {
+        if (event.type === 'relay') await m.decideChecked((event.data.relay as { id: string }).id, { approved: false, reason: 'no' }, 'alice');
+      });
+      expect(events.find((e) => e.type === 'tool_result')?.data).toMatchObject({ denied: true });
+      expect(await q.toolExecutions.listToolExecutions({ runId: denied.runId })).toEqual([]);
+    } finally {
+      claims.mockRestore();
+    }
+  });
+
   it("a run does not carry the starting request's async context (so it does not keep Next's request store alive)", async () => {
     const request = new AsyncLocalStorage<string>();
     const seen: Array<string | undefined> = [];

@@ -17,6 +17,7 @@ import { AppError, isDatabaseUnreachable } from './errors';
 import { selectTools, type ToolSelection } from './agent-profiles';
 import { announceRunChange, listenForRunChanges, RunFollowers, type ClusterOptions } from './cluster';
 import { loadPolicy } from './policy-store';
+import type { DbRelayStore } from './relay-store';
 import { RunAgents } from './run-agents';
 import { RunLeases } from './run-leases';
 import { RunLog, type EventListener, type NewRunEvent } from './run-log';
@@ -44,6 +45,11 @@ export interface StartRunInput {
 export interface RunManagerOptions {
   q: Queries;
   broker: DurableRelayBroker;
+  /**
+   * The broker's store, when it can claim an approved call in the settle statement (DbRelayStore):
+   * a decision on a relay that waits here then starts the tool without a claim statement of its own.
+   */
+  approvalClaims?: Pick<DbRelayStore, 'withApprovalClaim'>;
   grants: GrantStore;
   model: LanguageModelV4;
   modelName: string;
@@ -62,6 +68,8 @@ export interface RunManagerOptions {
 /** A run executing in this process. */
 interface LiveRun {
   run: AgentRun;
+  /** Tool calls an approval claimed in its settle statement (by tool call id): true if it did. */
+  preClaims: Map<string, Promise<boolean>>;
   /** The run's owner (runs.owner never changes): decisions on its relays are checked without a read. */
   owner: string | null;
   /** Stopped here without ending: what it emitted before is stored, nothing after. */
@@ -94,6 +102,13 @@ export class RunManager {
     const { q } = options;
     this.agents = new RunAgents(options, {
       claim: async ({ runId, toolCallId }) => {
+        const entry = this.live.get(runId);
+        const pre = entry?.preClaims.get(toolCallId);
+        if (pre) {
+          entry!.preClaims.delete(toolCallId);
+          // Claimed by the approval's own statement (lease held, nobody claimed it before).
+          if (await pre) return true;
+        }
         try {
           return await q.toolExecutions.claimToolExecution({ runId, toolCallId, ...this.fence });
         } catch (error) {
@@ -276,7 +291,7 @@ export class RunManager {
 
   /** Runs it here: its pump stores what it does; at its end the lease is released. */
   private execute(run: AgentRun, policyVersion: number, owner: string | null): void {
-    const entry: LiveRun = { run, owner, detached: false, pumped: Promise.resolve() };
+    const entry: LiveRun = { run, owner, preClaims: new Map(), detached: false, pumped: Promise.resolve() };
     this.live.set(run.runId, entry);
     entry.pumped = (async () => {
       const end = await pumpRun({ run, log: this.log, runs: this.options.q.runs, policyVersion, ...this.fence });
@@ -370,9 +385,21 @@ export class RunManager {
     return this.options.q.relays.getRelayAccess({ id: relayId });
   }
 
-  /** A human decision on a relay the caller has already checked (session and access): no re-read. */
+  /**
+   * A human decision on a relay the caller has already checked (session and access): no re-read.
+   * An approval of a call that waits in a run executing here also claims the call in the settle
+   * statement, so the tool starts without a statement of its own (at most once still holds: the
+   * claim is made only by the winning settle, and the run's own claim finds it).
+   */
   async decideChecked(relayId: string, response: RelayResponse, decidedBy: string) {
-    return this.options.broker.resolve(relayId, response, decidedBy);
+    const decide = () => this.options.broker.resolve(relayId, response, decidedBy);
+    const waiting = response.approved && this.options.approvalClaims ? this.agents.waitingRelay(relayId) : undefined;
+    const entry = waiting ? this.live.get(waiting.runId) : undefined;
+    if (!waiting || !entry || entry.detached || entry.preClaims.has(waiting.toolCallId)) return decide();
+    let told!: (claimed: boolean) => void;
+    entry.preClaims.set(waiting.toolCallId, new Promise<boolean>((resolve) => (told = resolve)));
+    const { leaseOwner } = this.fence;
+    return this.options.approvalClaims!.withApprovalClaim(relayId, { toolCallId: waiting.toolCallId, ...(leaseOwner === undefined ? {} : { leaseOwner }), done: told }, decide);
   }
 
   /**

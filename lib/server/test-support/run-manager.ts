@@ -24,9 +24,11 @@ export function useTempWorkspace(prefix: string): () => string {
 }
 
 export function testRunManager(q: Queries, workspace: string, overrides: Partial<RunManagerOptions> = {}): RunManager {
+  const relayStore = new DbRelayStore(q.relays);
   return new RunManager({
     q,
-    broker: new DurableRelayBroker(new DbRelayStore(q.relays)),
+    broker: new DurableRelayBroker(relayStore),
+    approvalClaims: relayStore,
     grants: new DbGrantStore(q.grants),
     model: createOfflineModel(),
     modelName: 'offline',
