@@ -16,8 +16,8 @@
 //                    command runs: the probe command is `date +%s%N`, which prints its own start
 //                    (CLOCK_REALTIME, ns) in the tool_result. Includes: HTTP, Next's routing, the
 //                    token check (a lookup, or its cached rows), the relay's session and owner (from
-//                    memory while the relay waits in the server), the conditional settle UPDATE,
-//                    waking the waiter, the tool_executions claim INSERT, and starting the command
+//                    memory while the relay waits in the server), the conditional settle UPDATE
+//                    (which also claims the call in tool_executions), waking the waiter, and starting the command
 //                    (through the spawn helper, normally in its spare bash; the probes count which
 //                    path ran). "Start" is the command itself executing.
 //   breakdown        after the server stopped, its PGlite is opened here and the probes' server-side

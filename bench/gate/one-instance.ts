@@ -48,7 +48,7 @@ export async function oneInstance(): Promise<number> {
   console.log('    call->relay     = receipt of `relay` (client) - relay.createdAt (server Date.now() right after the gate decided;');
   console.log('                      whole ms, so 0-1 ms high): relay INSERT, audit INSERT, run UPDATE, event-log appends, SSE, TCP');
   console.log('    decision->start = POST /api/chat/relay/:id sent -> `date +%s%N` running in the approved bash call (same machine clock):');
-  console.log('                      HTTP, token check, settle UPDATE, wake, tool_executions claim INSERT, the command started by the helper');
+  console.log('                      HTTP, token check, the settle UPDATE that also claims the call, wake, the command started by the helper');
   console.log('    POST->relay     = POST /api/chat sent -> `relay` received (run creation, model step, checkpoint, gate: all of it)');
   console.log('    Background runs (`$ echo <i>`) are started 20 at a time, left paused, their streams closed; probes run one at a time');
   console.log('    on top (N + 1 paused while a probe waits). Client clock: performance.now() anchored on a Date.now() ms edge.');

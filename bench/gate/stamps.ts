@@ -35,8 +35,8 @@ export const STAGES: Stage[] = [
   { label: 'tool_call stored -> relay event stored (run status + event append: one statement)', of: (_, s) => d(s.toolCallStored, s.relayStored) },
   { label: 'relay event stored -> relay received by the client (SSE)', of: (p, s) => d(s.relayStored, p.tRelay) },
   { label: 'decision POST sent -> decision taken (HTTP, Next, token check, the settle UPDATE starts)', of: (p, s) => d(p.tDecision, s.decided) },
-  { label: 'decision taken -> execution claim (settle UPDATE, wake, the claim INSERT starts)', of: (_, s) => d(s.decided, s.claimed) },
-  { label: 'execution claim -> bash running (claim INSERT, helper IPC, spare bash: cd, fork, exec date)', of: (p, s) => d(s.claimed, p.tStarted) },
+  { label: 'decision taken -> execution claim (one statement: the approval claims the call, so 0)', of: (_, s) => d(s.decided, s.claimed) },
+  { label: 'execution claim -> bash running (settle + claim statement, wake, helper IPC, spare bash: fork, exec date)', of: (p, s) => d(s.claimed, p.tStarted) },
 ];
 
 export interface QueryClient {
