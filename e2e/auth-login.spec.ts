@@ -199,10 +199,11 @@ test.describe('sign-in and user management (first start without GATEHOUSE_ADMIN_
 test.describe('login rate limit', () => {
   test.describe.configure({ timeout: 60_000 });
   let server: OwnServer;
+  let loginUrl: string;
 
   test.beforeAll(async () => {
     server = new OwnServer(FIRST_PORT + 1);
-    await server.ready();
+    loginUrl = await server.ready();
   });
 
   test.afterAll(async () => {
@@ -222,5 +223,29 @@ test.describe('login rate limit', () => {
     expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(0);
     await expect(login.error).toHaveText(/^Too many sign-in attempts\. Try again in \d+ (min|s)\.$/);
     await context.close();
+  });
+
+  test('failed one-time links count per address: the 11th is refused like a password, even with a valid link, which stays unused', async ({ playwright }) => {
+    // Addresses of their own (X-Forwarded-For), so this budget is not the browser test's above.
+    const api = await playwright.request.newContext({ baseURL: server.base, extraHTTPHeaders: {} });
+    const from = (ip: string) => ({ Origin: server.base, 'X-Forwarded-For': ip });
+    const valid = new URL(loginUrl).searchParams.get('token')!;
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      const wrong = await api.post('/api/auth/login-token', { headers: from('203.0.113.9'), data: { token: `not-the-token-${attempt}` } });
+      expect(wrong.status()).toBe(401);
+      expect((await wrong.json()).error.code).toBe('unauthorized:login_token');
+    }
+    const refused = await api.post('/api/auth/login-token', { headers: from('203.0.113.9'), data: { token: valid } });
+    expect(refused.status()).toBe(429);
+    expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(0);
+    expect((await refused.json()).error).toMatchObject({ code: 'rate_limited:login', retryAfterS: Number(refused.headers()['retry-after']) });
+    // One budget per address: passwords from there are refused too.
+    const password = await api.post('/api/auth/login', { headers: from('203.0.113.9'), data: { username: 'someone-else', password: 'a-password-guess' } });
+    expect(password.status()).toBe(429);
+    // The refused attempt did not use the link up: from another address it signs in.
+    const signedIn = await api.post('/api/auth/login-token', { headers: from('203.0.113.10'), data: { token: valid } });
+    expect(signedIn.status()).toBe(200);
+    expect((await signedIn.json()).user).toMatchObject({ username: 'admin' });
+    await api.dispose();
   });
 });

@@ -5,7 +5,7 @@
 // finished run → 409). Nothing here leaves the shared policy changed.
 import { randomUUID } from 'node:crypto';
 import { expect } from '@playwright/test';
-import { send, type Account, type Principal, type PrincipalName } from './access-principals';
+import { randomClientIp, send, type Account, type Principal, type PrincipalName } from './access-principals';
 import type { RunTracker, StartedRun, WaitingRun } from './access-runs';
 
 export interface World {
@@ -85,7 +85,8 @@ export const ROWS: Row[] = [
     access: 'public',
     expect: anyone(401),
     codes: { anonymous: 'unauthorized:login_token', user: 'unauthorized:login_token', approver: 'unauthorized:login_token', admin: 'unauthorized:login_token' },
-    request: () => ({ path: '/api/auth/login-token', data: { token: 'not-a-login-token' } }),
+    // Failed links count against the client address (the login limit): each request its own address.
+    request: () => ({ path: '/api/auth/login-token', headers: { 'X-Forwarded-For': randomClientIp() }, data: { token: 'not-a-login-token' } }),
   },
   // Sessions are stateless: the answer clears the cookie in the client; the principal's explicit cookie header still works afterwards.
   { route: 'POST /api/auth/logout', access: 'public', expect: anyone(200) },

@@ -38,6 +38,7 @@ export {
   setDisabled,
   toPublicUser,
   type CreateUserInput,
+  type ExchangeLoginTokenInput,
   type LoginInput,
   type PublicUser,
   type UserServiceDeps,

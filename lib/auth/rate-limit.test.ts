@@ -62,6 +62,48 @@ describe('LoginThrottle', () => {
   });
 });
 
+describe('LoginThrottle one-time links', () => {
+  it('count against the address only, in the same budget as passwords', () => {
+    const throttle = new LoginThrottle({ limit: 3 });
+    throttle.attempt({ ip: 'a', username: 'bob' });
+    expect(throttle.attemptLink({ ip: 'a' }).ok).toBe(true);
+    expect(throttle.attemptLink({ ip: 'a' }).ok).toBe(true);
+    expect(throttle.attemptLink({ ip: 'a' })).toEqual({ ok: false, retryAfterS: 300 });
+    expect(throttle.attempt({ ip: 'a', username: 'carol' }).ok).toBe(false);
+    expect(throttle.attemptLink({ ip: 'b' }).ok).toBe(true);
+    // No username was counted by the links: bob still has two tries left from elsewhere.
+    expect(throttle.attempt({ ip: 'c', username: 'bob' }).ok).toBe(true);
+  });
+
+  it('a link that worked is taken back, so only failures add up', () => {
+    const throttle = new LoginThrottle({ limit: 2 });
+    for (let i = 0; i < 5; i++) {
+      expect(throttle.attemptLink({ ip: 'a' }).ok).toBe(true);
+      throttle.linkSucceeded({ ip: 'a' });
+    }
+    expect(throttle.attemptLink({ ip: 'a' }).ok).toBe(true);
+    expect(throttle.attemptLink({ ip: 'a' }).ok).toBe(true);
+    expect(throttle.attemptLink({ ip: 'a' }).ok).toBe(false);
+  });
+});
+
+describe('RateLimiter.refund', () => {
+  it('takes back one attempt of the current window, never below zero, and not from an expired one', () => {
+    const c = clock();
+    const limiter = new RateLimiter({ limit: 1, windowMs: 1000, now: c.now });
+    limiter.refund('unknown');
+    limiter.hit('k');
+    limiter.refund('k');
+    limiter.refund('k');
+    expect(limiter.hit('k')).toEqual({ ok: true, remaining: 0, retryAfterS: 0 });
+    expect(limiter.hit('k').ok).toBe(false);
+    c.advance(1000);
+    limiter.refund('k');
+    expect(limiter.hit('k').ok).toBe(true);
+    expect(limiter.hit('k').ok).toBe(false);
+  });
+});
+
 describe('clientIp', () => {
   const h = (headers: Record<string, string>) => new Headers(headers);
   it('takes the right-most X-Forwarded-For entry, skipping trusted proxies', () => {

@@ -48,6 +48,12 @@ export class RateLimiter {
     return { ok, remaining: Math.max(0, this.limit - window.count), retryAfterS: ok ? 0 : Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)) };
   }
 
+  /** Takes back one attempt of `key`'s current window (one that turned out not to be a failure). */
+  refund(key: string): void {
+    const window = this.windows.get(key);
+    if (window && window.count > 0 && this.now() - window.start < this.windowMs) window.count -= 1;
+  }
+
   /** Forgets `key` (e.g. a username after a successful login). */
   reset(key: string): void {
     this.windows.delete(key);
@@ -72,7 +78,11 @@ export class RateLimiter {
   }
 }
 
-/** Two limiters: one per client address, one per username (lowercased). An attempt must pass both. */
+/**
+ * Two limiters: one per client address, one per username (lowercased). A password attempt must pass
+ * both; a one-time link attempt names no user and counts against the address alone, in the same
+ * budget as passwords, so guesses cannot alternate between the two routes to get twice the tries.
+ */
 export class LoginThrottle {
   private readonly byIp: RateLimiter;
   private readonly byUsername: RateLimiter;
@@ -92,6 +102,20 @@ export class LoginThrottle {
   /** After a successful login the username's count starts over; the address's does not. */
   succeeded({ username }: { username: string }): void {
     this.byUsername.reset(username.trim().toLowerCase());
+  }
+
+  /**
+   * Counts one one-time link attempt against the address, before the token is looked up (so
+   * parallel guesses are counted too); `linkSucceeded` takes it back, so only failures add up.
+   */
+  attemptLink({ ip }: { ip: string }): { ok: true } | { ok: false; retryAfterS: number } {
+    const result = this.byIp.hit(ip);
+    return result.ok ? { ok: true } : { ok: false, retryAfterS: result.retryAfterS };
+  }
+
+  /** A link that signed someone in is not a failed attempt. */
+  linkSucceeded({ ip }: { ip: string }): void {
+    this.byIp.refund(ip);
   }
 }
 

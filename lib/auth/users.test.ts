@@ -109,6 +109,26 @@ describeStores('user service', (store) => {
     await expect(exchangeLoginToken({ q, token: '' })).rejects.toMatchObject({ code: 'unauthorized:login_token' });
   });
 
+  it('rate limits failed one-time link attempts per address, before the token is looked up', async () => {
+    const { q } = store();
+    await createUser({ q, username: 'root', role: 'admin' });
+    const alice = await createUser({ q, username: 'alice', role: 'user' });
+    const throttle = new LoginThrottle({ limit: 3 });
+    // Links that work are not counted: more successes than the limit from one address.
+    for (let i = 0; i < 4; i++) {
+      const { token } = await issueLoginToken({ q, userId: alice.id });
+      expect((await exchangeLoginToken({ q, token, throttle, ip: '1.2.3.4' })).id).toBe(alice.id);
+    }
+    for (let i = 0; i < 3; i++) {
+      await expect(exchangeLoginToken({ q, token: `guess-${i}`, throttle, ip: '1.2.3.4' })).rejects.toMatchObject({ code: 'unauthorized:login_token' });
+    }
+    const valid = await issueLoginToken({ q, userId: alice.id });
+    await expect(exchangeLoginToken({ q, token: valid.token, throttle, ip: '1.2.3.4' })).rejects.toMatchObject({ code: 'rate_limited:login', status: 429 });
+    // The refused attempt did not use the link up; the same budget holds for passwords.
+    expect((await exchangeLoginToken({ q, token: valid.token, throttle, ip: '5.6.7.8' })).id).toBe(alice.id);
+    await expect(loginWithPassword({ q, scrypt: FAST, username: 'root', password: PASSWORD, throttle, ip: '1.2.3.4' })).rejects.toMatchObject({ code: 'rate_limited:login' });
+  });
+
   it('API tokens are shown once and stored only as a hash', async () => {
     const { q } = store();
     const alice = await createUser({ q, username: 'alice', role: 'user' });

@@ -124,14 +124,26 @@ export async function issueLoginToken({ q, userId, ttlS = LOGIN_TOKEN_TTL_S }: P
   return { token, expiresAt: row.expiresAt };
 }
 
+export interface ExchangeLoginTokenInput extends Pick<UserServiceDeps, 'q'> {
+  token: string;
+  /** When given, failed exchanges count against `ip` (the password login's address budget) and past the limit are refused with RateLimitedError. */
+  throttle?: LoginThrottle;
+  ip?: string;
+}
+
 /** The user a one-time token was issued to, consuming it; UnauthorizedError for a used, expired or unknown token or a disabled user. */
-export async function exchangeLoginToken({ q, token }: Pick<UserServiceDeps, 'q'> & { token: string }): Promise<UserRow> {
+export async function exchangeLoginToken({ q, token, throttle, ip = 'unknown' }: ExchangeLoginTokenInput): Promise<UserRow> {
+  if (throttle) {
+    const verdict = throttle.attemptLink({ ip });
+    if (!verdict.ok) throw new RateLimitedError(verdict.retryAfterS);
+  }
   const invalid = () => new UnauthorizedError('unauthorized:login_token', 'This sign-in link is invalid, expired or already used');
   if (token.length === 0 || token.length > 256) throw invalid();
   const consumed = await q.tokens.consumeLoginToken({ tokenHash: hashToken(token) });
   if (!consumed) throw invalid();
   const user = await q.users.getUser({ id: consumed.userId });
   if (!user || user.disabled) throw invalid();
+  throttle?.linkSucceeded({ ip });
   return user;
 }
 
