@@ -5,6 +5,9 @@ import { SseReader } from './support/sse';
 
 test.describe.configure({ mode: 'serial' });
 
+/** The policy version the first test saves (its audit entry is checked in the last). */
+let savedVersion: number | undefined;
+
 test('the policy is versioned: If-Match required, stale versions refused, bad policies named', async ({ request }) => {
   const current = await request.get('/api/policy');
   const { version, policy } = await current.json();
@@ -20,6 +23,7 @@ test('the policy is versioned: If-Match required, stale versions refused, bad po
   const saved = await request.put('/api/policy', { headers: { 'If-Match': `"${version}"` }, data: { policy: edited, note: 'no curl' } });
   expect(saved.status()).toBe(200);
   expect((await saved.json()).version).toBe(version + 1);
+  savedVersion = version + 1;
   const stale = await request.put('/api/policy', { headers: { 'If-Match': `"${version}"` }, data: { policy } });
   expect(stale.status()).toBe(412);
   expect((await stale.json()).error.currentVersion).toBe(version + 1);
@@ -82,8 +86,12 @@ test('an Always Allow grant is listed and can be revoked; a paused run can be ca
   const human = audit.filter((a) => a.decidedBy && !['policy', 'grant', 'system'].includes(a.decidedBy));
   expect(human.length).toBeGreaterThanOrEqual(3);
   expect(human.map((a) => a.decidedBy)).toEqual(human.map(() => 'admin'));
-  const policyEdits = (await (await request.get('/api/audit?kind=policy_edit')).json()).items;
-  expect(policyEdits.length).toBeGreaterThan(0);
+  // The first test's policy save is audited with the username of the admin who made it.
+  const me = (await (await request.get('/api/auth/me')).json()) as { username: string };
+  expect(me.username).toBe('admin');
+  const policyEdits = (await (await request.get('/api/audit?kind=policy_edit&limit=200')).json()).items as { kind: string; decidedBy?: string; details?: { version?: number } }[];
+  expect(savedVersion, 'the first test saved the policy').toBeDefined();
+  expect(policyEdits.find((a) => a.details?.version === savedVersion)).toMatchObject({ kind: 'policy_edit', decidedBy: me.username, details: { version: savedVersion, note: 'no curl' } });
   expect((await request.get('/api/audit?cursor=garbage')).status()).toBe(400);
   expect((await request.get('/api/audit?from=not-a-date')).status()).toBe(400);
 });

@@ -1,7 +1,8 @@
 // The approval flows over HTTP against the production build: deny with a reason, the deadline,
-// parallel calls answered out of order, 50 racing decisions on one relay, and a policy edit that
-// takes effect on the next call.
+// parallel calls answered out of order, the relay's session check, 50 racing decisions on one
+// relay, and a policy edit that takes effect on the next call.
 import { expect, test } from '@playwright/test';
+import { addRules } from './support/policy-api';
 import { SseReader, type SseEvent } from './support/sse';
 
 type Relay = { id: string; params: { command: string } };
@@ -44,6 +45,30 @@ test('three parallel calls answered out of order come back in call order', async
   expect(finalText(await events.rest()).split('\n')).toEqual([expect.stringContaining('not one'), 'bash: two', 'bash: three']);
 });
 
+test('a decision with the wrong sessionId is a 404 and leaves the relay pending; the right one decides it', async ({ baseURL, request }) => {
+  const marker = `session-check-${Date.now()}`;
+  const { events, sessionId, runId } = await chat(baseURL!, say(`$ echo ${marker}`));
+  const relay = (await events.until('relay')).data.relay as Relay;
+  const pendingIds = async () => ((await (await request.get(`/api/runs/${runId}`)).json()) as { pendingRelays: { id: string }[] }).pendingRelays.map((r) => r.id);
+
+  for (const wrong of [`${sessionId}-other`, 'not-a-session']) {
+    const refused = await request.post(`/api/chat/relay/${relay.id}`, { data: { sessionId: wrong, response: { approved: true } } });
+    expect(refused.status()).toBe(404);
+    expect((await refused.json()).error.code).toBe('not_found:relay');
+  }
+  expect(await pendingIds()).toEqual([relay.id]);
+  const run = (await (await request.get(`/api/runs/${runId}`)).json()) as { run: { status: string } };
+  expect(run.run.status).toBe('waiting');
+
+  const decided = await request.post(`/api/chat/relay/${relay.id}`, { data: { sessionId, response: { approved: true } } });
+  expect(decided.status()).toBe(200);
+  const rest = await events.rest();
+  // Only the right session's answer resolved it: one resolution, approved, and the command ran.
+  expect(rest.filter((e) => e.event === 'relay_resolved')).toEqual([expect.objectContaining({ data: expect.objectContaining({ status: 'approved' }) })]);
+  expect(rest.find((e) => e.event === 'tool_result')?.data).toMatchObject({ output: `${marker}\n` });
+  expect(await pendingIds()).toEqual([]);
+});
+
 test('50 racing decisions on one relay: exactly one wins, the tool runs once', async ({ baseURL, request }) => {
   const marker = `race-${Date.now()}`;
   const { events, sessionId } = await chat(baseURL!, say(`$ echo ${marker} >> race.log && cat race.log | grep -c ${marker}`));
@@ -62,10 +87,8 @@ test('50 racing decisions on one relay: exactly one wins, the tool runs once', a
 
 test('a policy edit takes effect on the next call', async ({ baseURL, request }) => {
   const marker = `edit-${Date.now()}`;
-  const current = await (await request.get('/api/policy')).json();
-  const rules = [...current.policy.rules, { id: marker, action: 'deny', tool: 'bash', params: { command: `echo ${marker}` }, description: 'Blocked by the editor test' }];
-  const saved = await request.put('/api/policy', { headers: { 'If-Match': `"${current.version}"` }, data: { policy: { ...current.policy, rules } } });
-  expect(saved.status()).toBe(200);
+  // addRules retries a save that lost the race to another spec's (a 412), instead of failing.
+  await addRules(request, { id: marker, action: 'deny', tool: 'bash', params: { command: `echo ${marker}` }, description: 'Blocked by the editor test' });
   const { events } = await chat(baseURL!, say(`$ echo ${marker}`));
   const rest = await events.rest();
   expect(rest.some((e) => e.event === 'relay')).toBe(false);

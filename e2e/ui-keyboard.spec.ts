@@ -1,15 +1,19 @@
-// Keyboard-only approvals: focus starts in the dialog; Y approves once, A always allows, N and
-// Escape deny; letters typed into the Reason field are text, not shortcuts (Escape still denies).
+// Keyboard-only approvals: the message is typed and sent from the keyboard; focus starts in the
+// dialog on Approve Once, Tab and Shift+Tab move between its controls (the Reason field, the
+// actions), Y approves once, A always allows, N and Escape deny; letters typed into the Reason
+// field are text, not shortcuts (Escape still denies). No control is focused or clicked by script.
 import { expect, test } from '@playwright/test';
 import { ChatPage } from './pages/chat-page';
+import { tabTo } from './support/keyboard';
 import { uniqueMarker } from './support/runs-api';
 
-test('keyboard: Y, A, N and Esc decide four queued calls', async ({ page }) => {
+test('keyboard only: Tab reaches the dialog’s controls; Y, A, N and Esc decide four queued calls', async ({ page }) => {
   const chat = new ChatPage(page);
   const m = uniqueMarker('keys');
   await chat.goto();
-  await chat.message.fill(`$ echo ${m}-y\n$ printf ${m}-a\n$ echo ${m}-n\n$ echo ${m}-esc`);
-  await chat.message.press('Control+Enter');
+  await tabTo(page, chat.message);
+  await page.keyboard.insertText(`$ echo ${m}-y\n$ printf ${m}-a\n$ echo ${m}-n\n$ echo ${m}-esc`);
+  await page.keyboard.press('Control+Enter');
   await expect(chat.dialog).toBeVisible();
   await expect(chat.queuePosition()).toHaveText('1 of 4');
 
@@ -19,22 +23,29 @@ test('keyboard: Y, A, N and Esc decide four queued calls', async ({ page }) => {
   await expect(chat.queuePosition()).toHaveText('1 of 3');
   await expect(chat.dialogParams()).toContainText(`printf ${m}-a`);
 
+  // The next call's dialog starts on its first action again; Tab moves along the actions.
   await expect(chat.approveOnce).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(chat.alwaysAllow).toBeFocused();
   await page.keyboard.press('a');
   await expect(chat.queuePosition()).toHaveText('1 of 2');
+  await expect(chat.dialogParams()).toContainText(`echo ${m}-n`);
 
-  // Typing in the Reason field: letters are text; N (outside it) denies.
-  await chat.reason.focus();
+  // Shift+Tab from the actions reaches the Reason field: letters typed there are text; Tab back
+  // to the actions, where N denies with that reason.
+  await expect(chat.approveOnce).toBeFocused();
+  await tabTo(page, chat.reason, { backwards: true });
   await page.keyboard.type('nay');
   await expect(chat.reason).toHaveValue('nay');
   await expect(chat.queuePosition()).toHaveText('1 of 2');
-  await chat.approveOnce.focus();
+  await tabTo(page, chat.deny);
   await page.keyboard.press('n');
   await expect(chat.queuePosition()).toHaveText('1 of 1');
   await expect(chat.dialogParams()).toContainText(`${m}-esc`);
 
   // Escape denies even from the Reason field.
-  await chat.reason.focus();
+  await expect(chat.approveOnce).toBeFocused();
+  await tabTo(page, chat.reason, { backwards: true });
   await page.keyboard.type('esc reason');
   await page.keyboard.press('Escape');
   await expect(chat.dialog).toBeHidden();

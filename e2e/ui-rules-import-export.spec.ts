@@ -51,7 +51,7 @@ test('a pasted snake_case policy is previewed, imported, exported and re-importe
 
   // An import replaces every rule: build it from the version on screen, and again after a conflict.
   let imported: number | undefined;
-  for (let attempt = 0; attempt < 3 && imported === undefined; attempt++) {
+  for (let attempt = 0; attempt < 5 && imported === undefined; attempt++) {
     const current = await getPolicy(request);
     if ((await rules.shownVersion()) !== current.version) {
       await rules.goto();
@@ -67,7 +67,7 @@ test('a pasted snake_case policy is previewed, imported, exported and re-importe
 
   let reimported: number | undefined;
   let exported: Policy | undefined;
-  for (let attempt = 0; attempt < 3 && reimported === undefined; attempt++) {
+  for (let attempt = 0; attempt < 5 && reimported === undefined; attempt++) {
     const download = page.waitForEvent('download');
     await rules.importExport.getByRole('button', { name: 'Download JSON' }).click();
     exported = JSON.parse(await readFile(await (await download).path(), 'utf8')) as Policy;

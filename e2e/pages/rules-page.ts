@@ -66,7 +66,7 @@ export class RulesPage {
    * the editor reports the conflict, and a user would reload and add the rule again; so does this.
    */
   async addRule(rule: RuleInput): Promise<void> {
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < 5; attempt++) {
       const form = await this.openAddRule();
       await this.fillRule(form, rule);
       await form.getByRole('button', { name: 'Save rule' }).click();
@@ -79,7 +79,7 @@ export class RulesPage {
   }
 
   async deleteRule(name: string): Promise<void> {
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < 5; attempt++) {
       await this.rules.getByRole('button', { name: `Delete rule ${name}`, exact: true }).click();
       const dialog = this.page.getByRole('dialog', { name: `Delete rule ${name}?` });
       await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
