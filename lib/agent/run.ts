@@ -219,10 +219,11 @@ function denial(reason: string): CallResult {
 }
 
 /**
- * Claims the call, then runs it. `claimed` (announcing a human's approval) is called once the claim
- * is answered, before the tool starts: the approval itself was stored when the relay was settled,
- * and announcing it earlier would put its event append ahead of the claim in the database's queue
- * (PGlite runs one statement at a time), on the path from the decision to the tool's start.
+ * Claims the call, then runs it. `claimed` (announcing a human's approval) is called once the tool
+ * has been started (its synchronous part: a command is handed to the spawn helper), or once the
+ * claim failed: the approval itself was stored when the relay was settled, and announcing it
+ * earlier would put its event append (PGlite runs one statement at a time, on the main thread)
+ * ahead of the claim or the spawn, on the path from the decision to the tool's start.
  */
 async function execute(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, grants: Rule[], claimed?: () => void) {
   // A stopped run starts nothing, even a call approved at the last moment.
@@ -232,16 +233,18 @@ async function execute(ctx: RunContext, level: AgentLevel, tool: ToolDefinition,
     try {
       won = await ctx.executions.claim({ runId: ctx.runId, toolCallId, tool: tool.name });
     } catch (error) {
+      claimed?.();
       // Without a record that it runs, it does not run.
       return { output: `${tool.name} was not run: its execution could not be recorded (${(error as Error).message}).`, isError: true, metadata: undefined };
-    } finally {
-      claimed?.();
     }
-    if (!won) return { output: `${tool.name} was not run again: this call (${toolCallId}) has already been executed.`, isError: true, metadata: undefined };
-  } else {
-    claimed?.();
+    if (!won) {
+      claimed?.();
+      return { output: `${tool.name} was not run again: this call (${toolCallId}) has already been executed.`, isError: true, metadata: undefined };
+    }
   }
-  const result = await executeClaimed(ctx, level, tool, input, toolCallId, grants);
+  const running = executeClaimed(ctx, level, tool, input, toolCallId, grants);
+  claimed?.();
+  const result = await running;
   await ctx.executions?.finish({ runId: ctx.runId, toolCallId, output: result.output, isError: result.isError }).catch(() => undefined);
   return result;
 }
