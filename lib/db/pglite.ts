@@ -7,6 +7,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import type { Database } from './database';
 import { acquireDataDirLock, type DataDirLock } from './lock';
+import { pglitePreparedRunner, registerPrepared } from './prepared';
 
 export const MEMORY_DATA_DIR = 'memory://';
 
@@ -77,6 +78,7 @@ export async function openPglite(dataDir: string, migrationsFolder: string, opti
     // Drizzle's type asks for a PGlite; it calls only `query` and `transaction` (drizzle-orm/pglite/session.js).
     const db = drizzle({ client: withoutQueryParsers(client) as unknown as PGlite });
     await migrate(db, { migrationsFolder });
+    registerPrepared(db, pglitePreparedRunner(client));
     const opened = client;
     const held = lock;
     return {

@@ -4,6 +4,7 @@ import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from '../relay';
 import type { Database } from './database';
 import { fenceFailure, leaseHeldBy } from './lease-fence';
+import { preparedRunnerOf, type PreparedStatement } from './prepared';
 import { rowsOf } from './statement';
 import { relays, runs, type RelayRow } from './schema';
 
@@ -63,6 +64,27 @@ function decisionRowOf(raw: Record<string, unknown>): RelayDecisionRow {
   return row as RelayDecisionRow;
 }
 
+/**
+ * A human's decision (approve or deny), as one named prepared statement on PGlite (lib/db/prepared.ts):
+ * the same conditional UPDATE as `resolveRelay`'s, and for an approval with a claim ($6, the tool
+ * call id; $7 the lease owner or NULL) the same claim. Text parameters, text results.
+ */
+const SETTLE_DECISION: PreparedStatement = {
+  name: 'gatehouse_settle_decision',
+  text: `WITH settled AS (
+      UPDATE relays SET status = $2, response = $3::jsonb, reason = $4, decided_by = $5, decided_at = now()
+      WHERE id = $1 AND status = 'pending' AND expires_at > now()
+      RETURNING id, run_id, session_id, status, response, reason, decided_by, decided_at, expires_at),
+    claimed AS (
+      INSERT INTO tool_executions (run_id, tool_call_id)
+      SELECT run_id, $6::text FROM settled
+      WHERE settled.status = 'approved' AND $6::text IS NOT NULL
+        AND ($7::text IS NULL OR EXISTS (SELECT 1 FROM run_leases WHERE run_leases.run_id = settled.run_id AND run_leases.owner = $7::text))
+      ON CONFLICT DO NOTHING
+      RETURNING tool_call_id)
+    SELECT settled.*, EXISTS (SELECT 1 FROM claimed) AS claimed FROM settled`,
+};
+
 const isPending = () => eq(relays.status, 'pending');
 const notExpired = () => gt(relays.expiresAt, sql`now()`);
 const expired = () => lte(relays.expiresAt, sql`now()`);
@@ -81,6 +103,13 @@ export function relayQueries(db: Database) {
       .where(and(eq(relays.id, id), isPending(), expired()))
       .returning();
     return row;
+  }
+
+  /** Why a settle touched nothing: the relay is unknown, decided already, or due (expired on the spot). */
+  async function notSettled(id: string): Promise<ResolveRelayResult> {
+    const current = (await expireRelay({ id })) ?? (await getRelay({ id }));
+    if (!current) return { ok: false, reason: 'not_found' };
+    return { ok: false, reason: current.status === 'expired' ? 'expired' : 'already_decided', current };
   }
 
   return {
@@ -149,6 +178,21 @@ export function relayQueries(db: Database) {
      * pending past its deadline is expired on the spot.
      */
     async resolveRelay({ id, status, response, reason, decidedBy, claim }: ResolveRelayInput): Promise<ResolveRelayResult> {
+      const prepared = status === 'cancelled' ? undefined : preparedRunnerOf(db);
+      if (prepared) {
+        const approvalClaim = status === 'approved' ? claim : undefined;
+        const [raw] = await prepared.run(SETTLE_DECISION, [
+          id,
+          status,
+          response === undefined ? null : JSON.stringify(response),
+          reason ?? response?.reason ?? null,
+          decidedBy,
+          approvalClaim?.toolCallId ?? null,
+          approvalClaim?.leaseOwner ?? null,
+        ]);
+        if (raw) return { ok: true, relay: decisionRowOf(raw), ...(approvalClaim ? { claimed: raw.claimed === 't' } : {}) };
+        return notSettled(id);
+      }
       const update = db
         .update(relays)
         .set({ status, response: response ?? null, reason: reason ?? response?.reason ?? null, decidedBy, decidedAt: sql`now()` })
@@ -173,9 +217,7 @@ export function relayQueries(db: Database) {
         const [row] = await update;
         if (row) return { ok: true, relay: row };
       }
-      const current = (await expireRelay({ id })) ?? (await getRelay({ id }));
-      if (!current) return { ok: false, reason: 'not_found' };
-      return { ok: false, reason: current.status === 'expired' ? 'expired' : 'already_decided', current };
+      return notSettled(id);
     },
 
     /** Cancels every pending relay of a run; returns the cancelled rows. */
