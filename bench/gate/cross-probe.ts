@@ -15,7 +15,7 @@ import type { ChildProcess } from 'node:child_process';
 import type pg from 'pg';
 import { calibrate, wallMs } from './clock';
 import { commandStart } from './probe';
-import { approve, followRun, startRun, type SseStream } from './sse';
+import { decide, followRun, startRun, type SseStream } from './sse';
 
 export interface Instance {
   name: 'A' | 'B';
@@ -101,10 +101,7 @@ export async function crossProbe(exec: Instance, via: Instance, hold: Hold, byId
     if (decision?.action !== 'ask') throw new Error(`the probe's bash call was decided "${decision?.action}", expected "ask"`);
     const relay = relayEvent.data.relay as { id: string; createdAt: number };
     const owner = await hold.leaseOwner(runId);
-    const t0 = wallMs();
-    const answered = await approve(via.base, relay.id, sessionId);
-    const tAnswered = wallMs();
-    if (!answered.ok) throw new Error(`POST /api/chat/relay on ${via.name}: status ${answered.status} ${(await answered.text()).slice(0, 200)}`);
+    const { sentAt: t0, answeredAt: tAnswered } = await decide(via.base, relay.id, sessionId);
     const result = await follow.until('tool_result');
     const startedAt = commandStart(result.data);
     await follow.until('done');

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { calibrate, wallMs } from './clock';
 import { PROBE_BUDGET_MS } from './config';
-import { approve, startRun } from './sse';
+import { decide, startRun } from './sse';
 
 export interface Probe {
   runId: string;
@@ -56,10 +56,7 @@ async function probe(base: string): Promise<Probe> {
     const decision = call.data.decision as { action?: string } | undefined;
     if (decision?.action !== 'ask') throw new Error(`the probe's bash call was decided "${decision?.action}", expected "ask"`);
     const relay = relayEvent.data.relay as { id: string; createdAt: number };
-    const t0 = wallMs();
-    const answered = await approve(base, relay.id, String(connected.data.sessionId));
-    const tAnswered = wallMs();
-    if (!answered.ok) throw new Error(`POST /api/chat/relay: status ${answered.status} ${(await answered.text()).slice(0, 200)}`);
+    const { sentAt: t0, answeredAt: tAnswered } = await decide(base, relay.id, String(connected.data.sessionId));
     const result = await stream.until('tool_result');
     const startedAt = commandStart(result.data);
     await stream.until('done');

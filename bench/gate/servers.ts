@@ -6,6 +6,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { HARD_LIMIT_MS, ROOT, TOKEN } from './config';
+import { closeDecisionClients } from './sse';
 
 const children = new Set<ChildProcess>();
 const tempDirs = new Set<string>();
@@ -158,6 +159,7 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 /** SIGTERM to its process group, SIGKILL after 10 s; resolves when it exited. */
 export async function stopServer(child: ChildProcess): Promise<void> {
+  closeDecisionClients(); // kept-alive connections would hold up its graceful shutdown
   const gone = () => child.exitCode !== null || child.signalCode !== null;
   const exited = new Promise<void>((r) => (gone() ? r() : child.once('exit', () => r())));
   const kill = (signal: NodeJS.Signals) => {

@@ -3,6 +3,7 @@
 import { parseSseBlock } from '../../lib/client/sse-parse';
 import { wallMs } from './clock';
 import { AUTH, STEP_TIMEOUT_MS } from './config';
+import { DecisionClient, type Answered } from './decision-client';
 
 export interface Received {
   id?: number;
@@ -120,7 +121,27 @@ export function followRun(base: string, runId: string): Promise<SseStream> {
   return openStream('GET /api/runs/:id/events', `${base}/api/runs/${runId}/events`, { headers: { ...AUTH, 'Last-Event-ID': '0' } });
 }
 
-/** POST /api/chat/relay/:id approving the relay; resolves when the response arrived. */
+const decisionClients = new Map<string, DecisionClient>();
+
+/**
+ * POST /api/chat/relay/:id approving the relay, timed from the moment its bytes are written to a
+ * kept-alive connection (decision-client.ts): what the probes time decision -> start from.
+ */
+export async function decide(base: string, relayId: string, sessionId: string): Promise<Answered> {
+  let client = decisionClients.get(base);
+  if (!client) decisionClients.set(base, (client = new DecisionClient(base)));
+  const answered = await client.post(`/api/chat/relay/${relayId}`, { 'Content-Type': 'application/json', ...AUTH }, JSON.stringify({ sessionId, response: { approved: true } }));
+  if (answered.status !== 200) throw new Error(`POST /api/chat/relay: status ${answered.status} ${answered.body.slice(0, 200)}`);
+  return answered;
+}
+
+/** Closes the decision connections (before a server is stopped). */
+export function closeDecisionClients(): void {
+  for (const client of decisionClients.values()) client.close();
+  decisionClients.clear();
+}
+
+/** POST /api/chat/relay/:id approving the relay (fetch, for concurrent decisions); resolves when the response arrived. */
 export function approve(base: string, relayId: string, sessionId: string, timeoutMs = STEP_TIMEOUT_MS): Promise<Response> {
   return fetch(`${base}/api/chat/relay/${relayId}`, {
     method: 'POST',

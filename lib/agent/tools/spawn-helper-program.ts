@@ -4,9 +4,13 @@
 //
 // Protocol (IPC, advanced serialization so output chunks travel as Buffers):
 //   parent -> helper  { t: 'spawn', id, command, cwd, env, maxBytes }   run /bin/bash -c command
-//                     { t: 'release', id }                              stop reading its output
-//                     { t: 'prepare', cwd, env }                        have a spare bash ready
+//                     { t: 'bind', id, sid, maxBytes }   the server handed spare sid a command: it is job id
+//                     { t: 'forget', sid }               the server will not use spare sid: kill it
+//                     { t: 'release', id }               stop reading its output
+//                     { t: 'prepare', cwd, env }         have a spare bash ready
 //   helper -> parent  { t: 'ready' }
+//                     { t: 'spare', sid, pid, key } + the write end of its command pipe (a handle)
+//                     { t: 'spare-gone', sid }           spare sid ended before it was bound
 //                     { t: 'spawned', id, pid, warm }  bash started, leading a new process group
 //                                                    (warm: a spare bash took the command)
 //                     { t: 'error', id, message }    bash could not be started (nothing ran)
@@ -17,19 +21,22 @@
 // and the helper exits: nothing it started outlives the server.
 //
 // A spare bash: starting /bin/bash (exec, dynamic linking, start-up) is most of the time from a
-// request to the command running (1.5-3 ms of about 4), so one bash is started ahead of time, in /
-// with the environment of the last command, waiting on fd 3 for a directory and a command (each
-// NUL-terminated). It changes to the directory (`cd -P`, as a start there would have it) and runs
-// the command with `eval`, in the same state as `bash -c` (same $0, options, variables, process
-// group, closed stdin, exit status; a syntax error says "eval" instead of "-c"). A spare is
-// used once, for a command of at most SPARE_MAX_BYTES without NUL (bash reads fd 3 a byte at a
-// time) in an existing directory; any other command, or one with another environment, starts a
-// fresh bash as before. If the helper dies before handing a spare its command, the spare reads
-// EOF and exits without running anything.
+// request to the command running, so one bash is started ahead of time, in / with the environment
+// of the last command, waiting on fd 3 for a directory and a command (each NUL-terminated). It
+// changes to the directory (`cd -P`, as a start there would have it) and runs the command with
+// `eval`, in the same state as `bash -c` (same $0, options, variables, process group, closed stdin,
+// exit status; a syntax error says "eval" instead of "-c").
+//
+// The write end of fd 3 is handed to the server (`spare`), which writes the command itself: the
+// approved command reaches bash in one write, without waiting for this process to wake up (about
+// 0.5 ms on a 2-core VM). The server then binds the spare to its job id (`bind`); output and exit
+// seen before that are held and replayed. A spare is used once, for a command of at most
+// SPARE_MAX_BYTES without NUL in an existing directory (the server checks). If the server lets go
+// of the write end without a command (another environment, the helper or the server died), bash
+// reads EOF and exits without running anything.
 export const HELPER_PROGRAM = String.raw`
 'use strict';
 const { spawn } = require('node:child_process');
-const { statSync } = require('node:fs');
 const jobs = new Map();
 const send = (m) => { if (process.connected) process.send(m); };
 const killGroup = (pid) => { try { process.kill(-pid, 'SIGKILL'); } catch {} };
@@ -38,86 +45,127 @@ const killGroup = (pid) => { try { process.kill(-pid, 'SIGKILL'); } catch {} };
 const SPARE = 'IFS= read -r -d "" -u 3 __gatehouse_cwd && IFS= read -r -d "" -u 3 __gatehouse_command || exit 97; exec 3<&-; ' +
   'cd -P -- "$__gatehouse_cwd" || exit 1; unset OLDPWD __gatehouse_cwd; declare -x OLDPWD; SECONDS=0; ' +
   'BASH_EXECUTION_STRING=$__gatehouse_command; eval "unset __gatehouse_command; : /bin/bash; $__gatehouse_command"';
-const SPARE_MAX_BYTES = 4096;
+// The newest spare (handed to the server, not bound yet); every spare not yet bound or forgotten, by sid.
 let spare;
-const keyOf = (m) => JSON.stringify(m.env);
-const isDirectory = (p) => { try { return statSync(p).isDirectory(); } catch { return false; } };
-function dropSpare() {
-  if (spare && spare.child.pid !== undefined) killGroup(spare.child.pid);
-  spare = undefined;
+const spares = new Map();
+let nextSid = 1;
+const keyOf = (env) => JSON.stringify(env);
+function forget(s) {
+  spares.delete(s.sid);
+  if (spare === s) spare = undefined;
+  if (s.child.pid !== undefined) killGroup(s.child.pid);
 }
+// A spare is killed only when the server says it will not use it (forget), never on this side's
+// own account: the server may have written a command to it already.
 function prepare(m) {
-  const key = keyOf(m);
+  const key = keyOf(m.env);
   if (spare && spare.key === key && !spare.dead) return;
-  dropSpare();
   let child;
   try {
     child = spawn('/bin/bash', ['-c', SPARE], { cwd: '/', env: m.env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
   } catch {
     return;
   }
-  const s = { key, child, dead: child.pid === undefined };
-  const gone = () => { s.dead = true; if (spare === s) spare = undefined; };
-  child.on('error', gone);
-  child.on('exit', gone);
-  child.stdio[3].on('error', () => {});
-  spare = s;
-}
-/** The spare bash for this command, given its command; undefined when none fits. */
-function takeSpare(m) {
-  const s = spare;
-  if (!s || s.dead || s.key !== keyOf(m) || s.child.exitCode !== null || s.child.signalCode !== null) return undefined;
-  if (m.command.includes('\0') || m.cwd.includes('\0') || Buffer.byteLength(m.command) > SPARE_MAX_BYTES) return undefined;
-  // A missing directory is reported as a fresh spawn reports it (ENOENT, nothing run).
-  if (!isDirectory(m.cwd)) return undefined;
-  spare = undefined;
-  s.child.stdio[3].end(m.cwd + '\0' + m.command + '\0');
-  return s.child;
-}
-function start(m) {
-  let child = takeSpare(m);
-  const warm = child !== undefined;
-  try {
-    child ??= spawn('/bin/bash', ['-c', m.command], { cwd: m.cwd, env: m.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (e) {
-    return send({ t: 'error', id: m.id, message: String((e && e.message) || e) });
-  }
-  // The next spare, once this command is on its way.
-  setImmediate(() => prepare(m));
-  const job = { child, total: 0 };
-  jobs.set(m.id, job);
+  if (child.pid === undefined) { child.on('error', () => {}); return; }
+  // Until bound: output is held (held: chunks, total), and the end is remembered.
+  const s = { sid: nextSid++, key, env: m.env, child, dead: false, job: undefined, held: [], total: 0, exit: undefined, closed: false };
   const onData = (chunk) => {
-    const room = m.maxBytes + 1 - Math.min(job.total, m.maxBytes + 1);
-    job.total += chunk.length;
-    if (room > 0) send({ t: 'out', id: m.id, data: chunk.length > room ? chunk.subarray(0, room) : chunk });
+    if (s.job) return s.job.onData(chunk);
+    s.total += chunk.length;
+    if (s.total <= 1 << 20) s.held.push(chunk);
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
+  child.on('error', () => {});
+  child.on('exit', (code, signal) => {
+    s.dead = true;
+    killGroup(child.pid);
+    if (s.job) return s.job.onExit(code, signal);
+    s.exit = { code, signal };
+    if (spare === s) spare = undefined;
+    // Ended unbound: the server drops it (forget), or binds it if it had written a command already.
+    send({ t: 'spare-gone', sid: s.sid });
+  });
+  child.on('close', () => {
+    if (s.job) return s.job.onClose();
+    s.closed = true;
+  });
+  child.stdio[3].on('error', () => {});
+  spares.set(s.sid, s);
+  spare = s;
+  // The write end goes to the server; this process's copy is closed once it is sent (so the
+  // child's 'close' still comes, which a copy closed by send() itself would never signal).
+  const pipe = child.stdio[3];
+  if (!process.connected) return pipe.destroy();
+  process.send({ t: 'spare', sid: s.sid, pid: child.pid, key }, pipe, { keepOpen: true }, () => pipe.destroy());
+}
+function track(id, child, maxBytes) {
+  const job = { child, total: 0 };
+  jobs.set(id, job);
+  job.onData = (chunk) => {
+    const room = maxBytes + 1 - Math.min(job.total, maxBytes + 1);
+    job.total += chunk.length;
+    if (room > 0) send({ t: 'out', id, data: chunk.length > room ? chunk.subarray(0, room) : chunk });
+  };
+  job.onExit = (code, signal) => send({ t: 'exit', id, code, signal });
+  job.onClose = () => {
+    if (!jobs.delete(id)) return;
+    send({ t: 'close', id, total: job.total });
+  };
+  return job;
+}
+function bind(m) {
+  const s = spares.get(m.sid);
+  if (!s) return send({ t: 'error', id: m.id, message: 'the spare bash was gone before the command reached it' });
+  spares.delete(s.sid);
+  if (spare === s) spare = undefined;
+  const job = track(m.id, s.child, m.maxBytes);
+  s.job = job;
+  send({ t: 'spawned', id: m.id, pid: s.child.pid, warm: true });
+  job.total = 0;
+  for (const chunk of s.held) job.onData(chunk);
+  job.total = s.total;
+  if (s.exit) job.onExit(s.exit.code, s.exit.signal);
+  if (s.closed) job.onClose();
+  // The next spare, once this command had the machine to itself for a moment.
+  setTimeout(() => prepare({ env: s.env }), 30);
+}
+function start(m) {
+  let child;
+  try {
+    child = spawn('/bin/bash', ['-c', m.command], { cwd: m.cwd, env: m.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    return send({ t: 'error', id: m.id, message: String((e && e.message) || e) });
+  }
+  setTimeout(() => prepare(m), 30);
+  const job = track(m.id, child, m.maxBytes);
+  child.stdout.on('data', job.onData);
+  child.stderr.on('data', job.onData);
   child.on('error', (e) => {
     jobs.delete(m.id);
     send({ t: 'error', id: m.id, message: String((e && e.message) || e) });
   });
-  if (child.pid !== undefined) send({ t: 'spawned', id: m.id, pid: child.pid, warm });
+  if (child.pid !== undefined) send({ t: 'spawned', id: m.id, pid: child.pid, warm: false });
   child.on('exit', (code, signal) => {
     killGroup(child.pid);
-    send({ t: 'exit', id: m.id, code, signal });
+    job.onExit(code, signal);
   });
-  child.on('close', () => {
-    if (!jobs.delete(m.id)) return;
-    send({ t: 'close', id: m.id, total: job.total });
-  });
+  child.on('close', () => job.onClose());
 }
 process.on('message', (m) => {
-  if (m && m.t === 'spawn') start(m);
-  else if (m && m.t === 'prepare') prepare(m);
-  else if (m && m.t === 'release') {
+  if (!m) return;
+  if (m.t === 'spawn') start(m);
+  else if (m.t === 'bind') bind(m);
+  else if (m.t === 'prepare') prepare(m);
+  else if (m.t === 'forget') { const s = spares.get(m.sid); if (s) forget(s); }
+  else if (m.t === 'release') {
     const job = jobs.get(m.id);
     jobs.delete(m.id);
     if (job) { job.child.stdout.destroy(); job.child.stderr.destroy(); }
   }
 });
 process.on('disconnect', () => {
-  dropSpare();
+  for (const s of spares.values()) if (s.child.pid !== undefined) killGroup(s.child.pid);
   for (const job of jobs.values()) if (job.child.pid !== undefined) killGroup(job.child.pid);
   process.exit(0);
 });

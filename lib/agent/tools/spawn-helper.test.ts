@@ -2,7 +2,7 @@ import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bashTool } from './bash';
-import { prepareCommands, setSpawnMode, spawnHelperPid, startCommand, startSpawnHelper, stopSpawnHelper } from './spawn-helper';
+import { armedSparePid, prepareCommands, setSpawnMode, spawnHelperPid, startCommand, startSpawnHelper, stopSpawnHelper } from './spawn-helper';
 import { scrubbedEnv } from './bash';
 import { tempWorkspace, toolContext, type TempWorkspace } from './test-support';
 
@@ -123,13 +123,20 @@ describe('spawn helper', () => {
     expect(error.message).toMatch(/ENOENT/);
   });
 
-  /** Runs `command` until it ran in a spare bash (the helper prepares one after each start). */
+  /** Runs `command` until it ran in a spare bash (the helper prepares one shortly after each start). */
   async function runWarm(command: string) {
     for (let i = 0; i < 20; i++) {
       const result = await run(command);
       if (result.metadata?.warmStart === true) return result;
+      await spareArmed();
     }
     throw new Error('no command ran in a spare bash');
+  }
+
+  /** Waits until this process holds a spare bash's command pipe; its pid. */
+  async function spareArmed(): Promise<number> {
+    await vi.waitFor(() => expect(armedSparePid()).toBeGreaterThan(0), { timeout: 3000 });
+    return armedSparePid()!;
   }
 
   /** The helper's children that are spare bashes waiting for a command. */
@@ -168,6 +175,7 @@ describe('spawn helper', () => {
   it('a spare bash runs in the workspace as it is now, also when the directory was made anew', async () => {
     await startSpawnHelper();
     await runWarm('true');
+    await spareArmed();
     await rm(t.workspace, { recursive: true, force: true });
     await mkdir(t.workspace);
     await writeFile(path.join(t.workspace, 'fresh.txt'), '');
@@ -183,6 +191,49 @@ describe('spawn helper', () => {
     const [spare] = await spares(helper);
     process.kill(helper, 'SIGKILL');
     await vi.waitFor(async () => expect(await isRunning(spare!)).toBe(false), { timeout: 3000 });
+  });
+
+  it('writes an approved command straight to the spare bash: it starts while the helper is stopped, and its output arrives after', async () => {
+    const helper = (await startSpawnHelper())!;
+    await runWarm('true');
+    await spareArmed();
+    process.kill(helper, 'SIGSTOP');
+    let pending: ReturnType<typeof run>;
+    try {
+      pending = run('touch started; echo out; exit 4');
+      await vi.waitFor(() => readFile(path.join(t.workspace, 'started')), { timeout: 3000 });
+    } finally {
+      process.kill(helper, 'SIGCONT');
+    }
+    const result = await pending;
+    expect(result.output).toMatch(/^out\n/);
+    expect(result.metadata).toMatchObject({ spawnedVia: 'helper', warmStart: true, exitCode: 4 });
+  });
+
+  it('a spare that died before it was used is let go of: the next command starts a fresh bash, then a new spare is ready', async () => {
+    const helper = (await startSpawnHelper())!;
+    await runWarm('true');
+    await vi.waitFor(async () => expect(await spares(helper)).toHaveLength(1), { timeout: 3000 });
+    await new Promise((resolve) => setTimeout(resolve, 100)); // no spare is still being prepared
+    const spare = await spareArmed();
+    process.kill(-spare, 'SIGKILL');
+    await vi.waitFor(() => expect(armedSparePid()).toBeUndefined(), { timeout: 3000 });
+    expect(await spares(helper)).toEqual([]);
+    const next = await run('echo fresh');
+    expect(next).toMatchObject({ output: 'fresh\n', metadata: { warmStart: false, exitCode: 0 } });
+    expect(await runWarm('echo warm')).toMatchObject({ output: 'warm\n' });
+  });
+
+  it('a spare for another environment replaces the one held, which exits without running anything', async () => {
+    const helper = (await startSpawnHelper())!;
+    await runWarm('true');
+    const first = await spareArmed();
+    prepareCommands({ cwd: t.workspace, env: { ...scrubbedEnv(t.workspace), GATEHOUSE_TEST: 'other' } });
+    await vi.waitFor(async () => expect(await isRunning(first)).toBe(false), { timeout: 3000 });
+    await vi.waitFor(async () => expect(await spares(helper)).toHaveLength(1), { timeout: 3000 });
+    expect(await spares(helper)).not.toContain(first);
+    expect(armedSparePid()).toBe((await spares(helper))[0]);
+    expect(await readdir(t.workspace)).toEqual([]);
   });
 
   it('spawns directly when turned off', async () => {

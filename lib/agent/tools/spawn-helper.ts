@@ -3,10 +3,15 @@
 // hundred MB (PGlite's WebAssembly heap above all) costs 8-15 ms, against about 1.5 ms from a
 // 40 MB helper. The helper is started on first use (that call, and any made before it is ready,
 // spawns directly) and is stopped with the server: it exits when its IPC channel closes.
-// Invariants: a command is sent to the helper at most once and never re-sent elsewhere, so a
-// helper dying mid-request can fail a call but never run it twice; when it dies, the process
-// groups it reported are killed from here; after repeated deaths, commands spawn directly.
+// When the helper has a spare bash ready, it hands this process the spare's command pipe, and the
+// command is written straight to it (spare-bash.ts), then bound to its job in the helper.
+// Invariants: a command is sent to the helper (or written to a spare) at most once and never
+// re-sent elsewhere, so a helper dying mid-request can fail a call but never run it twice; when it
+// dies, the process groups it reported (and the spare a command went to) are killed from here;
+// after repeated deaths, commands spawn directly.
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { fitsSpare, handCommand, letGo, type ArmedSpare } from './spare-bash';
 import { HELPER_PROGRAM } from './spawn-helper-program';
 
 export interface CommandRequest {
@@ -65,6 +70,11 @@ export async function startSpawnHelper(timeoutMs = 10_000): Promise<number | und
   const deadline = Date.now() + timeoutMs;
   while (!current.ready && helper === current && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
   return current.ready ? current.child.pid : undefined;
+}
+
+/** The pid of the spare bash this process would hand the next command to (for tests). */
+export function armedSparePid(): number | undefined {
+  return helper?.armedPid;
 }
 
 /** The helper's pid once it is up (for tests and the benchmark's memory figure). */
@@ -137,6 +147,8 @@ interface Job {
 
 type HelperMessage =
   | { t: 'ready' }
+  | { t: 'spare'; sid: number; pid: number; key: string }
+  | { t: 'spare-gone'; sid: number }
   | { t: 'spawned'; id: number; pid: number; warm?: boolean }
   | { t: 'error'; id: number; message: string }
   | { t: 'out'; id: number; data: Buffer | Uint8Array }
@@ -149,6 +161,8 @@ class Helper {
   private readonly jobs = new Map<number, Job>();
   private nextId = 1;
   private gone = false;
+  /** The spare bash this process may hand the next command to. */
+  private armed: ArmedSpare | undefined;
 
   constructor() {
     // A bare environment: the helper passes each command the scrubbed one it is given.
@@ -157,10 +171,14 @@ class Helper {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       serialization: 'advanced',
     });
-    this.child.on('message', (message: HelperMessage) => this.receive(message));
+    this.child.on('message', (message: HelperMessage, handle: unknown) => this.receive(message, handle as Socket | undefined));
     this.child.on('error', () => this.lost());
     this.child.on('exit', () => this.lost());
     this.idle();
+  }
+
+  get armedPid(): number | undefined {
+    return this.armed?.pid;
   }
 
   run(request: CommandRequest, events: CommandEvents): CommandHandle {
@@ -168,7 +186,17 @@ class Helper {
     const job: Job = { events, warm: false, killRequested: false };
     this.jobs.set(id, job);
     this.busy();
-    this.child.send({ t: 'spawn', id, command: request.command, cwd: request.cwd, env: request.env, maxBytes: request.maxOutputBytes });
+    const spare = this.armed && fitsSpare(this.armed, request) ? this.armed : undefined;
+    if (spare) {
+      // The command goes to the waiting bash now; the helper learns whose it is after.
+      this.armed = undefined;
+      job.pid = spare.pid;
+      job.warm = true;
+      handCommand(spare, request);
+      this.child.send({ t: 'bind', id, sid: spare.sid, maxBytes: request.maxOutputBytes });
+    } else {
+      this.child.send({ t: 'spawn', id, command: request.command, cwd: request.cwd, env: request.env, maxBytes: request.maxOutputBytes });
+    }
     return {
       via: 'helper',
       get warm() {
@@ -192,14 +220,20 @@ class Helper {
 
   stop(): void {
     this.gone = true;
+    this.dropArmed();
     this.child.disconnect?.();
     this.child.kill('SIGTERM');
   }
 
-  private receive(message: HelperMessage): void {
+  private receive(message: HelperMessage, handle: Socket | undefined): void {
     if (message.t === 'ready') {
       this.ready = true;
       deaths = 0;
+      return;
+    }
+    if (message.t === 'spare') return this.arm(message, handle);
+    if (message.t === 'spare-gone') {
+      if (this.armed?.sid === message.sid) this.forgetArmed();
       return;
     }
     const job = this.jobs.get(message.id);
@@ -227,6 +261,31 @@ class Helper {
     }
   }
 
+  /** A new spare replaces the armed one, which is let go of unused. */
+  private arm(message: { sid: number; pid: number; key: string }, socket: Socket | undefined): void {
+    if (!socket) return;
+    socket.on('error', () => undefined); // a spare that died first: EPIPE, and its exit is reported by the helper
+    socket.unref();
+    if (this.gone) {
+      socket.destroy();
+      return;
+    }
+    this.forgetArmed();
+    this.armed = { sid: message.sid, pid: message.pid, key: message.key, socket };
+  }
+
+  private forgetArmed(): void {
+    const armed = this.armed;
+    if (!armed) return;
+    this.dropArmed();
+    if (!this.gone) this.child.send({ t: 'forget', sid: armed.sid });
+  }
+
+  private dropArmed(): void {
+    if (this.armed) letGo(this.armed);
+    this.armed = undefined;
+  }
+
   private finish(id: number): void {
     this.jobs.delete(id);
     this.idle();
@@ -238,6 +297,7 @@ class Helper {
     if (!this.gone) deaths++;
     this.gone = true;
     this.ready = false;
+    this.dropArmed();
     const jobs = [...this.jobs.values()];
     this.jobs.clear();
     for (const job of jobs) {
