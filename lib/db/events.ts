@@ -10,7 +10,8 @@ import type { Database } from './database';
 import { RunNotFoundError } from './errors';
 import { fenceFailure, leaseHeldBy } from './lease-fence';
 import { events, type EventRow, type RunStatus } from './schema';
-import { auditValues, rowsOf } from './statement';
+import { directRows } from './prepared';
+import { auditValues } from './statement';
 
 export interface NewEvent {
   type: string;
@@ -57,7 +58,8 @@ export function eventQueries(db: Database) {
           SELECT a.id, coalesce(a.at, now()), a.kind, a.run_id, a.session_id, a.agent_id, a.tool, a.params, a.action, a.reason, a.rule, a.decided_by, a.wait_ms, a.details
           FROM run, ${auditValues(audit)} RETURNING 1)`
       : sql``;
-    const result = await db.execute(sql`
+    // Every event goes through here: straight to the driver on PGlite (prepared.ts).
+    const rows = await directRows<RawRow>(db, sql`
       WITH run AS (
         UPDATE runs SET last_event_seq = last_event_seq + ${count}${statusSet}
         WHERE id = ${runId}${leaseOwner === undefined ? sql`` : sql` AND ${leaseHeldBy(runId, leaseOwner)}`}
@@ -82,7 +84,6 @@ export function eventQueries(db: Database) {
       UNION ALL
       SELECT 'notified', NULL, NULL, NULL, NULL, NULL FROM announced`}
     `);
-    const rows = rowsOf<RawRow>(result);
     if (!rows.some((row) => row.row_kind === 'run')) throw leaseOwner === undefined ? new RunNotFoundError(runId) : await fenceFailure(db, runId, leaseOwner);
     return rows
       .filter((row) => row.row_kind === 'event')

@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import type { Database } from './database';
 import { acquireDataDirLock, type DataDirLock } from './lock';
-import { pglitePreparedRunner, registerPrepared } from './prepared';
+import { registerDirectQuery, singleMessageQuery } from './prepared';
 
 export const MEMORY_DATA_DIR = 'memory://';
 
@@ -46,16 +46,20 @@ function stripParsers(options: QueryOptions | undefined): QueryOptions | undefin
   return rest;
 }
 
-/** The client Drizzle is given: PGlite's (Drizzle uses only `query` and `transaction`), without Drizzle's per-query parsers. */
+/**
+ * The client Drizzle is given (Drizzle uses only `query` and `transaction`): without Drizzle's
+ * per-query parsers, and outside transactions with each statement sent as one message, prepared
+ * once by name (prepared.ts).
+ */
 interface Queryable {
   query: PGlite['query'];
 }
-function withoutQueryParsers(client: PGlite): Queryable & Pick<PGlite, 'transaction'>;
-function withoutQueryParsers(client: Transaction): Queryable;
-function withoutQueryParsers(client: PGlite | Transaction): Queryable & Partial<Pick<PGlite, 'transaction'>> {
-  const query = ((text: string, params?: unknown[], options?: QueryOptions) => client.query(text, params, stripParsers(options))) as PGlite['query'];
-  if (!('transaction' in client)) return { query };
+function drizzleClient(client: PGlite, fast: PGlite['query']): Queryable & Pick<PGlite, 'transaction'> {
+  const query = ((text: string, params?: unknown[], options?: QueryOptions) => fast(text, params, stripParsers(options))) as PGlite['query'];
   return { query, transaction: (fn) => client.transaction((tx) => fn(withoutQueryParsers(tx) as Transaction)) };
+}
+function withoutQueryParsers(tx: Transaction): Queryable {
+  return { query: ((text: string, params?: unknown[], options?: QueryOptions) => tx.query(text, params, stripParsers(options))) as PGlite['query'] };
 }
 
 export interface PgliteOptions {
@@ -72,14 +76,15 @@ export async function openPglite(dataDir: string, migrationsFolder: string, opti
       lock = await acquireDataDirLock(dataDir);
       await mkdir(path.join(dataDir, 'pgdata'), { recursive: true });
     }
-    client = memory
+    const opened = memory
       ? await PGlite.create({ loadDataDir: options.loadDataDir, ...OPTIONS })
       : await PGlite.create(path.join(dataDir, 'pgdata'), OPTIONS);
+    client = opened;
+    const fast = singleMessageQuery(opened, (text, params, queryOptions) => opened.query(text, params, queryOptions)) as PGlite['query'];
     // Drizzle's type asks for a PGlite; it calls only `query` and `transaction` (drizzle-orm/pglite/session.js).
-    const db = drizzle({ client: withoutQueryParsers(client) as unknown as PGlite });
+    const db = drizzle({ client: drizzleClient(opened, fast) as unknown as PGlite });
+    registerDirectQuery(db, fast);
     await migrate(db, { migrationsFolder });
-    registerPrepared(db, pglitePreparedRunner(client));
-    const opened = client;
     const held = lock;
     return {
       db,

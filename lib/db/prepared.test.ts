@@ -1,55 +1,85 @@
 import { sql } from 'drizzle-orm';
-import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGlite, type QueryOptions } from '@electric-sql/pglite';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resolveMigrationsFolder } from './migrate';
 import { MEMORY_DATA_DIR, openPglite, type OpenedStore } from './pglite';
-import { pglitePreparedRunner, preparedRunnerOf, type PreparedStatement } from './prepared';
-import { createQueries } from './queries';
+import { singleMessageQuery } from './prepared';
 import { rowsOf } from './statement';
 import { migratedTemplate } from './test-support/pglite-template';
 
-describe('named prepared statements on PGlite', () => {
+describe('statements as one message, prepared by name (PGlite)', () => {
   let client: PGlite;
+  let fallback: ReturnType<typeof vi.fn>;
+  let query: ReturnType<typeof singleMessageQuery>;
   beforeAll(async () => {
     client = await PGlite.create();
-    await client.exec('CREATE TABLE t (id text PRIMARY KEY, doc jsonb)');
+    await client.exec('CREATE TABLE t (id text PRIMARY KEY, n int, doc jsonb, at timestamptz, ok boolean)');
   });
   afterAll(() => client.close());
-
-  const insert: PreparedStatement = { name: 'test_insert', text: 'INSERT INTO t (id, doc) VALUES ($1, $2::jsonb) RETURNING id, doc, $1 IS NULL AS nothing' };
-
-  it('prepares once, then runs by name; rows come back as text under their column names', async () => {
-    const runner = pglitePreparedRunner(client);
-    expect(await runner.run(insert, ['a', '{"x": 1}'])).toEqual([{ id: 'a', doc: '{"x": 1}', nothing: 'f' }]);
-    expect(await runner.run(insert, ['b', null])).toEqual([{ id: 'b', doc: null, nothing: 'f' }]);
-    const statements = await client.query<{ name: string }>('SELECT name FROM pg_prepared_statements');
-    expect(statements.rows.map((row) => row.name)).toEqual(['test_insert']);
+  beforeEach(async () => {
+    await client.exec('DELETE FROM t; DEALLOCATE ALL');
+    fallback = vi.fn((text: string, params?: unknown[], options?: QueryOptions) => client.query(text, params, options));
+    query = singleMessageQuery(client, fallback as never, 2);
   });
 
-  it('passes the database error on, with its SQLSTATE, and stays usable', async () => {
-    const runner = pglitePreparedRunner(client);
-    await expect(runner.run(insert, ['a', null])).rejects.toMatchObject({ code: '23505' });
-    expect(await runner.run(insert, ['c', null])).toEqual([{ id: 'c', doc: null, nothing: 'f' }]);
+  const insert = 'INSERT INTO t (id, n, doc, at, ok) VALUES ($1, $2, $3, $4, $5) RETURNING *';
+  const prepared = async () => (await client.query<{ name: string }>('SELECT name FROM pg_prepared_statements ORDER BY name')).rows.map((row) => row.name);
+
+  it('returns what PGlite’s query returns, for the same statement and parameters', async () => {
+    const at = new Date('2026-11-21T10:00:00.123Z');
+    const fast = await query(insert, ['a', 7, '{"x": [1, "y"]}', at, true]);
+    await client.query('DELETE FROM t');
+    const plain = await client.query(insert, ['a', 7, '{"x": [1, "y"]}', at, true]);
+    expect(fast).toEqual(plain);
+    expect(fast.rows).toEqual([{ id: 'a', n: 7, doc: { x: [1, 'y'] }, at: new Date(at), ok: true }]);
+    expect(await query('SELECT id, n FROM t WHERE id = $1', ['a'], { rowMode: 'array' })).toMatchObject({ rows: [['a', 7]] });
+    expect(await query('UPDATE t SET n = n + $1', [1n])).toMatchObject({ affectedRows: 1, rows: [] });
+    expect(fallback).not.toHaveBeenCalled();
+  });
+
+  it('names a statement once seen (up to the limit), and runs later texts as the unnamed statement', async () => {
+    await query('SELECT $1::int AS one', [1]);
+    await query('SELECT $1::int AS one', [2]);
+    await query('SELECT $1::int AS two', [2]);
+    expect(await prepared()).toEqual(['gatehouse_1', 'gatehouse_2']);
+    expect(await query('SELECT $1::int AS three', [3])).toMatchObject({ rows: [{ three: 3 }] });
+    expect(await prepared()).toEqual(['gatehouse_1', 'gatehouse_2']);
+  });
+
+  it('parses a new statement once when many callers send it at the same time', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => query('SELECT $1::int AS i', [i])));
+    expect(results.map((result) => result.rows[0])).toEqual(Array.from({ length: 20 }, (_, i) => ({ i })));
+    expect(await prepared()).toEqual(['gatehouse_1']);
+  });
+
+  it('leaves what it does not take to PGlite’s query: objects and arrays as parameters, other options', async () => {
+    await query('SELECT $1::jsonb AS doc', [{ a: 1 }]);
+    await query('SELECT $1::text[] AS list', [['a', 'b']]);
+    await query('SELECT 1 AS one', [], { parsers: {} });
+    expect(fallback).toHaveBeenCalledTimes(3);
+    expect(await prepared()).toEqual([]);
+  });
+
+  it('passes the database error on, with its SQLSTATE and the statement, and stays usable', async () => {
+    await query(insert, ['a', 1, null, null, null]);
+    await expect(query(insert, ['a', 1, null, null, null])).rejects.toMatchObject({ code: '23505', query: insert });
+    expect(await query(insert, ['b', 1, null, null, null])).toMatchObject({ rows: [{ id: 'b' }] });
   });
 
   it('prepares again when the statement was deallocated behind its back', async () => {
-    const runner = pglitePreparedRunner(client);
-    await runner.run(insert, ['d', null]);
+    await query(insert, ['a', 1, null, null, null]);
     await client.exec('DEALLOCATE ALL');
-    expect(await runner.run(insert, ['e', null])).toEqual([{ id: 'e', doc: null, nothing: 'f' }]);
+    expect(await query(insert, ['b', 1, null, null, null])).toMatchObject({ rows: [{ id: 'b' }] });
   });
 
   it('recovers when its first Parse succeeded but the Bind after it failed', async () => {
-    await client.exec('DEALLOCATE ALL');
-    const runner = pglitePreparedRunner(client);
-    await expect(runner.run(insert, ['f', 'not json'])).rejects.toMatchObject({ code: '22P02' });
-    expect(await runner.run(insert, ['f', '[]'])).toEqual([{ id: 'f', doc: '[]', nothing: 'f' }]);
-    // A second runner of the same process that never parsed it finds it there (42P05) and carries on.
-    expect(await pglitePreparedRunner(client).run(insert, ['g', null])).toEqual([{ id: 'g', doc: null, nothing: 'f' }]);
+    await expect(query(insert, ['a', 'not a number', null, null, null])).rejects.toMatchObject({ code: '22P02' });
+    expect(await query(insert, ['a', 1, null, null, null])).toMatchObject({ rows: [{ id: 'a' }] });
+    // Another cache that never parsed it finds the name taken (42P05) and carries on.
+    expect(await singleMessageQuery(client, fallback as never)(insert, ['b', 1, null, null, null])).toMatchObject({ rows: [{ id: 'b' }] });
   });
 
   it('never runs inside another caller’s transaction: it waits for its end', async () => {
-    const runner = pglitePreparedRunner(client);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let insertedInTransaction!: () => void;
@@ -63,17 +93,16 @@ describe('named prepared statements on PGlite', () => {
       })
       .catch(() => 'rolled back');
     await inTransaction;
-    const prepared = runner.run(insert, ['outside', null]);
+    const outside = query(insert, ['outside', null, null, null, null]);
     await new Promise((resolve) => setTimeout(resolve, 20));
     release();
     expect(await rolledBack).toBe('rolled back');
-    await prepared;
-    const ids = (await client.query<{ id: string }>(`SELECT id FROM t WHERE id IN ('in-tx', 'outside')`)).rows.map((row) => row.id);
-    expect(ids).toEqual(['outside']);
+    await outside;
+    expect((await client.query<{ id: string }>('SELECT id FROM t')).rows.map((row) => row.id)).toEqual(['outside']);
   });
 });
 
-describe('the store’s settle of a human decision', () => {
+describe('the store’s statements on PGlite', () => {
   let store: OpenedStore;
   beforeAll(async () => {
     const migrationsFolder = resolveMigrationsFolder();
@@ -81,21 +110,14 @@ describe('the store’s settle of a human decision', () => {
   });
   afterAll(() => store.close());
 
-  it('is a named prepared statement on the top-level handle, and not inside a transaction', async () => {
-    expect(preparedRunnerOf(store.db)).toBeDefined();
-    await store.db.transaction(async (tx) => expect(preparedRunnerOf(tx)).toBeUndefined());
-    const q = createQueries(store.db);
-    const now = Date.now();
-    await q.relays.insertRelay({
-      request: {
-        id: 'relay-p', kind: 'permission', runId: 'r1', sessionId: 's1', agentId: 'main', parents: [], toolCallId: 'call-p', tool: 'bash',
-        params: { command: 'date' }, decision: { action: 'ask', reason: 'risk_default', explanation: 'bash asks' }, suggestedRules: [],
-        prompt: 'Run bash?', createdAt: now, expiresAt: now + 60_000,
-      },
+  it('are prepared by name once seen, outside transactions', async () => {
+    const names = async () => rowsOf<{ name: string }>(await store.db.execute(sql`SELECT name FROM pg_prepared_statements`)).map((row) => row.name);
+    const before = (await names()).length; // counts itself: a statement is named at its Parse
+    await store.db.execute(sql`SELECT ${'x'}::text AS a`);
+    await store.db.execute(sql`SELECT ${'again'}::text AS a`);
+    await store.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT ${'y'}::text AS b`);
     });
-    const result = await q.relays.resolveRelay({ id: 'relay-p', status: 'approved', response: { approved: true, reason: 'ok' }, decidedBy: 'alice', claim: { toolCallId: 'call-p' } });
-    expect(result).toMatchObject({ ok: true, claimed: true, relay: { status: 'approved', response: { approved: true, reason: 'ok' }, reason: 'ok', decidedBy: 'alice' } });
-    const names = rowsOf<{ name: string }>(await store.db.execute(sql`SELECT name FROM pg_prepared_statements`)).map((row) => row.name);
-    expect(names).toContain('gatehouse_settle_decision');
+    expect((await names()).length).toBe(before + 1);
   });
 });

@@ -1,11 +1,11 @@
 // Pending approvals. Every transition out of `pending` is one conditional UPDATE, so exactly one
 // decision wins however many instances race; deadlines are judged by the database clock (now()).
-import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, lte, sql } from 'drizzle-orm';
 import type { RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from '../relay';
 import type { Database } from './database';
 import { fenceFailure, leaseHeldBy } from './lease-fence';
-import { preparedRunnerOf, type PreparedStatement } from './prepared';
-import { rowsOf } from './statement';
+import { directRows } from './prepared';
+import { rowOfColumns, rowsOf } from './statement';
 import { relays, runs, type RelayRow } from './schema';
 
 export const APPROVAL_TIMEOUT_REASON = 'Approval timeout';
@@ -54,36 +54,8 @@ const decisionColumns = {
   expiresAt: relays.expiresAt,
 };
 
-/** A row of a hand-written statement returning `decisionColumns` (database names) as Drizzle would map it. */
-function decisionRowOf(raw: Record<string, unknown>): RelayDecisionRow {
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(decisionColumns)) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value as never);
-  }
-  return row as RelayDecisionRow;
-}
-
-/**
- * A human's decision (approve or deny), as one named prepared statement on PGlite (lib/db/prepared.ts):
- * the same conditional UPDATE as `resolveRelay`'s, and for an approval with a claim ($6, the tool
- * call id; $7 the lease owner or NULL) the same claim. Text parameters, text results.
- */
-const SETTLE_DECISION: PreparedStatement = {
-  name: 'gatehouse_settle_decision',
-  text: `WITH settled AS (
-      UPDATE relays SET status = $2, response = $3::jsonb, reason = $4, decided_by = $5, decided_at = now()
-      WHERE id = $1 AND status = 'pending' AND expires_at > now()
-      RETURNING id, run_id, session_id, status, response, reason, decided_by, decided_at, expires_at),
-    claimed AS (
-      INSERT INTO tool_executions (run_id, tool_call_id)
-      SELECT run_id, $6::text FROM settled
-      WHERE settled.status = 'approved' AND $6::text IS NOT NULL
-        AND ($7::text IS NULL OR EXISTS (SELECT 1 FROM run_leases WHERE run_leases.run_id = settled.run_id AND run_leases.owner = $7::text))
-      ON CONFLICT DO NOTHING
-      RETURNING tool_call_id)
-    SELECT settled.*, EXISTS (SELECT 1 FROM claimed) AS claimed FROM settled`,
-};
+const decisionRowOf = (raw: Record<string, unknown>) => rowOfColumns<RelayDecisionRow>(decisionColumns, raw);
+const relayColumns = getTableColumns(relays);
 
 const isPending = () => eq(relays.status, 'pending');
 const notExpired = () => gt(relays.expiresAt, sql`now()`);
@@ -103,13 +75,6 @@ export function relayQueries(db: Database) {
       .where(and(eq(relays.id, id), isPending(), expired()))
       .returning();
     return row;
-  }
-
-  /** Why a settle touched nothing: the relay is unknown, decided already, or due (expired on the spot). */
-  async function notSettled(id: string): Promise<ResolveRelayResult> {
-    const current = (await expireRelay({ id })) ?? (await getRelay({ id }));
-    if (!current) return { ok: false, reason: 'not_found' };
-    return { ok: false, reason: current.status === 'expired' ? 'expired' : 'already_decided', current };
   }
 
   return {
@@ -138,7 +103,7 @@ export function relayQueries(db: Database) {
           return relayQueries(tx).insertRelay({ request });
         });
       }
-      const [row] = await db
+      const insert = db
         .insert(relays)
         .values({
           id: request.id,
@@ -153,7 +118,9 @@ export function relayQueries(db: Database) {
           expiresAt: new Date(request.expiresAt),
         })
         .returning();
-      return row!;
+      // On the path from a tool call to its relay event: straight to the driver (prepared.ts).
+      const [raw] = await directRows<Record<string, unknown>>(db, insert.getSQL());
+      return rowOfColumns<RelayRow>(relayColumns, raw!);
     },
 
     /** Pending relays whose deadline has not passed, oldest first. */
@@ -178,21 +145,6 @@ export function relayQueries(db: Database) {
      * pending past its deadline is expired on the spot.
      */
     async resolveRelay({ id, status, response, reason, decidedBy, claim }: ResolveRelayInput): Promise<ResolveRelayResult> {
-      const prepared = status === 'cancelled' ? undefined : preparedRunnerOf(db);
-      if (prepared) {
-        const approvalClaim = status === 'approved' ? claim : undefined;
-        const [raw] = await prepared.run(SETTLE_DECISION, [
-          id,
-          status,
-          response === undefined ? null : JSON.stringify(response),
-          reason ?? response?.reason ?? null,
-          decidedBy,
-          approvalClaim?.toolCallId ?? null,
-          approvalClaim?.leaseOwner ?? null,
-        ]);
-        if (raw) return { ok: true, relay: decisionRowOf(raw), ...(approvalClaim ? { claimed: raw.claimed === 't' } : {}) };
-        return notSettled(id);
-      }
       const update = db
         .update(relays)
         .set({ status, response: response ?? null, reason: reason ?? response?.reason ?? null, decidedBy, decidedAt: sql`now()` })
@@ -202,7 +154,7 @@ export function relayQueries(db: Database) {
       if (claim && status === 'approved') {
         // The claim rides in the settle: inserted only if this UPDATE won (so at most one approval
         // ever claims), never over an earlier claim, and (several instances) only under the lease.
-        const result = await db.execute(sql`
+        const rows = await directRows<Record<string, unknown>>(db, sql`
           WITH settled AS (${update.getSQL()}),
           claimed AS (
             INSERT INTO tool_executions (run_id, tool_call_id)
@@ -211,13 +163,15 @@ export function relayQueries(db: Database) {
             ON CONFLICT DO NOTHING
             RETURNING tool_call_id)
           SELECT settled.*, EXISTS (SELECT 1 FROM claimed) AS claimed FROM settled`);
-        const [raw] = rowsOf<Record<string, unknown>>(result);
+        const [raw] = rows;
         if (raw) return { ok: true, relay: decisionRowOf(raw), claimed: raw.claimed === true };
       } else {
-        const [row] = await update;
-        if (row) return { ok: true, relay: row };
+        const [raw] = await directRows<Record<string, unknown>>(db, update.getSQL());
+        if (raw) return { ok: true, relay: decisionRowOf(raw) };
       }
-      return notSettled(id);
+      const current = (await expireRelay({ id })) ?? (await getRelay({ id }));
+      if (!current) return { ok: false, reason: 'not_found' };
+      return { ok: false, reason: current.status === 'expired' ? 'expired' : 'already_decided', current };
     },
 
     /** Cancels every pending relay of a run; returns the cancelled rows. */

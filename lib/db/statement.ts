@@ -1,8 +1,21 @@
 // Helpers for the few hand-written statements (data-modifying CTEs that Drizzle's builder cannot
 // express): read the rows whichever driver ran them, and pass rows in as one JSON parameter.
 import { randomUUID } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Column, type SQL } from 'drizzle-orm';
 import type { RecordAuditInput } from './audit';
+
+/**
+ * A row of a hand-written statement (database column names) as Drizzle would map it: each of
+ * `columns` read by its database name and mapped from the driver's value (timestamps arrive as text).
+ */
+export function rowOfColumns<T>(columns: Record<string, Column>, raw: Record<string, unknown>): T {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(columns)) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value as never);
+  }
+  return row as T;
+}
 
 /** PGlite and node-postgres both return `{ rows }` from `db.execute`. */
 export function rowsOf<T>(result: unknown): T[] {

@@ -90,6 +90,7 @@ describeStores('users', (store) => {
     const { q } = store();
     expect(await q.users.firstEnabledAdmin()).toBeUndefined();
     const a = await q.users.createUser({ username: 'a1', role: 'admin' });
+    await new Promise((resolve) => setTimeout(resolve, 5)); // created_at has millisecond precision: no tie
     const b = await q.users.createUser({ username: 'a2', role: 'admin' });
     if (!a.ok || !b.ok) throw new Error('not created');
     expect((await q.users.firstEnabledAdmin())?.id).toBe(a.user.id);
