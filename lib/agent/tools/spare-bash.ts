@@ -31,9 +31,32 @@ export function fitsSpare(spare: ArmedSpare, request: { command: string; cwd: st
   }
 }
 
-/** Gives the spare its directory and command (each NUL-terminated) and closes the pipe. */
+/** Gives the spare its directory, its command and whether to exec it (each NUL-terminated) and closes the pipe. */
 export function handCommand(spare: ArmedSpare, request: { command: string; cwd: string }): void {
-  spare.socket.end(`${request.cwd}\0${request.command}\0`);
+  spare.socket.end(`${request.cwd}\0${request.command}\0${execsDirectly(request.command) ? '1' : ''}\0`);
+}
+
+// bash's builtins and reserved words (bash 5.2): `exec name` would run a program of that name instead.
+const BUILTINS = new Set(
+  ('. : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown echo enable eval exec ' +
+    'exit export false fc fg getopts hash help history jobs kill let local logout mapfile popd printf pushd pwd read readarray ' +
+    'readonly return set shift shopt source suspend test times trap true type typeset ulimit umask unalias unset wait ' +
+    '! [[ ]] case coproc do done elif else esac fi for function if in select then time until while { }').split(' '),
+);
+/** Words bash takes literally: no quoting, expansion, globbing, redirection, operator or comment. */
+const PLAIN_WORDS = /^[A-Za-z0-9_.,:/@%+=-]+(?: +[A-Za-z0-9_.,:/@%+=-]+)*$/;
+
+/**
+ * Whether `bash -c command` would exec the command in place of the shell (bash does so for one
+ * simple command that runs a program): then the spare does the same (`exec`), saving the fork of
+ * eval. Conservative: plain words only, the first neither an assignment nor a builtin or keyword.
+ * The spare still runs it without exec when bash cannot find the program (so "command not found"
+ * reads as bash -c says it).
+ */
+export function execsDirectly(command: string): boolean {
+  if (!PLAIN_WORDS.test(command)) return false;
+  const program = command.slice(0, command.indexOf(' ') >>> 0);
+  return !program.includes('=') && !BUILTINS.has(program);
 }
 
 /** Lets go of a spare without a command: bash reads EOF and exits without running anything. */

@@ -22,10 +22,11 @@
 //
 // A spare bash: starting /bin/bash (exec, dynamic linking, start-up) is most of the time from a
 // request to the command running, so one bash is started ahead of time, in / with the environment
-// of the last command, waiting on fd 3 for a directory and a command (each NUL-terminated). It
-// changes to the directory (`cd -P`, as a start there would have it) and runs the command with
-// `eval`, in the same state as `bash -c` (same $0, options, variables, process group, closed stdin,
-// exit status; a syntax error says "eval" instead of "-c").
+// of the last command, waiting on fd 3 for a directory, a command and an exec flag (each
+// NUL-terminated). It changes to the directory (`cd -P`, as a start there would have it) and runs
+// the command with `eval`, in the same state as `bash -c` (same $0, options, variables, process
+// group, closed stdin, exit status; a syntax error says "eval" instead of "-c"). A lone simple
+// command is exec'd in place of the shell, as bash -c does (the flag: spare-bash.ts).
 //
 // The write end of fd 3 is handed to the server (`spare`), which writes the command itself: the
 // approved command reaches bash in one write, without waiting for this process to wake up (about
@@ -42,9 +43,14 @@ const send = (m) => { if (process.connected) process.send(m); };
 const killGroup = (pid) => { try { process.kill(-pid, 'SIGKILL'); } catch {} };
 // What it leaves as bash -c would have it: OLDPWD exported and unset, SECONDS from 0, $_ the shell,
 // BASH_EXECUTION_STRING the command. (declare -p differs only in PIPESTATUS being set.)
-const SPARE = 'IFS= read -r -d "" -u 3 __gatehouse_cwd && IFS= read -r -d "" -u 3 __gatehouse_command || exit 97; exec 3<&-; ' +
+// With the third field set, a simple command is exec'd as bash -c would (spare-bash.ts), if bash
+// finds it. (A dollar sign before a brace is written as a substitution of '$' in this source, which
+// is a template literal.)
+const SPARE = 'IFS= read -r -d "" -u 3 __gatehouse_cwd && IFS= read -r -d "" -u 3 __gatehouse_command && ' +
+  'IFS= read -r -d "" -u 3 __gatehouse_exec || exit 97; exec 3<&-; ' +
   'cd -P -- "$__gatehouse_cwd" || exit 1; unset OLDPWD __gatehouse_cwd; declare -x OLDPWD; SECONDS=0; ' +
-  'BASH_EXECUTION_STRING=$__gatehouse_command; eval "unset __gatehouse_command; : /bin/bash; $__gatehouse_command"';
+  '[[ -n $__gatehouse_exec ]] && hash -- "${'$'}{__gatehouse_command%% *}" 2>/dev/null || __gatehouse_exec=; ' +
+  'BASH_EXECUTION_STRING=$__gatehouse_command; eval "unset __gatehouse_command __gatehouse_exec; : /bin/bash; ${'$'}{__gatehouse_exec:+exec }$__gatehouse_command"';
 // The newest spare (handed to the server, not bound yet); every spare not yet bound or forgotten, by sid.
 let spare;
 const spares = new Map();
@@ -127,8 +133,15 @@ function bind(m) {
   job.total = s.total;
   if (s.exit) job.onExit(s.exit.code, s.exit.signal);
   if (s.closed) job.onClose();
-  // The next spare, once this command had the machine to itself for a moment.
-  setTimeout(() => prepare({ env: s.env }), 30);
+  prepareAfter(s.child, { env: s.env });
+}
+// The next spare, once the command exited or had the machine to itself for 30 ms: its own start
+// (exec, dynamic linking) is not slowed down by a bash starting beside it on a 2-core machine.
+function prepareAfter(child, m) {
+  let done = false;
+  const next = () => { if (!done) { done = true; clearTimeout(timer); prepare(m); } };
+  const timer = setTimeout(next, 30);
+  child.once('exit', next);
 }
 function start(m) {
   let child;
@@ -137,7 +150,7 @@ function start(m) {
   } catch (e) {
     return send({ t: 'error', id: m.id, message: String((e && e.message) || e) });
   }
-  setTimeout(() => prepare(m), 30);
+  prepareAfter(child, m);
   const job = track(m.id, child, m.maxBytes);
   child.stdout.on('data', job.onData);
   child.stderr.on('data', job.onData);

@@ -160,6 +160,22 @@ describe('spawn helper', () => {
     expect(warm.output).toContain(`${t.workspace}\n`);
   });
 
+  it('execs a lone program in place of the spare bash, as bash -c does, and runs everything else in it', async () => {
+    const helper = await startSpawnHelper();
+    const parentOf = (result: { output: string }) => Number(result.output.split(' ')[3]); // /proc/self/stat: pid (comm) state ppid
+    // bash -c execs cat, so cat's parent is whatever started bash: with a spare, the helper.
+    expect(parentOf(await runWarm('cat /proc/self/stat'))).toBe(helper);
+    // In a pipeline (or as a builtin) it runs inside the spare bash, whose child it is.
+    expect(parentOf(await runWarm('cat /proc/self/stat | cat'))).not.toBe(helper);
+    // A program bash cannot find is not exec'd: the message is bash -c's.
+    const missing = await runWarm('nosuchprogram --flag');
+    setSpawnMode('direct');
+    expect(parentOf(await run('cat /proc/self/stat'))).toBe(process.pid);
+    const missingCold = await run('nosuchprogram --flag');
+    expect(missing.metadata).toMatchObject({ exitCode: 127 });
+    expect(missing.output).toBe(missingCold.output);
+  });
+
   it('starts a fresh bash for a long command, and for another workspace', async () => {
     await startSpawnHelper();
     await runWarm('true');
