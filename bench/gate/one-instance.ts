@@ -1,4 +1,4 @@
-// `npm run bench:gate` (one instance): one `next start` on embedded PGlite (or a scratch
+// `npm run bench:gate` (one instance): one production server (scripts/serve.sh) on embedded PGlite (or a scratch
 // PostgreSQL database with BENCH_GATE_DATABASE_URL), N runs paused in the background, probes on
 // top; what each figure means is in bench/gate.bench.ts's header and bench/README.md.
 import { mkdtempSync } from 'node:fs';
@@ -42,13 +42,14 @@ export function checkArguments(): void {
 export async function oneInstance(): Promise<number> {
   onSignals('stopping the server and removing the data directory.');
   console.log('Gatehouse gate benchmark: tool call -> relay on the SSE stream, decision -> tool start');
-  console.log(`  one \`next start\` process (production build), ${ADMIN_DATABASE_URL ? 'PostgreSQL (a scratch database on BENCH_GATE_DATABASE_URL\'s server)' : 'embedded PGlite in a fresh temp dir'}, offline model, 127.0.0.1`);
+  console.log(`  one production server process (scripts/serve.sh, as npm start), ${ADMIN_DATABASE_URL ? 'PostgreSQL (a scratch database on BENCH_GATE_DATABASE_URL\'s server)' : 'embedded PGlite in a fresh temp dir'}, offline model, 127.0.0.1`);
   console.log(`  node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? '?'}), levels ${LEVELS.join(' / ')} paused runs, probes ${PROBES.join(' / ')}`);
   console.log('  Method (details in the file header and bench/README.md):');
   console.log('    call->relay     = receipt of `relay` (client) - relay.createdAt (server Date.now() right after the gate decided;');
   console.log('                      whole ms, so 0-1 ms high): relay INSERT, audit INSERT, run UPDATE, event-log appends, SSE, TCP');
-  console.log('    decision->start = POST /api/chat/relay/:id sent -> `date +%s%N` running in the approved bash call (same machine clock):');
-  console.log('                      HTTP, token check, the settle UPDATE that also claims the call, wake, the command started by the helper');
+  console.log('    decision->start = POST /api/chat/relay/:id written to a kept-alive connection -> `date +%s%N` running in the approved');
+  console.log('                      bash call (same machine clock): HTTP, token check, the settle UPDATE that also claims the call, wake,');
+  console.log('                      the command written to a spare bash, which execs date');
   console.log('    POST->relay     = POST /api/chat sent -> `relay` received (run creation, model step, checkpoint, gate: all of it)');
   console.log('    Background runs (`$ echo <i>`) are started 20 at a time, left paused, their streams closed; probes run one at a time');
   console.log('    on top (N + 1 paused while a probe waits). Client clock: performance.now() anchored on a Date.now() ms edge.');

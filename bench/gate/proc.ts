@@ -1,4 +1,4 @@
-// /proc readings of a server: RSS and CPU time of the `next start` process and its descendants
+// /proc readings of a server: RSS and CPU time of the server process and its descendants
 // (the spawn helper, short-lived bash children of the probes).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';

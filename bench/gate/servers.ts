@@ -1,4 +1,4 @@
-// The `next start` processes the benchmark runs: build check, free ports, start (own process
+// The server processes the benchmark runs (scripts/serve.sh, as `npm start`): build check, free ports, start (own process
 // group), health wait, stop, and a cleanup that kills every server it started and removes every
 // temp dir it made, also on failure, Ctrl-C or the hard limit.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -109,7 +109,7 @@ export async function freePort(offset = 0): Promise<number> {
 }
 
 /**
- * `next start` as `npm start` runs it (scripts/serve.sh: node flags and malloc setting; it execs
+ * The server as `npm start` runs it (scripts/serve.sh: node flags and malloc setting; it execs
  * node, so the child's pid is the server's) on 127.0.0.1:port with the offline model, the benchmark's admin token and relays
  * that do not expire during the run; `env` adds to (or overrides) that. `tag` prefixes its log lines.
  */

@@ -34,9 +34,9 @@ export const STAGES: Stage[] = [
   { label: 'gate decided -> tool_call event stored (relay INSERT; audit + event append: one statement)', of: (_, s) => d(s.gateDecided, s.toolCallStored) },
   { label: 'tool_call stored -> relay event stored (run status + event append: one statement)', of: (_, s) => d(s.toolCallStored, s.relayStored) },
   { label: 'relay event stored -> relay received by the client (SSE)', of: (p, s) => d(s.relayStored, p.tRelay) },
-  { label: 'decision POST sent -> decision taken (HTTP, Next, token check, the settle UPDATE starts)', of: (p, s) => d(p.tDecision, s.decided) },
+  { label: 'decision POST sent -> decision taken (HTTP, the fast path, token check, the settle UPDATE starts)', of: (p, s) => d(p.tDecision, s.decided) },
   { label: 'decision taken -> execution claim (one statement: the approval claims the call, so 0)', of: (_, s) => d(s.decided, s.claimed) },
-  { label: 'execution claim -> bash running (settle + claim statement, wake, helper IPC, spare bash: fork, exec date)', of: (p, s) => d(s.claimed, p.tStarted) },
+  { label: 'execution claim -> bash running (settle + claim statement, wake, command written to the spare bash, exec date)', of: (p, s) => d(s.claimed, p.tStarted) },
 ];
 
 export interface QueryClient {

@@ -1,4 +1,4 @@
-// `npm run bench:gate -- --instances 2`: two `next start` servers (A, B) on one scratch PostgreSQL
+// `npm run bench:gate -- --instances 2`: two production servers (A, B) on one scratch PostgreSQL
 // database and one workspace, as docs/DEPLOY.md describes. The one-instance figures measured
 // across instances (a run executing on one, followed and decided through the other, next to the
 // same-instance peer), then decisions per second across both. Report: two-report.ts.
@@ -47,7 +47,7 @@ async function twoPorts(): Promise<[number, number]> {
 export async function twoInstances(): Promise<number> {
   onSignals('stopping the servers, removing the temp directories, dropping the scratch database.', dropTwoInstanceDatabase);
   console.log('Gatehouse gate benchmark, two instances: the gate across instances, and decisions per second across both');
-  console.log(`  two \`next start\` processes (A, B; production build) on one scratch PostgreSQL database ${ADMIN_DATABASE_URL ? '(on BENCH_GATE_DATABASE_URL\'s server)' : '(on the local cluster)'} and one workspace, offline model, 127.0.0.1`);
+  console.log(`  two production server processes (A, B; scripts/serve.sh) on one scratch PostgreSQL database ${ADMIN_DATABASE_URL ? '(on BENCH_GATE_DATABASE_URL\'s server)' : '(on the local cluster)'} and one workspace, offline model, 127.0.0.1`);
   console.log(`  node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? '?'}), levels ${LEVELS.join(' / ')} paused runs (split over A and B), probes ${PROBES.join(' / ')} across + as many on one instance; throughput ${THROUGHPUT_RUNS} runs, ${THROUGHPUT_CONCURRENCY} decisions in flight`);
   console.log('  Method (details in bench/gate/cross-probe.ts, bench/gate/throughput.ts and bench/README.md):');
   console.log('    A probe run (`$ date +%s%N`) starts on one instance (POST /api/chat; its own stream is closed at `connected`); its events are');

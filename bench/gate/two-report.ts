@@ -38,7 +38,7 @@ const STAGES: Stage<CrossProbe>[] = [
   { label: 'relay event stored -> relay received via the serving instance (across: NOTIFY, log read)', of: (p, s) => d(s.relayStored, p.tRelay) },
   { label: 'decision POST sent -> decision taken on the serving instance (HTTP, route, SELECTs)', of: (p, s) => d(p.tDecision, s.decided) },
   { label: 'decision taken -> execution claim (settle; across: NOTIFY, executor re-reads the relay; wake)', of: (_, s) => d(s.decided, s.claimed) },
-  { label: 'execution claim -> bash running (claim INSERT, helper IPC, spare bash: cd, fork, exec date)', of: (p, s) => d(s.claimed, p.tStarted) },
+  { label: 'execution claim -> bash running (claim INSERT, command written to the spare bash: cd, exec date)', of: (p, s) => d(s.claimed, p.tStarted) },
 ];
 
 const FIGURES: Array<[string, (p: CrossProbe) => number]> = [
