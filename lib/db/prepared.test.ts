@@ -3,7 +3,7 @@ import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resolveMigrationsFolder } from './migrate';
 import { MEMORY_DATA_DIR, openPglite, type OpenedStore } from './pglite';
-import { singleMessageQuery } from './prepared';
+import { compiledStatement, singleMessageQuery } from './prepared';
 import { rowsOf } from './statement';
 import { migratedTemplate } from './test-support/pglite-template';
 
@@ -109,6 +109,16 @@ describe('the store’s statements on PGlite', () => {
     store = await openPglite(MEMORY_DATA_DIR, migrationsFolder, { loadDataDir: await migratedTemplate(migrationsFolder) });
   });
   afterAll(() => store.close());
+
+  it('a compiled statement is built once with placeholders on the handle, and with its values in a transaction', async () => {
+    const build = vi.fn((_db: unknown, v: { a: unknown; s: unknown }) => sql`SELECT ${v.a}::int + 1 AS b, ${v.s}::text AS s, ${v.s}::text IS NULL AS missing`);
+    const rows = compiledStatement<{ a: number; s: string | null }>(['a', 's'], build);
+    expect(await rows(store.db, { a: 1, s: 'x' })).toEqual([{ b: 2, s: 'x', missing: false }]);
+    expect(await rows(store.db, { a: 2, s: null })).toEqual([{ b: 3, s: null, missing: true }]);
+    expect(build).toHaveBeenCalledTimes(1);
+    await store.db.transaction(async (tx) => expect(await rows(tx, { a: 5, s: 'y' })).toEqual([{ b: 6, s: 'y', missing: false }]));
+    expect(build).toHaveBeenCalledTimes(2);
+  });
 
   it('are prepared by name once seen, outside transactions', async () => {
     const names = async () => rowsOf<{ name: string }>(await store.db.execute(sql`SELECT name FROM pg_prepared_statements`)).map((row) => row.name);

@@ -13,9 +13,29 @@
 // PostgreSQL is not involved: node-postgres sends its own protocol, and a named statement there is
 // per connection, which a pooler such as PgBouncer in transaction mode does not keep.
 import { parse, protocol, type PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
-import type { SQL } from 'drizzle-orm';
+import { fillPlaceholders, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database } from './database';
+
+/** A statement's values, or placeholders for them (what `compiledStatement`'s builder is given). */
+export type Slots<V> = { [K in keyof V]: V[K] | Placeholder };
+
+/**
+ * A hand-written statement whose shape does not depend on its values, built once with
+ * placeholders and then only filled in: on PGlite, the text Drizzle would build each time (about
+ * 0.2 ms on a 2-core VM, on the decision path) is made once. `build` must use every value only as
+ * a parameter; `keys` names them all. Elsewhere (a transaction, PostgreSQL) it is built with the
+ * values and run by `db.execute`.
+ */
+export function compiledStatement<V extends Record<string, unknown>>(keys: readonly (keyof V & string)[], build: (db: Database, values: Slots<V>) => SQL) {
+  let compiled: { sql: string; params: unknown[] } | undefined;
+  return async function rows<T>(db: Database, values: V): Promise<T[]> {
+    const direct = directQueries.get(db);
+    if (!direct) return ((await db.execute(build(db, values))) as unknown as { rows: T[] }).rows;
+    compiled ??= dialect.sqlToQuery(build(db, Object.fromEntries(keys.map((key) => [key, sql.placeholder(key)])) as Slots<V>));
+    return (await direct<T>(compiled.sql, fillPlaceholders(compiled.params, values), { rowMode: 'object' })).rows;
+  };
+}
 
 /** Distinct statement texts given a name; later ones run as the unnamed statement (still one message). */
 export const MAX_NAMED_STATEMENTS = 128;

@@ -4,7 +4,7 @@ import { and, asc, eq, getTableColumns, gt, lte, sql } from 'drizzle-orm';
 import type { RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from '../relay';
 import type { Database } from './database';
 import { fenceFailure, leaseHeldBy } from './lease-fence';
-import { directRows } from './prepared';
+import { compiledStatement, directRows, type Slots } from './prepared';
 import { rowOfColumns, rowsOf } from './statement';
 import { relays, runs, type RelayRow } from './schema';
 
@@ -60,6 +60,50 @@ const relayColumns = getTableColumns(relays);
 const isPending = () => eq(relays.status, 'pending');
 const notExpired = () => gt(relays.expiresAt, sql`now()`);
 const expired = () => lte(relays.expiresAt, sql`now()`);
+
+/** A human's decision as `resolveRelay` stores it (`response`: its JSON text, or null). */
+interface DecisionValues extends Record<string, unknown> {
+  id: string;
+  status: 'approved' | 'denied';
+  response: string | null;
+  reason: string | null;
+  decidedBy: string;
+}
+const DECISION_KEYS = ['id', 'status', 'response', 'reason', 'decidedBy'] as const;
+
+/** The conditional UPDATE of a decision (pending and not due), returning the decision's columns. */
+function settleDecision(db: Database, v: Slots<DecisionValues>) {
+  return db
+    .update(relays)
+    .set({ status: sql`${v.status}`, response: sql`${v.response}::jsonb`, reason: sql`${v.reason}`, decidedBy: sql`${v.decidedBy}`, decidedAt: sql`now()` })
+    .where(and(sql`${relays.id} = ${v.id}`, isPending(), notExpired()))
+    // Not the request (a few KB of JSON): on the decision path, every statement counts.
+    .returning(decisionColumns)
+    .getSQL();
+}
+
+// The statements of a human's decision, compiled once (prepared.ts): on the decision path.
+const settleStatement = compiledStatement<DecisionValues>(DECISION_KEYS, settleDecision);
+/**
+ * An approval that claims its call in the same statement: inserted only if the UPDATE won (so at
+ * most one approval ever claims), never over an earlier claim, and (several instances) only
+ * under the lease.
+ */
+const settleAndClaim = (leased: boolean) =>
+  compiledStatement<DecisionValues & { toolCallId: string; leaseOwner: string | null }>(
+    [...DECISION_KEYS, 'toolCallId', 'leaseOwner'],
+    (db, v) => sql`
+      WITH settled AS (${settleDecision(db, v)}),
+      claimed AS (
+        INSERT INTO tool_executions (run_id, tool_call_id)
+        SELECT run_id, ${v.toolCallId} FROM settled
+        WHERE ${leased ? leaseHeldBy(sql`settled.run_id`, v.leaseOwner as string) : sql`true`}
+        ON CONFLICT DO NOTHING
+        RETURNING tool_call_id)
+      SELECT settled.*, EXISTS (SELECT 1 FROM claimed) AS claimed FROM settled`,
+  );
+const settleAndClaimStatement = settleAndClaim(false);
+const settleAndClaimLeasedStatement = settleAndClaim(true);
 
 export function relayQueries(db: Database) {
   async function getRelay({ id }: { id: string }): Promise<RelayRow | undefined> {
@@ -145,29 +189,29 @@ export function relayQueries(db: Database) {
      * pending past its deadline is expired on the spot.
      */
     async resolveRelay({ id, status, response, reason, decidedBy, claim }: ResolveRelayInput): Promise<ResolveRelayResult> {
-      const update = db
-        .update(relays)
-        .set({ status, response: response ?? null, reason: reason ?? response?.reason ?? null, decidedBy, decidedAt: sql`now()` })
-        .where(and(eq(relays.id, id), isPending(), status === 'cancelled' ? undefined : notExpired()))
-        // Not the request (a few KB of JSON): on the decision path, every statement counts.
-        .returning(decisionColumns);
-      if (claim && status === 'approved') {
-        // The claim rides in the settle: inserted only if this UPDATE won (so at most one approval
-        // ever claims), never over an earlier claim, and (several instances) only under the lease.
-        const rows = await directRows<Record<string, unknown>>(db, sql`
-          WITH settled AS (${update.getSQL()}),
-          claimed AS (
-            INSERT INTO tool_executions (run_id, tool_call_id)
-            SELECT run_id, ${claim.toolCallId} FROM settled
-            WHERE ${claim.leaseOwner === undefined ? sql`true` : leaseHeldBy(sql`settled.run_id`, claim.leaseOwner)}
-            ON CONFLICT DO NOTHING
-            RETURNING tool_call_id)
-          SELECT settled.*, EXISTS (SELECT 1 FROM claimed) AS claimed FROM settled`);
-        const [raw] = rows;
-        if (raw) return { ok: true, relay: decisionRowOf(raw), claimed: raw.claimed === true };
+      if (status === 'cancelled') {
+        const cancelled = await db
+          .update(relays)
+          .set({ status, response: response ?? null, reason: reason ?? response?.reason ?? null, decidedBy, decidedAt: sql`now()` })
+          .where(and(eq(relays.id, id), isPending()))
+          .returning(decisionColumns);
+        if (cancelled[0]) return { ok: true, relay: cancelled[0] };
       } else {
-        const [raw] = await directRows<Record<string, unknown>>(db, update.getSQL());
-        if (raw) return { ok: true, relay: decisionRowOf(raw) };
+        const values: DecisionValues = {
+          id,
+          status,
+          response: response === undefined ? null : JSON.stringify(response),
+          reason: reason ?? response?.reason ?? null,
+          decidedBy,
+        };
+        if (claim && status === 'approved') {
+          const statement = claim.leaseOwner === undefined ? settleAndClaimStatement : settleAndClaimLeasedStatement;
+          const [raw] = await statement<Record<string, unknown>>(db, { ...values, toolCallId: claim.toolCallId, leaseOwner: claim.leaseOwner ?? null });
+          if (raw) return { ok: true, relay: decisionRowOf(raw), claimed: raw.claimed === true };
+        } else {
+          const [raw] = await settleStatement<Record<string, unknown>>(db, values);
+          if (raw) return { ok: true, relay: decisionRowOf(raw) };
+        }
       }
       const current = (await expireRelay({ id })) ?? (await getRelay({ id }));
       if (!current) return { ok: false, reason: 'not_found' };
