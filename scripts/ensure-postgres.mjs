@@ -94,7 +94,15 @@ async function recreateDatabase() {
   await client.connect();
   try {
     const ident = `"${database.replaceAll('"', '""')}"`;
-    await client.query(`DROP DATABASE IF EXISTS ${ident} WITH (FORCE)`);
+    // 42501: an autovacuum worker is in it (a non-superuser may not terminate it); it leaves soon.
+    for (let attempt = 1; ; attempt++) {
+      const dropped = await client.query(`DROP DATABASE IF EXISTS ${ident} WITH (FORCE)`).then(() => true, (error) => {
+        if (error.code !== '42501' || attempt >= 50) throw error;
+        return false;
+      });
+      if (dropped) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     await client.query(`CREATE DATABASE ${ident}`);
   } finally {
     await client.end();

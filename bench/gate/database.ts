@@ -3,6 +3,7 @@
 // which scripts/ensure-postgres.mjs starts if it is down (and provisions the gatehouse role).
 import { spawnSync } from 'node:child_process';
 import { ROOT } from './config';
+import { dropDatabaseForce } from '../../lib/db/test-support/drop-database';
 
 export const LOCAL_CLUSTER_URL = 'postgres://gatehouse:gatehouse@127.0.0.1:5432/postgres';
 
@@ -55,7 +56,7 @@ export class ScratchDatabase {
     const client = new pg.Client({ connectionString: this.adminUrl });
     await client.connect();
     try {
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropDatabaseForce(client, name);
       this.url = undefined;
     } finally {
       await client.end();

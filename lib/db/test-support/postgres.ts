@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { dropDatabaseForce } from './drop-database';
 
 export const LOCAL_TEST_URL = 'postgres://gatehouse:gatehouse@127.0.0.1:5432/gatehouse_test';
 
@@ -96,7 +97,7 @@ export async function createScratchDatabase(adminUrl: string): Promise<{ url: st
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       try {
-        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await dropDatabaseForce(client, `"${name}"`);
       } finally {
         await client.end();
       }
