@@ -9,6 +9,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installLingeringClose } from './lingering-close.mjs';
 
 const FAST_ROUTES = Symbol.for('gatehouse.fastRoutes');
 const USAGE = 'usage: node scripts/server.mjs [dir] [--hostname|-H <host>] [--port|-p <port>] [--keepAliveTimeout <ms>]';
@@ -58,6 +59,7 @@ const preparing = new Promise((resolve) => (prepared = resolve));
 const listen = { hostname: options.hostname, port: options.port };
 
 async function onRequest(req, res) {
+  lingering.track(req);
   if (!handle) await preparing;
   const fast = globalThis[FAST_ROUTES];
   if (fast && fast(req, res, listen)) return;
@@ -75,6 +77,9 @@ async function onRequest(req, res) {
 }
 
 const server = http.createServer((req, res) => void onRequest(req, res));
+// A response that closes the connection before the request's body has arrived (a 413 over the
+// cap) is read by the client instead of being lost to a reset (scripts/lingering-close.mjs).
+const lingering = installLingeringClose(server);
 if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
 
 // Listen first, as `next start` does: a taken port fails before the database is opened and paused
