@@ -151,6 +151,83 @@ describeStores('RunManager', (store) => {
     expect(await q.toolExecutions.listToolExecutions({ runId: 'answered' })).toHaveLength(1);
   });
 
+  it('a run whose step results were checkpointed while its log could not be written gets the lost decisions and results on resume, then goes on', async () => {
+    // The pump's append of relay_resolved failed (its connection was cut) while the run went on:
+    // the tools ran and the step's results were checkpointed before the copy was detached.
+    const { q } = store();
+    const runId = 'results-checkpointed';
+    const sessionId = 'results-session';
+    const approved = { type: 'tool-call' as const, toolCallId: 'call-a', toolName: 'bash', input: { command: 'echo ran' } };
+    const refused = { type: 'tool-call' as const, toolCallId: 'call-d', toolName: 'bash', input: { command: 'echo never' } };
+    const messages = [
+      { role: 'user', content: 'two calls' },
+      { role: 'assistant', content: [approved, refused] },
+      { role: 'tool', content: [
+        { type: 'tool-result', toolCallId: 'call-a', toolName: 'bash', output: { type: 'text', value: 'ran\n' } },
+        { type: 'tool-result', toolCallId: 'call-d', toolName: 'bash', output: { type: 'error-text', value: 'Denied: not this one' } },
+      ] },
+    ];
+    await q.runs.createRun({ id: runId, sessionId, status: 'running', state: { messages } });
+    const relayOf = (id: string, call: typeof approved) => ({
+      id, kind: 'permission' as const, runId, sessionId, agentId: 'main', parents: [], toolCallId: call.toolCallId, tool: 'bash', params: call.input,
+      decision: { action: 'ask' as const, reason: 'risk_default' as const, explanation: 'asks' }, suggestedRules: [], prompt: '?', createdAt: Date.now() - 1_000, expiresAt: Date.now() + 60_000,
+    });
+    for (const [id, call] of [['relay-a', approved], ['relay-d', refused]] as const) {
+      await q.relays.insertRelay({ request: relayOf(id, call) });
+      await q.events.appendEvent({ runId, type: 'relay', data: { type: 'relay', agentId: 'main', parents: [], relay: relayOf(id, call) } });
+    }
+    await q.relays.resolveRelay({ id: 'relay-a', status: 'approved', response: { approved: true }, decidedBy: 'alice' });
+    await q.relays.resolveRelay({ id: 'relay-d', status: 'denied', response: { approved: false, reason: 'not this one' }, reason: 'not this one', decidedBy: 'bob' });
+    await q.toolExecutions.claimToolExecution({ runId, toolCallId: 'call-a' });
+    await q.toolExecutions.finishToolExecution({ runId, toolCallId: 'call-a', result: { output: 'ran\n', isError: false } });
+
+    const m = manager();
+    expect(await m.recover()).toEqual([runId]);
+    const events = await follow(m, runId, 2);
+    expect(events.map((e) => e.type)).toEqual(['relay_resolved', 'tool_result', 'relay_resolved', 'tool_result', 'resumed', 'text', 'done']);
+    expect(events[0]!.data).toMatchObject({ relayId: 'relay-a', status: 'approved', decidedBy: 'alice' });
+    expect(events[1]!.data).toMatchObject({ toolCallId: 'call-a', output: 'ran\n', isError: false, denied: false });
+    expect(events[2]!.data).toMatchObject({ relayId: 'relay-d', status: 'denied', decidedBy: 'bob' });
+    expect(events[3]!.data).toMatchObject({ toolCallId: 'call-d', output: 'Denied: not this one', isError: true, denied: true });
+    const decisions = (await q.audit.listAudit({ runId })).items.filter((row) => row.kind === 'decision');
+    expect(decisions.map((row) => [row.action, row.decidedBy]).sort()).toEqual([['allow', 'alice'], ['deny', 'bob']]);
+    // Nothing ran again.
+    expect(await q.toolExecutions.listToolExecutions({ runId })).toHaveLength(1);
+    expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
+  });
+
+  it('a run that went a step further than its log is reconciled for every answered step, then continues its last one', async () => {
+    const { q } = store();
+    const runId = 'two-steps-ahead';
+    const first = { type: 'tool-call' as const, toolCallId: 'call-1', toolName: 'bash', input: { command: 'echo one' } };
+    const second = { type: 'tool-call' as const, toolCallId: 'call-2', toolName: 'list_files', input: { path: '.' } };
+    const messages = [
+      { role: 'user', content: 'two steps' },
+      { role: 'assistant', content: [first] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-1', toolName: 'bash', output: { type: 'text', value: 'one\n' } }] },
+      { role: 'assistant', content: [second] },
+    ];
+    await q.runs.createRun({ id: runId, sessionId: 's2', status: 'running', state: { messages } });
+    const relay = {
+      id: 'relay-1', kind: 'permission' as const, runId, sessionId: 's2', agentId: 'main', parents: [], toolCallId: 'call-1', tool: 'bash', params: first.input,
+      decision: { action: 'ask' as const, reason: 'risk_default' as const, explanation: 'asks' }, suggestedRules: [], prompt: '?', createdAt: Date.now() - 1_000, expiresAt: Date.now() + 60_000,
+    };
+    await q.relays.insertRelay({ request: relay });
+    await q.events.appendEvent({ runId, type: 'relay', data: { type: 'relay', agentId: 'main', parents: [], relay } });
+    await q.relays.resolveRelay({ id: 'relay-1', status: 'approved', response: { approved: true }, decidedBy: 'alice' });
+    await q.toolExecutions.claimToolExecution({ runId, toolCallId: 'call-1' });
+    await q.toolExecutions.finishToolExecution({ runId, toolCallId: 'call-1', result: { output: 'one\n', isError: false } });
+
+    const m = manager();
+    expect(await m.recover()).toEqual([runId]);
+    const events = await follow(m, runId, 1);
+    const results = events.filter((e) => e.type === 'tool_result').map((e) => e.data.toolCallId);
+    expect(events.slice(0, 3).map((e) => e.type)).toEqual(['relay_resolved', 'tool_result', 'resumed']);
+    expect(results).toEqual(['call-1', 'call-2']);
+    expect(events.at(-1)?.type).toBe('done');
+    expect((await q.audit.listAudit({ runId })).items.filter((row) => row.kind === 'decision' && row.decidedBy !== 'policy')).toMatchObject([{ action: 'allow', decidedBy: 'alice', tool: 'bash' }]);
+  });
+
   it('cancelling a waiting run that nothing executes (before recovery) ends it with `done`, its relays cancelled', async () => {
     const { q } = store();
     await q.runs.createRun({ id: 'idle-run', sessionId: 's', status: 'waiting', state: { messages: [{ role: 'user', content: 'x' }] } });

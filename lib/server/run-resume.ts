@@ -3,7 +3,9 @@
 // that had started executing but announced no result may have run, so it is never run again: the
 // model is told it was interrupted. Relays of the run that the resumed step does not wait for
 // (raised by a copy that was cut off, or by a subagent that was interrupted) are cancelled, so no
-// approval is left pending that nothing would act on.
+// approval is left pending that nothing would act on. A run can get ahead of its log (it goes on
+// while an append waits, until the failed append detaches it), so every step whose results were
+// checkpointed is reconciled too: the decisions and results the log lost are stored, and audited.
 import type { ModelMessage } from 'ai';
 import type { ModelToolCall, ResumePoint } from '../agent';
 import { toRelayRecord, type Queries, type RecordAuditInput } from '../db';
@@ -17,22 +19,54 @@ export interface ResumeDeps {
   append(events: NewRunEvent[], audit?: RecordAuditInput[]): Promise<void>;
 }
 
-/** The last step's calls, relays and results; undefined when the run stopped between steps. */
-export async function resumePointOf(deps: ResumeDeps, runId: string, messages: ModelMessage[]): Promise<ResumePoint | undefined> {
-  const last = messages.at(-1);
-  if (!last || last.role !== 'assistant' || typeof last.content === 'string') return undefined;
-  const calls = toolCallsOf(last);
-  if (calls.length === 0) return undefined;
-  return reconcileStep(deps, runId, calls);
+type CallResult = { output: string; isError: boolean };
+
+/** What the run's log holds of its main agent's calls: their relays, the decisions logged, their results. */
+interface Ledger {
+  relays: Map<string, RelayRequest>;
+  /** The decisions logged: relay id -> status. */
+  logged: Map<string, string>;
+  results: Map<string, CallResult>;
+  executions: Map<string, { result: unknown }>;
 }
 
 /**
- * For a conversation that already ended (see finalReply): stores what the log lost of its last
- * step with tool calls (their decisions and results, from the relays and the execution log).
+ * The last step's calls, relays and results; undefined when the run stopped between steps. Every
+ * step whose results were checkpointed is reconciled first: a run goes on while its log cannot be
+ * written (until its copy is detached), so the log may lack decisions and results the model saw.
+ */
+export async function resumePointOf(deps: ResumeDeps, runId: string, messages: ModelMessage[]): Promise<ResumePoint | undefined> {
+  const ledger = await readLedger(deps.q, runId);
+  await reconcileAnswered(deps, runId, messages, ledger);
+  const last = messages.at(-1);
+  const calls = last ? toolCallsOf(last) : [];
+  if (calls.length === 0) return undefined;
+  await reconcileCalls(deps, runId, calls, new Map(), ledger);
+  const relays: ResumePoint['relays'] = {};
+  const results: ResumePoint['results'] = {};
+  for (const call of calls) {
+    const relay = ledger.relays.get(call.toolCallId);
+    const result = ledger.results.get(call.toolCallId);
+    if (relay) relays[call.toolCallId] = relay;
+    if (result) results[call.toolCallId] = result;
+  }
+  return { calls, relays, results };
+}
+
+/**
+ * For a conversation that already ended (see finalReply): stores what the log lost of its steps
+ * with tool calls: the decisions (from the relays) and the results (those the model was given).
  */
 export async function reconcileLastStep(deps: ResumeDeps, runId: string, messages: ModelMessage[]): Promise<void> {
-  const step = [...messages].reverse().find((m) => m.role === 'assistant' && toolCallsOf(m).length > 0);
-  if (step) await reconcileStep(deps, runId, toolCallsOf(step));
+  await reconcileAnswered(deps, runId, messages, await readLedger(deps.q, runId));
+}
+
+/** Every step with tool calls followed by its results: what the log lacks of it is stored. */
+async function reconcileAnswered(deps: ResumeDeps, runId: string, messages: ModelMessage[], ledger: Ledger): Promise<void> {
+  for (let i = 0; i + 1 < messages.length; i++) {
+    const calls = toolCallsOf(messages[i]!);
+    if (calls.length > 0 && calls.some((call) => !ledger.results.has(call.toolCallId))) await reconcileCalls(deps, runId, calls, toolResultsOf(messages[i + 1]), ledger);
+  }
 }
 
 function toolCallsOf(message: ModelMessage): ModelToolCall[] {
@@ -40,44 +74,70 @@ function toolCallsOf(message: ModelMessage): ModelToolCall[] {
   return message.content.flatMap((part) => (part.type === 'tool-call' ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : []));
 }
 
-/** The calls' relays and results from the log, completed from the execution log (stored, and decisions audited). */
-async function reconcileStep({ q, append }: ResumeDeps, runId: string, calls: ModelToolCall[]): Promise<ResumePoint> {
-  const ids = new Set(calls.map((c) => c.toolCallId));
-  const relays: ResumePoint['relays'] = {};
-  const results: ResumePoint['results'] = {};
-  const logged = new Set<string>();
+/** The results a checkpointed tool message gave the model, by call id. */
+function toolResultsOf(message: ModelMessage | undefined): Map<string, CallResult> {
+  const results = new Map<string, CallResult>();
+  if (message?.role !== 'tool') return results;
+  for (const part of message.content) {
+    if (part.type !== 'tool-result') continue;
+    const output = part.output as { type: string; value?: unknown };
+    const value = typeof output.value === 'string' ? output.value : JSON.stringify(output.value ?? null);
+    results.set(part.toolCallId, { output: value, isError: output.type === 'error-text' || output.type === 'error-json' });
+  }
+  return results;
+}
+
+async function readLedger(q: Queries, runId: string): Promise<Ledger> {
+  const ledger: Ledger = { relays: new Map(), logged: new Map(), results: new Map(), executions: new Map() };
   for (const event of await q.events.listEvents({ runId })) {
     const data = event.data as Record<string, unknown>;
     if (data.agentId !== 'main') continue;
-    if (event.type === 'relay_resolved') logged.add(data.relayId as string);
+    if (event.type === 'relay_resolved') ledger.logged.set(data.relayId as string, String(data.status));
     else if (event.type === 'relay') {
       const relay = data.relay as RelayRequest;
-      if (ids.has(relay.toolCallId)) relays[relay.toolCallId] = relay;
-    } else if (event.type === 'tool_result' && ids.has(data.toolCallId as string)) {
-      results[data.toolCallId as string] = { output: String(data.output), isError: data.isError === true };
+      ledger.relays.set(relay.toolCallId, relay);
+    } else if (event.type === 'tool_result') {
+      ledger.results.set(data.toolCallId as string, { output: String(data.output), isError: data.isError === true });
     }
   }
-  for (const execution of await q.toolExecutions.listToolExecutions({ runId })) {
-    const call = calls.find((c) => c.toolCallId === execution.toolCallId);
-    if (!call || results[call.toolCallId]) continue;
-    const stored = execution.result as { output?: string; isError?: boolean } | null;
-    const result = stored?.output !== undefined
-      ? { output: stored.output, isError: stored.isError === true }
-      : { output: `${call.toolName} was interrupted while running (the server stopped or lost its database) and its result was not stored; it is not run again.`, isError: true };
-    results[call.toolCallId] = result;
-    // The decision that let it run, if the log lost it with the write that failed: stored now, audited.
-    const relay = relays[call.toolCallId];
-    if (relay && !logged.has(relay.id)) await appendDecision({ q, append }, relay);
-    await append([{ type: 'tool_result', data: { type: 'tool_result', agentId: 'main', parents: [], runId, toolCallId: call.toolCallId, tool: call.toolName, ...result, denied: false } }]);
-  }
-  return { calls, relays, results };
+  for (const execution of await q.toolExecutions.listToolExecutions({ runId })) ledger.executions.set(execution.toolCallId, execution);
+  return ledger;
 }
 
-/** A settled relay's `relay_resolved` event and its audit row, as the pump would have stored them. */
-async function appendDecision({ q, append }: ResumeDeps, relay: RelayRequest): Promise<void> {
+/**
+ * Completes the log for `calls` (the ledger follows): a call without a logged result gets the one
+ * the model was given (`answered`), else the one in the execution log, else, if it had started,
+ * "interrupted" (never run again); a call neither answered nor started is left to the resumed
+ * step. The decision that let it run (or refused it) is stored first if the log lost it, and audited.
+ */
+async function reconcileCalls({ q, append }: ResumeDeps, runId: string, calls: ModelToolCall[], answered: Map<string, CallResult>, ledger: Ledger): Promise<void> {
+  for (const call of calls) {
+    if (ledger.results.has(call.toolCallId)) continue;
+    const execution = ledger.executions.get(call.toolCallId);
+    const given = answered.get(call.toolCallId);
+    if (!execution && !given) continue;
+    const stored = execution?.result as { output?: string; isError?: boolean } | null | undefined;
+    const result = given
+      ?? (stored?.output !== undefined
+        ? { output: stored.output, isError: stored.isError === true }
+        : { output: `${call.toolName} was interrupted while running (the server stopped or lost its database) and its result was not stored; it is not run again.`, isError: true });
+    const relay = ledger.relays.get(call.toolCallId);
+    let outcome = relay && ledger.logged.get(relay.id);
+    if (relay && outcome === undefined) {
+      outcome = await appendDecision({ q, append }, relay);
+      if (outcome) ledger.logged.set(relay.id, outcome);
+    }
+    const denied = !execution && outcome !== undefined && outcome !== 'approved';
+    await append([{ type: 'tool_result', data: { type: 'tool_result', agentId: 'main', parents: [], runId, toolCallId: call.toolCallId, tool: call.toolName, ...result, denied } }]);
+    ledger.results.set(call.toolCallId, result);
+  }
+}
+
+/** A settled relay's `relay_resolved` event and its audit row, as the pump would have stored them; its status. */
+async function appendDecision({ q, append }: ResumeDeps, relay: RelayRequest): Promise<string | undefined> {
   const row = await q.relays.getRelay({ id: relay.id });
   const outcome = row ? toRelayRecord(row).outcome : undefined;
-  if (!outcome) return;
+  if (!outcome) return undefined;
   const always = outcome.response?.always === true;
   const event = { type: 'relay_resolved', agentId: 'main', parents: [], runId: relay.runId, relayId: relay.id, toolCallId: relay.toolCallId, status: outcome.status, reason: outcome.reason, decidedBy: outcome.decidedBy, always };
   await append([{ type: 'relay_resolved', data: event }], [{
@@ -85,6 +145,7 @@ async function appendDecision({ q, append }: ResumeDeps, relay: RelayRequest): P
     action: outcome.status === 'approved' ? 'allow' : 'deny', reason: outcome.reason ?? outcome.status, decidedBy: outcome.decidedBy,
     waitMs: Math.max(0, outcome.decidedAt - relay.createdAt), details: { relayId: relay.id, toolCallId: relay.toolCallId, status: outcome.status, always },
   }]);
+  return outcome.status;
 }
 
 /** Cancels the run's pending relays that `resume` does not wait for; returns their ids. */
