@@ -5,6 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { expect, it, vi } from 'vitest';
 import { createOfflineModel } from '../agent';
+import type { Queries } from '../db';
 import { describeStores } from '../db/test-support/stores';
 import { RelayAlreadyResolvedError } from '../relay';
 import { loadPolicy } from './policy-store';
@@ -12,6 +13,19 @@ import { auditParams, type StoredEvent } from './run-manager';
 import { followRun, testRunManager, useTempWorkspace } from './test-support/run-manager';
 
 const workspace = useTempWorkspace('gatehouse-runs-');
+
+type ToolCallPart = { type: 'tool-call'; toolCallId: string; toolName: string; input: Record<string, unknown> };
+
+/** A relay for `call` as the agent leaves it before a crash: the row, and its `relay` event in the log. */
+async function raiseRelay(q: Queries, { id, runId, sessionId, call }: { id: string; runId: string; sessionId: string; call: ToolCallPart }) {
+  const relay = {
+    id, kind: 'permission' as const, runId, sessionId, agentId: 'main', parents: [], toolCallId: call.toolCallId, tool: call.toolName, params: call.input,
+    decision: { action: 'ask' as const, reason: 'risk_default' as const, explanation: 'asks' }, suggestedRules: [], prompt: '?', createdAt: Date.now() - 1_000, expiresAt: Date.now() + 60_000,
+  };
+  await q.relays.insertRelay({ request: relay });
+  await q.events.appendEvent({ runId, type: 'relay', data: { type: 'relay', agentId: 'main', parents: [], relay } });
+  return relay;
+}
 
 describeStores('RunManager', (store) => {
   const manager = () => testRunManager(store().q, workspace());
@@ -77,12 +91,7 @@ describeStores('RunManager', (store) => {
     const call = { type: 'tool-call' as const, toolCallId: 'call-1', toolName: 'bash', input: { command: `echo resumed >> ${workspace()}/log` } };
     const ran = { type: 'tool-call' as const, toolCallId: 'call-2', toolName: 'bash', input: { command: `echo never >> ${workspace()}/log` } };
     await q.runs.createRun({ id: runId, sessionId, status: 'waiting', state: { messages: [{ role: 'user', content: 'two calls' }, { role: 'assistant', content: [call, ran] }] } });
-    const relay = {
-      id: 'relay-1', kind: 'permission' as const, runId, sessionId, agentId: 'main', parents: [], toolCallId: 'call-1', tool: 'bash', params: call.input,
-      decision: { action: 'ask' as const, reason: 'risk_default' as const, explanation: 'asks' }, suggestedRules: [], prompt: '?', createdAt: Date.now(), expiresAt: Date.now() + 60_000,
-    };
-    await q.relays.insertRelay({ request: relay });
-    await q.events.appendEvent({ runId, type: 'relay', data: { type: 'relay', agentId: 'main', parents: [], relay } });
+    const relay = await raiseRelay(q, { id: 'relay-1', runId, sessionId, call });
     // call-2 had started executing when the process died.
     await q.toolExecutions.claimToolExecution({ runId, toolCallId: 'call-2' });
     // A relay registered but never announced (the process died in between): nothing would act on it.
@@ -108,12 +117,7 @@ describeStores('RunManager', (store) => {
     const sessionId = 'lost-session';
     const call = { type: 'tool-call' as const, toolCallId: 'call-9', toolName: 'bash', input: { command: 'echo before' } };
     await q.runs.createRun({ id: runId, sessionId, status: 'waiting', state: { messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: [call] }] } });
-    const relay = {
-      id: 'relay-9', kind: 'permission' as const, runId, sessionId, agentId: 'main', parents: [], toolCallId: 'call-9', tool: 'bash', params: call.input,
-      decision: { action: 'ask' as const, reason: 'risk_default' as const, explanation: 'asks' }, suggestedRules: [], prompt: '?', createdAt: Date.now() - 1_000, expiresAt: Date.now() + 60_000,
-    };
-    await q.relays.insertRelay({ request: relay });
-    await q.events.appendEvent({ runId, type: 'relay', data: { type: 'relay', agentId: 'main', parents: [], relay } });
+    await raiseRelay(q, { id: 'relay-9', runId, sessionId, call });
     // Approved and executed, but the append of relay_resolved and tool_result failed with the connection.
     await q.relays.resolveRelay({ id: 'relay-9', status: 'approved', response: { approved: true }, decidedBy: 'alice' });
     await q.toolExecutions.claimToolExecution({ runId, toolCallId: 'call-9' });
@@ -168,14 +172,8 @@ describeStores('RunManager', (store) => {
       ] },
     ];
     await q.runs.createRun({ id: runId, sessionId, status: 'running', state: { messages } });
-    const relayOf = (id: string, call: typeof approved) => ({
-      id, kind: 'permission' as const, runId, sessionId, agentId: 'main', parents: [], toolCallId: call.toolCallId, tool: 'bash', params: call.input,
-      decision: { action: 'ask' as const, reason: 'risk_default' as const, explanation: 'asks' }, suggestedRules: [], prompt: '?', createdAt: Date.now() - 1_000, expiresAt: Date.now() + 60_000,
-    });
-    for (const [id, call] of [['relay-a', approved], ['relay-d', refused]] as const) {
-      await q.relays.insertRelay({ request: relayOf(id, call) });
-      await q.events.appendEvent({ runId, type: 'relay', data: { type: 'relay', agentId: 'main', parents: [], relay: relayOf(id, call) } });
-    }
+    await raiseRelay(q, { id: 'relay-a', runId, sessionId, call: approved });
+    await raiseRelay(q, { id: 'relay-d', runId, sessionId, call: refused });
     await q.relays.resolveRelay({ id: 'relay-a', status: 'approved', response: { approved: true }, decidedBy: 'alice' });
     await q.relays.resolveRelay({ id: 'relay-d', status: 'denied', response: { approved: false, reason: 'not this one' }, reason: 'not this one', decidedBy: 'bob' });
     await q.toolExecutions.claimToolExecution({ runId, toolCallId: 'call-a' });
@@ -208,12 +206,7 @@ describeStores('RunManager', (store) => {
       { role: 'assistant', content: [second] },
     ];
     await q.runs.createRun({ id: runId, sessionId: 's2', status: 'running', state: { messages } });
-    const relay = {
-      id: 'relay-1', kind: 'permission' as const, runId, sessionId: 's2', agentId: 'main', parents: [], toolCallId: 'call-1', tool: 'bash', params: first.input,
-      decision: { action: 'ask' as const, reason: 'risk_default' as const, explanation: 'asks' }, suggestedRules: [], prompt: '?', createdAt: Date.now() - 1_000, expiresAt: Date.now() + 60_000,
-    };
-    await q.relays.insertRelay({ request: relay });
-    await q.events.appendEvent({ runId, type: 'relay', data: { type: 'relay', agentId: 'main', parents: [], relay } });
+    await raiseRelay(q, { id: 'relay-1', runId, sessionId: 's2', call: first });
     await q.relays.resolveRelay({ id: 'relay-1', status: 'approved', response: { approved: true }, decidedBy: 'alice' });
     await q.toolExecutions.claimToolExecution({ runId, toolCallId: 'call-1' });
     await q.toolExecutions.finishToolExecution({ runId, toolCallId: 'call-1', result: { output: 'one\n', isError: false } });
