@@ -1,9 +1,11 @@
 // The server's end of a spare bash (spawn-helper-program.ts): the helper starts bash ahead of time
-// and hands over the write end of the pipe it reads its command from, so an approved command goes
-// to bash in one write from the server, with no hop through the helper. One spare takes one
-// command; a spare that cannot take this one is left for the next, or let go of.
+// and hands over the read ends of its stdout and stderr and the write end of the pipe it reads its
+// command from, so an approved command goes to bash in one write from the server and its output
+// comes straight back, with no hop through the helper. One spare takes one command; a spare that
+// cannot take this one is left for the next, or let go of.
 import { statSync } from 'node:fs';
 import type { Socket } from 'node:net';
+import type { CommandEvents } from './spawn-helper';
 
 /** bash reads the pipe a byte at a time: longer commands start a fresh bash instead. */
 export const SPARE_MAX_BYTES = 4096;
@@ -15,6 +17,8 @@ export interface ArmedSpare {
   key: string;
   /** The write end of its command pipe. */
   socket: Socket;
+  /** The read ends of its stdout and stderr. */
+  outputs: Socket[];
 }
 
 export const envKey = (env: Record<string, string>): string => JSON.stringify(env);
@@ -62,4 +66,70 @@ export function execsDirectly(command: string): boolean {
 /** Lets go of a spare without a command: bash reads EOF and exits without running anything. */
 export function letGo(spare: ArmedSpare): void {
   spare.socket.destroy();
+  for (const output of spare.outputs) output.destroy();
+}
+
+/** A spare that took a command: its output is read here, its exit comes from the helper. */
+export interface SpareRun {
+  /** The helper saw bash exit (its group is being killed). */
+  exited(code: number | null, signal: NodeJS.Signals | null): void;
+  /** Stop reading output (a detached process kept the pipes open): nothing more is reported. */
+  release(): void;
+}
+
+/**
+ * Reads a spare's output as the helper reads a command's: at most `maxBytes` + 1 bytes forwarded,
+ * all of them counted, and `onClose` (with the count) once bash has exited and both pipes are
+ * closed, as a child process's 'close' comes. `heard` runs once, at the first output or the end of
+ * it (the command is under way); `ended` just before `onClose`.
+ */
+export function readSpare(
+  spare: ArmedSpare,
+  maxBytes: number,
+  events: Pick<CommandEvents, 'onData' | 'onExit' | 'onClose'>,
+  on: { heard: () => void; ended: () => void },
+): SpareRun {
+  let total = 0;
+  let open = spare.outputs.length;
+  let exited = false;
+  let over = false;
+  let heard = false;
+  const hear = () => {
+    if (heard) return;
+    heard = true;
+    on.heard();
+  };
+  const maybeClose = () => {
+    if (over || !exited || open > 0) return;
+    over = true;
+    on.ended();
+    events.onClose(total);
+  };
+  for (const output of spare.outputs) {
+    output.ref();
+    output.on('data', (chunk: Buffer) => {
+      hear();
+      if (over) return;
+      const room = maxBytes + 1 - Math.min(total, maxBytes + 1);
+      total += chunk.length;
+      if (room > 0) events.onData(chunk.length > room ? chunk.subarray(0, room) : chunk);
+    });
+    output.once('close', () => {
+      hear();
+      open--;
+      maybeClose();
+    });
+  }
+  return {
+    exited(code, signal) {
+      if (over || exited) return;
+      exited = true;
+      events.onExit(code, signal);
+      maybeClose();
+    },
+    release() {
+      over = true;
+      for (const output of spare.outputs) output.destroy();
+    },
+  };
 }

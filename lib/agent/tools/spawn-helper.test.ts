@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -97,6 +98,30 @@ describe('spawn helper', () => {
     await vi.waitFor(async () => expect(await isRunning(bg)).toBe(false), { timeout: 2000 });
     await vi.waitFor(() => expect(alive(helper!)).toBe(false), { timeout: 2000 });
   });
+
+  it('exits, killing its spares, when the server dies while a spare is being handed over', async () => {
+    // A server that starts the helper, asks for spares and exits a few ms later: the spares' pipes
+    // are on their way over the channel, unacknowledged.
+    const server = path.join(t.workspace, 'server.mts');
+    await writeFile(
+      server,
+      `import { prepareCommands, startSpawnHelper } from ${JSON.stringify(path.resolve(__dirname, 'spawn-helper.ts'))};\n` +
+        `const pid = await startSpawnHelper();\n` +
+        `prepareCommands({ cwd: '/tmp', env: { PATH: '/usr/bin:/bin' } });\n` +
+        `setTimeout(() => { console.log(pid); process.exit(0); }, Number(process.argv[2]));\n`,
+    );
+    const helpers: number[] = [];
+    for (const delay of [0, 3, 10]) {
+      const stdout = await new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ['--import', 'tsx', server, String(delay)], { cwd: path.resolve(__dirname, '../../..') }, (error, out) => (error ? reject(error) : resolve(out))),
+      );
+      helpers.push(Number(stdout.trim()));
+    }
+    for (const helper of helpers) {
+      expect(helper).toBeGreaterThan(0);
+      await vi.waitFor(() => expect(alive(helper)).toBe(false), { timeout: 3000 });
+    }
+  }, 30_000);
 
   it('forwards no more output than the cap (plus one byte) but counts all of it', async () => {
     await startSpawnHelper();
@@ -203,10 +228,10 @@ describe('spawn helper', () => {
   it('when the helper dies, its spare bash exits without running anything', async () => {
     const helper = (await startSpawnHelper())!;
     await runWarm('true');
-    await vi.waitFor(async () => expect(await spares(helper)).toHaveLength(1), { timeout: 3000 });
-    const [spare] = await spares(helper);
+    await vi.waitFor(async () => expect(await spares(helper)).toHaveLength(2), { timeout: 3000 });
+    const ready = await spares(helper);
     process.kill(helper, 'SIGKILL');
-    await vi.waitFor(async () => expect(await isRunning(spare!)).toBe(false), { timeout: 3000 });
+    for (const spare of ready) await vi.waitFor(async () => expect(await isRunning(spare)).toBe(false), { timeout: 3000 });
   });
 
   it('writes an approved command straight to the spare bash: it starts while the helper is stopped, and its output arrives after', async () => {
@@ -226,13 +251,74 @@ describe('spawn helper', () => {
     expect(result.metadata).toMatchObject({ spawnedVia: 'helper', warmStart: true, exitCode: 4 });
   });
 
-  it('a spare that died before it was used is let go of: the next command starts a fresh bash, then a new spare is ready', async () => {
+  /** Starts `command` in the armed spare bash with its own events; resolves at close with what it saw. */
+  async function startInSpare(command: string, maxOutputBytes = 10_000) {
+    await spareArmed();
+    const chunks: Buffer[] = [];
+    let exit: { code: number | null; signal: string | null } | undefined;
+    let handle!: ReturnType<typeof startCommand>;
+    const closed = new Promise<number | undefined>((resolve, reject) => {
+      handle = startCommand(
+        { command, cwd: t.workspace, env: scrubbedEnv(t.workspace), maxOutputBytes },
+        { onData: (c) => chunks.push(c), onExit: (code, signal) => (exit = { code, signal }), onClose: resolve, onError: reject, onLost: reject },
+      );
+    });
+    expect(handle.warm).toBe(true);
+    return { handle, closed, output: () => Buffer.concat(chunks).toString(), exit: () => exit };
+  }
+
+  it("reads a spare's output itself: it arrives while the helper is stopped, and the exit after", async () => {
     const helper = (await startSpawnHelper())!;
     await runWarm('true');
-    await vi.waitFor(async () => expect(await spares(helper)).toHaveLength(1), { timeout: 3000 });
+    await spareArmed();
+    process.kill(helper, 'SIGSTOP');
+    let command: Awaited<ReturnType<typeof startInSpare>>;
+    try {
+      command = await startInSpare('echo out; echo err >&2; exit 5');
+      await vi.waitFor(() => expect(command.output()).toBe('out\nerr\n'), { timeout: 3000 });
+      // The exit is the helper's to see: nothing closes before it runs again.
+      expect(command.exit()).toBeUndefined();
+    } finally {
+      process.kill(helper, 'SIGCONT');
+    }
+    await command.closed;
+    expect(command.exit()).toEqual({ code: 5, signal: null });
+  });
+
+  it("caps a spare's output as the helper caps a command's (plus one byte), counting all of it", async () => {
+    await startSpawnHelper();
+    await runWarm('true');
+    const command = await startInSpare('head -c 300000 /dev/zero', 1000);
+    expect(await command.closed).toBe(300000);
+    expect(command.output()).toHaveLength(1001);
+  });
+
+  it('has the next spare ready while a long command still runs in the last one', async () => {
+    const helper = (await startSpawnHelper())!;
+    await runWarm('true');
+    const first = await spareArmed();
+    const command = await startInSpare('touch started; sleep 30');
+    await vi.waitFor(() => readFile(path.join(t.workspace, 'started')), { timeout: 3000 });
+    // The used spare still runs (its bash waits for sleep) and two others wait for the next commands.
+    await vi.waitFor(async () => expect(await spares(helper)).toHaveLength(3), { timeout: 3000 });
+    expect(await spares(helper)).toContain(first);
+    expect(armedSparePid()).not.toBe(first);
+    command.handle.kill();
+    await command.closed;
+    expect(command.exit()).toEqual({ code: null, signal: 'SIGKILL' });
+  });
+
+  it('spares that died before they were used are let go of: the next command starts a fresh bash, then new spares are ready', async () => {
+    const helper = (await startSpawnHelper())!;
+    await runWarm('true');
+    await vi.waitFor(async () => expect(await spares(helper)).toHaveLength(2), { timeout: 3000 });
     await new Promise((resolve) => setTimeout(resolve, 100)); // no spare is still being prepared
-    const spare = await spareArmed();
-    process.kill(-spare, 'SIGKILL');
+    const first = await spareArmed();
+    const other = (await spares(helper)).find((pid) => pid !== first)!;
+    process.kill(-first, 'SIGKILL');
+    // The other one takes the next command.
+    await vi.waitFor(() => expect(armedSparePid()).toBe(other), { timeout: 3000 });
+    process.kill(-other, 'SIGKILL');
     await vi.waitFor(() => expect(armedSparePid()).toBeUndefined(), { timeout: 3000 });
     expect(await spares(helper)).toEqual([]);
     const next = await run('echo fresh');
@@ -240,15 +326,17 @@ describe('spawn helper', () => {
     expect(await runWarm('echo warm')).toMatchObject({ output: 'warm\n' });
   });
 
-  it('a spare for another environment replaces the one held, which exits without running anything', async () => {
+  it('spares for another environment replace those held, which exit without running anything', async () => {
     const helper = (await startSpawnHelper())!;
     await runWarm('true');
-    const first = await spareArmed();
+    await vi.waitFor(async () => expect(await spares(helper)).toHaveLength(2), { timeout: 3000 });
+    const first = await spares(helper);
     prepareCommands({ cwd: t.workspace, env: { ...scrubbedEnv(t.workspace), GATEHOUSE_TEST: 'other' } });
-    await vi.waitFor(async () => expect(await isRunning(first)).toBe(false), { timeout: 3000 });
-    await vi.waitFor(async () => expect(await spares(helper)).toHaveLength(1), { timeout: 3000 });
-    expect(await spares(helper)).not.toContain(first);
-    expect(armedSparePid()).toBe((await spares(helper))[0]);
+    for (const old of first) await vi.waitFor(async () => expect(await isRunning(old)).toBe(false), { timeout: 3000 });
+    await vi.waitFor(async () => expect(await spares(helper)).toHaveLength(2), { timeout: 3000 });
+    const next = await spares(helper);
+    expect(next.filter((pid) => first.includes(pid))).toEqual([]);
+    expect(next).toContain(armedSparePid());
     expect(await readdir(t.workspace)).toEqual([]);
   });
 

@@ -3,15 +3,15 @@
 // hundred MB (PGlite's WebAssembly heap above all) costs 8-15 ms, against about 1.5 ms from a
 // 40 MB helper. The helper is started on first use (that call, and any made before it is ready,
 // spawns directly) and is stopped with the server: it exits when its IPC channel closes.
-// When the helper has a spare bash ready, it hands this process the spare's command pipe, and the
-// command is written straight to it (spare-bash.ts), then bound to its job in the helper.
+// When the helper has a spare bash ready, it hands this process the spare's pipes: the command is
+// written straight to it and its output read here (spare-bash.ts); the helper reports its exit.
 // Invariants: a command is sent to the helper (or written to a spare) at most once and never
 // re-sent elsewhere, so a helper dying mid-request can fail a call but never run it twice; when it
 // dies, the process groups it reported (and the spare a command went to) are killed from here;
 // after repeated deaths, commands spawn directly.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { fitsSpare, handCommand, letGo, type ArmedSpare } from './spare-bash';
+import { fitsSpare, handCommand, letGo, readSpare, type ArmedSpare, type SpareRun } from './spare-bash';
 import { HELPER_PROGRAM } from './spawn-helper-program';
 
 export interface CommandRequest {
@@ -143,12 +143,21 @@ interface Job {
   pid?: number;
   warm: boolean;
   killRequested: boolean;
+  /** A spare took it: its output is read here. */
+  spare?: SpareRun;
 }
+
+/** At most this many spares are held (the helper keeps two ready for the current environment). */
+const MAX_ARMED = 2;
+
+/** The helper is told a spare was used at its first output or exit, or this long after: the next spare's start does not compete with the command's. */
+const SPARE_USED_AFTER_MS = 30;
 
 type HelperMessage =
   | { t: 'ready' }
   | { t: 'spare'; sid: number; pid: number; key: string }
-  | { t: 'spare-gone'; sid: number }
+  | { t: 'spare-out'; sid: number; fd: number }
+  | { t: 'spare-exit'; sid: number; code: number | null; signal: NodeJS.Signals | null }
   | { t: 'spawned'; id: number; pid: number; warm?: boolean }
   | { t: 'error'; id: number; message: string }
   | { t: 'out'; id: number; data: Buffer | Uint8Array }
@@ -161,8 +170,12 @@ class Helper {
   private readonly jobs = new Map<number, Job>();
   private nextId = 1;
   private gone = false;
-  /** The spare bash this process may hand the next command to. */
-  private armed: ArmedSpare | undefined;
+  /** Spare bashes this process may hand commands to, oldest first (the helper keeps two ready). */
+  private armed: ArmedSpare[] = [];
+  /** Output pipes of spares whose command pipe has not arrived yet, by sid. */
+  private readonly outputs = new Map<number, Socket[]>();
+  /** Spares that took a command, by sid, until they exit; `timer` tells the helper they were used. */
+  private readonly usedSpares = new Map<number, { job: Job; timer: NodeJS.Timeout | undefined }>();
 
   constructor() {
     // A bare environment: the helper passes each command the scrubbed one it is given.
@@ -178,7 +191,7 @@ class Helper {
   }
 
   get armedPid(): number | undefined {
-    return this.armed?.pid;
+    return this.armed[0]?.pid;
   }
 
   run(request: CommandRequest, events: CommandEvents): CommandHandle {
@@ -186,14 +199,19 @@ class Helper {
     const job: Job = { events, warm: false, killRequested: false };
     this.jobs.set(id, job);
     this.busy();
-    const spare = this.armed && fitsSpare(this.armed, request) ? this.armed : undefined;
+    const spare = this.armed.find((armed) => fitsSpare(armed, request));
     if (spare) {
-      // The command goes to the waiting bash now; the helper learns whose it is after.
-      this.armed = undefined;
+      // The command goes to the waiting bash now, and its output comes here: the helper is not
+      // woken while it starts. It is told once the command is under way (its first output, its
+      // exit, or 30 ms), to prepare the next spare.
+      this.armed = this.armed.filter((armed) => armed !== spare);
       job.pid = spare.pid;
       job.warm = true;
+      job.spare = readSpare(spare, request.maxOutputBytes, events, { heard: () => this.tellUsed(spare.sid), ended: () => this.finish(id) });
       handCommand(spare, request);
-      this.child.send({ t: 'bind', id, sid: spare.sid, maxBytes: request.maxOutputBytes });
+      const timer = setTimeout(() => this.tellUsed(spare.sid), SPARE_USED_AFTER_MS);
+      timer.unref();
+      this.usedSpares.set(spare.sid, { job, timer });
     } else {
       this.child.send({ t: 'spawn', id, command: request.command, cwd: request.cwd, env: request.env, maxBytes: request.maxOutputBytes });
     }
@@ -208,7 +226,8 @@ class Helper {
       },
       release: () => {
         if (!this.jobs.delete(id)) return;
-        if (!this.gone) this.child.send({ t: 'release', id });
+        if (job.spare) job.spare.release();
+        else if (!this.gone) this.child.send({ t: 'release', id });
         this.idle();
       },
     };
@@ -221,6 +240,7 @@ class Helper {
   stop(): void {
     this.gone = true;
     this.dropArmed();
+    this.dropOutputs();
     this.child.disconnect?.();
     this.child.kill('SIGTERM');
   }
@@ -231,11 +251,9 @@ class Helper {
       deaths = 0;
       return;
     }
+    if (message.t === 'spare-out') return this.holdOutput(message.sid, handle);
     if (message.t === 'spare') return this.arm(message, handle);
-    if (message.t === 'spare-gone') {
-      if (this.armed?.sid === message.sid) this.forgetArmed();
-      return;
-    }
+    if (message.t === 'spare-exit') return this.spareExited(message);
     const job = this.jobs.get(message.id);
     if (!job) return;
     switch (message.t) {
@@ -261,29 +279,70 @@ class Helper {
     }
   }
 
-  /** A new spare replaces the armed one, which is let go of unused. */
-  private arm(message: { sid: number; pid: number; key: string }, socket: Socket | undefined): void {
+  /** A spare's stdout or stderr, which comes before its command pipe. */
+  private holdOutput(sid: number, socket: Socket | undefined): void {
     if (!socket) return;
-    socket.on('error', () => undefined); // a spare that died first: EPIPE, and its exit is reported by the helper
-    socket.unref();
-    if (this.gone) {
-      socket.destroy();
-      return;
-    }
-    this.forgetArmed();
-    this.armed = { sid: message.sid, pid: message.pid, key: message.key, socket };
+    socket.on('error', () => undefined);
+    socket.unref(); // an armed spare does not keep this process alive; a command's output does (readSpare)
+    if (this.gone) return void socket.destroy();
+    this.outputs.set(sid, [...(this.outputs.get(sid) ?? []), socket]);
   }
 
-  private forgetArmed(): void {
-    const armed = this.armed;
-    if (!armed) return;
-    this.dropArmed();
-    if (!this.gone) this.child.send({ t: 'forget', sid: armed.sid });
+  /** A new spare joins those armed; spares for another environment, and any beyond two, are let go of unused. */
+  private arm(message: { sid: number; pid: number; key: string }, socket: Socket | undefined): void {
+    const outputs = this.outputs.get(message.sid) ?? [];
+    this.outputs.delete(message.sid);
+    socket?.on('error', () => undefined); // a spare that died first: EPIPE, and its exit is reported by the helper
+    socket?.unref();
+    const spare = socket ? { sid: message.sid, pid: message.pid, key: message.key, socket, outputs } : undefined;
+    if (this.gone || !spare || outputs.length !== 2) {
+      socket?.destroy();
+      for (const output of outputs) output.destroy();
+      if (!this.gone) this.child.send({ t: 'forget', sid: message.sid });
+      return;
+    }
+    for (const old of this.armed) if (old.key !== spare.key) this.forgetArmed(old);
+    this.armed.push(spare);
+    while (this.armed.length > MAX_ARMED) this.forgetArmed(this.armed[0]!);
+  }
+
+  /** A spare exited: the end of the command it took, or (unused) it is let go of. */
+  private spareExited(message: { sid: number; code: number | null; signal: NodeJS.Signals | null }): void {
+    const armed = this.armed.find((spare) => spare.sid === message.sid);
+    if (armed) this.forgetArmed(armed);
+    for (const output of this.outputs.get(message.sid) ?? []) output.destroy();
+    this.outputs.delete(message.sid);
+    const used = this.usedSpares.get(message.sid);
+    if (!used) return;
+    this.tellUsed(message.sid);
+    this.usedSpares.delete(message.sid);
+    used.job.spare?.exited(message.code, message.signal);
+  }
+
+  private tellUsed(sid: number): void {
+    const used = this.usedSpares.get(sid);
+    if (!used?.timer) return;
+    clearTimeout(used.timer);
+    used.timer = undefined;
+    if (!this.gone) this.child.send({ t: 'used', sid });
+  }
+
+  private dropOutputs(): void {
+    for (const outputs of this.outputs.values()) for (const output of outputs) output.destroy();
+    this.outputs.clear();
+    for (const used of this.usedSpares.values()) clearTimeout(used.timer);
+    this.usedSpares.clear();
+  }
+
+  private forgetArmed(spare: ArmedSpare): void {
+    this.armed = this.armed.filter((armed) => armed !== spare);
+    letGo(spare);
+    if (!this.gone) this.child.send({ t: 'forget', sid: spare.sid });
   }
 
   private dropArmed(): void {
-    if (this.armed) letGo(this.armed);
-    this.armed = undefined;
+    for (const spare of this.armed) letGo(spare);
+    this.armed = [];
   }
 
   private finish(id: number): void {
@@ -298,9 +357,11 @@ class Helper {
     this.gone = true;
     this.ready = false;
     this.dropArmed();
+    this.dropOutputs();
     const jobs = [...this.jobs.values()];
     this.jobs.clear();
     for (const job of jobs) {
+      job.spare?.release();
       killGroup(job.pid);
       if (job.pid === undefined) job.events.onError(new Error('the spawn helper exited before confirming the start (the command is not run again)'));
       else job.events.onLost('the spawn helper exited while the command ran; process group killed');
