@@ -77,15 +77,27 @@ export function memory(pid: number): Memory {
   return { serverMb: kb[0]! / 1024, treeMb: kb.reduce((a, b) => a + b, 0) / 1024, treePssMb: pss.reduce((a, b) => a + b, 0) / 1024, processes: tree.length };
 }
 
-/** Busy and total jiffies of the whole machine (all CPUs) from /proc/stat. */
-export function machineJiffies(): { busy: number; total: number } {
+/**
+ * Busy and total jiffies of the whole machine (all CPUs) from /proc/stat, and steal: time the
+ * hypervisor gave this VM's CPUs to something else while they had work (a noisy host).
+ */
+export function machineJiffies(): { busy: number; total: number; steal: number } {
   try {
     const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
     const total = fields.reduce((a, b) => a + b, 0);
-    return { busy: total - fields[3]! - fields[4]!, total }; // minus idle and iowait
+    return { busy: total - fields[3]! - fields[4]!, total, steal: fields[7] ?? 0 }; // busy: minus idle and iowait
   } catch {
-    return { busy: 0, total: 0 };
+    return { busy: 0, total: 0, steal: 0 };
   }
+}
+
+/** Steal over a window, in % of all CPU time of the machine: how much a noisy host took. */
+export function stealWindow(): () => number {
+  const start = machineJiffies();
+  return () => {
+    const end = machineJiffies();
+    return end.total > start.total ? ((end.steal - start.steal) / (end.total - start.total)) * 100 : NaN;
+  };
 }
 
 /** CPU seconds of every process named `comm` (e.g. the PostgreSQL backends, which come and go). */

@@ -13,7 +13,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export type OriginCheck = { ok: true; reason: 'safe_method' | 'origin_match' | 'fetch_site' | 'bearer' } | { ok: false; reason: 'origin_mismatch' | 'cross_site' | 'no_origin' };
 
-type RequestLike = Pick<Request, 'method' | 'url' | 'headers'>;
+type RequestLike = Pick<Request, 'method' | 'url'> & { headers: Pick<Headers, 'get'> };
 
 function normalize(origin: string): string | undefined {
   try {

@@ -4,8 +4,9 @@
 import type { z } from 'zod';
 import { AppError } from './errors';
 import { assertStorable } from './input';
+import { hasDirectBody, type RouteRequest } from './route-request';
 
-export async function readJson<T>(request: Request, schema: z.ZodType<T>, maxBytes: number): Promise<T> {
+export async function readJson<T>(request: RouteRequest, schema: z.ZodType<T>, maxBytes: number): Promise<T> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const text = await readLimited(request, maxBytes);
@@ -38,7 +39,12 @@ function tooLarge(maxBytes: number): AppError {
   });
 }
 
-async function readLimited(request: Request, maxBytes: number): Promise<string> {
+async function readLimited(request: RouteRequest, maxBytes: number): Promise<string> {
+  if (hasDirectBody(request)) {
+    const body = await request.readBody(maxBytes);
+    if (body === 'too_large') throw tooLarge(maxBytes);
+    return new TextDecoder().decode(body);
+  }
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

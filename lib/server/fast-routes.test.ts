@@ -7,6 +7,14 @@ import { z } from 'zod';
 import { readJson } from './body';
 import { toResponse } from './errors';
 import { createFastRoutes, matchDecision, type DecideHandler } from './fast-routes';
+import { hasDirectBody, type RouteRequest } from './route-request';
+
+/** The body as the decision route reads it: straight from node's stream (readBody). */
+async function bodyText(request: RouteRequest): Promise<string> {
+  expect(hasDirectBody(request)).toBe(true);
+  const body = await (request as RouteRequest & { readBody(max: number): Promise<Buffer | 'too_large'> }).readBody(1 << 20);
+  return body === 'too_large' ? body : body.toString();
+}
 
 describe('matchDecision', () => {
   it.each([
@@ -53,7 +61,7 @@ describe('matchDecision', () => {
 
 describe('createFastRoutes over HTTP', () => {
   let decide: DecideHandler;
-  const calls: { request: Request; relayId: string; body: string }[] = [];
+  const calls: { request: RouteRequest; relayId: string; body: string }[] = [];
   let nextServed = 0;
   let server: http.Server;
   let port: number;
@@ -83,7 +91,7 @@ describe('createFastRoutes over HTTP', () => {
     nextServed = 0;
     decide = async (request, context) => {
       const { relayId } = await context.params;
-      calls.push({ request, relayId, body: await request.text() });
+      calls.push({ request, relayId, body: await bodyText(request) });
       return Response.json({ success: true });
     };
   });
@@ -131,6 +139,33 @@ describe('createFastRoutes over HTTP', () => {
     expect(request.headers.get('x-forwarded-port')).toBe(String(port));
     expect(request.headers.get('x-forwarded-proto')).toBe('http');
     expect(request.headers.get('x-forwarded-for')).toBe('127.0.0.1');
+  });
+
+  it('reads headers as Headers.get does: any case, repeated values joined, null when absent', async () => {
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/chat/relay/r', agent }, (res) => res.resume().on('end', resolve));
+      req.setHeader('X-Many', ['a', 'b']);
+      req.setHeader('Content-Type', 'application/json');
+      req.on('error', reject);
+      req.end('{}');
+    });
+    const { headers } = calls[0]!.request;
+    expect(headers.get('X-MANY')).toBe(new Headers([['x-many', 'a'], ['x-many', 'b']]).get('x-many'));
+    expect(headers.get('Content-Type')).toBe('application/json');
+    expect(headers.get('x-absent')).toBeNull();
+  });
+
+  it('offers the body as a Web stream too, and only one read of it', async () => {
+    const seen: string[] = [];
+    decide = async (request) => {
+      seen.push(await new Response(request.body).text());
+      const again = hasDirectBody(request) ? await request.readBody(100).catch((error: Error) => error.message) : 'no direct body';
+      seen.push(String(again));
+      return Response.json({ success: true });
+    };
+    const reply = await send('POST', '/api/chat/relay/r', 'x'.repeat(70_000), { 'content-type': 'application/json' });
+    expect(reply.status).toBe(200);
+    expect(seen).toEqual(['x'.repeat(70_000), 'The request body has already been read']);
   });
 
   it("keeps a proxy's X-Forwarded-* headers", async () => {
@@ -249,5 +284,24 @@ describe('createFastRoutes over HTTP', () => {
     await handling;
     req.destroy();
     await sawAbort;
+  });
+
+  it('hands a signal that is already aborted when the client went away before the handler asked for it', async () => {
+    let gone!: () => void;
+    const clientGone = new Promise<void>((resolve) => (gone = resolve));
+    const aborted = new Promise<boolean>((resolve) => {
+      decide = async (request) => {
+        gone();
+        await new Promise((r) => setTimeout(r, 100));
+        resolve(request.signal.aborted);
+        return new Response(null, { status: 204 });
+      };
+    });
+    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/chat/relay/r' });
+    req.on('error', () => undefined);
+    req.end('{}');
+    await clientGone;
+    req.destroy();
+    expect(await aborted).toBe(true);
   });
 });

@@ -1,22 +1,18 @@
 // The custom server's fast path (scripts/server.mjs): `POST /api/chat/relay/:relayId`, a human's
 // decision, is answered without Next's router, which costs 1.5-2 ms per request on a small VM
 // before the route's code runs. The same handler as the Next route runs (routes/decide-relay.ts:
-// origin check, auth, body limit, zod, error mapping); this module only adapts Node's request to
-// a Web Request the way Next does and writes the Response back. Anything it does not recognise
-// exactly (another method or path, a trailing slash, an id Next would normalise) returns false,
-// and Next serves it. Invariant: once it returns true the request is answered, errors included.
+// origin check, auth, body limit, zod, error mapping); this module only hands it node's request as
+// a RouteRequest (node-request.ts: what Next's adapter would show, built lazily) and writes the
+// Response back. Anything it does not recognise exactly (another method or path, a trailing
+// slash, an id Next would normalise) returns false, and Next serves it. Invariant: once it returns true the request is answered, errors included.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 import { toResponse } from './errors';
+import { NodeRouteRequest, type ListenAddress } from './node-request';
+import type { RouteRequest } from './route-request';
 import { decideRelay, type RelayParams } from './routes/decide-relay';
 
-export type DecideHandler = (request: Request, context: { params: Promise<RelayParams> }) => Promise<Response>;
-
-/** Where the server listens: Next builds a route's `request.url` from this (a loopback address as `localhost`), not from the Host header. */
-export interface ListenAddress {
-  hostname?: string;
-  port: number;
-}
+export type { ListenAddress } from './node-request';
+export type DecideHandler = (request: RouteRequest, context: { params: Promise<RelayParams> }) => Promise<Response>;
 
 /** Answers the request and returns true, or returns false without touching it. Never throws. */
 export type FastRoutes = (req: IncomingMessage, res: ServerResponse, listen?: ListenAddress) => boolean;
@@ -65,10 +61,10 @@ export function installFastRoutes(): void {
   (globalThis as { [KEY]?: FastRoutes })[KEY] = createFastRoutes(decideRelay);
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, listen: ListenAddress | undefined, run: (request: Request) => Promise<Response>): Promise<void> {
-  const body = new BodyStream(req);
+async function serve(req: IncomingMessage, res: ServerResponse, listen: ListenAddress | undefined, run: (request: RouteRequest) => Promise<Response>): Promise<void> {
+  const request = new NodeRouteRequest(req, res, listen);
   try {
-    const response = await run(toRequest(req, res, listen, body.stream));
+    const response = await run(request);
     await send(res, response);
   } catch (error) {
     console.error('[gatehouse] fast route failed:', (error as Error)?.message ?? error);
@@ -77,83 +73,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, listen: ListenAd
   } finally {
     // Whatever the handler left unread (a 401 before the body, a 413 part way) is discarded, so
     // the connection can carry the next request, as Next does.
-    body.discard();
+    request.discard();
   }
-}
-
-// As Next's NodeNextRequest.stream(), plus backpressure, and a cancel that drains instead of
-// enqueueing into a cancelled stream.
-class BodyStream {
-  readonly stream: ReadableStream<Uint8Array>;
-  private done = false;
-
-  constructor(private readonly req: IncomingMessage) {
-    this.stream = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        req.on('data', (chunk: Buffer) => {
-          if (this.done) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) req.pause();
-        });
-        req.on('end', () => {
-          if (!this.done) controller.close();
-          this.done = true;
-        });
-        req.on('error', (error) => {
-          if (!this.done) controller.error(error);
-          this.done = true;
-        });
-        req.on('close', () => {
-          if (!this.done) controller.error(new Error('The request was aborted'));
-          this.done = true;
-        });
-      },
-      pull: () => {
-        req.resume();
-      },
-      cancel: () => this.discard(),
-    });
-  }
-
-  discard(): void {
-    this.done = true;
-    if (!this.req.complete) this.req.resume();
-  }
-}
-
-function toRequest(req: IncomingMessage, res: ServerResponse, listen: ListenAddress | undefined, body: ReadableStream<Uint8Array>): Request {
-  const encrypted = Boolean((req.socket as TLSSocket).encrypted);
-  const forwardedProto = req.headers['x-forwarded-proto'];
-  const protocol = encrypted || (typeof forwardedProto === 'string' && forwardedProto.includes('https')) ? 'https' : 'http';
-  // Next's initURL: the configured hostname and port, not the Host header.
-  const base = listen ? `${protocol}://${formatHostname(listen.hostname || 'localhost')}:${listen.port}` : `${protocol}://${req.headers.host ?? 'localhost'}`;
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.append(name, value);
-  }
-  // Next fills these in when no proxy did (base-server.ts), and the origin check reads them.
-  const isHttps = typeof forwardedProto === 'string' ? forwardedProto === 'https' : encrypted;
-  if (!headers.has('x-forwarded-host')) headers.set('x-forwarded-host', req.headers.host ?? listen?.hostname ?? 'localhost');
-  if (!headers.has('x-forwarded-port')) headers.set('x-forwarded-port', listen ? String(listen.port) : isHttps ? '443' : '80');
-  if (!headers.has('x-forwarded-proto')) headers.set('x-forwarded-proto', isHttps ? 'https' : 'http');
-  if (!headers.has('x-forwarded-for') && req.socket.remoteAddress) headers.set('x-forwarded-for', req.socket.remoteAddress);
-  // As Next: the signal aborts when the client goes away before the response is finished.
-  const aborter = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) aborter.abort(new Error('The client went away'));
-  });
-  const url = new URL(req.url ?? '/', base);
-  // NextRequest (NextURL) names every loopback host `localhost`.
-  if (LOOPBACK.test(url.hostname)) url.hostname = 'localhost';
-  return new Request(url, { method: req.method, headers, body, duplex: 'half', signal: aborter.signal } as RequestInit);
-}
-
-const LOOPBACK = /^(?:127(?:\.(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)){3}|\[::1\]|localhost)$/;
-
-function formatHostname(hostname: string): string {
-  return hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
 }
 
 // Next's sendResponse: the status, every header but the framing ones (Node frames the body

@@ -9,6 +9,7 @@ import { RuleSchema } from '../../policy';
 import { readJson } from '../body';
 import { AppError } from '../errors';
 import { handle, signedIn } from '../handler';
+import type { RouteRequest } from '../route-request';
 
 export const RelayDecisionSchema = z.object({
   sessionId: z.string().min(1),
@@ -23,7 +24,7 @@ export const RelayDecisionSchema = z.object({
 
 export type RelayParams = { relayId: string };
 
-export const decideRelay = handle<RelayParams>('relays:decide:own', async (request, { relayId }, rt, user) => {
+export const decideRelay = handle<RelayParams, RouteRequest>('relays:decide:own', async (request, { relayId }, rt, user) => {
   const me = signedIn(user);
   const body = await readJson(request, RelayDecisionSchema, rt.config.maxBodyBytes);
   const relay = await rt.runs.relayAccess(relayId);
