@@ -198,6 +198,11 @@ const CASES: Case[] = [
   { name: 'POST /api/tokens: expiresInDays 0', method: 'POST', path: '/api/tokens', headers: JSON_TYPE, body: json({ name: 'x', expiresInDays: 0 }), status: 400, field: 'expiresInDays' },
   { name: 'DELETE /api/tokens/:id: an unknown token', method: 'DELETE', path: '/api/tokens/no-such-token', status: 404, code: 'not_found:token' },
 
+  // A path that is not valid percent-encoding names nothing (scripts/malformed-path.mjs).
+  { name: 'GET /api/runs/:id: an id that is not valid percent-encoding', method: 'GET', path: '/api/runs/%zz', status: 400, code: 'bad_request', field: 'path' },
+  { name: 'POST /api/chat/relay/:relayId: an id with a cut UTF-8 escape', method: 'POST', path: '/api/chat/relay/%E0%A4%A', headers: JSON_TYPE, body: json({ sessionId: 's', response: { approved: true } }), status: 400, code: 'bad_request', field: 'path' },
+  { name: 'DELETE /api/grants/:id: an id with a lone %', method: 'DELETE', path: '/api/grants/a%', status: 400, code: 'bad_request', field: 'path' },
+
   // GET /api/health and GET /api/agents take no input; other methods are not routes.
   { name: 'POST /api/health: not a method of the route', method: 'POST', path: '/api/health', headers: JSON_TYPE, body: '{}', status: 405 },
   { name: 'PUT /api/agents: not a method of the route', method: 'PUT', path: '/api/agents', headers: JSON_TYPE, body: '{}', status: 405 },

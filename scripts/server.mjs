@@ -10,6 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installLingeringClose } from './lingering-close.mjs';
+import { malformedPath, refuseMalformedPath } from './malformed-path.mjs';
 
 const FAST_ROUTES = Symbol.for('gatehouse.fastRoutes');
 const USAGE = 'usage: node scripts/server.mjs [dir] [--hostname|-H <host>] [--port|-p <port>] [--keepAliveTimeout <ms>]';
@@ -60,6 +61,7 @@ const listen = { hostname: options.hostname, port: options.port };
 
 async function onRequest(req, res) {
   lingering.track(req);
+  if (malformedPath(req.url)) return refuseMalformedPath(res);
   if (!handle) await preparing;
   const fast = globalThis[FAST_ROUTES];
   if (fast && fast(req, res, listen)) return;
