@@ -32,7 +32,9 @@ if (!withPostgres && !process.env.TEST_WORKER_INDEX) {
 
 // Short heartbeats, so a spec can see them on a paused run's stream without waiting 15 s.
 // The suite is signed in as the bootstrap admin through GATEHOUSE_ADMIN_TOKEN (e2e/support/auth.ts).
-const serverEnv = { GATEHOUSE_MODEL: 'offline', GATEHOUSE_SSE_HEARTBEAT_MS: '1000', GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN, NEXT_TELEMETRY_DISABLED: '1' };
+// GATEHOUSE_TRUSTED_PROXIES=1: the specs stand in for a reverse proxy, giving their requests
+// addresses of their own (X-Forwarded-For) so the login limits of one spec do not reach another's.
+const serverEnv = { GATEHOUSE_MODEL: 'offline', GATEHOUSE_SSE_HEARTBEAT_MS: '1000', GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN, GATEHOUSE_TRUSTED_PROXIES: '1', NEXT_TELEMETRY_DISABLED: '1' };
 
 const chromium = {
   ...devices['Desktop Chrome'],

@@ -20,10 +20,15 @@ class OwnServer {
   private readonly child: ChildProcess;
   readonly base: string;
 
-  constructor(readonly port: number) {
+  /** `next start`, or with `serve` Gatehouse's own server as `npm start` runs it (scripts/serve.sh). */
+  constructor(
+    readonly port: number,
+    { serve = false }: { serve?: boolean } = {},
+  ) {
     this.base = `http://127.0.0.1:${port}`;
-    const { GATEHOUSE_ADMIN_TOKEN: _ignored, ...env } = process.env;
-    this.child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
+    const { GATEHOUSE_ADMIN_TOKEN: _ignored, GATEHOUSE_TRUSTED_PROXIES: _default, ...env } = process.env;
+    const [command, args] = serve ? ['/bin/sh', ['scripts/serve.sh']] : [process.execPath, ['node_modules/next/dist/bin/next', 'start']];
+    this.child = spawn(command, [...args, '--hostname', '127.0.0.1', '--port', String(port)], {
       env: { ...env, GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-auth-')), GATEHOUSE_MODEL: 'offline', NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -58,7 +63,7 @@ class OwnServer {
   /** Ready to serve, and the one-time admin sign-in link it printed at startup. */
   async ready(): Promise<string> {
     const [, url] = await this.waitFor(/Sign in as "admin" with this one-time link[^\n]*\n[^\n]*?(http:\/\/\S+\/login\?token=\S+)/);
-    await this.waitFor(/Ready in/);
+    await this.waitFor(/Ready in|Gatehouse ready on/);
     return url!;
   }
 
@@ -246,6 +251,32 @@ test.describe('login rate limit', () => {
     const signedIn = await api.post('/api/auth/login-token', { headers: from('203.0.113.10'), data: { token: valid } });
     expect(signedIn.status()).toBe(200);
     expect((await signedIn.json()).user).toMatchObject({ username: 'admin' });
+    await api.dispose();
+  });
+});
+
+test.describe('the login limit per address, behind no proxy (npm start, GATEHOUSE_TRUSTED_PROXIES unset)', () => {
+  test.describe.configure({ timeout: 60_000 });
+  let server: OwnServer;
+
+  test.beforeAll(async () => {
+    server = new OwnServer(FIRST_PORT + 2, { serve: true });
+    await server.ready();
+  });
+
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('a client that sends a new X-Forwarded-For with every attempt is still one address: the 11th failure is refused', async ({ playwright }) => {
+    const api = await playwright.request.newContext({ baseURL: server.base, extraHTTPHeaders: {} });
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      const wrong = await api.post('/api/auth/login-token', { headers: { Origin: server.base, 'X-Forwarded-For': `198.51.100.${attempt}` }, data: { token: `not-the-token-${attempt}` } });
+      expect(wrong.status()).toBe(401);
+    }
+    const refused = await api.post('/api/auth/login-token', { headers: { Origin: server.base, 'X-Forwarded-For': '198.51.100.99' }, data: { token: 'not-the-token-11' } });
+    expect(refused.status()).toBe(429);
+    expect((await refused.json()).error.code).toBe('rate_limited:login');
     await api.dispose();
   });
 });

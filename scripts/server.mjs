@@ -9,6 +9,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { appendForwardedFor } from './forwarded-for.mjs';
 import { installLingeringClose } from './lingering-close.mjs';
 import { malformedPath, refuseMalformedPath } from './malformed-path.mjs';
 
@@ -62,6 +63,7 @@ const listen = { hostname: options.hostname, port: options.port };
 async function onRequest(req, res) {
   lingering.track(req);
   if (malformedPath(req.url)) return refuseMalformedPath(res);
+  appendForwardedFor(req);
   if (!handle) await preparing;
   const fast = globalThis[FAST_ROUTES];
   if (fast && fast(req, res, listen)) return;

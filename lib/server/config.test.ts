@@ -3,15 +3,15 @@ import { ConfigError, parseConfig } from './config';
 
 describe('parseConfig', () => {
   it('works with zero variables: embedded data under .data, offline model', () => {
-    expect(parseConfig({}, '/app')).toEqual({ dataDir: '/app/.data', workspace: '/app/.data/workspace', model: 'offline', approvalTimeoutS: 300, maxBodyBytes: 1_000_000, sseHeartbeatMs: 15_000, leaseTtlS: 15 });
+    expect(parseConfig({}, '/app')).toEqual({ dataDir: '/app/.data', workspace: '/app/.data/workspace', model: 'offline', approvalTimeoutS: 300, maxBodyBytes: 1_000_000, sseHeartbeatMs: 15_000, leaseTtlS: 15, trustedProxies: 0 });
   });
 
   it('reads every variable', () => {
     const config = parseConfig(
-      { GATEHOUSE_DATA_DIR: 'var', DATABASE_URL: 'postgres://u:p@h/db', GATEHOUSE_WORKSPACE: '/ws', GATEHOUSE_MODEL: 'openai:gpt-4o', GATEHOUSE_APPROVAL_TIMEOUT_S: '30', GATEHOUSE_MAX_BODY_BYTES: '2048', GATEHOUSE_SSE_HEARTBEAT_MS: '1000', GATEHOUSE_LEASE_TTL_S: '6' },
+      { GATEHOUSE_DATA_DIR: 'var', DATABASE_URL: 'postgres://u:p@h/db', GATEHOUSE_WORKSPACE: '/ws', GATEHOUSE_MODEL: 'openai:gpt-4o', GATEHOUSE_APPROVAL_TIMEOUT_S: '30', GATEHOUSE_MAX_BODY_BYTES: '2048', GATEHOUSE_SSE_HEARTBEAT_MS: '1000', GATEHOUSE_LEASE_TTL_S: '6', GATEHOUSE_TRUSTED_PROXIES: '2' },
       '/app',
     );
-    expect(config).toEqual({ dataDir: '/app/var', databaseUrl: 'postgres://u:p@h/db', workspace: '/ws', model: 'openai:gpt-4o', approvalTimeoutS: 30, maxBodyBytes: 2048, sseHeartbeatMs: 1000, leaseTtlS: 6 });
+    expect(config).toEqual({ dataDir: '/app/var', databaseUrl: 'postgres://u:p@h/db', workspace: '/ws', model: 'openai:gpt-4o', approvalTimeoutS: 30, maxBodyBytes: 2048, sseHeartbeatMs: 1000, leaseTtlS: 6, trustedProxies: 2 });
   });
 
   it('reads the admin token and the cookie secret only when set', () => {
@@ -40,6 +40,9 @@ describe('parseConfig', () => {
     [{ GATEHOUSE_ADMIN_TOKEN: 'has a space inside it' }, 'GATEHOUSE_ADMIN_TOKEN'],
     [{ GATEHOUSE_SECRET: 'too-short' }, 'GATEHOUSE_SECRET'],
     [{ GATEHOUSE_PUBLIC_URL: 'gate.example.com' }, 'GATEHOUSE_PUBLIC_URL'],
+    [{ GATEHOUSE_TRUSTED_PROXIES: '-1' }, 'GATEHOUSE_TRUSTED_PROXIES'],
+    [{ GATEHOUSE_TRUSTED_PROXIES: 'one' }, 'GATEHOUSE_TRUSTED_PROXIES'],
+    [{ GATEHOUSE_TRUSTED_PROXIES: '11' }, 'GATEHOUSE_TRUSTED_PROXIES'],
   ])('rejects %j naming the variable', (env, variable) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(variable);

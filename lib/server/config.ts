@@ -18,6 +18,21 @@ const positiveInt = (fallback: number) =>
       return n;
     });
 
+const countOf = (fallback: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from 0 to ${max}, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
 const optionalText = z
   .string()
   .trim()
@@ -36,6 +51,7 @@ const EnvSchema = z.object({
   GATEHOUSE_ADMIN_TOKEN: optionalText.refine((v) => v === undefined || /^\S{16,}$/.test(v), 'must be at least 16 characters without spaces'),
   GATEHOUSE_PUBLIC_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v), 'must be an http:// or https:// URL'),
   GATEHOUSE_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters'),
+  GATEHOUSE_TRUSTED_PROXIES: countOf(0, 10),
 });
 
 export interface Config {
@@ -59,6 +75,12 @@ export interface Config {
   secret?: string;
   /** Where people open Gatehouse (the printed sign-in link uses it); unset: http://127.0.0.1:<port>. */
   publicUrl?: string;
+  /**
+   * How many reverse proxies of our own append to X-Forwarded-For in front of the server: the
+   * client's address for the login limits is that many entries left of the right-most one (which
+   * scripts/server.mjs appends from the socket). 0: clients connect directly.
+   */
+  trustedProxies: number;
 }
 
 export class ConfigError extends Error {
@@ -85,6 +107,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     maxBodyBytes: e.GATEHOUSE_MAX_BODY_BYTES,
     sseHeartbeatMs: e.GATEHOUSE_SSE_HEARTBEAT_MS,
     leaseTtlS: e.GATEHOUSE_LEASE_TTL_S,
+    trustedProxies: e.GATEHOUSE_TRUSTED_PROXIES,
     ...(e.GATEHOUSE_ADMIN_TOKEN ? { adminToken: e.GATEHOUSE_ADMIN_TOKEN } : {}),
     ...(e.GATEHOUSE_SECRET ? { secret: e.GATEHOUSE_SECRET } : {}),
     ...(e.GATEHOUSE_PUBLIC_URL ? { publicUrl: e.GATEHOUSE_PUBLIC_URL.replace(/\/+$/, '') } : {}),
@@ -103,4 +126,5 @@ export const CONFIG_VARIABLES = [
   { name: 'GATEHOUSE_LEASE_TTL_S', default: '15', description: 'With `DATABASE_URL`: seconds a run lease lasts without renewal (renewed every third of it); also how long a stopped instance\'s runs wait before another instance adopts them.' },
   { name: 'GATEHOUSE_ADMIN_TOKEN', default: '(unset)', description: 'The initial admin\'s API token (16+ characters) instead of a one-time sign-in link printed at first start; for scripted set-ups and tests.' },
   { name: 'GATEHOUSE_SECRET', default: '(unset: random, stored in the database)', description: 'Signs session cookies (32+ characters); changing it signs everyone out.' },
+  { name: 'GATEHOUSE_TRUSTED_PROXIES', default: '0', description: 'How many reverse proxies in front of the server append to `X-Forwarded-For` (0-10); the login limits count attempts per client address taken that many entries from the right.' },
 ] as const;
