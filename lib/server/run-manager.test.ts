@@ -194,6 +194,34 @@ describeStores('RunManager', (store) => {
     expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
   });
 
+  it('a policy-denied call whose result the log lost is stored as denied on resume, whether or not its tool_call was logged', async () => {
+    const { q } = store();
+    const runId = 'policy-denied-lost';
+    const logged = { type: 'tool-call' as const, toolCallId: 'call-logged', toolName: 'bash', input: { command: 'sudo ls' } };
+    const unlogged = { type: 'tool-call' as const, toolCallId: 'call-unlogged', toolName: 'bash', input: { command: 'sudo id' } };
+    const failed = { type: 'tool-call' as const, toolCallId: 'call-failed', toolName: 'nope', input: {} };
+    const refusal = 'Tool execution denied: sudo is denied. Do not retry the same call.';
+    const messages = [
+      { role: 'user', content: 'three calls' },
+      { role: 'assistant', content: [logged, unlogged, failed] },
+      { role: 'tool', content: [
+        { type: 'tool-result', toolCallId: 'call-logged', toolName: 'bash', output: { type: 'error-text', value: refusal } },
+        { type: 'tool-result', toolCallId: 'call-unlogged', toolName: 'bash', output: { type: 'error-text', value: refusal } },
+        { type: 'tool-result', toolCallId: 'call-failed', toolName: 'nope', output: { type: 'error-text', value: 'Unknown tool nope' } },
+      ] },
+    ];
+    await q.runs.createRun({ id: runId, sessionId: 'denied-session', status: 'running', state: { messages } });
+    const decision = { action: 'deny', reason: 'rule', explanation: 'sudo is denied' };
+    await q.events.appendEvent({ runId, type: 'tool_call', data: { type: 'tool_call', agentId: 'main', parents: [], runId, toolCallId: 'call-logged', tool: 'bash', params: logged.input, decision } });
+
+    const m = manager();
+    expect(await m.recover()).toEqual([runId]);
+    const results = (await follow(m, runId, 0)).filter((e) => e.type === 'tool_result').map((e) => e.data);
+    expect(results.map((r) => [r.toolCallId, r.denied])).toEqual([['call-logged', true], ['call-unlogged', true], ['call-failed', false]]);
+    expect(await q.toolExecutions.listToolExecutions({ runId })).toEqual([]);
+    expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
+  });
+
   it('a run that went a step further than its log is reconciled for every answered step, then continues its last one', async () => {
     const { q } = store();
     const runId = 'two-steps-ahead';

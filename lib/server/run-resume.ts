@@ -7,7 +7,7 @@
 // while an append waits, until the failed append detaches it), so every step whose results were
 // checkpointed is reconciled too: the decisions and results the log lost are stored, and audited.
 import type { ModelMessage } from 'ai';
-import type { ModelToolCall, ResumePoint } from '../agent';
+import { DENIAL_PREFIX, type ModelToolCall, type ResumePoint } from '../agent';
 import { toRelayRecord, type Queries, type RecordAuditInput } from '../db';
 import type { RelayRequest } from '../relay';
 import { auditParams } from './run-audit';
@@ -26,6 +26,8 @@ interface Ledger {
   relays: Map<string, RelayRequest>;
   /** The decisions logged: relay id -> status. */
   logged: Map<string, string>;
+  /** The calls the policy denied (their logged `tool_call` carries a deny decision). */
+  policyDenied: Set<string>;
   results: Map<string, CallResult>;
   executions: Map<string, { result: unknown }>;
 }
@@ -88,7 +90,7 @@ function toolResultsOf(message: ModelMessage | undefined): Map<string, CallResul
 }
 
 async function readLedger(q: Queries, runId: string): Promise<Ledger> {
-  const ledger: Ledger = { relays: new Map(), logged: new Map(), results: new Map(), executions: new Map() };
+  const ledger: Ledger = { relays: new Map(), logged: new Map(), policyDenied: new Set(), results: new Map(), executions: new Map() };
   for (const event of await q.events.listEvents({ runId })) {
     const data = event.data as Record<string, unknown>;
     if (data.agentId !== 'main') continue;
@@ -96,6 +98,8 @@ async function readLedger(q: Queries, runId: string): Promise<Ledger> {
     else if (event.type === 'relay') {
       const relay = data.relay as RelayRequest;
       ledger.relays.set(relay.toolCallId, relay);
+    } else if (event.type === 'tool_call') {
+      if ((data.decision as { action?: string } | undefined)?.action === 'deny') ledger.policyDenied.add(data.toolCallId as string);
     } else if (event.type === 'tool_result') {
       ledger.results.set(data.toolCallId as string, { output: String(data.output), isError: data.isError === true });
     }
@@ -127,10 +131,18 @@ async function reconcileCalls({ q, append }: ResumeDeps, runId: string, calls: M
       outcome = await appendDecision({ q, append }, relay);
       if (outcome) ledger.logged.set(relay.id, outcome);
     }
-    const denied = !execution && outcome !== undefined && outcome !== 'approved';
+    const denied = !execution && (outcome !== undefined ? outcome !== 'approved' : ledger.policyDenied.has(call.toolCallId) || isDenial(result));
     await append([{ type: 'tool_result', data: { type: 'tool_result', agentId: 'main', parents: [], runId, toolCallId: call.toolCallId, tool: call.toolName, ...result, denied } }]);
     ledger.results.set(call.toolCallId, result);
   }
+}
+
+/**
+ * A result that never ran and reads as a denial: the runtime's own wording (`Tool execution denied:`),
+ * for a call the policy denied whose `tool_call` the log lost too. Nothing else starts so without running.
+ */
+function isDenial(result: CallResult): boolean {
+  return result.isError && result.output.startsWith(DENIAL_PREFIX);
 }
 
 /** A settled relay's `relay_resolved` event and its audit row, as the pump would have stored them; its status. */
