@@ -7,6 +7,7 @@
 // e2e run fails loudly instead of skipping. Plain Node and the `pg` dependency.
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
+import { dropDatabaseForce } from './drop-database.mjs';
 
 const DEFAULT_E2E_DATABASE_URL = 'postgres://gatehouse:gatehouse@127.0.0.1:5432/gatehouse_e2e';
 
@@ -94,15 +95,7 @@ async function recreateDatabase() {
   await client.connect();
   try {
     const ident = `"${database.replaceAll('"', '""')}"`;
-    // 42501: an autovacuum worker is in it (a non-superuser may not terminate it); it leaves soon.
-    for (let attempt = 1; ; attempt++) {
-      const dropped = await client.query(`DROP DATABASE IF EXISTS ${ident} WITH (FORCE)`).then(() => true, (error) => {
-        if (error.code !== '42501' || attempt >= 50) throw error;
-        return false;
-      });
-      if (dropped) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await dropDatabaseForce(client, ident);
     await client.query(`CREATE DATABASE ${ident}`);
   } finally {
     await client.end();

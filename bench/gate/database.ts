@@ -3,7 +3,7 @@
 // which scripts/ensure-postgres.mjs starts if it is down (and provisions the gatehouse role).
 import { spawnSync } from 'node:child_process';
 import { ROOT } from './config';
-import { dropDatabaseForce } from '../../lib/db/test-support/drop-database';
+import { dropDatabaseForce } from '../../scripts/drop-database.mjs';
 
 export const LOCAL_CLUSTER_URL = 'postgres://gatehouse:gatehouse@127.0.0.1:5432/postgres';
 

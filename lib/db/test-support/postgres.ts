@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { dropDatabaseForce } from './drop-database';
+import { dropDatabaseForce } from '../../../scripts/drop-database.mjs';
 
 export const LOCAL_TEST_URL = 'postgres://gatehouse:gatehouse@127.0.0.1:5432/gatehouse_test';
 

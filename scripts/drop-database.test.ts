@@ -1,6 +1,5 @@
-import type pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
-import { dropDatabaseForce } from './drop-database';
+import { dropDatabaseForce } from './drop-database.mjs';
 
 function client(failures: unknown[]) {
   const query = vi.fn(async () => {
@@ -8,7 +7,7 @@ function client(failures: unknown[]) {
     if (failure) throw failure;
     return { rows: [] };
   });
-  return { query } as unknown as pg.Client & { query: typeof query };
+  return { query };
 }
 
 describe('dropDatabaseForce', () => {
