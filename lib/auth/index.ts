@@ -37,6 +37,7 @@ export {
   resetPassword,
   setDisabled,
   toPublicUser,
+  updateAccount,
   type CreateUserInput,
   type ExchangeLoginTokenInput,
   type LoginInput,

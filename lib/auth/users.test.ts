@@ -3,7 +3,7 @@ import { ZodError } from 'zod';
 import { emptyAuthTablesBeforeEach } from '../db/test-support/auth-tables';
 import { describeStores } from '../db/test-support/stores';
 import { LoginThrottle } from './rate-limit';
-import { changeRole, createApiToken, createUser, exchangeLoginToken, issueLoginToken, listUsers, loginWithPassword, resetPassword, setDisabled } from './users';
+import { changeRole, createApiToken, createUser, exchangeLoginToken, issueLoginToken, listUsers, loginWithPassword, resetPassword, setDisabled, updateAccount } from './users';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const PASSWORD = 'correct horse battery';
@@ -40,6 +40,20 @@ describeStores('user service', (store) => {
     expect((await changeRole({ q, id: bob.id, role: 'admin' })).role).toBe('admin');
     expect((await changeRole({ q, id: admin.id, role: 'approver' })).role).toBe('approver');
     await expect(changeRole({ q, id: 'missing', role: 'user' })).rejects.toMatchObject({ code: 'not_found:user' });
+  });
+
+  it('changes role, disabled and display name together, or nothing of them when it would leave no enabled admin', async () => {
+    const { q } = store();
+    const admin = await createUser({ q, username: 'root', role: 'admin' });
+    await expect(updateAccount({ q, id: admin.id, displayName: 'Renamed', role: 'user' })).rejects.toMatchObject({ code: 'conflict:last_admin' });
+    await expect(updateAccount({ q, id: admin.id, displayName: 'Renamed', disabled: true })).rejects.toMatchObject({ code: 'conflict:last_admin' });
+    expect(await q.users.getUser({ id: admin.id })).toMatchObject({ displayName: admin.displayName, role: 'admin', disabled: false });
+    const bob = await createUser({ q, username: 'bob', role: 'user' });
+    const before = (await q.users.getUser({ id: bob.id }))!;
+    expect(await updateAccount({ q, id: bob.id, displayName: 'Robert', role: 'approver', disabled: true })).toMatchObject({ displayName: 'Robert', role: 'approver', disabled: true });
+    // Disabling ended bob's sessions.
+    expect((await q.users.getUser({ id: bob.id }))!.sessionGeneration).toBe(before.sessionGeneration + 1);
+    await expect(updateAccount({ q, id: 'missing', displayName: 'x' })).rejects.toMatchObject({ code: 'not_found:user' });
   });
 
   it('logs in with the right password only, whatever the username\'s case', async () => {

@@ -82,6 +82,20 @@ export async function changeRole({ q, id, role }: Pick<UserServiceDeps, 'q'> & {
   return update(q, { id, role: RoleSchema.parse(role) });
 }
 
+/**
+ * Changes any of the role, the disabled flag and the display name in one transaction: refused
+ * whole (LastAdminError, nothing changed) when it would leave no enabled admin. Disabling ends the
+ * user's sessions and stops their API tokens.
+ */
+export async function updateAccount({ q, id, role, disabled, displayName }: Pick<UserServiceDeps, 'q'> & { id: string; role?: UserRole; disabled?: boolean; displayName?: string }): Promise<PublicUser> {
+  return update(q, {
+    id,
+    ...(role !== undefined ? { role: RoleSchema.parse(role) } : {}),
+    ...(disabled !== undefined ? { disabled, endSessions: disabled } : {}),
+    ...(displayName !== undefined ? { displayName } : {}),
+  });
+}
+
 /** Disabling ends the user's sessions and stops their API tokens; refused for the last enabled admin. */
 export async function setDisabled({ q, id, disabled }: Pick<UserServiceDeps, 'q'> & { id: string; disabled: boolean }): Promise<PublicUser> {
   return update(q, { id, disabled, endSessions: disabled });
