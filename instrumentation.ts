@@ -1,8 +1,8 @@
 // Next.js calls register() once when a server process starts: open the database and resume the
 // runs a previous process left paused, so their deadlines and decisions keep working; and on
 // SIGTERM/SIGINT hand the runs executing here over before the process exits (lib/server/shutdown.ts).
-// Once the runtime is up it installs the decision route's fast path, which the custom server
-// (scripts/server.mjs) consults before Next's router; if the runtime failed, Next's route answers.
+// Once the runtime is up (or its first start failed: every request tries again) it installs the
+// decision route's fast path, which the custom server (scripts/server.mjs) consults before Next's router.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
   const { getRuntime } = await import('./lib/server/runtime');
@@ -11,8 +11,8 @@ export async function register(): Promise<void> {
   try {
     await getRuntime();
   } catch (error) {
+    // Each request tries again (getRuntime), the fast path's as much as Next's route.
     console.error('[gatehouse] startup failed:', (error as Error).message);
-    return;
   }
   const { installFastRoutes } = await import('./lib/server/fast-routes');
   installFastRoutes();

@@ -56,7 +56,7 @@ export function createFastRoutes(decide: DecideHandler): FastRoutes {
   };
 }
 
-/** Installs the fast path for scripts/server.mjs (called once the runtime is up: instrumentation.ts). */
+/** Installs the fast path for scripts/server.mjs (instrumentation.ts, once the runtime's first start has ended, failed or not). */
 export function installFastRoutes(): void {
   (globalThis as { [KEY]?: FastRoutes })[KEY] = createFastRoutes(decideRelay);
 }
