@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Background, type FillReport } from './background';
 import { IDLE_WINDOW_MS, numberList, QUICK, T00, WARMUP_PROBES } from './config';
 import { ScratchDatabase } from './database';
-import { cpuSeconds, memory, procTree, processName, stealWindow, type Memory } from './proc';
+import { cpuSeconds, memory, noisyNote, procTree, processName, stealWindow, type Memory } from './proc';
 import { probes, spawnBaseline, spawnedVia, type ProbeSet } from './probe';
 import { armHardLimit, boot, ensureBuild, freePort, onSignals, removeAtExit, sleep, stopServer } from './servers';
 import { mb, ms, pair, pct, table } from './stats';
@@ -29,9 +29,6 @@ interface LevelResult {
   /** CPU steal during the probes, % of the machine's CPU time (proc.ts stealWindow). */
   stealPct: number;
 }
-
-/** Above this, the host took enough of the VM's CPUs during the probes to move their p50 (bench/README.md). */
-const NOISY_STEAL_PCT = 5;
 
 /** A scratch database created for this run on ADMIN_DATABASE_URL's server, dropped at the end. */
 let scratch: ScratchDatabase | undefined;
@@ -197,7 +194,7 @@ export async function oneInstance(): Promise<number> {
   const full1000 = r1000 ? r1000.pausedNow >= 1000 : false;
   console.log('');
   console.log('Summary');
-  const noisy = r100 && r100.stealPct > NOISY_STEAL_PCT ? ` (CPU steal ${r100.stealPct.toFixed(1)}% during these probes: the host was busy; a run on a quiet host is what counts)` : '';
+  const noisy = r100 ? noisyNote(r100.stealPct) : '';
   console.log(`  ${verdict(r100 ? c100 <= 5 : undefined)}  call->relay p50 at 100 paused runs: ${ms(c100)} ms (target <= 5 ms)${noisy}`);
   console.log(`  ${verdict(r100 ? d100 <= 5 : undefined)}  decision->start p50 at 100 paused runs: ${ms(d100)} ms (target <= 5 ms)${noisy}`);
   const server1000 = r1000 ? Math.max(r1000.memPaused.serverMb, r1000.memAfter.serverMb) : NaN;

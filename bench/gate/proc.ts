@@ -141,3 +141,11 @@ export class CpuWindow {
     };
   }
 }
+
+/** Above this, the host took enough of the VM's CPUs during the probes to move their p50 (bench/README.md). */
+export const NOISY_STEAL_PCT = 5;
+
+/** A note for a summary line measured during `stealPct` of steal: empty unless the host was busy. */
+export function noisyNote(stealPct: number, during = 'these probes'): string {
+  return stealPct > NOISY_STEAL_PCT ? ` (CPU steal ${stealPct.toFixed(1)}% during ${during}: the host was busy; a run on a quiet host is what counts)` : '';
+}

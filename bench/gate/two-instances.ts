@@ -11,7 +11,7 @@ import { IDLE_WINDOW_MS, numberList, positiveInt, QUICK, WARMUP_PROBES } from '.
 import { crossProbe, Hold, probePlan, type Instance } from './cross-probe';
 import { ScratchDatabase } from './database';
 import { probeSeries, spawnBaseline } from './probe';
-import { cpuSeconds, memory, procTree, processName } from './proc';
+import { cpuSeconds, memory, procTree, processName, stealWindow } from './proc';
 import { armHardLimit, boot, ensureBuild, freePort, onSignals, removeAtExit, sleep, stopServer } from './servers';
 import { mb, ms, pct } from './stats';
 import { serverStamps } from './stamps';
@@ -128,17 +128,21 @@ export async function twoInstances(): Promise<number> {
       const idleCpuPct = both.map((x, j) => ((cpuSeconds(x.child.pid!) - cpu0[j]!) / (IDLE_WINDOW_MS / 1000)) * 100);
       process.stdout.write(`  RSS A ${mb(memPaused[0]!.serverMb)} MB, B ${mb(memPaused[1]!.serverMb)} MB; idle CPU A ${idleCpuPct[0]!.toFixed(0)}%, B ${idleCpuPct[1]!.toFixed(0)}%; ${2 * count} probes (${count} across) ... `);
       const tProbes = performance.now();
+      const steal = stealWindow();
       const set = await probeSeries(2 * count, probe);
-      console.log(`${set.probes.length} done in ${((performance.now() - tProbes) / 1000).toFixed(1)} s${set.failed ? `, ${set.failed} failed` : ''}`);
+      const stealPct = steal();
+      console.log(`${set.probes.length} done in ${((performance.now() - tProbes) / 1000).toFixed(1)} s${set.failed ? `, ${set.failed} failed` : ''}; CPU steal ${stealPct.toFixed(1)}%`);
       if (set.stoppedEarly) console.log(`  !!! stopped early: ${set.stoppedEarly}`);
       for (const e of set.errors) console.log(`  ! ${e}`);
-      levels.push({ n, pausedNow: paused.length, counts, fill: filled, idleCpuPct, memPaused, memAfter: both.map((x) => memory(x.child.pid!)), set });
+      levels.push({ n, pausedNow: paused.length, counts, fill: filled, idleCpuPct, memPaused, memAfter: both.map((x) => memory(x.child.pid!)), set, stealPct });
     }
 
     process.stdout.write(`Throughput: starting ${THROUGHPUT_RUNS} runs (alternately on A and B) and approving them all, ${THROUGHPUT_CONCURRENCY} in flight ... `);
     const tThroughput = performance.now();
+    const throughputSteal = stealWindow();
     const tp = await throughput(a, b, THROUGHPUT_RUNS, THROUGHPUT_CONCURRENCY, client);
-    console.log(`done in ${((performance.now() - tThroughput) / 1000).toFixed(1)} s`);
+    const tpStealPct = throughputSteal();
+    console.log(`done in ${((performance.now() - tThroughput) / 1000).toFixed(1)} s; CPU steal ${tpStealPct.toFixed(1)}%`);
     for (const e of tp.fill.errors) console.log(`  ! ${e}`);
     if (gone()) throw new Error(`server ${gone()!.name} is gone`);
     const memThroughput = both.map((x) => memory(x.child.pid!));
@@ -147,7 +151,7 @@ export async function twoInstances(): Promise<number> {
     await Promise.all(both.map((x) => stopServer(x.child)));
     const probed = levels.flatMap((l) => l.set.probes);
     const stamps = await serverStamps({ databaseUrl, dataDir: dirs.A }, probed.map((p) => p.runId)).catch((error: Error) => error);
-    return report({ levels, tp, memThroughput, stamps, backgroundPaused: paused.length, memFirstMb: memFirst.serverMb });
+    return report({ levels, tp, tpStealPct, memThroughput, stamps, backgroundPaused: paused.length, memFirstMb: memFirst.serverMb });
   } finally {
     await client.end().catch(() => undefined);
   }

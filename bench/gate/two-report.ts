@@ -4,7 +4,7 @@ import os from 'node:os';
 import type { FillReport } from './background';
 import { T00 } from './config';
 import { isCross, isSame, type CrossProbe } from './cross-probe';
-import type { Memory } from './proc';
+import { noisyNote, type Memory } from './proc';
 import { spawnedVia, type ProbeSet } from './probe';
 import { mb, ms, pair, pct, table } from './stats';
 import { d, stageMean, type ServerStamps, type Stage } from './stamps';
@@ -21,11 +21,15 @@ export interface TwoLevel {
   memPaused: Memory[];
   memAfter: Memory[];
   set: ProbeSet<CrossProbe>;
+  /** CPU steal during the probes, % of the machine's CPU time (proc.ts stealWindow). */
+  stealPct: number;
 }
 
 export interface TwoReport {
   levels: TwoLevel[];
   tp: ThroughputResult;
+  /** CPU steal during the throughput run. */
+  tpStealPct: number;
   memThroughput: Memory[];
   stamps: Map<string, ServerStamps> | Error;
   backgroundPaused: number;
@@ -52,7 +56,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 const ratio = (x: number, y: number) => (Number.isFinite(x) && Number.isFinite(y) && y > 0 ? `x${(x / y).toFixed(2)}` : '-');
 const rate = (n: number, msTaken: number) => (msTaken > 0 ? (n / (msTaken / 1000)).toFixed(0) : '-');
 
-export function report({ levels, tp, memThroughput, stamps, backgroundPaused, memFirstMb }: TwoReport): number {
+export function report({ levels, tp, tpStealPct, memThroughput, stamps, backgroundPaused, memFirstMb }: TwoReport): number {
   const label = (l: TwoLevel) => (l.pausedNow === l.n ? count(l.n) : `${count(l.pausedNow)} (of ${count(l.n)})`);
   const groups = (l: TwoLevel): Array<[string, CrossProbe[]]> => {
     const across = l.set.probes.filter(isCross);
@@ -157,10 +161,10 @@ export function report({ levels, tp, memThroughput, stamps, backgroundPaused, me
   if (r100) {
     const [across, same] = [r100.set.probes.filter(isCross), r100.set.probes.filter(isSame)];
     for (const [name, of] of FIGURES.slice(0, 2)) {
-      console.log(`  ${name} p50 at ${count(r100.n)} paused runs, across instances: ${ms(p50(across, of))} ms (same instance ${ms(p50(same, of))} ms, ${ratio(p50(across, of), p50(same, of))}; p99 across ${ms(pct(across.map(of), 99))} ms)`);
+      console.log(`  ${name} p50 at ${count(r100.n)} paused runs, across instances: ${ms(p50(across, of))} ms (same instance ${ms(p50(same, of))} ms, ${ratio(p50(across, of), p50(same, of))}; p99 across ${ms(pct(across.map(of), 99))} ms)${noisyNote(r100.stealPct)}`);
     }
   }
-  console.log(`  decisions accepted per second across both: ${Number.isFinite(decisionsPerS) ? decisionsPerS.toFixed(0) : '-'}; runs completed per second: ${Number.isFinite(completedPerS) ? completedPerS.toFixed(0) : '-'} (${tp.k} runs, ${tp.concurrency} in flight)`);
+  console.log(`  decisions accepted per second across both: ${Number.isFinite(decisionsPerS) ? decisionsPerS.toFixed(0) : '-'}; runs completed per second: ${Number.isFinite(completedPerS) ? completedPerS.toFixed(0) : '-'} (${tp.k} runs, ${tp.concurrency} in flight)${noisyNote(tpStealPct, 'the throughput run')}`);
   const correct = tp.problems.length === 0 && others.length === 0;
   console.log(`  ${correct ? 'PASS' : 'FAIL'}  every decision answered 200, every run done, each tool ran exactly once`);
   console.log(`\n(total run time ${((performance.now() - T00) / 1000).toFixed(1)} s)`);
