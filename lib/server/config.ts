@@ -3,7 +3,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-const positiveInt = (fallback: number) =>
+/** An integer variable: `fallback` when unset or empty, else a whole number that `accepts` (else "must be <expected>"). */
+const integer = (fallback: number, accepts: (n: number) => boolean, expected: string) =>
   z
     .string()
     .trim()
@@ -11,27 +12,15 @@ const positiveInt = (fallback: number) =>
     .transform((v, ctx) => {
       if (v === undefined || v === '') return fallback;
       const n = Number(v);
-      if (!Number.isInteger(n) || n <= 0) {
-        ctx.addIssue({ code: 'custom', message: `must be a positive integer, got "${v}"` });
+      if (!Number.isInteger(n) || !accepts(n)) {
+        ctx.addIssue({ code: 'custom', message: `must be ${expected}, got "${v}"` });
         return z.NEVER;
       }
       return n;
     });
 
-const countOf = (fallback: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return fallback;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > max) {
-        ctx.addIssue({ code: 'custom', message: `must be a whole number from 0 to ${max}, got "${v}"` });
-        return z.NEVER;
-      }
-      return n;
-    });
+const positiveInt = (fallback: number) => integer(fallback, (n) => n > 0, 'a positive integer');
+const countOf = (fallback: number, max: number) => integer(fallback, (n) => n >= 0 && n <= max, `a whole number from 0 to ${max}`);
 
 const optionalText = z
   .string()
