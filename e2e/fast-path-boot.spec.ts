@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { adminAuthHeaders, E2E_ADMIN_TOKEN } from './support/auth';
-import { SseReader } from './support/sse';
+import { startWaitingRun } from './support/runs-api';
 
 const portA = Number(process.env.E2E_FASTBOOT_PORT_A ?? 3198);
 const portB = Number(process.env.E2E_FASTBOOT_PORT_B ?? 3199);
@@ -68,19 +68,13 @@ test('a server whose first start failed decides relays on the fast path once its
     await kill(holder.child);
     await until('the late start', async () => ((await fetch(`http://127.0.0.1:${portB}/api/health`)).ok ? true : undefined));
     const base = `http://127.0.0.1:${portB}`;
-    const { events } = await SseReader.open(`${base}/api/chat`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ messages: [{ role: 'user', content: '$ echo fast >> fast.log' }] }),
-    });
-    const { runId, sessionId } = (await events.until('connected')).data as { runId: string; sessionId: string };
-    const relay = (await events.until('relay')).data.relay as { id: string };
+    const { runId, sessionId, relayId, events } = await startWaitingRun(base, '$ echo fast >> fast.log');
     // Next's router would answer this route too; only its answers carry `Vary: rsc, ...`.
     const byNext = await fetch(`${base}/api/runs/${runId}`, { headers: adminAuthHeaders() });
     expect(byNext.status).toBe(200);
     expect(byNext.headers.get('vary') ?? '').toContain('rsc');
 
-    const decided = await decide(portB, relay.id, sessionId);
+    const decided = await decide(portB, relayId, sessionId);
     expect(decided.status).toBe(200);
     expect(decided.headers.get('vary')).toBeNull();
     expect((await events.until('done')).data).toBeDefined();
