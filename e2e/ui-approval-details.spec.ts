@@ -142,6 +142,14 @@ test('a long parameter is shortened on its own: the short one after it stays vis
   await expect(params).toContainText(`"new": "short-${marker}"`);
   await expect(params).toContainText(`"path": "${marker}.txt"`);
   await expect(params).not.toContainText(`tail-${marker}`);
+  // Copying the parameters gives the JSON alone, not the toggle's label.
+  const selected = await params.evaluate((pre) => {
+    const selection = window.getSelection()!;
+    selection.selectAllChildren(pre);
+    return selection.toString();
+  });
+  expect(selected).toContain(`"new": "short-${marker}"`);
+  expect(selected).not.toContain('Show all');
 
   const showAll = params.getByRole('button', { name: /^Show all of old \([\d,.\s]+ characters\)$/ });
   await expect(showAll).toHaveAttribute('aria-expanded', 'false');

@@ -26,7 +26,7 @@ function LongString({ piece }: { piece: JsonLongString }) {
     <>
       {full ? piece.full : piece.short}
       {`${piece.after} `}
-      <Button size="sm" variant="ghost" onClick={() => setFull((f) => !f)} aria-expanded={full}>
+      <Button size="sm" variant="ghost" className="ui-json-toggle" onClick={() => setFull((f) => !f)} aria-expanded={full}>
         {full ? `Show less${of}` : `Show all${of} (${piece.length.toLocaleString()} characters)`}
       </Button>
     </>
