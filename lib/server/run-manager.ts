@@ -7,12 +7,14 @@
 // settling anything, and whoever continues the run finds it as it was.
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import { realpath } from 'node:fs/promises';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentRun, GrantStore } from '../agent';
 import { LEASED_STATUSES, type Queries, type RelayAccess, type RenewedLease, type RunRow } from '../db';
 import type { Mode } from '../policy';
-import type { DurableRelayBroker, RelayResponse } from '../relay';
+import type { DurableRelayBroker, RelayRequest, RelayResponse } from '../relay';
+import { assertScopeAllowed, checkedAlwaysAllow, isAlwaysAllow, type GrantAuthority } from './always-allow';
 import { AppError, isDatabaseUnreachable } from './errors';
 import { selectTools, type ToolSelection } from './agent-profiles';
 import { announceRunChange, listenForRunChanges, RunFollowers, type ClusterOptions } from './cluster';
@@ -90,6 +92,7 @@ export class RunManager {
   private readonly leases: RunLeases | undefined;
   private readonly unlisten: Promise<(() => void) | undefined> | undefined;
   private stopping = false;
+  private realWorkspace: Promise<string> | undefined;
   /**
    * Runs outlive the request that starts them, so they are launched in the async context this
    * manager was created in (at boot), not the request's: every promise and timer of a run would
@@ -391,7 +394,9 @@ export class RunManager {
    * statement, so the tool starts without a statement of its own (at most once still holds: the
    * claim is made only by the winning settle, and the run's own claim finds it).
    */
-  async decideChecked(relayId: string, response: RelayResponse, decidedBy: string) {
+  async decideChecked(relayId: string, response: RelayResponse, decidedBy: string, authority: GrantAuthority = { mayManageGrants: false }) {
+    // Always Allow is judged before anything is stored: a refused one leaves the relay pending.
+    if (isAlwaysAllow(response)) response = await this.checkAlwaysAllow(relayId, response, authority);
     const decide = () => this.options.broker.resolve(relayId, response, decidedBy);
     const waiting = response.approved && this.options.approvalClaims ? this.agents.waitingRelay(relayId) : undefined;
     const entry = waiting ? this.live.get(waiting.runId) : undefined;
@@ -400,6 +405,26 @@ export class RunManager {
     entry.preClaims.set(waiting.toolCallId, new Promise<boolean>((resolve) => (told = resolve)));
     const { leaseOwner } = this.fence;
     return this.options.approvalClaims!.withApprovalClaim(relayId, { toolCallId: waiting.toolCallId, ...(leaseOwner === undefined ? {} : { leaseOwner }), done: told }, decide);
+  }
+
+  /** The response with its Always Allow rules checked against the relay (always-allow.ts); 403/422 when refused. */
+  private async checkAlwaysAllow(relayId: string, response: RelayResponse, authority: GrantAuthority): Promise<RelayResponse> {
+    assertScopeAllowed(response, authority);
+    if (response.rule === undefined) return response;
+    let relay: RelayRequest | undefined = this.agents.waitingRelay(relayId);
+    if (!relay) {
+      const row = await this.options.q.relays.getRelay({ id: relayId });
+      // Unknown or already decided: the broker answers (404, or 409 with the first decision).
+      if (row?.status !== 'pending') return response;
+      relay = row.request;
+    }
+    return checkedAlwaysAllow(response, relay, authority, await this.workspaceRoot());
+  }
+
+  /** The workspace as the tools see it (a real path), which path rules resolve against. */
+  private workspaceRoot(): Promise<string> {
+    this.realWorkspace ??= realpath(this.options.workspace).catch(() => this.options.workspace);
+    return this.realWorkspace;
   }
 
   /**
