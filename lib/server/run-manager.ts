@@ -18,7 +18,7 @@ import { assertScopeAllowed, checkedAlwaysAllow, isAlwaysAllow, type GrantAuthor
 import { AppError, isDatabaseUnreachable } from './errors';
 import { selectTools, type ToolSelection } from './agent-profiles';
 import { announceRunChange, listenForRunChanges, RunFollowers, type ClusterOptions } from './cluster';
-import { loadPolicy } from './policy-store';
+import { loadPolicy, type StoredPolicy } from './policy-store';
 import type { DbRelayStore } from './relay-store';
 import { RunAgents } from './run-agents';
 import { RunLeases } from './run-leases';
@@ -203,7 +203,7 @@ export class RunManager {
           mode: input.mode,
           checkpoint: this.checkpoint(runId, input.permissions, selection.toolNames),
         });
-        this.execute(run, stored.version, input.owner ?? null);
+        this.execute(run, stored, input.owner ?? null);
       });
     } finally {
       this.claiming.delete(runId);
@@ -286,18 +286,19 @@ export class RunManager {
         resume: resumePoint,
         checkpoint: this.checkpoint(runId, permissions, selection.toolNames),
       });
-      this.execute(run, stored.version, row.owner ?? null);
+      this.execute(run, stored, row.owner ?? null);
     });
     await this.log.append(runId, [{ type: 'resumed', data: { type: 'resumed', runId, agentId: 'main', parents: [] } }], this.fence);
     return true;
   }
 
   /** Runs it here: its pump stores what it does; at its end the lease is released. */
-  private execute(run: AgentRun, policyVersion: number, owner: string | null): void {
+  private execute(run: AgentRun, stored: StoredPolicy, owner: string | null): void {
     const entry: LiveRun = { run, owner, preClaims: new Map(), detached: false, pumped: Promise.resolve() };
     this.live.set(run.runId, entry);
     entry.pumped = (async () => {
-      const end = await pumpRun({ run, log: this.log, runs: this.options.q.runs, policyVersion, ...this.fence });
+      // The run's permissions follow the stored rules (run-agents.ts), so a rule's index tells its source.
+      const end = await pumpRun({ run, log: this.log, runs: this.options.q.runs, policyVersion: stored.version, policyRules: stored.policy.rules.length, ...this.fence });
       if (end === 'lost' || end === 'unreachable') {
         this.report(new Error(end === 'lost'
           ? `Run ${run.runId} was taken over by another instance; its copy here stopped`
