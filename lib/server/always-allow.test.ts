@@ -92,6 +92,16 @@ describeStores('Always Allow on the server', (store) => {
     expect((await store().q.grants.listGrants()).map((g) => [g.rule.params?.command, g.scope, g.createdBy])).toEqual([['echo h*', 'global', 'admin']]);
   });
 
+  it('resolve() (no route in front) judges Always Allow as a decider without grants:manage', async () => {
+    const m = manager();
+    await withRelay(m, 'echo hello', async (relayId, sessionId) => {
+      await expect(m.resolve(relayId, { sessionId, response: { approved: true, always: true, scope: 'global' }, decidedBy: 'u1' })).rejects.toMatchObject({ status: 403 });
+      await expect(m.resolve(relayId, { sessionId, response: { approved: true, always: true, rule: { action: 'allow', tool: '*' } }, decidedBy: 'u1' })).rejects.toMatchObject({ status: 422 });
+      expect(await pending(relayId)).toBe('pending');
+      await m.resolve(relayId, { sessionId, response: { approved: true }, decidedBy: 'u1' });
+    });
+  });
+
   it('a relay waiting in another process is judged from the database the same way (refused: still pending)', async () => {
     const m = manager();
     await withRelay(m, 'echo hello', async (relayId) => {

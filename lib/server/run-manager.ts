@@ -370,11 +370,15 @@ export class RunManager {
     return this.log.subscribe(runId, afterSeq, listener, onClose);
   }
 
-  /** A human decision. The relay must belong to the session; a second answer is a 409 with the first. */
-  async resolve(relayId: string, input: { sessionId: string; response: RelayResponse; decidedBy: string }) {
+  /**
+   * A human decision. The relay must belong to the session; a second answer is a 409 with the
+   * first. Always Allow is judged as in decideChecked (by default as a decider without `grants:manage`).
+   */
+  async resolve(relayId: string, input: { sessionId: string; response: RelayResponse; decidedBy: string; authority?: GrantAuthority }) {
     const relay = await this.options.q.relays.getRelay({ id: relayId });
     if (!relay || relay.sessionId !== input.sessionId) throw new AppError('not_found:relay', 404, 'No such relay in this session');
-    return this.options.broker.resolve(relayId, input.response, input.decidedBy);
+    const response = isAlwaysAllow(input.response) ? await this.checkAlwaysAllow(relayId, input.response, input.authority ?? { mayManageGrants: false }) : input.response;
+    return this.options.broker.resolve(relayId, response, input.decidedBy);
   }
 
   /**
