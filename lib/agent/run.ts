@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { derivePermission, evaluate, RuleSchema, type CompiledPolicy, type Decision, type Mode, type Rule } from '../policy';
+import { derivePermission, evaluate, grantFitsCall, RuleSchema, type CompiledPolicy, type Decision, type Mode, type Rule, type ToolCall } from '../policy';
 import type { RelayBroker, RelayOutcome, RelayRequest } from '../relay';
 import { renderPrompt, type ApprovalHandler, type InterruptOn, dynamicInterrupt } from './approval';
 import type { AgentEvent } from './events';
@@ -279,7 +279,9 @@ async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition
   const call = { tool: tool.name, params: input, ...(level.agentId === 'main' ? {} : { agent: level.agentId }) };
   let suggestedRules: Rule[];
   try {
-    suggestedRules = tool.derivePermission ? tool.derivePermission(input, ctx.env) : derivePermission(call, { workspaceRoot: ctx.env.workspace, risk: tool.risk, paramKinds: tool.paramKinds });
+    const derived = tool.derivePermission ? tool.derivePermission(input, ctx.env) : derivePermission(call, { workspaceRoot: ctx.env.workspace, risk: tool.risk, paramKinds: tool.paramKinds });
+    // Only what would allow this call again (a part that writes a file, say, no allow rule can).
+    suggestedRules = derived.filter((rule) => grantFitsCall(rule, call, { workspaceRoot: ctx.env.workspace, paramKinds: tool.paramKinds }));
   } catch {
     suggestedRules = [];
   }
@@ -339,7 +341,7 @@ async function awaitRelay(ctx: RunContext, level: AgentLevel, tool: ToolDefiniti
     });
   };
   if (outcome.status !== 'approved') announce();
-  else if (outcome.response?.always) await grantAlways(ctx, request, outcome);
+  else if (outcome.response?.always) await grantAlways(ctx, tool, request, outcome);
   return { outcome, announce };
 }
 
@@ -354,13 +356,20 @@ async function answerWithHandler(ctx: RunContext, request: RelayRequest): Promis
   }
 }
 
-/** Always Allow: store the rules (as edited by the human), then settle the pending relays they now cover. */
-async function grantAlways(ctx: RunContext, request: RelayRequest, outcome: RelayOutcome): Promise<void> {
+/**
+ * Always Allow: store the rules (as edited by the human), then settle the pending relays they now
+ * cover. Defence in depth: whoever answered, only allow rules for the relay's own tool (no tool
+ * glob) that cover the call are stored; the rest are dropped (the approval itself stands). Roles
+ * (who may edit a rule, who may grant for everyone) are the server's: the library treats whoever
+ * calls `respond` as the relay's owner (lib/policy `checkGrantRules` applies them).
+ */
+async function grantAlways(ctx: RunContext, tool: ToolDefinition, request: RelayRequest, outcome: RelayOutcome): Promise<void> {
   const edited = outcome.response?.rule;
-  const candidates = edited === undefined ? request.suggestedRules : Array.isArray(edited) ? edited : [edited];
+  const candidates: unknown[] = edited === undefined ? request.suggestedRules : Array.isArray(edited) ? edited : [edited];
+  const call: ToolCall = { tool: request.tool, params: request.params, ...(request.agentId === 'main' ? {} : { agent: request.agentId }) };
   const rules = candidates.flatMap((rule) => {
-    const parsed = RuleSchema.safeParse({ ...rule, action: 'allow' });
-    return parsed.success ? [parsed.data] : [];
+    const parsed = RuleSchema.safeParse(rule);
+    return parsed.success && grantFitsCall(parsed.data, call, { workspaceRoot: ctx.env.workspace, paramKinds: tool.paramKinds }) ? [parsed.data] : [];
   });
   if (rules.length === 0) return;
   const scope = outcome.response?.scope ?? 'session';

@@ -51,4 +51,11 @@ describe('ruleLabel', () => {
     expect(ruleLabel({ tool: 'bash' })).toBeUndefined();
     expect(ruleLabel(null)).toBeUndefined();
   });
+
+  it('says when the rule came from the run’s own permissions or from a grant', () => {
+    expect(ruleLabel({ index: 5, permissionsIndex: 0, policyVersion: 2, source: 'run' })).toBe('rule #1 of the run’s permissions');
+    expect(ruleLabel({ id: 'ci', index: 5, permissionsIndex: 0, source: 'run' })).toBe('rule ci of the run’s permissions');
+    expect(ruleLabel({ index: 0, action: 'allow', source: 'grant' })).toBe('an “always allow” grant');
+    expect(ruleLabel({ index: 2, policyVersion: 2, source: 'policy' })).toBe('rule #3 (policy v2)');
+  });
 });

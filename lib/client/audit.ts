@@ -138,9 +138,17 @@ export function formatWait(ms: number | null): string {
   return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`;
 }
 
-/** The rule that decided, as a short label: `rule no-sudo (policy v3)`. */
+/**
+ * The rule that decided, as a short label: `rule no-sudo (policy v3)`, `rule #1 of the run's
+ * permissions` (the per-run overlay its caller passed), or `an "always allow" grant`.
+ */
 export function ruleLabel(rule: Record<string, unknown> | null): string | undefined {
   if (!rule) return undefined;
+  if (rule.source === 'grant') return 'an “always allow” grant';
+  if (rule.source === 'run') {
+    const position = typeof rule.permissionsIndex === 'number' ? ` #${rule.permissionsIndex + 1}` : '';
+    return `rule${typeof rule.id === 'string' ? ` ${rule.id}` : position} of the run’s permissions`;
+  }
   const id = typeof rule.id === 'string' ? rule.id : typeof rule.index === 'number' ? `#${rule.index + 1}` : undefined;
   if (!id) return undefined;
   return typeof rule.policyVersion === 'number' ? `rule ${id} (policy v${rule.policyVersion})` : `rule ${id}`;

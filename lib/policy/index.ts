@@ -4,6 +4,7 @@
 export { evaluate } from './evaluate';
 export { compilePolicy, isCompiledPolicy, type CompiledPolicy } from './compile';
 export { derivePermission } from './derive';
+export { checkGrantRules, exactCallRules, grantCoverage, grantFitsCall, type AlwaysAllowRequest, type GrantCheck, type GrantContext, type GrantIssue } from './grant-check';
 export { importPolicy, detectFormat, type PolicyFormat } from './import';
 export { consumeOnce } from './consume';
 export { DEFAULT_POLICY } from './defaults';

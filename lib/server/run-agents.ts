@@ -92,6 +92,7 @@ export class RunAgents {
   }
 }
 
+/** The run's permissions come after the stored rules, so the audit tells a rule's source by its index (run-audit.ts). */
 function withPermissions(policy: Policy, permissions: unknown): Policy {
   if (permissions === undefined || permissions === null) return policy;
   const overlay = importPolicy(permissions);

@@ -1,9 +1,11 @@
 // What the audit records of a run's events: every decision, automatic (the policy's, on
-// `tool_call`) or human (on `relay_resolved`, with who decided and how long they took). The rows are
+// `tool_call`, with where its rule came from) or human (on `relay_resolved`, with who decided and
+// how long they took). The rows are
 // stored in the same statement as the event that calls for them (run-pump.ts).
 import { createHash } from 'node:crypto';
 import type { AgentEvent } from '../agent';
 import type { RecordAuditInput } from '../db';
+import type { Decision } from '../policy';
 
 /** What the audit needs of a call that asked, until its answer comes. */
 export interface AskedCall {
@@ -17,8 +19,33 @@ export interface AuditedRun {
   sessionId: string;
 }
 
+/** The policy a run decides with: its stored version, and how many of its rules are the stored policy's. */
+export interface AuditedPolicy {
+  version: number;
+  /** The stored policy's rule count: rules at this index or later are the run's own `permissions`. */
+  rules: number;
+}
+
+/** Where a deciding rule came from: the stored policy, the run's own permissions, or a grant. */
+export type RuleSource = 'policy' | 'run' | 'grant';
+
+const sourceOf = (ref: { rule?: { index: number }; grant?: unknown }, policy: AuditedPolicy): RuleSource | undefined =>
+  ref.rule ? (ref.rule.index < policy.rules ? 'policy' : 'run') : ref.grant ? 'grant' : undefined;
+
+/** The audit's `rule` of a decision: the deciding rule (with the policy version) or grant, and its source. */
+function decidingRule(decision: Decision, policy: AuditedPolicy): Pick<RecordAuditInput, 'rule' | 'details'> {
+  const source = sourceOf(decision, policy);
+  // A rule of the run's permissions is also numbered within them (`permissionsIndex`), as its caller wrote them.
+  const rule = decision.rule
+    ? { ...decision.rule, policyVersion: policy.version, source, ...(source === 'run' ? { permissionsIndex: decision.rule.index - policy.rules } : {}) }
+    : decision.grant ? { ...decision.grant, source } : undefined;
+  // A shell command's parts may be decided by rules of several sources: all of them are named.
+  const sources = [...new Set((decision.parts ?? []).map((part) => sourceOf(part, policy)).filter((s) => s !== undefined))].sort();
+  return { ...(rule ? { rule } : {}), ...(sources.length > 1 ? { details: { sources } } : {}) };
+}
+
 /** The audit rows an event calls for; `asked` carries a relay's call from `relay` to `relay_resolved`. */
-export function auditRowsFor(run: AuditedRun, event: AgentEvent, asked: Map<string, AskedCall>, policyVersion: number): RecordAuditInput[] {
+export function auditRowsFor(run: AuditedRun, event: AgentEvent, asked: Map<string, AskedCall>, policy: AuditedPolicy): RecordAuditInput[] {
   if (event.type === 'tool_call' && event.decision) {
     return [{
       kind: 'decision',
@@ -29,7 +56,7 @@ export function auditRowsFor(run: AuditedRun, event: AgentEvent, asked: Map<stri
       params: auditParams(event.params),
       action: event.decision.action,
       reason: event.decision.explanation,
-      ...(event.decision.rule ? { rule: { ...event.decision.rule, policyVersion } } : {}),
+      ...decidingRule(event.decision, policy),
       decidedBy: event.decision.action === 'ask' ? undefined : 'policy',
     }];
   }

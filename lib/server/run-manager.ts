@@ -7,16 +7,18 @@
 // settling anything, and whoever continues the run finds it as it was.
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import { realpath } from 'node:fs/promises';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentRun, GrantStore } from '../agent';
 import { LEASED_STATUSES, type Queries, type RelayAccess, type RenewedLease, type RunRow } from '../db';
 import type { Mode } from '../policy';
-import type { DurableRelayBroker, RelayResponse } from '../relay';
+import type { DurableRelayBroker, RelayRequest, RelayResponse } from '../relay';
+import { assertScopeAllowed, checkedAlwaysAllow, isAlwaysAllow, type GrantAuthority } from './always-allow';
 import { AppError, isDatabaseUnreachable } from './errors';
 import { selectTools, type ToolSelection } from './agent-profiles';
 import { announceRunChange, listenForRunChanges, RunFollowers, type ClusterOptions } from './cluster';
-import { loadPolicy } from './policy-store';
+import { loadPolicy, type StoredPolicy } from './policy-store';
 import type { DbRelayStore } from './relay-store';
 import { RunAgents } from './run-agents';
 import { RunLeases } from './run-leases';
@@ -90,6 +92,7 @@ export class RunManager {
   private readonly leases: RunLeases | undefined;
   private readonly unlisten: Promise<(() => void) | undefined> | undefined;
   private stopping = false;
+  private realWorkspace: Promise<string> | undefined;
   /**
    * Runs outlive the request that starts them, so they are launched in the async context this
    * manager was created in (at boot), not the request's: every promise and timer of a run would
@@ -200,7 +203,7 @@ export class RunManager {
           mode: input.mode,
           checkpoint: this.checkpoint(runId, input.permissions, selection.toolNames),
         });
-        this.execute(run, stored.version, input.owner ?? null);
+        this.execute(run, stored, input.owner ?? null);
       });
     } finally {
       this.claiming.delete(runId);
@@ -283,18 +286,19 @@ export class RunManager {
         resume: resumePoint,
         checkpoint: this.checkpoint(runId, permissions, selection.toolNames),
       });
-      this.execute(run, stored.version, row.owner ?? null);
+      this.execute(run, stored, row.owner ?? null);
     });
     await this.log.append(runId, [{ type: 'resumed', data: { type: 'resumed', runId, agentId: 'main', parents: [] } }], this.fence);
     return true;
   }
 
   /** Runs it here: its pump stores what it does; at its end the lease is released. */
-  private execute(run: AgentRun, policyVersion: number, owner: string | null): void {
+  private execute(run: AgentRun, stored: StoredPolicy, owner: string | null): void {
     const entry: LiveRun = { run, owner, preClaims: new Map(), detached: false, pumped: Promise.resolve() };
     this.live.set(run.runId, entry);
     entry.pumped = (async () => {
-      const end = await pumpRun({ run, log: this.log, runs: this.options.q.runs, policyVersion, ...this.fence });
+      // The run's permissions follow the stored rules (run-agents.ts), so a rule's index tells its source.
+      const end = await pumpRun({ run, log: this.log, runs: this.options.q.runs, policyVersion: stored.version, policyRules: stored.policy.rules.length, ...this.fence });
       if (end === 'lost' || end === 'unreachable') {
         this.report(new Error(end === 'lost'
           ? `Run ${run.runId} was taken over by another instance; its copy here stopped`
@@ -366,11 +370,15 @@ export class RunManager {
     return this.log.subscribe(runId, afterSeq, listener, onClose);
   }
 
-  /** A human decision. The relay must belong to the session; a second answer is a 409 with the first. */
-  async resolve(relayId: string, input: { sessionId: string; response: RelayResponse; decidedBy: string }) {
+  /**
+   * A human decision. The relay must belong to the session; a second answer is a 409 with the
+   * first. Always Allow is judged as in decideChecked (by default as a decider without `grants:manage`).
+   */
+  async resolve(relayId: string, input: { sessionId: string; response: RelayResponse; decidedBy: string; authority?: GrantAuthority }) {
     const relay = await this.options.q.relays.getRelay({ id: relayId });
     if (!relay || relay.sessionId !== input.sessionId) throw new AppError('not_found:relay', 404, 'No such relay in this session');
-    return this.options.broker.resolve(relayId, input.response, input.decidedBy);
+    const response = isAlwaysAllow(input.response) ? await this.checkAlwaysAllow(relayId, input.response, input.authority ?? { mayManageGrants: false }) : input.response;
+    return this.options.broker.resolve(relayId, response, input.decidedBy);
   }
 
   /**
@@ -391,7 +399,9 @@ export class RunManager {
    * statement, so the tool starts without a statement of its own (at most once still holds: the
    * claim is made only by the winning settle, and the run's own claim finds it).
    */
-  async decideChecked(relayId: string, response: RelayResponse, decidedBy: string) {
+  async decideChecked(relayId: string, response: RelayResponse, decidedBy: string, authority: GrantAuthority = { mayManageGrants: false }) {
+    // Always Allow is judged before anything is stored: a refused one leaves the relay pending.
+    if (isAlwaysAllow(response)) response = await this.checkAlwaysAllow(relayId, response, authority);
     const decide = () => this.options.broker.resolve(relayId, response, decidedBy);
     const waiting = response.approved && this.options.approvalClaims ? this.agents.waitingRelay(relayId) : undefined;
     const entry = waiting ? this.live.get(waiting.runId) : undefined;
@@ -400,6 +410,26 @@ export class RunManager {
     entry.preClaims.set(waiting.toolCallId, new Promise<boolean>((resolve) => (told = resolve)));
     const { leaseOwner } = this.fence;
     return this.options.approvalClaims!.withApprovalClaim(relayId, { toolCallId: waiting.toolCallId, ...(leaseOwner === undefined ? {} : { leaseOwner }), done: told }, decide);
+  }
+
+  /** The response with its Always Allow rules checked against the relay (always-allow.ts); 403/422 when refused. */
+  private async checkAlwaysAllow(relayId: string, response: RelayResponse, authority: GrantAuthority): Promise<RelayResponse> {
+    assertScopeAllowed(response, authority);
+    if (response.rule === undefined) return response;
+    let relay: RelayRequest | undefined = this.agents.waitingRelay(relayId);
+    if (!relay) {
+      const row = await this.options.q.relays.getRelay({ id: relayId });
+      // Unknown or already decided: the broker answers (404, or 409 with the first decision).
+      if (row?.status !== 'pending') return response;
+      relay = row.request;
+    }
+    return checkedAlwaysAllow(response, relay, authority, await this.workspaceRoot());
+  }
+
+  /** The workspace as the tools see it (a real path), which path rules resolve against. */
+  private workspaceRoot(): Promise<string> {
+    this.realWorkspace ??= realpath(this.options.workspace).catch(() => this.options.workspace);
+    return this.realWorkspace;
   }
 
   /**

@@ -16,6 +16,8 @@ export interface PumpOptions {
   runs: Queries['runs'];
   /** The policy version the run decides with (recorded on the audit rows). */
   policyVersion: number;
+  /** How many of the run's policy rules are the stored policy's (the rest are its own permissions). */
+  policyRules: number;
   /** Several instances: this instance's id, the lease fence of every write. */
   leaseOwner?: string;
 }
@@ -27,7 +29,8 @@ export interface PumpOptions {
  */
 export type PumpEnd = 'ended' | 'lost' | 'unreachable' | { failed: Error };
 
-export async function pumpRun({ run, log, runs, policyVersion, leaseOwner }: PumpOptions): Promise<PumpEnd> {
+export async function pumpRun({ run, log, runs, policyVersion, policyRules, leaseOwner }: PumpOptions): Promise<PumpEnd> {
+  const policy = { version: policyVersion, rules: policyRules };
   const fence = leaseOwner === undefined ? {} : { leaseOwner };
   const pending = new Set<string>();
   const asked = new Map<string, AskedCall>();
@@ -75,7 +78,7 @@ export async function pumpRun({ run, log, runs, policyVersion, leaseOwner }: Pum
           const final = item.finishReason === 'cancelled' ? 'cancelled' : item.finishReason === 'error' ? 'failed' : 'done';
           status = { to: final, ifStatus: ['running', 'waiting'] };
         }
-        audit.push(...auditRowsFor(run, item, asked, policyVersion));
+        audit.push(...auditRowsFor(run, item, asked, policy));
         rows.push({ type: item.type, data: serialize(item) });
       }
       await log.append(run.runId, rows, { status, audit, ...fence });
