@@ -93,12 +93,18 @@ async function main(args: CompareArgs): Promise<number> {
     console.log(`  A = ${sides[0].ref} (${sides[0].commit})`);
     console.log(`  B = ${sides[1].ref} (${sides[1].commit})`);
     console.log(`  Medians over the runs of each figure the bench printed in its tables; B/A < 1 means B is lower (faster, for times).${args.all ? '' : ' Constants left out.'}`);
+    console.log('  "all above"/"all below": every run of B is above/below every run of A (a change, not noise, at 5+ runs each).');
     console.log('');
     console.log(formatComparison(rows));
     console.log('');
     const noisy = [...steal[0], ...steal[1]].filter((x) => x > NOISY_STEAL_PCT).length;
     console.log(`  CPU steal during the runs (share of the machine's CPU time the host took): A median ${pct(median(steal[0]))} (max ${pct(Math.max(...steal[0]))}), B median ${pct(median(steal[1]))} (max ${pct(Math.max(...steal[1]))})`);
     console.log(`  Machine busy during the runs (all CPUs; the bench itself keeps about one of ${os.cpus().length} busy): A median ${pct(median(busy[0]))}, B median ${pct(median(busy[1]))}`);
+    const busyFloor = 100 / os.cpus().length;
+    if (median([...busy[0], ...busy[1]]) > busyFloor + 25) {
+      console.log(`  The machine was much busier than the bench alone makes it: other processes competed for the CPUs, so differences`);
+      console.log('  between A and B here are mostly noise; compare again on a quiet machine before trusting one.');
+    }
     if (noisy > 0) console.log(`  ${noisy} of ${2 * args.runs} runs had more than ${NOISY_STEAL_PCT}% steal: the host was busy; compare again on a quiet host before trusting a small difference.`);
     console.log(`  (total ${((performance.now() - started) / 1000).toFixed(0)} s${args.keep ? `; checkouts and logs kept in ${temp}` : ''})`);
     return 0;

@@ -91,8 +91,8 @@ describe('compareFigures', () => {
   it('gives the medians of each side and B/A, leaving out constants and one-sided figures', () => {
     const rows = compareFigures(A, B);
     expect(rows.map((r) => r.name)).toEqual(['p50 · us', 'x · decisions/s']);
-    expect(rows[0]).toMatchObject({ medianA: 11, medianB: 22, ratio: 2, higherIsBetter: false });
-    expect(rows[1]).toMatchObject({ medianA: 1000, medianB: 500, ratio: 0.5, higherIsBetter: true });
+    expect(rows[0]).toMatchObject({ medianA: 11, medianB: 22, ratio: 2, higherIsBetter: false, ranges: 'above' });
+    expect(rows[1]).toMatchObject({ medianA: 1000, medianB: 500, ratio: 0.5, higherIsBetter: true, ranges: 'below' });
   });
 
   it('keeps constants with `all` and filters names with `only`', () => {
@@ -100,11 +100,16 @@ describe('compareFigures', () => {
     expect(compareFigures(A, B, { only: /decisions/ }).map((r) => r.name)).toEqual(['x · decisions/s']);
   });
 
+  it('says the ranges overlap when one run of B is inside the range of A', () => {
+    const rows = compareFigures([run({ t: 10 }), run({ t: 14 })], [run({ t: 13 }), run({ t: 20 })]);
+    expect(rows[0]).toMatchObject({ ranges: 'overlap', medianA: 12, medianB: 16.5 });
+  });
+
   it('prints a table with the medians, the ratio and both ranges', () => {
     const text = formatComparison(compareFigures(A, B));
-    expect(text).toMatch(/^ {2}figure\s+A median\s+B median\s+B\/A\s+A min-max\s+B min-max$/m);
-    expect(text).toMatch(/p50 · us\s+11\s+22\s+2\.000\s+10-12\s+20-24/);
-    expect(text).toMatch(/x · decisions\/s \(higher is better\)\s+1,000\s+500\s+0\.500\s+900-1,100\s+450-550/);
+    expect(text).toMatch(/^ {2}figure\s+A median\s+B median\s+B\/A\s+A min-max\s+B min-max\s+B runs vs A runs$/m);
+    expect(text).toMatch(/p50 · us\s+11\s+22\s+2\.000\s+10-12\s+20-24\s+all above$/m);
+    expect(text).toMatch(/x · decisions\/s \(higher is better\)\s+1,000\s+500\s+0\.500\s+900-1,100\s+450-550\s+all below$/m);
   });
 
   it('compares the real parse of two outputs', () => {

@@ -86,6 +86,18 @@ export interface FigureComparison {
   /** medianB / medianA. */
   ratio: number;
   higherIsBetter: boolean;
+  /**
+   * `above` / `below` when every run of B is above / below every run of A (with 5 runs each, a
+   * chance of 1 in 252 each way if nothing changed), else `overlap`: noise cannot be told
+   * from a change.
+   */
+  ranges: 'above' | 'below' | 'overlap';
+}
+
+function rangesOf(a: readonly number[], b: readonly number[]): FigureComparison['ranges'] {
+  if (Math.min(...b) > Math.max(...a)) return 'above';
+  if (Math.max(...b) < Math.min(...a)) return 'below';
+  return 'overlap';
 }
 
 /**
@@ -105,16 +117,16 @@ export function compareFigures(runsA: readonly Figures[], runsB: readonly Figure
     if (!all && [...a, ...b].every((x) => x === a[0])) continue;
     const medianA = median(a);
     const medianB = median(b);
-    out.push({ name, a, b, medianA, medianB, ratio: medianB / medianA, higherIsBetter: higherIsBetter(name) });
+    out.push({ name, a, b, medianA, medianB, ratio: medianB / medianA, higherIsBetter: higherIsBetter(name), ranges: rangesOf(a, b) });
   }
   return out;
 }
 
 const fmt = (x: number) => (!Number.isFinite(x) ? '-' : Math.abs(x) >= 1000 ? Math.round(x).toLocaleString('en-US') : Number(x.toPrecision(4)).toString());
 
-/** The comparison as an aligned table: medians, B/A, and each side's range (to judge the noise). */
+/** The comparison as an aligned table: medians, B/A, each side's range, and whether the ranges are apart. */
 export function formatComparison(rows: readonly FigureComparison[]): string {
-  const head = ['figure', 'A median', 'B median', 'B/A', 'A min-max', 'B min-max'];
+  const head = ['figure', 'A median', 'B median', 'B/A', 'A min-max', 'B min-max', 'B runs vs A runs'];
   const body = rows.map((r) => [
     `${r.name}${r.higherIsBetter ? ' (higher is better)' : ''}`,
     fmt(r.medianA),
@@ -122,6 +134,7 @@ export function formatComparison(rows: readonly FigureComparison[]): string {
     Number.isFinite(r.ratio) ? r.ratio.toFixed(3) : '-',
     `${fmt(Math.min(...r.a))}-${fmt(Math.max(...r.a))}`,
     `${fmt(Math.min(...r.b))}-${fmt(Math.max(...r.b))}`,
+    r.ranges === 'overlap' ? 'overlap' : `all ${r.ranges}`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
