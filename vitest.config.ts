@@ -1,4 +1,5 @@
-// Unit tests: pure Node, no browser. e2e/ belongs to Playwright and bench/ prints figures.
+// Unit tests: pure Node, no browser. e2e/ belongs to Playwright; bench/ prints figures, and only
+// the pure parts of its tooling have tests (bench/**/*.test.ts).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -8,7 +9,7 @@ export default defineConfig({
   },
   test: {
     environment: 'node',
-    include: ['lib/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts'],
-    exclude: ['node_modules/**', '.next/**', 'e2e/**', 'bench/**'],
+    include: ['lib/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
+    exclude: ['node_modules/**', '.next/**', 'e2e/**'],
   },
 });

@@ -1,6 +1,6 @@
 // What the human is asked about: the tool, the agent (with its parents), the risk, the time
 // left, the parameters, and the diff of a file write or edit.
-import { Badge, JsonView } from '@/components/ui';
+import { Badge, JsonView, Revealed } from '@/components/ui';
 import { agentChain, type RelayRequest } from '@/lib/client/chat/types';
 import { Countdown } from './countdown';
 import { DiffView, isDiffPreview } from './diff-view';
@@ -12,10 +12,14 @@ export function ApprovalDetails({ relay }: { relay: RelayRequest }) {
       <dl className="approval-facts">
         <dt>Tool</dt>
         <dd>
-          <code>{relay.tool}</code>
+          <code>
+            <Revealed text={relay.tool} />
+          </code>
         </dd>
         <dt>Agent</dt>
-        <dd>{relay.parents.length > 0 ? `${relay.agentId} (subagent of ${agentChain(relay.parents.at(-1), relay.parents.slice(0, -1))})` : relay.agentId}</dd>
+        <dd>
+          <Revealed text={relay.parents.length > 0 ? `${relay.agentId} (subagent of ${agentChain(relay.parents.at(-1), relay.parents.slice(0, -1))})` : relay.agentId} />
+        </dd>
         <dt>Risk</dt>
         <dd>
           <Badge>{relay.risk ?? 'unknown'}</Badge>

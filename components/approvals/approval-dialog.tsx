@@ -5,10 +5,11 @@
 // <dialog> per relay (keyed), so each opens afresh with focus on its first action.
 'use client';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Button, Dialog, Notice, TextField } from '@/components/ui';
+import { Button, Dialog, Notice, Revealed, TextField } from '@/components/ui';
 import { useApprovalStore } from '@/lib/client/chat/approval-store';
 import { useDecideRelay, type RelayDecision } from '@/lib/client/chat/relays';
 import { setRunMode } from '@/lib/client/chat/run';
+import { clipText } from '@/lib/client/reveal';
 import { useChatSettings } from '@/lib/client/chat/settings-store';
 import type { RelayRequest } from '@/lib/client/chat/types';
 import { ApprovalDetails } from './approval-details';
@@ -118,7 +119,7 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
     <Dialog
       open
       title="Permission required"
-      description={relay.prompt.length > PROMPT_LIMIT ? `${relay.prompt.slice(0, PROMPT_LIMIT)}…` : relay.prompt}
+      description={<Revealed text={relay.prompt.length > PROMPT_LIMIT ? `${clipText(relay.prompt, PROMPT_LIMIT)}…` : relay.prompt} />}
       onCancel={deny}
       onKeyDown={onKeyDown}
       className="approval-dialog"

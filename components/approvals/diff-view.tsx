@@ -1,5 +1,8 @@
 // A unified diff (the relay's `preview` for file writes and edits): added and removed lines are
 // coloured and keep their +/- signs, so the change is readable without colour.
+import { Revealed } from '@/components/ui';
+import { revealText } from '@/lib/client/reveal';
+
 export interface DiffPreview {
   kind: 'diff';
   path: string;
@@ -28,11 +31,13 @@ export function DiffView({ preview }: { preview: DiffPreview }) {
   const caption = `${preview.created ? 'New file' : 'Changes to'} ${preview.path}: ${added} line${added === 1 ? '' : 's'} added, ${removed} removed`;
   return (
     <figure className="diff-view">
-      <figcaption>{caption}</figcaption>
-      <pre tabIndex={0} aria-label={`Diff of ${preview.path}`}>
+      <figcaption>
+        <Revealed text={caption} />
+      </figcaption>
+      <pre tabIndex={0} aria-label={`Diff of ${revealText(preview.path)}`} dir="ltr">
         {lines.map((line, i) => (
           <span key={i} className={lineClass(line)}>
-            {line || ' '}
+            {line ? <Revealed text={line} /> : ' '}
           </span>
         ))}
       </pre>

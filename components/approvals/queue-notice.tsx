@@ -2,7 +2,7 @@
 // elsewhere by alice", "Timed out", "Covered by an Always Allow rule"). It clears itself after a while.
 'use client';
 import { useEffect } from 'react';
-import { Button, Notice } from '@/components/ui';
+import { Button, Notice, Revealed } from '@/components/ui';
 import { useApprovalStore } from '@/lib/client/chat/approval-store';
 
 const VISIBLE_MS = 10_000;
@@ -20,7 +20,9 @@ export function QueueNotice() {
   if (!notice) return null;
   return (
     <Notice tone="info" className="queue-notice">
-      <span>{notice.text}</span>
+      <span>
+        <Revealed text={notice.text} />
+      </span>
       <Button size="sm" variant="ghost" onClick={dismiss}>
         Dismiss
       </Button>

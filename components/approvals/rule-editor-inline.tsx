@@ -1,8 +1,10 @@
 // The rules Always Allow will add (the relay's suggestedRules), editable before confirming: each
 // param pattern is a text field, and the scope says who the grant covers. What is shown here is
-// exactly what is sent (`response.rule`) and stored.
+// exactly what is sent (`response.rule`) and stored. A text field cannot mark characters inside
+// it, so a pattern holding invisible ones is also shown revealed beneath its field.
 'use client';
-import { RadioGroup, TextField } from '@/components/ui';
+import { RadioGroup, Revealed, TextField } from '@/components/ui';
+import { hasInvisible } from '@/lib/client/reveal';
 import type { Rule } from '@/lib/client/chat/types';
 
 export type GrantScope = 'session' | 'global';
@@ -32,16 +34,27 @@ export function RuleEditorInline({ rules, patterns, onPatternChange, scope, onSc
       {rules.map((rule, i) => (
         <fieldset key={i} className="rule-editor__rule">
           <legend>
-            Rule {i + 1}: {rule.action} <code>{rule.tool}</code>
-            {rule.agent ? ` for agent ${rule.agent}` : ''}
+            Rule {i + 1}: {rule.action}{' '}
+            <code>
+              <Revealed text={rule.tool} />
+            </code>
+            {rule.agent ? (
+              <>
+                {' for agent '}
+                <Revealed text={rule.agent} />
+              </>
+            ) : null}
           </legend>
           {Object.entries(rule.params ?? {}).map(([name, value]) => {
             const key = `${i}.${name}`;
+            const pattern = patterns[key] ?? value;
             return (
               <TextField
                 key={key}
                 label={rules.length > 1 ? `Rule ${i + 1} ${name} pattern` : `${name} pattern`}
-                value={patterns[key] ?? value}
+                value={pattern}
+                dir="ltr"
+                hint={hasInvisible(pattern) ? <InvisibleHint pattern={pattern} /> : undefined}
                 spellCheck={false}
                 autoComplete="off"
                 error={errors.includes(key) ? 'The pattern must not be empty' : undefined}
@@ -49,7 +62,11 @@ export function RuleEditorInline({ rules, patterns, onPatternChange, scope, onSc
               />
             );
           })}
-          {!rule.params && <p>Every {rule.tool} call.</p>}
+          {!rule.params && (
+            <p>
+              Every <Revealed text={rule.tool} /> call.
+            </p>
+          )}
         </fieldset>
       ))}
       <RadioGroup<GrantScope>
@@ -62,5 +79,16 @@ export function RuleEditorInline({ rules, patterns, onPatternChange, scope, onSc
         ]}
       />
     </section>
+  );
+}
+
+function InvisibleHint({ pattern }: { pattern: string }) {
+  return (
+    <>
+      Contains invisible characters:{' '}
+      <code>
+        <Revealed text={pattern} />
+      </code>
+    </>
   );
 }

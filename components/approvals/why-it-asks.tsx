@@ -1,6 +1,6 @@
 // Why the gate asks: the policy's explanation, the rule (or default) that decided, and for a
 // shell command the decision of each part.
-import { Badge } from '@/components/ui';
+import { Badge, Revealed } from '@/components/ui';
 import type { Decision } from '@/lib/client/chat/types';
 
 const REASON_TEXT: Record<string, string> = {
@@ -24,15 +24,23 @@ export function WhyItAsks({ decision }: { decision: Decision }) {
       <h3 id="approval-why-title" className="approval-section__title">
         Why it asks
       </h3>
-      <p className="approval-why">{decision.explanation}</p>
       <p className="approval-why">
-        Decided by: <strong>{decidedBy(decision)}</strong>
+        <Revealed text={decision.explanation} />
+      </p>
+      <p className="approval-why">
+        Decided by:{' '}
+        <strong>
+          <Revealed text={decidedBy(decision)} />
+        </strong>
       </p>
       {parts.length > 1 && (
         <ul className="approval-parts" aria-label="Decision per command part">
           {parts.map((part, i) => (
             <li key={i}>
-              <code>{part.command}</code> <Badge>{part.action}</Badge> {part.explanation}
+              <code>
+                <Revealed text={part.command} />
+              </code>{' '}
+              <Badge>{part.action}</Badge> <Revealed text={part.explanation} />
             </li>
           ))}
         </ul>

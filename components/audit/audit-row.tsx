@@ -2,7 +2,7 @@
 // long the human took, and the parameters (collapsed).
 'use client';
 import Link from 'next/link';
-import { Badge, JsonView } from '@/components/ui';
+import { Badge, JsonView, Revealed } from '@/components/ui';
 import { formatWait, ruleLabel, type AuditEntry } from '@/lib/client/audit';
 import { Timestamp } from '@/components/runs/timestamp';
 
@@ -16,11 +16,21 @@ export function AuditRow({ entry }: { entry: AuditEntry }) {
       </td>
       <td data-label="Kind" className="audit-table__nowrap">{entry.kind.replaceAll('_', ' ')}</td>
       <td data-label="Action">{entry.action ? <Badge>{entry.action}</Badge> : '—'}</td>
-      <td data-label="Tool">{entry.tool ? <span className="audit-table__mono">{entry.tool}</span> : '—'}</td>
-      <td data-label="Who">{entry.decidedBy ?? '—'}</td>
+      <td data-label="Tool">{entry.tool ? (
+          <span className="audit-table__mono">
+            <Revealed text={entry.tool} />
+          </span>
+        ) : (
+          '—'
+        )}</td>
+      <td data-label="Who">{entry.decidedBy ? <Revealed text={entry.decidedBy} /> : '—'}</td>
       <td data-label="Why" className="audit-table__why">
-        {entry.reason ?? '—'}
-        {rule && <span className="audit-table__rule">{rule}</span>}
+        {entry.reason ? <Revealed text={entry.reason} /> : '—'}
+        {rule && (
+          <span className="audit-table__rule">
+            <Revealed text={rule} />
+          </span>
+        )}
         {always && <span className="audit-table__rule">with an “always allow” rule</span>}
       </td>
       <td data-label="Waited" className="audit-table__nowrap">{formatWait(entry.waitMs)}</td>
@@ -33,7 +43,13 @@ export function AuditRow({ entry }: { entry: AuditEntry }) {
           '—'
         )}
       </td>
-      <td data-label="Agent">{entry.agentId ? <span className="audit-table__mono">{entry.agentId}</span> : '—'}</td>
+      <td data-label="Agent">{entry.agentId ? (
+          <span className="audit-table__mono">
+            <Revealed text={entry.agentId} />
+          </span>
+        ) : (
+          '—'
+        )}</td>
       <td data-label="Params" className="audit-table__params">
         <Collapsed label="Params" value={entry.params} />
         <Collapsed label="Details" value={entry.details} />

@@ -1,7 +1,7 @@
 // One message of the conversation: the user's, the assistant's (or a subagent's), or an error.
 import { agentChain } from '@/lib/client/chat/types';
 import type { TranscriptItem } from '@/lib/client/chat/transcript';
-import { cx } from '@/components/ui';
+import { Revealed, cx } from '@/components/ui';
 
 type MessageItem = Extract<TranscriptItem, { kind: 'user' | 'assistant' | 'error' }>;
 
@@ -9,8 +9,12 @@ export function Message({ item }: { item: MessageItem }) {
   const who = item.kind === 'user' ? 'You' : item.kind === 'error' ? 'Error' : item.parents.length > 0 ? `Agent ${agentChain(item.agentId, item.parents)}` : 'Assistant';
   return (
     <div className={cx('chat-msg', `chat-msg--${item.kind}`)}>
-      <p className="chat-msg__who">{who}</p>
-      <p className="chat-msg__text">{item.kind === 'error' ? item.message : item.text}</p>
+      <p className="chat-msg__who">
+        <Revealed text={who} />
+      </p>
+      <p className="chat-msg__text">
+        <Revealed text={item.kind === 'error' ? item.message : item.text} />
+      </p>
     </div>
   );
 }

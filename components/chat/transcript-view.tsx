@@ -1,6 +1,7 @@
 // The conversation: messages, tool-call cards and subagent notes in the order they happened.
 import type { TranscriptItem } from '@/lib/client/chat/transcript';
 import { agentChain } from '@/lib/client/chat/types';
+import { Revealed } from '@/components/ui';
 import { Message } from './message';
 import { ToolCallCard } from './tool-call-card';
 
@@ -16,7 +17,11 @@ export function TranscriptView({ items }: { items: TranscriptItem[] }) {
         if (item.kind === 'agent') {
           return (
             <p key={item.id} className="agent-note">
-              Subagent <strong>{agentChain(item.agentId, item.parents)}</strong> {item.output === undefined ? 'started' : 'finished'}: {item.prompt}
+              Subagent{' '}
+              <strong>
+                <Revealed text={agentChain(item.agentId, item.parents)} />
+              </strong>{' '}
+              {item.output === undefined ? 'started' : 'finished'}: <Revealed text={item.prompt} />
             </p>
           );
         }

@@ -1,6 +1,6 @@
 // The answer to a test call: the action, why, the deciding rule, and for shell commands the
 // decision of each part (a compound command is as strict as its strictest part).
-import { Badge, Table } from '@/components/ui';
+import { Badge, Revealed, Table } from '@/components/ui';
 import { ruleName } from '@/lib/client/policy-edit';
 import type { Decision, Policy, RuleRef } from '@/lib/policy/types';
 import { REASON_LABELS } from './constants';
@@ -27,13 +27,20 @@ export function DecisionView({ decision, policy }: { decision: Decision; policy:
         Decided by {REASON_LABELS[decision.reason] ?? decision.reason}
         {deciding && (
           <>
-            : <strong>deciding rule {refName(deciding, policy)}</strong> (highlighted in the rules table)
+            : <strong>deciding rule <Revealed text={refName(deciding, policy)} /></strong> (highlighted in the rules table)
           </>
         )}
-        {overridden && <> (over rule {refName(overridden, policy)}, which said {overridden.action})</>}
+        {overridden && (
+          <>
+            {' '}
+            (over rule <Revealed text={refName(overridden, policy)} />, which said {overridden.action})
+          </>
+        )}
         .
       </p>
-      <p className="rules-note">{decision.explanation}</p>
+      <p className="rules-note">
+        <Revealed text={decision.explanation} />
+      </p>
       {decision.parts && decision.parts.length > 0 && (
         <Table caption="Decision of each part">
           <thead>
@@ -48,13 +55,17 @@ export function DecisionView({ decision, policy }: { decision: Decision; policy:
             {decision.parts.map((part, i) => (
               <tr key={i}>
                 <td>
-                  <code className="rules-code">{part.command}</code>
+                  <code className="rules-code">
+                    <Revealed text={part.command} />
+                  </code>
                 </td>
                 <td>
                   <Badge>{part.action}</Badge>
                 </td>
-                <td>{part.rule ? refName(part.rule, policy) : <span className="rules-muted">{REASON_LABELS[part.reason] ?? part.reason}</span>}</td>
-                <td>{part.explanation}</td>
+                <td>{part.rule ? <Revealed text={refName(part.rule, policy)} /> : <span className="rules-muted">{REASON_LABELS[part.reason] ?? part.reason}</span>}</td>
+                <td>
+                  <Revealed text={part.explanation} />
+                </td>
               </tr>
             ))}
           </tbody>

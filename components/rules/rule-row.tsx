@@ -1,10 +1,11 @@
 // One rule as a table row: what it matches, what it does, and its Edit / Delete buttons. The
 // rule that decided the last test call is highlighted (and says so in words, not only colour).
-import { Badge, Button, cx } from '@/components/ui';
+import { Badge, Button, Revealed, cx } from '@/components/ui';
 import type { Rule } from '@/lib/policy/types';
 import { ruleName } from '@/lib/client/policy-edit';
+import { clipText, revealText } from '@/lib/client/reveal';
 
-const clip = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max)}…` : text);
+const clip = (text: string, max = 80) => (text.length > max ? `${clipText(text, max)}…` : text);
 
 export interface RuleRowProps {
   rule: Rule;
@@ -16,23 +17,40 @@ export interface RuleRowProps {
 }
 
 export function RuleRow({ rule, index, deciding, disabled, onEdit, onDelete }: RuleRowProps) {
-  const name = ruleName(rule, index);
+  // The buttons' accessible names take the name as a string: with its tokens, never a raw control.
+  const name = revealText(ruleName(rule, index));
   const params = Object.entries(rule.params ?? {});
   return (
     <tr className={cx(deciding && 'rules-row--deciding')} aria-current={deciding ? 'true' : undefined}>
       <td>
-        <div className="rules-row__name">{name}</div>
+        <div className="rules-row__name">
+          <Revealed text={ruleName(rule, index)} />
+        </div>
         {deciding && <Badge tone="warning">Deciding rule</Badge>}
-        {rule.description && <p className="rules-muted">{clip(rule.description, 120)}</p>}
+        {rule.description && (
+          <p className="rules-muted">
+            <Revealed text={clip(rule.description, 120)} />
+          </p>
+        )}
       </td>
       <td>
         <Badge>{rule.action}</Badge>
         {rule.once && <p className="rules-muted">once</p>}
       </td>
       <td>
-        <code className="rules-code">{rule.tool}</code>
+        <code className="rules-code">
+          <Revealed text={rule.tool} />
+        </code>
       </td>
-      <td>{rule.agent ? <code className="rules-code">{rule.agent}</code> : <span className="rules-muted">any</span>}</td>
+      <td>
+        {rule.agent ? (
+          <code className="rules-code">
+            <Revealed text={rule.agent} />
+          </code>
+        ) : (
+          <span className="rules-muted">any</span>
+        )}
+      </td>
       <td>
         {params.length === 0 ? (
           <span className="rules-muted">any</span>
@@ -40,7 +58,10 @@ export function RuleRow({ rule, index, deciding, disabled, onEdit, onDelete }: R
           <ul className="rules-list">
             {params.map(([key, pattern]) => (
               <li key={key}>
-                {key}: <code className="rules-code">{pattern}</code>
+                <Revealed text={key} />:{' '}
+                <code className="rules-code">
+                  <Revealed text={pattern} />
+                </code>
               </li>
             ))}
           </ul>
@@ -52,8 +73,11 @@ export function RuleRow({ rule, index, deciding, disabled, onEdit, onDelete }: R
         ) : (
           <ul className="rules-list">
             {(rule.when ?? []).map((c, i) => (
-              <li key={i} title={c.value}>
-                {c.key} {c.op} <code className="rules-code">{clip(c.value)}</code>
+              <li key={i} title={revealText(c.value)}>
+                <Revealed text={c.key} /> {c.op}{' '}
+                <code className="rules-code">
+                  <Revealed text={clip(c.value)} />
+                </code>
               </li>
             ))}
           </ul>

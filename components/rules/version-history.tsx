@@ -2,7 +2,7 @@
 // version (history is never rewritten), based on the version on screen (If-Match).
 'use client';
 import { useState } from 'react';
-import { Badge, Button, Card, CardHeader, Notice, Table } from '@/components/ui';
+import { Badge, Button, Card, CardHeader, Notice, Revealed, Table } from '@/components/ui';
 import { conflictVersion, usePolicyVersions, useSavePolicy, type PolicyVersion, type StoredPolicy } from '@/lib/client/policy';
 
 export function VersionHistory({ current, onConflict }: { current: StoredPolicy; onConflict: (version: number) => void }) {
@@ -50,8 +50,10 @@ export function VersionHistory({ current, onConflict }: { current: StoredPolicy;
                 <td>
                   <time dateTime={v.createdAt}>{new Date(v.createdAt).toLocaleString()}</time>
                 </td>
-                <td>{v.createdBy}</td>
-                <td>{v.note ?? <span className="rules-muted">none</span>}</td>
+                <td>
+                  <Revealed text={v.createdBy} />
+                </td>
+                <td>{v.note ? <Revealed text={v.note} /> : <span className="rules-muted">none</span>}</td>
                 <td>{v.policy.rules.length}</td>
                 <td>
                   {v.version !== current.version && (

@@ -2,7 +2,8 @@
 // cancelled; every run links to its audit trail.
 'use client';
 import Link from 'next/link';
-import { Badge, Table } from '@/components/ui';
+import { Badge, Revealed, Table } from '@/components/ui';
+import { revealText } from '@/lib/client/reveal';
 import { isLiveStatus, modeLabel, runStatusLabel, type RunSummary } from '@/lib/client/runs-list';
 import { CancelRunButton } from './cancel-run-button';
 import { Timestamp } from './timestamp';
@@ -32,12 +33,14 @@ export function RunsTable({ runs }: { runs: RunSummary[] }) {
 }
 
 function RunRow({ run }: { run: RunSummary }) {
-  const title = run.title?.trim() || 'Untitled run';
+  const raw = run.title?.trim() || 'Untitled run';
+  // Where only a string fits (a tooltip, an accessible name), the title with its tokens.
+  const title = revealText(raw);
   return (
     <tr data-run-id={run.id}>
       <td className="runs-table__title">
         <Link href={`/?run=${encodeURIComponent(run.id)}`} title={title}>
-          {title}
+          <Revealed text={raw} />
         </Link>
         <span className="runs-table__id">{run.id.slice(0, 8)}</span>
       </td>
@@ -46,8 +49,12 @@ function RunRow({ run }: { run: RunSummary }) {
       </td>
       <td data-label="Mode">{modeLabel(run.mode)}</td>
       <td data-label="Model">
-        {run.model ?? '—'}
-        {run.agent && <span className="runs-table__id">{run.agent}</span>}
+        {run.model ? <Revealed text={run.model} /> : '—'}
+        {run.agent && (
+          <span className="runs-table__id">
+            <Revealed text={run.agent} />
+          </span>
+        )}
       </td>
       <td data-label="Started">
         <Timestamp iso={run.createdAt} />

@@ -5,6 +5,7 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect } from 'react';
 import { Button, Card, Notice, SelectField } from '@/components/ui';
 import { LIVE_REFRESH_MS, RUN_STATUSES, hasLiveRun, parseLimit, parseRunStatus, runStatusLabel, useRecentlyCancelledRunId, useRunsList } from '@/lib/client/runs-list';
+import { revealText } from '@/lib/client/reveal';
 import { RunsTable } from './runs-table';
 import './runs.css';
 
@@ -48,7 +49,7 @@ export function RunsView() {
         </Button>
       </div>
       <p className="runs-toolbar__live" aria-live="polite">
-        {cancelled ? `Cancelled “${cancelled.title ?? 'Untitled run'}”. ` : ''}
+        {cancelled ? `Cancelled “${revealText(cancelled.title ?? 'Untitled run')}”. ` : ''}
         {live ? `Live runs on screen: refreshing every ${LIVE_REFRESH_MS / 1000} s.` : ''}
       </p>
       {runs.isPending && <p className="runs-empty">Loading runs…</p>}

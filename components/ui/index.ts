@@ -5,6 +5,7 @@ export { TextField, TextArea, SelectField } from './field';
 export { Card, CardHeader } from './card';
 export { Dialog, type DialogProps } from './dialog';
 export { JsonView } from './json-view';
+export { Revealed } from './revealed';
 export { Notice } from './notice';
 export { Table } from './table';
 export { RadioGroup, type RadioOption } from './radio-group';
