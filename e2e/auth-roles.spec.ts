@@ -76,3 +76,29 @@ test("an approver approves a user's waiting call, the user's card finishes, and 
   await expect(audit.cell(audit.rows, 'Who')).toHaveText(people.approver);
   await expect(audit.cell(audit.rows, 'Why')).toHaveText('approved');
 });
+
+test('a user’s Always Allow shows the suggested rule read-only, for this session, and grants exactly it', async ({ browser, baseURL, page }) => {
+  test.setTimeout(60_000);
+  const marker = `roles-always-${randomSuffix()}`;
+  const userChat = new ChatPage(await signInAs(browser, baseURL!, 'user'));
+  await userChat.goto();
+  await userChat.say(`$ echo ${marker}`);
+  await userChat.expectDialogFor(`echo ${marker}`);
+
+  // Nothing to edit and no "Everyone": the server would refuse both from a user (403/422).
+  await expect(userChat.dialog.getByRole('textbox', { name: 'command pattern' })).toHaveCount(0);
+  await expect(userChat.dialog.getByRole('radio', { name: 'Everyone' })).toHaveCount(0);
+  await expect(userChat.dialog.getByText('Applies to this session.')).toBeVisible();
+  await expect(userChat.dialog.locator('.rule-editor code').filter({ hasText: 'echo *' })).toBeVisible();
+  await userChat.alwaysAllow.click();
+  await expect(userChat.dialog).toBeHidden();
+  await userChat.expectCallStatus(userChat.toolCall('bash', marker), 'done');
+
+  // The admin sees the grant: the suggested rule, for the user's session, made by the user.
+  const sessionId = await userChat.sessionId();
+  const grants = await page.request.get(`/api/grants?sessionId=${encodeURIComponent(sessionId)}`);
+  const items = ((await grants.json()) as { items: Array<{ sessionId: string | null; scope: string; createdBy: string; rule: { tool: string; params?: Record<string, string> } }> }).items;
+  const mine = items.filter((g) => g.sessionId === sessionId);
+  expect(mine).toHaveLength(1);
+  expect(mine[0]).toMatchObject({ scope: 'session', createdBy: people.user, rule: { tool: 'bash', params: { command: 'echo *' } } });
+});

@@ -6,6 +6,7 @@
 'use client';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Button, Dialog, Notice, Revealed, TextField } from '@/components/ui';
+import { useMe } from '@/lib/client/auth';
 import { useApprovalStore } from '@/lib/client/chat/approval-store';
 import { useDecideRelay, type RelayDecision } from '@/lib/client/chat/relays';
 import { setRunMode } from '@/lib/client/chat/run';
@@ -66,6 +67,8 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
   const [errors, setErrors] = useState<string[]>([]);
   const [modeError, setModeError] = useState<string>();
   const actions = useRef<HTMLDivElement>(null);
+  // Only those who may manage grants may edit a suggested rule or grant it to everyone.
+  const canEditGrants = useMe().data?.permissions.includes('grants:manage') ?? false;
 
   useEffect(() => {
     // After the dialog (a child) has called showModal: start on the first action.
@@ -85,6 +88,7 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
     const empty = emptyPatterns(relay.suggestedRules, patterns);
     setErrors(empty);
     if (empty.length > 0) return;
+    if (!canEditGrants) return send({ approved: true, always: true });
     const rules = editedRules(relay.suggestedRules, patterns);
     send({ approved: true, always: true, scope, ...(rules.length > 0 ? { rule: rules } : {}) });
   };
@@ -160,6 +164,7 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
       <ApprovalDetails relay={relay} />
       <RuleEditorInline
         rules={relay.suggestedRules}
+        editable={canEditGrants}
         patterns={patterns}
         onPatternChange={(key, value) => setPatterns((p) => ({ ...p, [key]: value }))}
         scope={scope}

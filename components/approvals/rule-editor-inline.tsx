@@ -1,6 +1,7 @@
-// The rules Always Allow will add (the relay's suggestedRules), editable before confirming: each
-// param pattern is a text field, and the scope says who the grant covers. What is shown here is
-// exactly what is sent (`response.rule`) and stored. A text field cannot mark characters inside
+// The rules Always Allow will add (the relay's suggestedRules). For those who may manage grants
+// (admins) they are editable before confirming: each param pattern is a text field, and the scope
+// says who the grant covers. Everyone else sees them read-only, for this session: the server takes
+// nothing else from them (README, Always Allow). What is shown here is exactly what is stored. A text field cannot mark characters inside
 // it, so a pattern holding invisible ones is also shown revealed beneath its field.
 'use client';
 import { RadioGroup, Revealed, TextField } from '@/components/ui';
@@ -24,7 +25,7 @@ export function emptyPatterns(suggested: readonly Rule[], patterns: Record<strin
   return suggested.flatMap((rule, i) => Object.keys(rule.params ?? {}).filter((name) => (patterns[`${i}.${name}`] ?? rule.params![name]!).trim() === '').map((name) => `${i}.${name}`));
 }
 
-export function RuleEditorInline({ rules, patterns, onPatternChange, scope, onScopeChange, errors }: { rules: readonly Rule[]; patterns: Record<string, string>; onPatternChange(key: string, value: string): void; scope: GrantScope; onScopeChange(scope: GrantScope): void; errors: readonly string[] }) {
+export function RuleEditorInline({ rules, editable, patterns, onPatternChange, scope, onScopeChange, errors }: { rules: readonly Rule[]; editable: boolean; patterns: Record<string, string>; onPatternChange(key: string, value: string): void; scope: GrantScope; onScopeChange(scope: GrantScope): void; errors: readonly string[] }) {
   return (
     <section className="rule-editor" aria-labelledby="rule-editor-title">
       <h3 id="rule-editor-title" className="approval-section__title">
@@ -48,6 +49,16 @@ export function RuleEditorInline({ rules, patterns, onPatternChange, scope, onSc
           {Object.entries(rule.params ?? {}).map(([name, value]) => {
             const key = `${i}.${name}`;
             const pattern = patterns[key] ?? value;
+            if (!editable) {
+              return (
+                <p key={key}>
+                  {name}{' '}
+                  <code>
+                    <Revealed text={pattern} />
+                  </code>
+                </p>
+              );
+            }
             return (
               <TextField
                 key={key}
@@ -69,15 +80,19 @@ export function RuleEditorInline({ rules, patterns, onPatternChange, scope, onSc
           )}
         </fieldset>
       ))}
-      <RadioGroup<GrantScope>
-        legend="Applies to"
-        value={scope}
-        onChange={onScopeChange}
-        options={[
-          { value: 'session', label: 'This session' },
-          { value: 'global', label: 'Everyone' },
-        ]}
-      />
+      {editable ? (
+        <RadioGroup<GrantScope>
+          legend="Applies to"
+          value={scope}
+          onChange={onScopeChange}
+          options={[
+            { value: 'session', label: 'This session' },
+            { value: 'global', label: 'Everyone' },
+          ]}
+        />
+      ) : (
+        <p>Applies to this session.</p>
+      )}
     </section>
   );
 }

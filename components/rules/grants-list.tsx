@@ -2,7 +2,7 @@
 // and when, with Revoke (the next matching call asks again).
 'use client';
 import { useState } from 'react';
-import { Badge, Button, Card, CardHeader, Notice, Table } from '@/components/ui';
+import { Badge, Button, Card, CardHeader, Notice, Revealed, Table } from '@/components/ui';
 import { useGrants, useRevokeGrant, type Grant } from '@/lib/client/grants';
 import { describeRule } from '@/lib/policy/explain';
 
@@ -13,14 +13,18 @@ function GrantRow({ grant, onRevoke, busy }: { grant: Grant; onRevoke: (g: Grant
   return (
     <tr>
       <td>
-        <code className="rules-code">{summary}</code>
+        <code className="rules-code">
+          <Revealed text={summary} />
+        </code>
         {grant.once && <p className="rules-muted">once</p>}
       </td>
       <td>
         <Badge tone={grant.scope === 'global' ? 'warning' : 'info'}>{grant.scope}</Badge>
         {grant.sessionId && <p className="rules-muted">Session {grant.sessionId}</p>}
       </td>
-      <td>{grant.createdBy}</td>
+      <td>
+        <Revealed text={grant.createdBy} />
+      </td>
       <td>
         <time dateTime={grant.createdAt}>{when(grant.createdAt)}</time>
       </td>
