@@ -19,6 +19,12 @@ export interface ToolContext extends ToolEnvironment {
    * each redirect hop). The tool proceeds only on `allow`.
    */
   evaluate(call: ToolCall): Decision;
+  /**
+   * A person (or the approval handler) approved this very call; false when the policy allowed it
+   * outright. A tool re-checks at execution what its `inspect` found, and only an approved call
+   * may go on when the check now fails (the file changed since it was inspected).
+   */
+  approved?: boolean;
 }
 
 export interface DiffPreview {
@@ -52,6 +58,13 @@ export interface ToolDefinition<Input = unknown> {
   paramKinds?: Record<string, ParamKind>;
   /** The rules "Always Allow" adds; defaults to lib/policy's derivePermission. */
   derivePermission?(input: Input, env: ToolEnvironment): Rule[];
+  /**
+   * A reason this call must ask a person, whatever rules, grants and modes say: a fact about the
+   * call that only the tool can see (read_file: a file with several hard links). The gate then
+   * treats the call as it treats a command it cannot inspect: never allowed automatically, still
+   * denied by a deny rule (and by dontAsk). Undefined: nothing to add; one that throws asks.
+   */
+  inspect?(input: Input, env: ToolEnvironment): Promise<string | undefined>;
   /** What the approval modal shows before the human decides (a diff for file writes). */
   preview?(input: Input, env: ToolEnvironment): Promise<ToolPreview | undefined>;
   execute(input: Input, ctx: ToolContext): Promise<ToolResult>;
