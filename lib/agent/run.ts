@@ -41,6 +41,8 @@ export interface RunContext {
   executions?: ExecutionLog;
   /** Persists the main agent's conversation after each model step and each set of results. */
   checkpoint?: (messages: ModelMessage[]) => Promise<void>;
+  /** The administrator's policy alone, for what only it may unlock (tools/types.ts, ToolContext). */
+  trustedPolicy?: CompiledPolicy;
 }
 
 export interface ExecutionLog {
@@ -260,6 +262,8 @@ async function executeClaimed(ctx: RunContext, level: AgentLevel, tool: ToolDefi
       toolCallId,
       signal: ctx.toolSignal,
       approved,
+      trustedPolicy: ctx.trustedPolicy,
+      ...(level.agentId === 'main' ? {} : { agent: level.agentId }),
       evaluate: (call) =>
         evaluate(level.policy, { ...call, ...(level.agentId === 'main' ? {} : { agent: level.agentId }) }, {
           mode: level.mode ?? ctx.mode,

@@ -27,7 +27,7 @@ export const allowByDefault: Decision = { action: 'allow', reason: 'risk_default
 
 export function toolContext(
   workspace: string,
-  options: { evaluate?: (call: ToolCall) => Decision; signal?: AbortSignal } & Pick<ToolContext, 'approved'> = {},
+  options: { evaluate?: (call: ToolCall) => Decision; signal?: AbortSignal } & Pick<ToolContext, 'approved' | 'trustedPolicy'> = {},
 ): ToolContext {
   return {
     workspace,
@@ -35,5 +35,6 @@ export function toolContext(
     signal: options.signal ?? new AbortController().signal,
     evaluate: options.evaluate ?? (() => allowByDefault),
     ...(options.approved === undefined ? {} : { approved: options.approved }),
+    ...(options.trustedPolicy === undefined ? {} : { trustedPolicy: options.trustedPolicy }),
   };
 }

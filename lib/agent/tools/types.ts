@@ -3,7 +3,7 @@
 // then calls `execute`. Tools never decide permissions themselves, but they do enforce their own
 // hard limits (workspace confinement, time and size caps), whatever the policy says.
 import type { z } from 'zod';
-import type { Decision, ParamKind, Risk, Rule, ToolCall } from '../../policy';
+import type { CompiledPolicy, Decision, ParamKind, Risk, Rule, ToolCall } from '../../policy';
 
 export interface ToolEnvironment {
   /** Absolute, real (symlink-resolved) path of the workspace the tools act in. */
@@ -25,6 +25,14 @@ export interface ToolContext extends ToolEnvironment {
    * may go on when the check now fails (the file changed since it was inspected).
    */
   approved?: boolean;
+  /**
+   * The administrator's policy alone: in the server the stored policy, without a run's own
+   * `permissions`, the session's grants or the mode. What only an administrator may unlock is
+   * looked up here (fetch_url: local network addresses named literally). Undefined: nothing is.
+   */
+  trustedPolicy?: CompiledPolicy;
+  /** The subagent making the call (undefined for the main agent), for rules with an `agent` glob. */
+  agent?: string;
 }
 
 export interface DiffPreview {
