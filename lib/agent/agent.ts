@@ -23,6 +23,12 @@ export interface AgentOptions {
   model?: LanguageModelV4;
   tools?: readonly AgentTool[];
   policy?: PolicyInput | Policy | CompiledPolicy;
+  /**
+   * The administrator's rules, when `policy` also holds rules someone else supplied (the server
+   * adds a run's own `permissions`): only these may open what a tool keeps closed otherwise
+   * (fetch_url: local network addresses they name). Default: `policy` itself.
+   */
+  trustedPolicy?: PolicyInput | Policy | CompiledPolicy;
   mode?: Mode;
   /** Subagent profiles, run through the `task` tool. */
   agents?: AgentProfile[];
@@ -87,6 +93,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
   // A compiled policy is reused as it is (the server shares one per policy version).
   const compiled = extra.length === 0 ? given : compilePolicy({ ...given.policy, rules: [...given.policy.rules, ...extra] });
   const policy: Policy = compiled.policy;
+  const trustedPolicy = options.trustedPolicy === undefined ? given : isCompiledPolicy(options.trustedPolicy) ? options.trustedPolicy : compilePolicy(options.trustedPolicy);
   const broker = options.broker ?? new MemoryRelayBroker();
   const grants = options.grants ?? new MemoryGrantStore();
   const promptTemplates: Record<string, string> = { '*': DEFAULT_PROMPT_TEMPLATE };
@@ -127,6 +134,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         promptTemplates,
         pending,
         executions: options.executions,
+        trustedPolicy,
         // A detached run saves nothing more: its unwinding (calls ending as denied) is not the run's state.
         checkpoint: input.checkpoint && (async (conversation) => {
           if (detached) throw new RunDetachedError();

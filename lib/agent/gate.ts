@@ -1,7 +1,8 @@
 // The gate for one tool call: validate the input with the tool's schema, then ask lib/policy,
-// then apply the dynamic `interruptOn.shouldApprove` setting. Pure apart from calling it.
+// then apply the dynamic `interruptOn.shouldApprove` setting and what the tool's own `inspect`
+// found (given by the caller, which ran it). Pure apart from calling them.
 import { evaluate, type CompiledPolicy, type Decision, type EvaluationContext, type Mode, type Rule, type ToolCall } from '../policy';
-import type { ToolDefinition } from './tools/types';
+import type { ToolDefinition, ToolEnvironment } from './tools/types';
 
 export type GateResult =
   | { kind: 'invalid'; message: string }
@@ -16,6 +17,8 @@ export interface GateOptions {
   grants: Rule[];
   workspace: string;
   shouldApprove?: (args: Record<string, unknown>) => boolean;
+  /** What the tool's `inspect` found for this call: it then asks whatever allowed it (see applyInspection). */
+  inspection?: string;
 }
 
 export function gate(options: GateOptions): GateResult {
@@ -35,6 +38,7 @@ export function gate(options: GateOptions): GateResult {
   };
   let decision = evaluate(options.policy, call, evalContext);
   if (options.shouldApprove && decision.action !== 'deny') decision = applyShouldApprove(decision, options.shouldApprove, input, options.tool.name);
+  if (options.inspection !== undefined) decision = applyInspection(decision, options.inspection, options.mode);
   return { kind: 'decided', input, call, decision, evalContext };
 }
 
@@ -52,4 +56,29 @@ function applyShouldApprove(decision: Decision, shouldApprove: (args: Record<str
   const explicitAsk = decision.action === 'ask' && decision.reason === 'matched_rule' && decision.rule !== undefined;
   if (decision.action === 'allow' || explicitAsk || decision.reason === 'unparseable') return decision;
   return { action: 'allow', reason: 'matched_rule', explanation: `Allowed: interruptOn.shouldApprove needs no approval for this ${tool} call.` };
+}
+
+/**
+ * A fact a tool's `inspect` found makes the call opaque, as a command that cannot be inspected
+ * is: it asks whatever allowed it (a rule, a grant, a mode, shouldApprove), a deny stands, and
+ * dontAsk turns the ask into a deny. An ask keeps its rule (its timeout), with the fact added.
+ */
+export function applyInspection(decision: Decision, inspection: string, mode: Mode): Decision {
+  if (decision.action === 'deny') return decision;
+  const asked: Decision =
+    decision.action === 'ask'
+      ? { ...decision, explanation: `${decision.explanation} Also: ${inspection}.` }
+      : { action: 'ask', reason: 'unparseable', explanation: `Needs approval: ${inspection}.` };
+  if (mode === 'dontAsk') return { ...asked, action: 'deny', reason: 'mode', explanation: `Denied: dontAsk mode turns every ask into a deny. (${asked.explanation})` };
+  return asked;
+}
+
+/** Runs the tool's `inspect`; one that fails asks (fail closed). */
+export async function inspectCall(tool: ToolDefinition, input: Record<string, unknown>, env: ToolEnvironment): Promise<string | undefined> {
+  if (!tool.inspect) return undefined;
+  try {
+    return await tool.inspect(input, env);
+  } catch (error) {
+    return `${tool.name} could not inspect the call (${(error as Error)?.message ?? String(error)})`;
+  }
 }

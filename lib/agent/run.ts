@@ -9,7 +9,7 @@ import { derivePermission, evaluate, grantFitsCall, RuleSchema, type CompiledPol
 import type { RelayBroker, RelayOutcome, RelayRequest } from '../relay';
 import { renderPrompt, type ApprovalHandler, type InterruptOn, dynamicInterrupt } from './approval';
 import type { AgentEvent } from './events';
-import { gate } from './gate';
+import { applyInspection, gate, inspectCall } from './gate';
 import type { EventQueue } from './queue';
 import type { GrantStore } from './session';
 import { runModelStep, type ModelToolCall } from './step';
@@ -41,6 +41,8 @@ export interface RunContext {
   executions?: ExecutionLog;
   /** Persists the main agent's conversation after each model step and each set of results. */
   checkpoint?: (messages: ModelMessage[]) => Promise<void>;
+  /** The administrator's policy alone, for what only it may unlock (tools/types.ts, ToolContext). */
+  trustedPolicy?: CompiledPolicy;
 }
 
 export interface ExecutionLog {
@@ -68,6 +70,8 @@ interface PendingCall {
   tool: ToolDefinition;
   input: Record<string, unknown>;
   request: RelayRequest;
+  /** What the tool's `inspect` found: no grant may approve the call then. */
+  inspection?: string;
 }
 
 export interface CallResult {
@@ -146,11 +150,11 @@ async function resumeCall(ctx: RunContext, level: AgentLevel, call: ModelToolCal
     emit(ctx, level, { type: 'tool_result', toolCallId: call.toolCallId, tool: call.toolName, output: result.output, isError: result.isError, denied, metadata });
     return result;
   };
-  const { outcome, announce } = await awaitRelay(ctx, level, tool, relay.params, relay);
+  const { outcome, announce } = await awaitRelay(ctx, level, tool, relay.params, relay, await inspectCall(tool, relay.params, ctx.env));
   if (outcome.status !== 'approved') return finish(denial(outcome.reason ?? 'Denied'), true);
   try {
     const grants = await ctx.grants.list(ctx.sessionId);
-    const result = await execute(ctx, level, tool, relay.params, call.toolCallId, grants, announce);
+    const result = await execute(ctx, level, tool, relay.params, call.toolCallId, grants, true, announce);
     return finish({ output: result.output, isError: result.isError }, false, result.metadata);
   } finally {
     announce();
@@ -194,7 +198,9 @@ async function handleCall(ctx: RunContext, level: AgentLevel, call: ModelToolCal
     emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, tool: call.toolName, params: call.input });
     return finish({ output: gated.message, isError: true });
   }
-  const { decision, input } = gated;
+  const { input } = gated;
+  const inspection = await inspectCall(tool, input, ctx.env);
+  const decision = inspection === undefined ? gated.decision : applyInspection(gated.decision, inspection, level.mode ?? ctx.mode);
   emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, tool: tool.name, params: input, decision });
   if (decision.action === 'deny') return finish(denial(decision.explanation), true);
   let announce: (() => void) | undefined;
@@ -202,12 +208,12 @@ async function handleCall(ctx: RunContext, level: AgentLevel, call: ModelToolCal
     const used = decision.consumes?.grants ?? [];
     if (used.length > 0) await ctx.grants.consume(ctx.sessionId, used.map((i) => grants[i]!).filter(Boolean));
   } else {
-    const answer = await askHuman(ctx, level, tool, input, call.toolCallId, decision);
+    const answer = await askHuman(ctx, level, tool, input, call.toolCallId, decision, inspection);
     if (answer.outcome.status !== 'approved') return finish(denial(answer.outcome.reason ?? 'Denied'), true);
     announce = answer.announce;
   }
   try {
-    const result = await execute(ctx, level, tool, input, call.toolCallId, grants, announce);
+    const result = await execute(ctx, level, tool, input, call.toolCallId, grants, announce !== undefined, announce);
     return finish({ output: result.output, isError: result.isError }, false, result.metadata);
   } finally {
     announce?.();
@@ -225,7 +231,7 @@ function denial(reason: string): CallResult {
  * earlier would put its event append (PGlite runs one statement at a time, on the main thread)
  * ahead of the claim or the spawn, on the path from the decision to the tool's start.
  */
-async function execute(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, grants: Rule[], claimed?: () => void) {
+async function execute(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, grants: Rule[], approved: boolean, claimed?: () => void) {
   // A stopped run starts nothing, even a call approved at the last moment.
   if (ctx.signal.aborted) return { output: `${tool.name} was not run: the run was stopped.`, isError: true, metadata: undefined };
   if (ctx.executions) {
@@ -242,19 +248,22 @@ async function execute(ctx: RunContext, level: AgentLevel, tool: ToolDefinition,
       return { output: `${tool.name} was not run again: this call (${toolCallId}) has already been executed.`, isError: true, metadata: undefined };
     }
   }
-  const running = executeClaimed(ctx, level, tool, input, toolCallId, grants);
+  const running = executeClaimed(ctx, level, tool, input, toolCallId, grants, approved);
   claimed?.();
   const result = await running;
   await ctx.executions?.finish({ runId: ctx.runId, toolCallId, output: result.output, isError: result.isError }).catch(() => undefined);
   return result;
 }
 
-async function executeClaimed(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, grants: Rule[]) {
+async function executeClaimed(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, grants: Rule[], approved: boolean) {
   try {
     const result = await tool.execute(input, {
       ...ctx.env,
       toolCallId,
       signal: ctx.toolSignal,
+      approved,
+      trustedPolicy: ctx.trustedPolicy,
+      ...(level.agentId === 'main' ? {} : { agent: level.agentId }),
       evaluate: (call) =>
         evaluate(level.policy, { ...call, ...(level.agentId === 'main' ? {} : { agent: level.agentId }) }, {
           mode: level.mode ?? ctx.mode,
@@ -275,7 +284,7 @@ function timeoutOf(level: AgentLevel, decision: Decision, fallbackS: number): nu
   return rule?.timeoutS ?? fallbackS;
 }
 
-async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, decision: Decision): Promise<Answer> {
+async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, decision: Decision, inspection?: string): Promise<Answer> {
   const call = { tool: tool.name, params: input, ...(level.agentId === 'main' ? {} : { agent: level.agentId }) };
   let suggestedRules: Rule[];
   try {
@@ -308,7 +317,7 @@ async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition
   await ctx.broker.register(request);
   emit(ctx, level, { type: 'relay', relay: request, respond: (response) => ctx.broker.resolve(request.id, response, 'user') });
   if (ctx.onApproval) void answerWithHandler(ctx, request);
-  return awaitRelay(ctx, level, tool, input, request);
+  return awaitRelay(ctx, level, tool, input, request, inspection);
 }
 
 /** A relay's outcome, and `announce`, which emits its `relay_resolved` event (once, however often called). */
@@ -322,8 +331,8 @@ interface Answer {
  * outcome but an approval is announced at once; an approval is announced by the caller once the
  * call is claimed (see `execute`).
  */
-async function awaitRelay(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, request: RelayRequest): Promise<Answer> {
-  ctx.pending.set(request.id, { ctx, level, tool, input, request });
+async function awaitRelay(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, request: RelayRequest, inspection?: string): Promise<Answer> {
+  ctx.pending.set(request.id, { ctx, level, tool, input, request, inspection });
   const outcome = await ctx.broker.wait(request.id, { signal: ctx.signal });
   ctx.pending.delete(request.id);
   let announced = false;
@@ -389,6 +398,7 @@ async function grantAlways(ctx: RunContext, tool: ToolDefinition, request: Relay
       mode: pending.level.mode ?? pending.ctx.mode,
       grants,
       workspace: pending.ctx.env.workspace,
+      inspection: pending.inspection,
     });
     if (again.kind === 'decided' && again.decision.action === 'allow') {
       await ctx.broker.resolve(id, { approved: true, reason: 'Covered by an "always allow" grant' }, 'grant').catch(() => undefined);

@@ -79,6 +79,8 @@ export class RunAgents {
       tools: selection.tools,
       agents: selection.agents,
       policy: this.compiled(stored.policy, stored.version, permissions),
+      // A run's own permissions never open local network addresses to fetch_url: only the stored policy's rules do.
+      trustedPolicy: this.compiled(stored.policy, stored.version, undefined),
       broker: this.options.broker,
       grants: this.options.grants,
       workspace: this.options.workspace,

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -13,6 +14,25 @@ afterEach(() => t.cleanup());
 
 const run = (command: string, tool = bashTool, signal?: AbortSignal) =>
   tool.execute({ command }, toolContext(t.workspace, signal ? { signal } : {}));
+
+/**
+ * Blocks this thread (no event is handled meanwhile) until `done` holds: what happens in other
+ * processes then is not yet seen here, as when a cancel arrives just before an exit report.
+ */
+function blockUntil(done: () => boolean, budgetMs = 10_000): void {
+  const end = Date.now() + budgetMs;
+  while (!done()) if (Date.now() > end) throw new Error('blockUntil: condition not met within the budget');
+}
+
+/** Exited, as the kernel sees it: gone (reaped by the helper) or a zombie (not yet reaped here). */
+function hasExited(pid: number): boolean {
+  if (!existsSync(`/proc/${pid}`)) return true;
+  try {
+    return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
 
 /** Dead, or a zombie waiting to be reaped: either way it runs no more. */
 async function isRunning(pid: number): Promise<boolean> {
@@ -126,6 +146,36 @@ describe.each(['helper', 'direct'] as const)('bash (%s spawn)', (via) => {
     expect(result.isError).toBe(true);
     expect(result.metadata).toMatchObject({ aborted: true });
     expect(result.output).toContain('[aborted: run cancelled; process group killed]');
+  });
+
+  it('a command that exited before the cancel took effect reports its real exit and output, not a kill', async () => {
+    const controller = new AbortController();
+    const pending = run('echo out; echo done > written.txt; echo $$ > pid.txt', bashTool, controller.signal);
+    const pidFile = path.join(t.workspace, 'pid.txt');
+    // The command runs to its end while this process handles no event: its exit report waits
+    // behind the cancel, as when a run is cancelled a few ms after its command was approved.
+    blockUntil(() => /^\d+\n$/.test(existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : ''));
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    blockUntil(() => hasExited(pid));
+    controller.abort();
+    const result = await pending;
+    expect(await readFile(path.join(t.workspace, 'written.txt'), 'utf8')).toBe('done\n');
+    expect(result.output).toBe('out\n[the run was cancelled after the command had exited]');
+    expect(result.output).not.toContain('killed');
+    expect(result.isError).toBeUndefined();
+    expect(result.metadata).toMatchObject({ exitCode: 0, signal: null, aborted: false, cancelledAfterExit: true });
+  });
+
+  it('a command still running when cancelled is reported killed, with its signal', async () => {
+    const controller = new AbortController();
+    const pending = run('echo $$ > pid.txt; sleep 30', bashTool, controller.signal);
+    const pidFile = path.join(t.workspace, 'pid.txt');
+    await vi.waitFor(async () => expect(await readFile(pidFile, 'utf8')).toMatch(/^\d+\n$/), { timeout: 3000 });
+    controller.abort();
+    const result = await pending;
+    expect(result.isError).toBe(true);
+    expect(result.output).toBe('[aborted: run cancelled; process group killed]');
+    expect(result.metadata).toMatchObject({ aborted: true, signal: 'SIGKILL', cancelledAfterExit: false });
   });
 
   it('does not start when already aborted', async () => {

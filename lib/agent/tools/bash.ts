@@ -55,22 +55,33 @@ export async function warmBash(dir: string): Promise<void> {
   prepareCommands({ cwd: workspace, env: scrubbedEnv(workspace) });
 }
 
-type Ending = 'exited' | 'timeout' | 'aborted';
+type Stop = 'timeout' | 'aborted';
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+/**
+ * What ended the command. A kill only counts if it took effect: bash killed by a signal (or its
+ * end never seen). A command that exited on its own before the kill reached it (a cancel that
+ * arrived while its exit report was on the way) ended by itself, and says so.
+ */
+function endingOf(stop: Stop | undefined, exit: Exit | undefined): 'exited' | 'exited-before-stop' | Stop {
+  if (!stop) return 'exited';
+  return exit && exit.code !== null ? 'exited-before-stop' : stop;
+}
 
 function runBash(command: string, ctx: ToolContext, timeoutMs: number, maxOutputBytes: number): Promise<ToolResult> {
   if (ctx.signal.aborted) return Promise.resolve({ output: '[aborted before start]', isError: true, metadata: { aborted: true } });
   return new Promise<ToolResult>((resolve, reject) => {
     const started = Date.now();
     const output = new CappedBuffer(maxOutputBytes);
-    let ending: Ending = 'exited';
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let stop: Stop | undefined;
+    let exit: Exit | undefined;
     let settled = false;
     let abandonedPipes = false;
     let lost: string | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
 
-    const stopWith = (why: Ending) => {
-      if (ending === 'exited' && !exit) ending = why;
+    const stopWith = (why: Stop) => {
+      if (!stop && !exit) stop = why;
       handle.kill();
     };
     const timer = setTimeout(() => stopWith('timeout'), timeoutMs);
@@ -85,7 +96,7 @@ function runBash(command: string, ctx: ToolContext, timeoutMs: number, maxOutput
       if (settled) return;
       cleanup();
       handle.release();
-      resolve(result(output, ending, exit, timeoutMs, Date.now() - started, abandonedPipes, lost, handle.via, handle.warm));
+      resolve(result(output, stop, exit, timeoutMs, Date.now() - started, abandonedPipes, lost, handle.via, handle.warm));
     };
 
     // The spawn helper (or a direct spawn) starts bash in a new process group: stdin closed, the
@@ -124,8 +135,8 @@ function runBash(command: string, ctx: ToolContext, timeoutMs: number, maxOutput
 
 function result(
   output: CappedBuffer,
-  ending: Ending,
-  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined,
+  stop: Stop | undefined,
+  exit: Exit | undefined,
   timeoutMs: number,
   durationMs: number,
   abandonedPipes: boolean,
@@ -135,14 +146,16 @@ function result(
 ): ToolResult {
   let text = output.text();
   const notes: string[] = [];
+  const ending = endingOf(stop, exit);
   if (ending === 'timeout') notes.push(`[timed out after ${formatSeconds(timeoutMs)}; process group killed]`);
   else if (ending === 'aborted') notes.push('[aborted: run cancelled; process group killed]');
   else if (exit?.signal) notes.push(`[killed by ${exit.signal}]`);
   else if (exit?.code !== 0 && exit?.code !== undefined && exit.code !== null) notes.push(`[exit code ${exit.code}]`);
+  if (ending === 'exited-before-stop' && stop === 'aborted') notes.push('[the run was cancelled after the command had exited]');
   if (abandonedPipes) notes.push('[a detached process kept the output open; stopped reading]');
   if (lost) notes.push(`[${lost}]`);
   if (text === '' && notes.length === 0) text = '(no output)';
-  const isError = ending !== 'exited' || exit?.code !== 0 || lost !== undefined;
+  const isError = ending === 'timeout' || ending === 'aborted' || exit?.code !== 0 || lost !== undefined;
   const separator = text === '' || text.endsWith('\n') ? '' : '\n';
   return {
     output: notes.length === 0 ? text : text + separator + notes.join('\n'),
@@ -153,6 +166,7 @@ function result(
       signal: exit?.signal ?? null,
       timedOut: ending === 'timeout',
       aborted: ending === 'aborted',
+      cancelledAfterExit: ending === 'exited-before-stop' && stop === 'aborted',
       outputBytes: output.total,
       durationMs,
       spawnedVia: via,

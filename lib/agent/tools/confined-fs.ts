@@ -1,7 +1,9 @@
 // File access on paths already confined by resolveWorkspacePath. Files are opened by their real
 // path with O_NOFOLLOW, and the opened descriptor is checked again (via /proc where there is
 // one), so a symlink swapped in after the check cannot redirect a read or a write outside.
-import { constants, type FileHandle, mkdir, open, readlink } from 'node:fs/promises';
+// A hard link cannot be told from the file it links to: a regular file with more than one name
+// may be a file outside the workspace, so it is never written (and read only with approval).
+import { constants, type FileHandle, lstat, mkdir, open, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from './types';
 import { fsToolError, type WorkspacePath } from './workspace-path';
@@ -14,6 +16,23 @@ export interface TextFile {
   /** Size of the whole file in bytes. */
   size: number;
   truncated: boolean;
+  /** Its number of hard links (names): more than one may mean a file outside the workspace. */
+  links: number;
+}
+
+/** Why a file with several hard links is treated with suspicion, for the error or the approval. */
+export function hardLinksNote(rel: string, links: number): string {
+  return `${rel} has ${links} hard links, so it may be a file outside the workspace`;
+}
+
+/** The hard links of an existing regular file (undefined for anything else, or a missing path). */
+export async function hardLinks(target: WorkspacePath): Promise<number | undefined> {
+  try {
+    const stats = await lstat(target.real);
+    return stats.isFile() ? stats.nlink : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -47,7 +66,7 @@ export async function readTextFile(
     if (text === undefined) {
       throw new ToolError('refused', `${target.rel} looks like a binary file (${stats.size} bytes); not shown.`);
     }
-    return { text, size: stats.size, truncated };
+    return { text, size: stats.size, truncated, links: stats.nlink };
   } catch (error) {
     throw fsToolError(error, target.rel);
   } finally {
@@ -79,6 +98,8 @@ export async function writeTextFile(target: WorkspacePath, content: string, crea
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new ToolError('refused', `${target.rel} is not a regular file.`);
+    // Checked on the opened descriptor: a link made after an earlier check is caught here.
+    if (stats.nlink > 1) throw new ToolError('refused', `refusing to write: ${hardLinksNote(target.rel, stats.nlink)}.`);
     await handle.truncate(0);
     await handle.writeFile(content, 'utf8');
   } catch (error) {

@@ -1,7 +1,7 @@
 // edit_file: replaces one exact occurrence of `old` with `new` in a workspace text file. `old`
 // must occur exactly once, so the edit can never land somewhere the model did not mean.
 import { z } from 'zod';
-import { readTextFile, writeTextFile } from './confined-fs';
+import { hardLinksNote, readTextFile, writeTextFile } from './confined-fs';
 import { ToolError, type DiffPreview, type ToolDefinition } from './types';
 import { unifiedDiff } from './unified-diff';
 import { resolveWorkspacePath, type WorkspacePath } from './workspace-path';
@@ -27,7 +27,9 @@ async function plan(
   workspace: string,
 ): Promise<{ target: WorkspacePath; after: string; preview: DiffPreview }> {
   const target = await resolveWorkspacePath(workspace, input.path);
-  const { text: before } = await readTextFile(target, EDIT_FILE_MAX_BYTES, 'refuse');
+  const { text: before, links } = await readTextFile(target, EDIT_FILE_MAX_BYTES, 'refuse');
+  // Refused before a diff is made: the preview would show another file's content.
+  if (links > 1) throw new ToolError('refused', `refusing to edit: ${hardLinksNote(target.rel, links)}.`);
   const count = countOccurrences(before, input.old);
   if (count === 0) throw new ToolError('invalid_input', `edit_file: \`old\` was not found in ${target.rel}; nothing changed.`);
   if (count > 1) {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { compilePolicy, evaluate, type Decision, type RuleInput, type ToolCall } from '../../policy';
+import { compilePolicy, evaluate, type CompiledPolicy, type Decision, type RuleInput, type ToolCall } from '../../policy';
 import { createFetchUrlTool, fetchUrlTool } from './fetch-url';
 import { pinnedLookup } from './pinned-http';
 import { toolContext } from './test-support';
@@ -46,14 +46,20 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-/** The real engine: fetch_url allowed by default (read_only), plus the given explicit rules. */
+/**
+ * The real engine: fetch_url allowed by default (read_only), plus the given explicit rules, which
+ * are also the administrator's policy (the one whose rules may name local addresses).
+ */
 function policyEvaluator(rules: RuleInput[]) {
   const policy = compilePolicy({ riskDefaults: { read_only: 'allow' }, rules });
-  return vi.fn((call: ToolCall): Decision => evaluate(policy, call));
+  return Object.assign(
+    vi.fn((call: ToolCall): Decision => evaluate(policy, call)),
+    { policy },
+  );
 }
 
-const fetchWith = (url: string, evaluator = policyEvaluator([]), tool = fetchUrlTool) =>
-  tool.execute({ url }, toolContext('/nonexistent-workspace', { evaluate: evaluator }));
+const fetchWith = (url: string, evaluator: ((call: ToolCall) => Decision) & { policy?: CompiledPolicy } = policyEvaluator([]), tool = fetchUrlTool) =>
+  tool.execute({ url }, toolContext('/nonexistent-workspace', { evaluate: evaluator, trustedPolicy: evaluator.policy }));
 
 const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as ToolError);
 
@@ -103,10 +109,14 @@ describe('fetch_url', () => {
   });
 
   it('treats an ask for a redirect hop as a stop', async () => {
-    const evaluator = vi.fn((call: ToolCall): Decision =>
-      new URL(String(call.params.url)).pathname === '/hello'
-        ? { action: 'ask', reason: 'default_action', explanation: 'No rule matched.' }
-        : { action: 'allow', reason: 'matched_rule', explanation: 'Allowed by rule #1.' },
+    const named = policyEvaluator([{ action: 'allow', tool: 'fetch_url', params: { url: `${origin}/**` } }]);
+    const evaluator = Object.assign(
+      vi.fn((call: ToolCall): Decision =>
+        new URL(String(call.params.url)).pathname === '/hello'
+          ? { action: 'ask', reason: 'default_action', explanation: 'No rule matched.' }
+          : { action: 'allow', reason: 'matched_rule', explanation: 'Allowed by rule #1.' },
+      ),
+      { policy: named.policy },
     );
     expect((await failure(fetchWith(`${origin}/redirect?to=/hello`, evaluator)))?.message).toMatch(/\(ask\)/);
   });
@@ -147,7 +157,7 @@ describe('fetch_url', () => {
     const controller = new AbortController();
     hits.length = 0;
     const pending = failure(
-      fetchUrlTool.execute({ url: `${origin}/hang` }, toolContext('/nonexistent-workspace', { evaluate: evaluator, signal: controller.signal })),
+      fetchUrlTool.execute({ url: `${origin}/hang` }, toolContext('/nonexistent-workspace', { evaluate: evaluator, trustedPolicy: evaluator.policy, signal: controller.signal })),
     );
     await vi.waitFor(() => expect(hits).toContain('/hang'));
     controller.abort();

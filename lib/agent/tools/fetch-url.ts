@@ -1,12 +1,14 @@
 // fetch_url: an HTTP(S) GET with a size cap and a time cap. Redirects are followed by hand and
 // every hop is put to the policy again; after DNS, addresses in loopback, private, link-local and
-// similar ranges are refused unless an explicit policy rule allows that URL, and the connection
-// goes to the very address that was checked (see pinned-http.ts).
-import { lookup } from 'node:dns/promises';
+// similar ranges are refused unless a rule of the administrator's policy names the destination
+// (named-destinations.ts: no wildcard, no run's own permissions, grant, mode or approval), and
+// the connection goes to the very address that was checked (see pinned-http.ts).
+import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { Decision } from '../../policy';
 import { restrictedRange } from './ip-ranges';
+import { namingRuleFor } from './named-destinations';
 import { requestPinned, type ResolvedAddress } from './pinned-http';
 import { describeResponse } from './http-response';
 import { ToolError, type ToolContext, type ToolDefinition } from './types';
@@ -18,7 +20,12 @@ export interface FetchUrlToolOptions {
   timeoutMs?: number;
   /** Redirects followed before giving up (default 5). */
   maxRedirects?: number;
+  /** Resolves a host name to every address it has (default: the system resolver, hosts file included). */
+  lookup?: (hostname: string) => Promise<ResolvedAddress[]>;
 }
+
+const systemLookup = async (hostname: string): Promise<ResolvedAddress[]> =>
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -31,12 +38,13 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): ToolDefin
   const maxBytes = options.maxBytes ?? 512 * 1024;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const maxRedirects = options.maxRedirects ?? 5;
+  const lookup = options.lookup ?? systemLookup;
   return {
     name: 'fetch_url',
     description:
       `Fetch a URL with GET (http and https only) and return the status, content type and text body ` +
       `(cut at ${Math.round(maxBytes / 1024)} KiB). Redirects are followed (at most ${maxRedirects}); ` +
-      `local and private network addresses are refused unless a policy rule explicitly allows them.`,
+      `local and private network addresses are refused unless the administrator's policy names them.`,
     inputSchema,
     risk: 'read_only',
     paramKinds: { url: 'url' },
@@ -48,8 +56,8 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): ToolDefin
         const visited = [url.href];
         for (let hop = 0; ; hop++) {
           // The first URL was decided before execute was called; each redirect is a new call.
-          const decision = hop === 0 ? undefined : evaluateHop(ctx, url);
-          const address = await resolveChecked(url, () => decision ?? evaluateCall(ctx, url), signal);
+          if (hop > 0) evaluateHop(ctx, url);
+          const address = await resolveChecked(url, ctx, lookup, signal);
           const response = await requestPinned(url, address, signal);
           const location = response.headers.location;
           if (!REDIRECTS.has(response.statusCode ?? 0) || !location) {
@@ -86,13 +94,9 @@ function httpUrl(text: string): URL {
   return url;
 }
 
-function evaluateCall(ctx: ToolContext, url: URL): Decision {
-  return ctx.evaluate({ tool: 'fetch_url', params: { url: url.href } });
-}
-
 /** A redirect hop is fetched only if the policy allows it outright; ask and deny both stop. */
 function evaluateHop(ctx: ToolContext, url: URL): Decision {
-  const decision = evaluateCall(ctx, url);
+  const decision = ctx.evaluate({ tool: 'fetch_url', params: { url: url.href } });
   if (decision.action !== 'allow') {
     throw new ToolError('refused', `fetch_url: redirect to ${url.href} is not allowed by the policy (${decision.action}): ${decision.explanation}`);
   }
@@ -100,29 +104,31 @@ function evaluateHop(ctx: ToolContext, url: URL): Decision {
 }
 
 /**
- * The address to connect to. If any address the host resolves to is restricted, the URL must be
- * allowed by an explicit rule: a mode, default or session grant is not enough for local networks.
+ * The address to connect to. If any address the host resolves to is restricted, a rule of the
+ * administrator's policy must name the destination: whatever allowed the call (a run's own
+ * permissions, a wildcard, a grant, a mode, a person's approval) is not enough for local networks.
  */
-async function resolveChecked(url: URL, decide: () => Decision, signal: AbortSignal): Promise<ResolvedAddress> {
+async function resolveChecked(
+  url: URL,
+  ctx: ToolContext,
+  lookup: (hostname: string) => Promise<ResolvedAddress[]>,
+  signal: AbortSignal,
+): Promise<ResolvedAddress> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const family = isIP(host);
-  const addresses: ResolvedAddress[] =
-    family === 4 || family === 6
-      ? [{ address: host, family }]
-      : (await abortable(lookup(host, { all: true, verbatim: true }), signal)).map((a) => ({
-          address: a.address,
-          family: a.family === 6 ? 6 : 4,
-        }));
+  const addresses: ResolvedAddress[] = family === 4 || family === 6 ? [{ address: host, family }] : await abortable(lookup(host), signal);
   const first = addresses[0];
   if (!first) throw new ToolError('failed', `fetch_url: ${host} did not resolve to any address.`);
-  const restricted = addresses.find((a) => restrictedRange(a.address) !== undefined);
-  if (restricted) {
-    const decision = decide();
-    if (!(decision.action === 'allow' && decision.reason === 'matched_rule')) {
+  const restricted = addresses.filter((a) => restrictedRange(a.address) !== undefined).map((a) => a.address);
+  if (restricted.length > 0) {
+    const call = { tool: 'fetch_url', params: { url: url.href }, ...(ctx.agent ? { agent: ctx.agent } : {}) };
+    if (!namingRuleFor(ctx.trustedPolicy, call, url, restricted)) {
+      const shown = restricted[0]!;
       throw new ToolError(
         'refused',
-        `fetch_url: ${host} resolves to ${restricted.address} (${restrictedRange(restricted.address)}); ` +
-          `such addresses are fetched only when a policy rule explicitly allows the URL.`,
+        `fetch_url: ${host} resolves to ${shown} (${restrictedRange(shown)}); such addresses are fetched only when a rule of ` +
+          `the administrator's policy allows this URL and names its host or address without a wildcard ` +
+          `(a run's own permissions, grants, modes and approvals do not).`,
       );
     }
   }

@@ -1,6 +1,8 @@
-// Which resolved addresses fetch_url refuses without an explicit rule: loopback, private, CGNAT,
-// link-local, unique-local, unspecified, multicast, reserved and cloud metadata. IPv4 embedded
-// in IPv6 (mapped, compatible, NAT64) is unwrapped first, so `::ffff:7f00:1` is loopback too.
+// Which resolved addresses fetch_url refuses unless the administrator's policy names them:
+// loopback, private, CGNAT, link-local, unique-local, unspecified, multicast, reserved and cloud
+// metadata. Every IPv6 form that carries an IPv4 address is unwrapped and the IPv4 address
+// checked (mapped, compatible, IPv4-translated, NAT64, 6to4, Teredo), so `::7f00:1`,
+// `64:ff9b::7f00:1` and `2002:7f00:1::` are loopback too.
 import { isIPv4, isIPv6 } from 'node:net';
 
 type Range = readonly [network: readonly number[], prefixBits: number, label: string];
@@ -30,6 +32,9 @@ const V6: readonly Range[] = [
   [[0xfe, 0xc0], 10, 'site-local'],
   [[0xff], 8, 'multicast'],
   [[0x01, 0x00, 0, 0, 0, 0, 0, 0], 64, 'discard'],
+  // Local-use NAT64 (RFC 8215): translated to IPv4 addresses the operator chose, which may be private.
+  [[0x00, 0x64, 0xff, 0x9b, 0x00, 0x01], 48, 'local-use NAT64'],
+  [[0x20, 0x01, 0x0d, 0xb8], 32, 'documentation'],
 ];
 
 /** Why the address may not be fetched without an explicit rule, or undefined for a public one. */
@@ -38,8 +43,10 @@ export function restrictedRange(address: string): string | undefined {
   const bare = address.replace(/%.*$/, ''); // zone index (fe80::1%eth0)
   if (!isIPv6(bare)) return 'not an IP address';
   const bytes = ipv6Bytes(bare);
-  const embedded = embeddedIpv4(bytes);
-  if (embedded) return match(embedded, V4);
+  for (const embedded of embeddedIpv4(bytes)) {
+    const range = match(embedded, V4);
+    if (range) return range;
+  }
   return match(bytes, V6);
 }
 
@@ -56,16 +63,25 @@ function inPrefix(bytes: readonly number[], network: readonly number[], bits: nu
   return true;
 }
 
-/** The IPv4 address inside ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible) or 64:ff9b::a.b.c.d (NAT64). */
-function embeddedIpv4(bytes: readonly number[]): number[] | undefined {
+/**
+ * The IPv4 addresses an IPv6 address carries, each of which is checked: ::ffff:a.b.c.d (mapped),
+ * ::ffff:0:a.b.c.d (translated), ::a.b.c.d (compatible), 64:ff9b::a.b.c.d (NAT64),
+ * 2002:aabb:ccdd:: (6to4: the IPv4 address after the prefix) and 2001:0::/32 (Teredo: the server
+ * after the prefix, the client in the last 32 bits, inverted).
+ */
+function embeddedIpv4(bytes: readonly number[]): number[][] {
   const head = bytes.slice(0, 12);
   const tail = bytes.slice(12);
   const zeros = (from: number, to: number) => head.slice(from, to).every((b) => b === 0);
   const mapped = zeros(0, 10) && head[10] === 0xff && head[11] === 0xff;
+  const translated = zeros(0, 8) && head[8] === 0xff && head[9] === 0xff && zeros(10, 12);
   const nat64 = head[0] === 0x00 && head[1] === 0x64 && head[2] === 0xff && head[3] === 0x9b && zeros(4, 12);
   // :: and ::1 have their own meaning; anything else in ::/96 is the deprecated compatible form.
   const compatible = zeros(0, 12) && !(tail.slice(0, 3).every((b) => b === 0) && (tail[3] ?? 0) <= 1);
-  return mapped || nat64 || compatible ? tail : undefined;
+  if (mapped || translated || nat64 || compatible) return [tail];
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return [bytes.slice(2, 6)];
+  if (bytes[0] === 0x20 && bytes[1] === 0x01 && bytes[2] === 0x00 && bytes[3] === 0x00) return [bytes.slice(4, 8), tail.map((b) => b ^ 0xff)];
+  return [];
 }
 
 /** The 16 bytes of a valid IPv6 literal (with `::` and an optional dotted IPv4 tail). */

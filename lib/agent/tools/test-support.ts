@@ -27,12 +27,14 @@ export const allowByDefault: Decision = { action: 'allow', reason: 'risk_default
 
 export function toolContext(
   workspace: string,
-  options: { evaluate?: (call: ToolCall) => Decision; signal?: AbortSignal } = {},
+  options: { evaluate?: (call: ToolCall) => Decision; signal?: AbortSignal } & Pick<ToolContext, 'approved' | 'trustedPolicy'> = {},
 ): ToolContext {
   return {
     workspace,
     toolCallId: 'call-1',
     signal: options.signal ?? new AbortController().signal,
     evaluate: options.evaluate ?? (() => allowByDefault),
+    ...(options.approved === undefined ? {} : { approved: options.approved }),
+    ...(options.trustedPolicy === undefined ? {} : { trustedPolicy: options.trustedPolicy }),
   };
 }

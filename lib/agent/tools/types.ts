@@ -3,7 +3,7 @@
 // then calls `execute`. Tools never decide permissions themselves, but they do enforce their own
 // hard limits (workspace confinement, time and size caps), whatever the policy says.
 import type { z } from 'zod';
-import type { Decision, ParamKind, Risk, Rule, ToolCall } from '../../policy';
+import type { CompiledPolicy, Decision, ParamKind, Risk, Rule, ToolCall } from '../../policy';
 
 export interface ToolEnvironment {
   /** Absolute, real (symlink-resolved) path of the workspace the tools act in. */
@@ -19,6 +19,20 @@ export interface ToolContext extends ToolEnvironment {
    * each redirect hop). The tool proceeds only on `allow`.
    */
   evaluate(call: ToolCall): Decision;
+  /**
+   * A person (or the approval handler) approved this very call; false when the policy allowed it
+   * outright. A tool re-checks at execution what its `inspect` found, and only an approved call
+   * may go on when the check now fails (the file changed since it was inspected).
+   */
+  approved?: boolean;
+  /**
+   * The administrator's policy alone: in the server the stored policy, without a run's own
+   * `permissions`, the session's grants or the mode. What only an administrator may unlock is
+   * looked up here (fetch_url: local network addresses named literally). Undefined: nothing is.
+   */
+  trustedPolicy?: CompiledPolicy;
+  /** The subagent making the call (undefined for the main agent), for rules with an `agent` glob. */
+  agent?: string;
 }
 
 export interface DiffPreview {
@@ -52,6 +66,13 @@ export interface ToolDefinition<Input = unknown> {
   paramKinds?: Record<string, ParamKind>;
   /** The rules "Always Allow" adds; defaults to lib/policy's derivePermission. */
   derivePermission?(input: Input, env: ToolEnvironment): Rule[];
+  /**
+   * A reason this call must ask a person, whatever rules, grants and modes say: a fact about the
+   * call that only the tool can see (read_file: a file with several hard links). The gate then
+   * treats the call as it treats a command it cannot inspect: never allowed automatically, still
+   * denied by a deny rule (and by dontAsk). Undefined: nothing to add; one that throws asks.
+   */
+  inspect?(input: Input, env: ToolEnvironment): Promise<string | undefined>;
   /** What the approval modal shows before the human decides (a diff for file writes). */
   preview?(input: Input, env: ToolEnvironment): Promise<ToolPreview | undefined>;
   execute(input: Input, ctx: ToolContext): Promise<ToolResult>;

@@ -1,7 +1,7 @@
 // write_file: creates or overwrites a text file in the workspace (parent directories included).
 // The preview is the unified diff of exactly what the write changes.
 import { z } from 'zod';
-import { readTextFile, writeTextFile } from './confined-fs';
+import { hardLinksNote, readTextFile, writeTextFile } from './confined-fs';
 import { ToolError, type DiffPreview, type ToolDefinition } from './types';
 import { unifiedDiff } from './unified-diff';
 import { isCode, resolveWorkspacePath, type WorkspacePath } from './workspace-path';
@@ -17,8 +17,9 @@ export type WriteFileInput = z.infer<typeof inputSchema>;
 
 /** The current content, or undefined when the file does not exist yet. */
 async function currentContent(target: WorkspacePath): Promise<string | undefined> {
+  let file;
   try {
-    return (await readTextFile(target, WRITE_FILE_MAX_EXISTING_BYTES, 'refuse')).text;
+    file = await readTextFile(target, WRITE_FILE_MAX_EXISTING_BYTES, 'refuse');
   } catch (error) {
     if (error instanceof ToolError && error.code === 'not_found') return undefined;
     if (isCode(error, 'ENOENT')) return undefined;
@@ -28,6 +29,9 @@ async function currentContent(target: WorkspacePath): Promise<string | undefined
     }
     throw error;
   }
+  // Refused before a diff is made: the preview would show another file's content.
+  if (file.links > 1) throw new ToolError('refused', `refusing to write: ${hardLinksNote(target.rel, file.links)}.`);
+  return file.text;
 }
 
 async function plan(input: WriteFileInput, workspace: string): Promise<{ target: WorkspacePath; preview: DiffPreview }> {
