@@ -1,5 +1,7 @@
 // Kept minimal on purpose. unbash (ESM) and picomatch (CJS) are plain Node packages used by
 // lib/policy on the server: load them from node_modules at run time instead of bundling them.
+import { SECURITY_HEADERS } from './scripts/security-headers.mjs';
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
@@ -7,6 +9,11 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || '.next',
   typedRoutes: false,
   poweredByHeader: false,
+  // Under `next start` and `next dev` too: Gatehouse's own server (scripts/server.mjs) sets them on
+  // every response before Next sees it. The pages' Content-Security-Policy comes from proxy.ts.
+  async headers() {
+    return [{ source: '/:path*', headers: SECURITY_HEADERS.map(([key, value]) => ({ key, value })) }];
+  },
   // No gzip in the Node process: the API's responses are small JSON (compressing {"success":true}
   // cost 0.4-1 ms per request, on the main thread the decision path shares) and SSE must not be
   // compressed anyway. A deployment that serves pages over a slow network compresses at its

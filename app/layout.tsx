@@ -1,5 +1,8 @@
-// Root layout: the HTML shell every page shares (header, providers). No data fetching here.
+// Root layout: the HTML shell every page shares (header, providers). No data fetching here. Every
+// page is rendered per request (connection()): its scripts must carry the nonce of the request's
+// Content-Security-Policy (proxy.ts), which a page prerendered at build time could not.
 import type { Metadata, Viewport } from 'next';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { AppHeader } from '@/components/shell/app-header';
 import { Providers } from './providers';
@@ -19,7 +22,8 @@ export const viewport: Viewport = {
   initialScale: 1,
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  await connection();
   return (
     <html lang="en">
       <body>

@@ -30,6 +30,8 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await createUser(admin, `matrix-user-${suffix}`, 'user', PASSWORD);
   await createUser(admin, `matrix-other-${suffix}`, 'user', PASSWORD);
   const target = await createUser(admin, `matrix-target-${suffix}`, 'user', PASSWORD);
+  // The sign-out rows end these accounts' sessions, never the principals' own.
+  const spares = { user: await createUser(admin, `matrix-spare-user-${suffix}`, 'user', PASSWORD), approver: await createUser(admin, `matrix-spare-approver-${suffix}`, 'approver', PASSWORD) };
   const [user, approver, other] = await Promise.all([
     signIn(playwright, base, `matrix-user-${suffix}`, PASSWORD),
     signIn(playwright, base, `matrix-approver-${suffix}`, PASSWORD),
@@ -40,6 +42,8 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     who: { anonymous: await anonymous(playwright, base), user, approver, admin },
     other,
     target,
+    spares,
+    password: PASSWORD,
     suffix,
     runs,
     userDone: await runs.startFinished(user),

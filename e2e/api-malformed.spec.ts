@@ -56,6 +56,7 @@ function bodyCases(route: string, method: Method, path: string, headers: Record<
     { name: `${route}: a form post`, method, path, headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'messages=hi', status: 415, field: 'Content-Type' },
     { name: `${route}: a body without Content-Type`, method, path, headers: { ...headers, 'Content-Type': '' }, body: () => new TextEncoder().encode(valid), status: 415, field: 'Content-Type' },
     { name: `${route}: a NUL character in a string`, method, path, headers, body: valid.replace(/}$/, ',"x":"a\\u0000b"}'), status: 400, field: 'x' },
+    { name: `${route}: a lone surrogate in a string`, method, path, headers, body: valid.replace(/}$/, ',"x":"a\\ud800b"}'), status: 400, field: 'x' },
     { name: `${route}: JSON nested 200 levels deep`, method, path, headers, body: valid.replace(/}$/, `,"x":${json(nested(200))}}`), status: 400, field: /^x(\.0)+$/ },
   ];
 }
@@ -86,6 +87,8 @@ const CASES: Case[] = [
   { name: 'POST /api/chat: a NUL character in sessionId', method: 'POST', path: '/api/chat', headers: JSON_TYPE, body: say('hi', { sessionId: 'a\u0000b' }), status: 400, field: 'sessionId' },
   { name: 'POST /api/chat: a NUL character in a message', method: 'POST', path: '/api/chat', headers: JSON_TYPE, body: say('hi\u0000'), status: 400, field: 'messages.0.content' },
   { name: 'POST /api/chat: a NUL character in a permission rule', method: 'POST', path: '/api/chat', headers: JSON_TYPE, body: say('hi', { permissions: { allowlist: [{ tool: 'bash', params: { command: 'ls\u0000' } }] } }), status: 400, field: 'permissions.allowlist.0.params.command' },
+  { name: 'POST /api/chat: a lone surrogate in a message', method: 'POST', path: '/api/chat', headers: JSON_TYPE, body: say('hi\ud800'), status: 400, field: 'messages.0.content' },
+  { name: 'POST /api/chat: a lone surrogate in a permission rule', method: 'POST', path: '/api/chat', headers: JSON_TYPE, body: say('hi', { permissions: { allowlist: [{ tool: 'bash', params: { command: 'ls \udc00' } }] } }), status: 400, field: 'permissions.allowlist.0.params.command' },
 
   // POST /api/chat/relay/:relayId
   ...bodyCases('POST /api/chat/relay/:id', 'POST', relay, JSON_TYPE, decision({ approved: true })),
@@ -94,6 +97,7 @@ const CASES: Case[] = [
   { name: 'POST /api/chat/relay/:id: approved a string', method: 'POST', path: relay, headers: JSON_TYPE, body: decision({ approved: 'yes' }), status: 400, field: 'response.approved' },
   { name: 'POST /api/chat/relay/:id: unknown scope', method: 'POST', path: relay, headers: JSON_TYPE, body: decision({ approved: true, always: true, scope: 'world' }), status: 400, field: 'response.scope' },
   { name: 'POST /api/chat/relay/:id: reason too long', method: 'POST', path: relay, headers: JSON_TYPE, body: decision({ approved: false, reason: 'r'.repeat(2001) }), status: 400, field: 'response.reason' },
+  { name: 'POST /api/chat/relay/:id: a lone surrogate in the reason', method: 'POST', path: relay, headers: JSON_TYPE, body: decision({ approved: false, reason: 'no \ud800' }), status: 400, field: 'response.reason' },
   { name: 'POST /api/chat/relay/:id: an invalid rule', method: 'POST', path: relay, headers: JSON_TYPE, body: decision({ approved: true, always: true, rule: { action: 'maybe', tool: 'x' } }), status: 400, field: /^response\.rule/ },
   { name: 'POST /api/chat/relay/:id: sessionId a number', method: 'POST', path: relay, headers: JSON_TYPE, body: decision({ approved: true }, 5), status: 400, field: 'sessionId' },
   { name: 'POST /api/chat/relay/:id: a NUL character in the relay id', method: 'POST', path: '/api/chat/relay/a%00b', headers: JSON_TYPE, body: decision({ approved: true }), status: 400, field: 'relayId' },

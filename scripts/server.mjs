@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { appendForwardedFor } from './forwarded-for.mjs';
 import { installLingeringClose } from './lingering-close.mjs';
 import { malformedPath, refuseMalformedPath } from './malformed-path.mjs';
+import { setSecurityHeaders } from './security-headers.mjs';
 
 const FAST_ROUTES = Symbol.for('gatehouse.fastRoutes');
 const USAGE = 'usage: node scripts/server.mjs [dir] [--hostname|-H <host>] [--port|-p <port>] [--keepAliveTimeout <ms>]';
@@ -62,6 +63,8 @@ const listen = { hostname: options.hostname, port: options.port };
 
 async function onRequest(req, res) {
   lingering.track(req);
+  // Every answer, whoever writes it (the fast path, Next, the refusals here), carries them.
+  setSecurityHeaders(res);
   if (malformedPath(req.url)) return refuseMalformedPath(res);
   appendForwardedFor(req);
   if (!handle) await preparing;

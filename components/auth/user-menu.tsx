@@ -1,17 +1,19 @@
-// The header's account corner: who is signed in (name and role) with Sign out, or a Sign in link.
-// Signing out drops every cached query (lib/client/auth) and goes to /login, so no page keeps
-// showing data it may no longer fetch.
+// The header's account corner: who is signed in (name and role) with Sign out and Sign out
+// everywhere (every session of mine ends, on every device), or a Sign in link. Signing out drops
+// every cached query (lib/client/auth) and goes to /login, so no page keeps showing data it may
+// no longer fetch.
 'use client';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { Button } from '@/components/ui';
-import { useLogout, useMe } from '@/lib/client/auth';
+import { useLogout, useLogoutEverywhere, useMe } from '@/lib/client/auth';
 import { RoleBadge } from './role-badge';
 import './auth.css';
 
 export function UserMenu() {
   const me = useMe();
   const logout = useLogout();
+  const everywhere = useLogoutEverywhere();
   const pathname = usePathname();
   const router = useRouter();
 
@@ -27,10 +29,12 @@ export function UserMenu() {
     );
   }
 
-  async function signOut() {
-    await logout.mutateAsync();
+  async function signOut(all: boolean) {
+    await (all ? everywhere : logout).mutateAsync();
     router.replace('/login');
   }
+  const failed = logout.error ?? everywhere.error;
+  const busy = logout.isPending || everywhere.isPending;
 
   const { displayName, username, role } = me.data;
   return (
@@ -41,12 +45,15 @@ export function UserMenu() {
         {displayName !== username && <span className="user-menu__username">{username}</span>}
       </span>
       <RoleBadge role={role} />
-      <Button size="sm" variant="ghost" onClick={signOut} disabled={logout.isPending}>
+      <Button size="sm" variant="ghost" onClick={() => signOut(false)} disabled={busy}>
         Sign out
       </Button>
-      {logout.isError && (
+      <Button size="sm" variant="ghost" onClick={() => signOut(true)} disabled={busy} title="End every session of yours, on every device (API tokens stay)">
+        Sign out everywhere
+      </Button>
+      {failed && (
         <span role="alert" className="user-menu__error">
-          Sign-out failed: {logout.error.message}
+          Sign-out failed: {failed.message}
         </span>
       )}
     </div>

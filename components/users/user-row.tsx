@@ -13,9 +13,10 @@ interface Props {
   onDisabled: (disabled: boolean) => void;
   onResetPassword: () => void;
   onLoginLink: () => void;
+  onSignOutEverywhere: () => void;
 }
 
-export function UserRow({ user, isMe, busy, onRole, onDisabled, onResetPassword, onLoginLink }: Props) {
+export function UserRow({ user, isMe, busy, onRole, onDisabled, onResetPassword, onLoginLink, onSignOutEverywhere }: Props) {
   return (
     <tr>
       <th scope="row" className="users-rowhead">
@@ -46,6 +47,9 @@ export function UserRow({ user, isMe, busy, onRole, onDisabled, onResetPassword,
           </Button>
           <Button size="sm" disabled={busy || user.disabled} onClick={onLoginLink} aria-label={`Create a sign-in link for ${user.username}`}>
             Sign-in link
+          </Button>
+          <Button size="sm" disabled={busy || user.disabled} onClick={onSignOutEverywhere} aria-label={`Sign ${user.username} out everywhere`}>
+            Sign out everywhere
           </Button>
         </div>
       </td>

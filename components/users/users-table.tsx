@@ -1,10 +1,10 @@
 // Every user with their role (a select that applies at once), status, and the actions: disable or
-// enable, reset the password, create a one-time sign-in link. Results and refusals (e.g. "at least
+// enable, reset the password, create a one-time sign-in link, sign out everywhere. Results and refusals (e.g. "at least
 // one enabled admin must remain") are announced in one notice above the table.
 'use client';
 import { useState } from 'react';
 import { Card, CardHeader, Notice, Table } from '@/components/ui';
-import { useCreateLoginLink, useUpdateUser, useUsers, type User, type UserChange } from '@/lib/client/users';
+import { sessionsEndedMessage, useCreateLoginLink, useEndUserSessions, useUpdateUser, useUsers, type User, type UserChange } from '@/lib/client/users';
 import { LoginLinkDialog } from './login-link-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
 import { UserRow } from './user-row';
@@ -15,6 +15,7 @@ export function UsersTable({ meId }: { meId: string | undefined }) {
   const users = useUsers();
   const update = useUpdateUser();
   const linkFor = useCreateLoginLink();
+  const endSessions = useEndUserSessions();
   const [message, setMessage] = useState<Message | null>(null);
   const [resetting, setResetting] = useState<User | null>(null);
   const [link, setLink] = useState<{ user: User; url: string; expiresAt: string } | null>(null);
@@ -39,7 +40,17 @@ export function UsersTable({ meId }: { meId: string | undefined }) {
     }
   }
 
-  const busy = update.isPending || linkFor.isPending;
+  async function signOutEverywhere(user: User) {
+    setMessage(null);
+    try {
+      const { ended } = await endSessions.mutateAsync(user.id);
+      setMessage({ tone: 'success', text: sessionsEndedMessage(user.username, ended) });
+    } catch (error) {
+      setMessage({ tone: 'danger', text: `${user.username}: ${(error as Error).message}` });
+    }
+  }
+
+  const busy = update.isPending || linkFor.isPending || endSessions.isPending;
   return (
     <>
       <Card aria-labelledby="users-heading">
@@ -71,6 +82,7 @@ export function UsersTable({ meId }: { meId: string | undefined }) {
                   onDisabled={(disabled) => change(user, { disabled }, disabled ? `${user.username} is disabled and signed out everywhere.` : `${user.username} is enabled again.`)}
                   onResetPassword={() => setResetting(user)}
                   onLoginLink={() => createLink(user)}
+                  onSignOutEverywhere={() => signOutEverywhere(user)}
                 />
               ))}
             </tbody>

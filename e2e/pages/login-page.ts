@@ -24,7 +24,7 @@ export class LoginPage {
     this.linkButton = page.getByRole('button', { name: 'Sign in with the one-time link' });
     this.error = page.getByRole('main').getByRole('alert');
     this.account = page.getByRole('banner').getByRole('group', { name: 'Account' });
-    this.signOut = this.account.getByRole('button', { name: 'Sign out' });
+    this.signOut = this.account.getByRole('button', { name: 'Sign out', exact: true });
   }
 
   async goto(query = '') {

@@ -12,8 +12,14 @@ export interface World {
   who: Record<PrincipalName, Principal>;
   /** A second `user`: the owner of "another user's" runs. */
   other: Principal;
-  /** A user that the users rows change (display name, password, sign-in link). */
+  /** A user that the users rows change (display name, password, sign-in link, sessions ended). */
   target: Account;
+  /**
+   * Accounts of the `user` and `approver` roles whose sessions the sign-out rows may end (ending the
+   * principals' own would sign them out for the rows after), and their password.
+   */
+  spares: Partial<Record<PrincipalName, Account>>;
+  password: string;
   suffix: string;
   runs: RunTracker;
   userDone: StartedRun;
@@ -65,6 +71,25 @@ async function freshRelay(w: World, owner: Principal | undefined, fallback: Wait
   return owner ? w.runs.startWaiting(owner, `matrix-relay-${w.suffix}-${Math.random().toString(36).slice(2, 7)}`) : fallback;
 }
 
+/**
+ * For the sign-out rows: a fresh session of the principal's spare account (same role) in place of
+ * the principal's own cookie; the admin (a Bearer token, no session) and anonymous send theirs.
+ */
+async function spareSession(w: World, name: PrincipalName): Promise<Record<string, string>> {
+  const spare = w.spares[name];
+  if (!spare) return {};
+  const base = w.who.admin.baseURL;
+  const response = await fetch(new URL('/api/auth/login', base), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: new URL(base).origin, 'X-Forwarded-For': randomClientIp() },
+    body: JSON.stringify({ username: spare.username, password: w.password }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith('gh_session='));
+  expect(cookie, 'the login answer sets gh_session').toBeDefined();
+  return { Cookie: cookie!.split(';')[0]! };
+}
+
 const deny = { approved: false, reason: 'access matrix' };
 
 const signedIn = (ok: number) => ({ anonymous: 401, user: ok, approver: ok, admin: ok });
@@ -88,8 +113,9 @@ export const ROWS: Row[] = [
     // Failed links count against the client address (the login limit): each request its own address.
     request: () => ({ path: '/api/auth/login-token', headers: { 'X-Forwarded-For': randomClientIp() }, data: { token: 'not-a-login-token' } }),
   },
-  // Sessions are stateless: the answer clears the cookie in the client; the principal's explicit cookie header still works afterwards.
-  { route: 'POST /api/auth/logout', access: 'public', expect: anyone(200) },
+  // Signing out ends the session the cookie names: signed-in roles sign out a spare account's fresh session.
+  { route: 'POST /api/auth/logout', access: 'public', expect: anyone(200), request: async (w, name) => ({ path: '/api/auth/logout', headers: await spareSession(w, name) }) },
+  { route: 'DELETE /api/auth/sessions', access: 'signed-in', expect: signedIn(200), request: async (w, name) => ({ path: '/api/auth/sessions', headers: await spareSession(w, name) }) },
   { route: 'GET /api/auth/me', access: 'signed-in', expect: signedIn(200) },
 
   { route: 'GET /api/users', access: 'users:manage', expect: adminOnly(200) },
@@ -102,6 +128,7 @@ export const ROWS: Row[] = [
   { route: 'PATCH /api/users/:id', access: 'users:manage', expect: adminOnly(200), request: (w) => ({ path: `/api/users/${w.target.id}`, data: { displayName: 'Matrix Target' } }) },
   { route: 'POST /api/users/:id/password', access: 'users:manage', expect: adminOnly(200), request: (w) => ({ path: `/api/users/${w.target.id}/password`, data: { password: 'target-password-1' } }) },
   { route: 'POST /api/users/:id/login-link', access: 'users:manage', expect: adminOnly(201), request: (w) => ({ path: `/api/users/${w.target.id}/login-link` }) },
+  { route: 'DELETE /api/users/:id/sessions', access: 'users:manage', expect: adminOnly(200), request: (w) => ({ path: `/api/users/${w.target.id}/sessions` }) },
 
   { route: 'GET /api/tokens', access: 'tokens:manage:own', expect: signedIn(200) },
   { route: 'POST /api/tokens', access: 'tokens:manage:own', expect: signedIn(201), request: (_w, name) => ({ path: '/api/tokens', data: { name: `matrix-${name}` } }) },

@@ -4,13 +4,19 @@ import { emptyAuthTablesBeforeEach } from '../db/test-support/auth-tables';
 import { describeStores, type StoreContext } from '../db/test-support/stores';
 import { authenticate, TOKEN_CACHE_TTL_MS } from './authenticate';
 import { createSessionValue } from './session-cookie';
-import { hashToken } from './tokens';
+import { endSession, endUserSessions, startSession } from './sessions';
+import { generateSessionToken, hashToken } from './tokens';
 import { createApiToken, resetPassword, setDisabled } from './users';
 
 const secret = 'authenticate-test-secret-0123456789';
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const headers = (h: Record<string, string>) => new Headers(h);
-const cookieFor = (user: { id: string; sessionGeneration: number }, now = Date.now()) => ({ cookie: `gh_session=${createSessionValue({ userId: user.id, generation: user.sessionGeneration, secret, now })}` });
+/** Signs `user` in (a stored session) and returns the Cookie header the browser would send, and the session's id. */
+async function signIn(q: StoreContext['q'], user: { id: string }, now = Date.now()) {
+  const { cookie, sessionId } = await startSession({ q, userId: user.id, secret, secure: false, now });
+  return { cookie: cookie.split(';')[0]!, sessionId };
+}
+const cookieOnly = ({ cookie }: { cookie: string }) => ({ cookie });
 
 async function twoUsers({ q }: StoreContext) {
   const a = await q.users.createUser({ username: 'alice', role: 'user' });
@@ -29,42 +35,88 @@ describeStores('authenticate', (store) => {
   it('a valid session cookie is its user, loaded fresh (role changes apply at once)', async () => {
     const { q } = store();
     const { alice } = await twoUsers(store());
-    expect(await authenticate({ q, headers: headers(cookieFor(alice)), secret })).toEqual({ id: alice.id, username: 'alice', displayName: 'alice', role: 'user', via: 'session' });
+    const session = await signIn(q, alice);
+    expect(await authenticate({ q, headers: headers(cookieOnly(session)), secret })).toEqual({ id: alice.id, username: 'alice', displayName: 'alice', role: 'user', via: 'session', sessionId: session.sessionId });
     await q.users.updateUser({ id: alice.id, role: 'approver' });
-    expect((await authenticate({ q, headers: headers(cookieFor(alice)), secret }))?.role).toBe('approver');
+    expect((await authenticate({ q, headers: headers(cookieOnly(session)), secret }))?.role).toBe('approver');
   });
 
-  it('refuses a forged, expired or foreign-secret cookie', async () => {
+  it('refuses a forged, expired or foreign-secret cookie, and a signed one that names no stored session', async () => {
     const { q } = store();
     const { alice } = await twoUsers(store());
     const old = Date.now() - 8 * 24 * 3600 * 1000;
-    expect(await authenticate({ q, headers: headers(cookieFor(alice, old)), secret })).toBeUndefined();
-    expect(await authenticate({ q, headers: headers(cookieFor(alice)), secret: `${secret}-other` })).toBeUndefined();
+    expect(await authenticate({ q, headers: headers(cookieOnly(await signIn(q, alice, old))), secret })).toBeUndefined();
+    expect(await authenticate({ q, headers: headers(cookieOnly(await signIn(q, alice))), secret: `${secret}-other` })).toBeUndefined();
     expect(await authenticate({ q, headers: headers({ cookie: `gh_session=${alice.id}.0.1.99999999999.AAAA` }), secret })).toBeUndefined();
+    const unstored = createSessionValue({ token: generateSessionToken(), secret });
+    expect(await authenticate({ q, headers: headers({ cookie: `gh_session=${unstored}` }), secret })).toBeUndefined();
   });
 
-  it('a cookie stops working when the user is disabled (also after re-enabling) or resets the password', async () => {
+  it('signing out ends the session: a copy of its cookie is refused, other sessions go on', async () => {
     const { q } = store();
     const { alice } = await twoUsers(store());
-    const before = cookieFor(alice);
+    const laptop = await signIn(q, alice);
+    const phone = await signIn(q, alice);
+    const copy = { ...laptop };
+    expect(await endSession({ q, cookieHeader: laptop.cookie, secret })).toBe(true);
+    expect(await authenticate({ q, headers: headers(cookieOnly(copy)), secret })).toBeUndefined();
+    expect(await authenticate({ q, headers: headers(cookieOnly(phone)), secret })).toMatchObject({ id: alice.id });
+    expect(await endSession({ q, cookieHeader: laptop.cookie, secret })).toBe(false);
+  });
+
+  it('signing out everywhere ends every session of that user only (but the one kept)', async () => {
+    const { q } = store();
+    const { alice, admin } = await twoUsers(store());
+    const [a1, a2, a3] = [await signIn(q, alice), await signIn(q, alice), await signIn(q, alice)];
+    const root = await signIn(q, admin);
+    expect(await endUserSessions({ q, userId: alice.id, exceptId: a3.sessionId })).toBe(2);
+    for (const ended of [a1, a2]) expect(await authenticate({ q, headers: headers(cookieOnly(ended)), secret })).toBeUndefined();
+    expect(await authenticate({ q, headers: headers(cookieOnly(a3)), secret })).toBeDefined();
+    expect(await authenticate({ q, headers: headers(cookieOnly(root)), secret })).toBeDefined();
+    expect(await endUserSessions({ q, userId: alice.id })).toBe(1);
+    expect(await authenticate({ q, headers: headers(cookieOnly(a3)), secret })).toBeUndefined();
+  });
+
+  it('a session stored as expired (database clock) is refused though its cookie is not', async () => {
+    const { q, db } = store();
+    const { alice } = await twoUsers(store());
+    const session = await signIn(q, alice);
+    await db.execute(sql`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = ${session.sessionId}`);
+    expect(await authenticate({ q, headers: headers(cookieOnly(session)), secret })).toBeUndefined();
+  });
+
+  it('a cookie stops working when the user is disabled (also after re-enabling) or their password is reset', async () => {
+    const { q } = store();
+    const { alice } = await twoUsers(store());
+    const before = await signIn(q, alice);
     await setDisabled({ q, id: alice.id, disabled: true });
-    expect(await authenticate({ q, headers: headers(before), secret })).toBeUndefined();
+    expect(await authenticate({ q, headers: headers(cookieOnly(before)), secret })).toBeUndefined();
+    await expect(signIn(q, alice)).rejects.toMatchObject({ code: 'unauthorized:disabled' });
     const enabled = await setDisabled({ q, id: alice.id, disabled: false });
     expect(enabled.disabled).toBe(false);
-    expect(await authenticate({ q, headers: headers(before), secret })).toBeUndefined();
-    const current = (await q.users.getUser({ id: alice.id }))!;
-    const fresh = cookieFor(current);
-    expect(await authenticate({ q, headers: headers(fresh), secret })).toBeDefined();
+    expect(await authenticate({ q, headers: headers(cookieOnly(before)), secret })).toBeUndefined();
+    const fresh = await signIn(q, alice);
+    expect(await authenticate({ q, headers: headers(cookieOnly(fresh)), secret })).toBeDefined();
     await resetPassword({ q, scrypt: FAST, id: alice.id, password: 'a brand new password' });
-    expect(await authenticate({ q, headers: headers(fresh), secret })).toBeUndefined();
+    expect(await authenticate({ q, headers: headers(cookieOnly(fresh)), secret })).toBeUndefined();
+  });
+
+  it('resetting one\'s own password keeps the session it was done from', async () => {
+    const { q } = store();
+    const { admin } = await twoUsers(store());
+    const here = await signIn(q, admin);
+    const elsewhere = await signIn(q, admin);
+    await resetPassword({ q, scrypt: FAST, id: admin.id, password: 'a brand new password', keepSessionId: here.sessionId });
+    expect(await authenticate({ q, headers: headers(cookieOnly(here)), secret })).toBeDefined();
+    expect(await authenticate({ q, headers: headers(cookieOnly(elsewhere)), secret })).toBeUndefined();
   });
 
   it('a cookie of a deleted user is nobody', async () => {
     const { q, db } = store();
     const { alice } = await twoUsers(store());
-    const cookie = cookieFor(alice);
+    const session = await signIn(q, alice);
     await db.execute(sql`DELETE FROM users WHERE id = ${alice.id}`);
-    expect(await authenticate({ q, headers: headers(cookie), secret })).toBeUndefined();
+    expect(await authenticate({ q, headers: headers(cookieOnly(session)), secret })).toBeUndefined();
   });
 
   it('a Bearer API token is its user, and records the use', async () => {
@@ -93,6 +145,19 @@ describeStores('authenticate', (store) => {
     expect(await as(live.token)).toBeUndefined();
   });
 
+  it('disabling a user revokes their API tokens: re-enabling brings none back', async () => {
+    const { q } = store();
+    const { alice } = await twoUsers(store());
+    const { token } = await createApiToken({ q, userId: alice.id, name: 'cli' });
+    const as = () => authenticate({ q, headers: headers({ authorization: `Bearer ${token}` }), secret });
+    expect(await as()).toBeDefined();
+    await setDisabled({ q, id: alice.id, disabled: true });
+    await setDisabled({ q, id: alice.id, disabled: false });
+    expect(await as()).toBeUndefined();
+    expect(await q.tokens.listApiTokens({ userId: alice.id })).toEqual([]);
+    expect((await q.tokens.listApiTokens({ userId: alice.id, includeRevoked: true }))[0]?.revokedAt).toBeInstanceOf(Date);
+  });
+
   it('reads a token once within the cache TTL; a revoke or a disable through the queries applies at once', async () => {
     const { q } = store();
     const { alice } = await twoUsers(store());
@@ -103,12 +168,14 @@ describeStores('authenticate', (store) => {
       expect(await as()).toBeDefined();
       expect(await as()).toBeDefined();
       expect(find).toHaveBeenCalledTimes(1);
-      await setDisabled({ q, id: alice.id, disabled: true });
-      expect(await as()).toBeUndefined();
-      await setDisabled({ q, id: alice.id, disabled: false });
-      expect(await as()).toBeDefined();
       await q.tokens.revokeApiToken({ id });
       expect(await as()).toBeUndefined();
+      expect(find).toHaveBeenCalledTimes(2);
+      const second = await createApiToken({ q, userId: alice.id, name: 'cli 2' });
+      const as2 = () => authenticate({ q, headers: headers({ authorization: `Bearer ${second.token}` }), secret });
+      expect(await as2()).toBeDefined();
+      await setDisabled({ q, id: alice.id, disabled: true });
+      expect(await as2()).toBeUndefined();
       expect(find).toHaveBeenCalledTimes(4);
     } finally {
       find.mockRestore();
@@ -135,7 +202,8 @@ describeStores('authenticate', (store) => {
   it('a present but bad Authorization header never falls back to the cookie', async () => {
     const { q } = store();
     const { alice } = await twoUsers(store());
-    expect(await authenticate({ q, headers: headers({ ...cookieFor(alice), authorization: 'Bearer nope' }), secret })).toBeUndefined();
-    expect(await authenticate({ q, headers: headers({ ...cookieFor(alice), authorization: 'Basic YTpi' }), secret })).toBeUndefined();
+    const session = cookieOnly(await signIn(q, alice));
+    expect(await authenticate({ q, headers: headers({ ...session, authorization: 'Bearer nope' }), secret })).toBeUndefined();
+    expect(await authenticate({ q, headers: headers({ ...session, authorization: 'Basic YTpi' }), secret })).toBeUndefined();
   });
 });

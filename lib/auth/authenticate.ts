@@ -1,11 +1,12 @@
 // Who is calling: `Authorization: Bearer <token>` (an API token, looked up by hash) or the session
-// cookie (signature, expiry and the user's session generation). A session's user is loaded from
-// the database on every request. A token's row and user are kept for up to TOKEN_CACHE_TTL_MS:
+// cookie (signature and expiry, then its stored session, lib/auth/sessions.ts). A session and its
+// user are read from the database on every request, in one statement, so an ended session or a
+// disabled user is refused at once on every instance. A token's row and user are kept for up to TOKEN_CACHE_TTL_MS:
 // any change to users or tokens made through the same queries (revoke, disable, role change, ...)
 // drops them at once; a change made elsewhere (another instance, SQL by hand) is seen within the
 // TTL. Returns undefined for "nobody"; callers turn that into 401 with requireUser/assertCan.
 import type { ApiTokenRow, ChangeCounter, Queries, UserRole, UserRow } from '../db';
-import { readCookie, SESSION_COOKIE, verifySessionValue } from './session-cookie';
+import { sessionIdFromCookie } from './sessions';
 import { hashToken } from './tokens';
 
 const TOUCH_INTERVAL_S = 60;
@@ -18,27 +19,29 @@ export interface AuthUser {
   username: string;
   displayName: string;
   role: UserRole;
-  /** How this request authenticated: a browser session, or an API token (then `tokenId`). */
+  /** How this request authenticated: a browser session (then `sessionId`), or an API token (then `tokenId`). */
   via: 'session' | 'token';
   tokenId?: string;
+  sessionId?: string;
 }
 
 export interface AuthenticateInput {
   /** With `credentials` (createQueries has it), token lookups are cached; without, every request reads them. */
-  q: Pick<Queries, 'users' | 'tokens'> & Partial<Pick<Queries, 'credentials'>>;
+  q: Pick<Queries, 'tokens' | 'sessions'> & Partial<Pick<Queries, 'credentials'>>;
   headers: Pick<Headers, 'get'>;
   /** The cookie-signing secret (resolveSessionSecret). */
   secret: string;
   now?: number;
 }
 
-export const toAuthUser = (user: UserRow, via: AuthUser['via'], tokenId?: string): AuthUser => ({
+export const toAuthUser = (user: UserRow, via: AuthUser['via'], { tokenId, sessionId }: { tokenId?: string; sessionId?: string } = {}): AuthUser => ({
   id: user.id,
   username: user.username,
   displayName: user.displayName,
   role: user.role,
   via,
   ...(tokenId ? { tokenId } : {}),
+  ...(sessionId ? { sessionId } : {}),
 });
 
 /** A present but malformed or unknown Authorization header is "nobody", never a fallback to the cookie. */
@@ -48,13 +51,11 @@ export async function authenticate({ q, headers, secret, now = Date.now() }: Aut
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     return match ? authenticateToken(q, match[1]!, now) : undefined;
   }
-  const cookie = readCookie(headers.get('cookie'), SESSION_COOKIE);
-  if (!cookie) return undefined;
-  const claims = verifySessionValue(cookie, { secret, now });
-  if (!claims) return undefined;
-  const user = await q.users.getUser({ id: claims.userId });
-  if (!user || user.disabled || user.sessionGeneration !== claims.generation) return undefined;
-  return toAuthUser(user, 'session');
+  const sessionId = sessionIdFromCookie(headers.get('cookie'), { secret, now });
+  if (!sessionId) return undefined;
+  const found = await q.sessions.findSession({ id: sessionId });
+  if (!found || found.user.disabled) return undefined;
+  return toAuthUser(found.user, 'session', { sessionId });
 }
 
 async function authenticateToken(q: AuthenticateInput['q'], token: string, now: number): Promise<AuthUser | undefined> {
@@ -67,7 +68,7 @@ async function authenticateToken(q: AuthenticateInput['q'], token: string, now: 
     await q.tokens.touchApiToken({ id: row.id, minIntervalS: TOUCH_INTERVAL_S });
     row.lastUsedAt = new Date(now);
   }
-  return toAuthUser(user, 'token', row.id);
+  return toAuthUser(user, 'token', { tokenId: row.id });
 }
 
 interface FoundToken {

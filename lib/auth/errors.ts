@@ -69,6 +69,16 @@ export class LastAdminError extends Error {
   }
 }
 
+/** The user is disabled: enable the account before handing out a way to sign in. */
+export class UserDisabledError extends Error {
+  readonly status = 409;
+  readonly code = 'conflict:user_disabled';
+  constructor(message = 'This user is disabled: enable the account first') {
+    super(message);
+    this.name = 'UserDisabledError';
+  }
+}
+
 export class UserNotFoundError extends Error {
   readonly status = 404;
   readonly code = 'not_found:user';

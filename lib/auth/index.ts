@@ -3,7 +3,7 @@
 // how the server wires it in.
 export * from './errors';
 export { DEFAULT_SCRYPT, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, checkPasswordPolicy, hashPassword, verifyPassword, verifyDummy, type ScryptParams } from './password';
-export { API_TOKEN_PREFIX, generateApiToken, generateLoginToken, hashToken } from './tokens';
+export { API_TOKEN_PREFIX, generateApiToken, generateLoginToken, generateSessionToken, hashToken } from './tokens';
 export {
   SESSION_COOKIE,
   SESSION_TTL_S,
@@ -11,7 +11,6 @@ export {
   createSessionValue,
   isSecureRequest,
   readCookie,
-  sessionCookieFor,
   sessionCookieHeader,
   verifySessionValue,
   type SessionClaims,
@@ -20,6 +19,7 @@ export { ACTIONS, PERMISSIONS, ROLES, assertCan, can, canDecideRelay, canSeeRun,
 export { assertSameOrigin, checkOrigin, isSameOrigin, ownOrigins, type OriginCheck } from './origin';
 export { LoginThrottle, RateLimiter, clientIp, type RateLimitResult, type RateLimiterOptions } from './rate-limit';
 export { SESSION_SECRET_KEY, resolveSessionSecret } from './secret';
+export { endSession, endUserSessions, sessionIdFromCookie, startSession, type StartSessionInput } from './sessions';
 export { authenticate, toAuthUser, type AuthUser, type AuthenticateInput } from './authenticate';
 export { ADMIN_TOKEN_NAME, BOOTSTRAP_ADMIN_USERNAME, ensureAdmin, loginBaseUrl, type EnsureAdminInput, type EnsureAdminResult } from './bootstrap';
 export {

@@ -5,49 +5,49 @@ import {
   isSecureRequest,
   readCookie,
   SESSION_TTL_S,
-  sessionCookieFor,
   sessionCookieHeader,
   verifySessionValue,
 } from './session-cookie';
 
 const secret = 'a-test-secret-that-is-long-enough-000';
 const now = Date.UTC(2030, 0, 1);
-const userId = '0b5f4c1e-7f0e-4a55-9d55-8f3a1c2b3d4e';
+const token = 'Hk3k1sB0hT3c6m2q9y_8zZxR-4vW1a2b3c4d5e6f7g8';
 
 describe('session cookie value', () => {
   it('round-trips the claims while unexpired', () => {
-    const value = createSessionValue({ userId, generation: 3, secret, now });
-    expect(value.split('.')).toHaveLength(5);
-    expect(verifySessionValue(value, { secret, now: now + 1000 })).toEqual({ userId, generation: 3, issuedAt: now / 1000, expiresAt: now / 1000 + SESSION_TTL_S });
+    const value = createSessionValue({ token, secret, now });
+    expect(value.split('.')).toHaveLength(4);
+    expect(verifySessionValue(value, { secret, now: now + 1000 })).toEqual({ token, issuedAt: now / 1000, expiresAt: now / 1000 + SESSION_TTL_S });
   });
 
   it('expires after 7 days by default', () => {
-    const value = createSessionValue({ userId, generation: 0, secret, now });
+    const value = createSessionValue({ token, secret, now });
     expect(verifySessionValue(value, { secret, now: now + (SESSION_TTL_S - 1) * 1000 })).toBeDefined();
     expect(verifySessionValue(value, { secret, now: now + SESSION_TTL_S * 1000 })).toBeUndefined();
   });
 
   it('refuses another secret', () => {
-    const value = createSessionValue({ userId, generation: 0, secret, now });
+    const value = createSessionValue({ token, secret, now });
     expect(verifySessionValue(value, { secret: `${secret}x`, now })).toBeUndefined();
   });
 
   it.each([
-    ['another user id', (v: string) => v.replace(userId, '11111111-7f0e-4a55-9d55-8f3a1c2b3d4e')],
-    ['another generation', (v: string) => v.replace(`${userId}.0.`, `${userId}.1.`)],
-    ['a later expiry', (v: string) => { const p = v.split('.'); p[3] = String(Number(p[3]) + 86_400); return p.join('.'); }],
+    ['another token', (v: string) => v.replace(token, `X${token.slice(1)}`)],
+    ['a later expiry', (v: string) => { const p = v.split('.'); p[2] = String(Number(p[2]) + 86_400); return p.join('.'); }],
     ['a truncated mac', (v: string) => v.slice(0, -2)],
-    ['no mac', (v: string) => v.split('.').slice(0, 4).join('.')],
+    ['no mac', (v: string) => v.split('.').slice(0, 3).join('.')],
+    ['a signed value of the old format (user id and generation)', (v: string) => { const p = v.split('.'); return ['user-1', '0', ...p].join('.'); }],
     ['an extra part', (v: string) => `${v}.x`],
     ['garbage', () => 'not a cookie'],
     ['empty', () => ''],
   ])('refuses a tampered value: %s', (_name, tamper) => {
-    const value = createSessionValue({ userId, generation: 0, secret, now });
+    const value = createSessionValue({ token, secret, now });
     expect(verifySessionValue(tamper(value), { secret, now })).toBeUndefined();
   });
 
-  it('refuses user ids that would break the format', () => {
-    expect(() => createSessionValue({ userId: 'a.b', generation: 0, secret })).toThrow(TypeError);
+  it('refuses tokens that would break the format', () => {
+    expect(() => createSessionValue({ token: 'a.b', secret })).toThrow(TypeError);
+    expect(() => createSessionValue({ token: 'short', secret })).toThrow(TypeError);
   });
 });
 
@@ -59,12 +59,6 @@ describe('Set-Cookie headers', () => {
 
   it('clears with an empty value and Max-Age=0', () => {
     expect(clearSessionCookieHeader({ secure: false })).toBe('gh_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0');
-  });
-
-  it('signs a user in with their current session generation', () => {
-    const header = sessionCookieFor({ id: userId, sessionGeneration: 2 }, { secret, secure: false, now });
-    const value = readCookie(header.split(';')[0], 'gh_session')!;
-    expect(verifySessionValue(value, { secret, now })).toMatchObject({ userId, generation: 2 });
   });
 });
 

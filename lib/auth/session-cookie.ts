@@ -1,45 +1,47 @@
-// The session cookie: `<userId>.<generation>.<issuedAt>.<expiresAt>.<mac>` (times in Unix
-// seconds, mac = HMAC-SHA256 over the rest, base64url), httpOnly and SameSite=Lax. Stateless: the
-// server keeps no session table. A session ends at its expiry, when the user is disabled, or when
-// the user's session generation moves on (password reset, disable); authenticate.ts checks those.
+// The session cookie: `<token>.<issuedAt>.<expiresAt>.<mac>` (token: 32 random bytes, times in
+// Unix seconds, mac = HMAC-SHA256 over the rest, base64url), httpOnly and SameSite=Lax. The token
+// names a row of the sessions table (by its sha256, lib/auth/sessions.ts): the signature keeps
+// forged values away from the database, the row makes a session revocable (sign-out, sign out
+// everywhere, password reset, disable). authenticate.ts checks both.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SESSION_COOKIE = 'gh_session';
 export const SESSION_TTL_S = 7 * 24 * 60 * 60;
 
 export interface SessionClaims {
-  userId: string;
-  generation: number;
+  /** The session's secret; its sha256 is the session's id in the database. */
+  token: string;
   /** Unix seconds. */
   issuedAt: number;
   expiresAt: number;
 }
 
 // Domain separation: the secret may sign other things later, never interchangeably with a session.
-const MAC_CONTEXT = 'gatehouse session v1\n';
-const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+// v2: the value names a stored session (v1 named a user and a generation, and is refused now).
+const MAC_CONTEXT = 'gatehouse session v2\n';
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
 function mac(payload: string, secret: string): Buffer {
   return createHmac('sha256', secret).update(MAC_CONTEXT + payload).digest();
 }
 
-export function createSessionValue({ userId, generation, secret, now = Date.now(), ttlS = SESSION_TTL_S }: { userId: string; generation: number; secret: string; now?: number; ttlS?: number }): string {
-  if (!ID_PATTERN.test(userId)) throw new TypeError('A user id in a session cookie must be URL-safe and dot-free');
+export function createSessionValue({ token, secret, now = Date.now(), ttlS = SESSION_TTL_S }: { token: string; secret: string; now?: number; ttlS?: number }): string {
+  if (!TOKEN_PATTERN.test(token)) throw new TypeError('A session token must be 16-128 URL-safe, dot-free characters');
   const issuedAt = Math.floor(now / 1000);
-  const payload = `${userId}.${generation}.${issuedAt}.${issuedAt + ttlS}`;
+  const payload = `${token}.${issuedAt}.${issuedAt + ttlS}`;
   return `${payload}.${mac(payload, secret).toString('base64url')}`;
 }
 
 /** The claims of a well-formed, correctly signed, unexpired value; undefined otherwise. */
 export function verifySessionValue(value: string, { secret, now = Date.now() }: { secret: string; now?: number }): SessionClaims | undefined {
   const parts = value.split('.');
-  if (parts.length !== 5) return undefined;
-  const [userId, generation, issuedAt, expiresAt, signature] = parts as [string, string, string, string, string];
-  if (!ID_PATTERN.test(userId) || ![generation, issuedAt, expiresAt].every((n) => /^\d{1,12}$/.test(n))) return undefined;
-  const expected = mac(parts.slice(0, 4).join('.'), secret);
+  if (parts.length !== 4) return undefined;
+  const [token, issuedAt, expiresAt, signature] = parts as [string, string, string, string];
+  if (!TOKEN_PATTERN.test(token) || ![issuedAt, expiresAt].every((n) => /^\d{1,12}$/.test(n))) return undefined;
+  const expected = mac(parts.slice(0, 3).join('.'), secret);
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-  const claims = { userId, generation: Number(generation), issuedAt: Number(issuedAt), expiresAt: Number(expiresAt) };
+  const claims = { token, issuedAt: Number(issuedAt), expiresAt: Number(expiresAt) };
   return claims.expiresAt > Math.floor(now / 1000) ? claims : undefined;
 }
 
@@ -73,9 +75,4 @@ export function isSecureRequest(request: Pick<Request, 'url' | 'headers'>): bool
   const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
   if (forwarded) return forwarded === 'https';
   return new URL(request.url).protocol === 'https:';
-}
-
-/** The Set-Cookie header value that signs `user` in (after loginWithPassword or exchangeLoginToken). */
-export function sessionCookieFor(user: { id: string; sessionGeneration: number }, { secret, secure, now = Date.now(), ttlS = SESSION_TTL_S }: { secret: string; secure: boolean; now?: number; ttlS?: number }): string {
-  return sessionCookieHeader(createSessionValue({ userId: user.id, generation: user.sessionGeneration, secret, now, ttlS }), { secure, maxAgeS: ttlS });
 }

@@ -1,5 +1,5 @@
-// Secrets handed to people and scripts: API tokens (`gh_` + 32 random bytes, base64url) and
-// one-time login tokens. Only their sha256 is stored; a lookup hashes what was presented. The
+// Secrets handed to people, browsers and scripts: API tokens (`gh_` + 32 random bytes, base64url),
+// one-time login tokens and session tokens (in the signed cookie). Only their sha256 is stored; a lookup hashes what was presented. The
 // tokens carry 256 bits of entropy, so a plain (unsalted, fast) hash is enough.
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -10,6 +10,10 @@ export function generateApiToken(): string {
 }
 
 export function generateLoginToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function generateSessionToken(): string {
   return randomBytes(32).toString('base64url');
 }
 

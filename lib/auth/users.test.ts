@@ -49,10 +49,10 @@ describeStores('user service', (store) => {
     await expect(updateAccount({ q, id: admin.id, displayName: 'Renamed', disabled: true })).rejects.toMatchObject({ code: 'conflict:last_admin' });
     expect(await q.users.getUser({ id: admin.id })).toMatchObject({ displayName: admin.displayName, role: 'admin', disabled: false });
     const bob = await createUser({ q, username: 'bob', role: 'user' });
-    const before = (await q.users.getUser({ id: bob.id }))!;
+    await q.sessions.createSession({ id: 'bobs-session', userId: bob.id, ttlS: 60 });
     expect(await updateAccount({ q, id: bob.id, displayName: 'Robert', role: 'approver', disabled: true })).toMatchObject({ displayName: 'Robert', role: 'approver', disabled: true });
     // Disabling ended bob's sessions.
-    expect((await q.users.getUser({ id: bob.id }))!.sessionGeneration).toBe(before.sessionGeneration + 1);
+    expect(await q.sessions.findSession({ id: 'bobs-session' })).toBeUndefined();
     await expect(updateAccount({ q, id: 'missing', displayName: 'x' })).rejects.toMatchObject({ code: 'not_found:user' });
   });
 
@@ -102,9 +102,11 @@ describeStores('user service', (store) => {
     const { q } = store();
     const alice = await createUser({ q, scrypt: FAST, username: 'alice', role: 'user', password: PASSWORD });
     await expect(resetPassword({ q, scrypt: FAST, id: alice.id, password: 'short' })).rejects.toMatchObject({ code: 'bad_request:password' });
+    await q.sessions.createSession({ id: 'alices-session', userId: alice.id, ttlS: 60 });
     await resetPassword({ q, scrypt: FAST, id: alice.id, password: 'the new password' });
     await expect(loginWithPassword({ q, scrypt: FAST, username: 'alice', password: PASSWORD })).rejects.toMatchObject({ code: 'unauthorized:credentials' });
-    expect((await loginWithPassword({ q, scrypt: FAST, username: 'alice', password: 'the new password' })).sessionGeneration).toBe(1);
+    expect((await loginWithPassword({ q, scrypt: FAST, username: 'alice', password: 'the new password' })).id).toBe(alice.id);
+    expect(await q.sessions.findSession({ id: 'alices-session' })).toBeUndefined();
   });
 
   it('a one-time login token works once, for an enabled user, before it expires', async () => {
@@ -121,6 +123,22 @@ describeStores('user service', (store) => {
     await setDisabled({ q, id: alice.id, disabled: true });
     await expect(exchangeLoginToken({ q, token: forDisabled.token })).rejects.toMatchObject({ code: 'unauthorized:login_token' });
     await expect(exchangeLoginToken({ q, token: '' })).rejects.toMatchObject({ code: 'unauthorized:login_token' });
+    // Disabling deleted the link: re-enabling does not bring it back.
+    await setDisabled({ q, id: alice.id, disabled: false });
+    await expect(exchangeLoginToken({ q, token: forDisabled.token })).rejects.toMatchObject({ code: 'unauthorized:login_token' });
+  });
+
+  it('only the newest one-time link of a user signs in; none is issued for a disabled or unknown user', async () => {
+    const { q } = store();
+    await createUser({ q, username: 'root', role: 'admin' });
+    const alice = await createUser({ q, username: 'alice', role: 'user' });
+    const older = await issueLoginToken({ q, userId: alice.id });
+    const newer = await issueLoginToken({ q, userId: alice.id });
+    await expect(exchangeLoginToken({ q, token: older.token })).rejects.toMatchObject({ code: 'unauthorized:login_token' });
+    expect((await exchangeLoginToken({ q, token: newer.token })).id).toBe(alice.id);
+    await setDisabled({ q, id: alice.id, disabled: true });
+    await expect(issueLoginToken({ q, userId: alice.id })).rejects.toMatchObject({ code: 'conflict:user_disabled' });
+    await expect(issueLoginToken({ q, userId: 'no-such-user' })).rejects.toMatchObject({ code: 'not_found:user' });
   });
 
   it('rate limits failed one-time link attempts per address, before the token is looked up', async () => {

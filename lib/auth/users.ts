@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Queries } from '../db';
 import { USER_ROLES, type UserRole, type UserRow } from '../db/schema';
-import { LastAdminError, RateLimitedError, UnauthorizedError, UserNotFoundError, UsernameTakenError } from './errors';
+import { LastAdminError, RateLimitedError, UnauthorizedError, UserDisabledError, UserNotFoundError, UsernameTakenError } from './errors';
 import { checkPasswordPolicy, DEFAULT_SCRYPT, hashPassword, verifyDummy, verifyPassword, type ScryptParams } from './password';
 import type { LoginThrottle } from './rate-limit';
 import { generateApiToken, generateLoginToken, hashToken } from './tokens';
@@ -82,29 +82,35 @@ export async function changeRole({ q, id, role }: Pick<UserServiceDeps, 'q'> & {
   return update(q, { id, role: RoleSchema.parse(role) });
 }
 
+/** What a disable does besides the flag: every session ends, API tokens are revoked, unused sign-in links deleted (re-enabling brings none back). */
+const disabling = (disabled: boolean) => ({ disabled, ...(disabled ? { endSessions: true, revokeCredentials: true } : {}) });
+
 /**
  * Changes any of the role, the disabled flag and the display name in one transaction: refused
  * whole (LastAdminError, nothing changed) when it would leave no enabled admin. Disabling ends the
- * user's sessions and stops their API tokens.
+ * user's sessions, revokes their API tokens and deletes their unused sign-in links.
  */
 export async function updateAccount({ q, id, role, disabled, displayName }: Pick<UserServiceDeps, 'q'> & { id: string; role?: UserRole; disabled?: boolean; displayName?: string }): Promise<PublicUser> {
   return update(q, {
     id,
     ...(role !== undefined ? { role: RoleSchema.parse(role) } : {}),
-    ...(disabled !== undefined ? { disabled, endSessions: disabled } : {}),
+    ...(disabled !== undefined ? disabling(disabled) : {}),
     ...(displayName !== undefined ? { displayName } : {}),
   });
 }
 
-/** Disabling ends the user's sessions and stops their API tokens; refused for the last enabled admin. */
+/** Disabling ends the user's sessions and revokes their API tokens and sign-in links; refused for the last enabled admin. */
 export async function setDisabled({ q, id, disabled }: Pick<UserServiceDeps, 'q'> & { id: string; disabled: boolean }): Promise<PublicUser> {
-  return update(q, { id, disabled, endSessions: disabled });
+  return update(q, { id, ...disabling(disabled) });
 }
 
-/** Sets a new password and ends the user's other sessions. */
-export async function resetPassword({ q, scrypt = DEFAULT_SCRYPT, id, password }: UserServiceDeps & { id: string; password: string }): Promise<PublicUser> {
+/**
+ * Sets a new password and ends the user's sessions, all but `keepSessionId` (an admin changing
+ * their own password stays signed in where they did it).
+ */
+export async function resetPassword({ q, scrypt = DEFAULT_SCRYPT, id, password, keepSessionId }: UserServiceDeps & { id: string; password: string; keepSessionId?: string }): Promise<PublicUser> {
   checkPasswordPolicy(password);
-  return update(q, { id, passwordHash: await hashPassword(password, scrypt), endSessions: true });
+  return update(q, { id, passwordHash: await hashPassword(password, scrypt), endSessions: keepSessionId ? { except: keepSessionId } : true });
 }
 
 export interface LoginInput extends UserServiceDeps {
@@ -131,10 +137,15 @@ export async function loginWithPassword({ q, scrypt = DEFAULT_SCRYPT, username, 
   return user;
 }
 
-/** Issues a one-time sign-in link token for a user (the first admin's, or one an admin hands out). Shown once. */
+/**
+ * Issues a one-time sign-in link token for a user (the first admin's, or one an admin hands out).
+ * Shown once. Only the newest link of a user is valid: their unused older ones are deleted.
+ * UserNotFoundError for an unknown user, UserDisabledError for a disabled one.
+ */
 export async function issueLoginToken({ q, userId, ttlS = LOGIN_TOKEN_TTL_S }: Pick<UserServiceDeps, 'q'> & { userId: string; ttlS?: number }): Promise<{ token: string; expiresAt: Date }> {
   const token = generateLoginToken();
   const row = await q.tokens.createLoginToken({ tokenHash: hashToken(token), userId, ttlS });
+  if (!row) throw (await q.users.getUser({ id: userId })) ? new UserDisabledError() : new UserNotFoundError(userId);
   return { token, expiresAt: row.expiresAt };
 }
 

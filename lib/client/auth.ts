@@ -1,5 +1,5 @@
 // The signed-in user as server state: who am I (null when nobody is), sign in with a password or a
-// one-time link, sign out. Also the pure helpers of the login page: where to go after signing in,
+// one-time link, sign out (this session, or every session of mine). Also the pure helpers of the login page: where to go after signing in,
 // and the words for a refused sign-in.
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -32,6 +32,7 @@ export async function fetchMe(): Promise<Me | null> {
 export const login = (input: { username: string; password: string }) => apiFetch<{ user: Me }>('/api/auth/login', { method: 'POST', json: input });
 export const loginWithToken = (token: string) => apiFetch<{ user: Me }>('/api/auth/login-token', { method: 'POST', json: { token } });
 export const logout = () => apiFetch<{ success: true }>('/api/auth/logout', { method: 'POST' });
+export const logoutEverywhere = () => apiFetch<{ ended: number }>('/api/auth/sessions', { method: 'DELETE' });
 
 export function useMe() {
   return useQuery({ queryKey: authKeys.me, queryFn: fetchMe, staleTime: 30_000 });
@@ -59,6 +60,11 @@ export function useLoginWithToken() {
 export function useLogout() {
   const changed = useSessionChange();
   return useMutation({ mutationFn: logout, onSuccess: () => changed(null) });
+}
+
+export function useLogoutEverywhere() {
+  const changed = useSessionChange();
+  return useMutation({ mutationFn: logoutEverywhere, onSuccess: () => changed(null) });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tokenBody } from './tokens';
-import { newUserBody } from './users';
+import { newUserBody, sessionsEndedMessage } from './users';
 
 describe('newUserBody leaves blank optional fields out (the API refuses empty ones)', () => {
   it('drops a blank display name and password and trims the username', () => {
@@ -22,5 +22,15 @@ describe('tokenBody', () => {
     expect(tokenBody(' ci ', '')).toEqual({ name: 'ci' });
     expect(tokenBody('ci', '30')).toEqual({ name: 'ci', expiresInDays: 30 });
     expect(tokenBody('ci', 'x')).toEqual({ name: 'ci', expiresInDays: NaN });
+  });
+});
+
+describe('sessionsEndedMessage', () => {
+  it.each([
+    [0, 'bob is signed out everywhere (no session was open).'],
+    [1, 'bob is signed out everywhere (1 session ended).'],
+    [3, 'bob is signed out everywhere (3 sessions ended).'],
+  ])('%i sessions', (ended, text) => {
+    expect(sessionsEndedMessage('bob', ended)).toBe(text);
   });
 });

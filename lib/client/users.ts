@@ -1,5 +1,5 @@
 // Users as server state (admins only): the list, create, change (role, disabled, name), reset a
-// password, and issue a one-time sign-in link. Every change refreshes the list.
+// password, issue a one-time sign-in link, sign a user out everywhere. Every change refreshes the list.
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from './api';
@@ -58,6 +58,8 @@ export const createUser = (input: NewUser) => apiFetch<{ user: User }>('/api/use
 export const updateUser = ({ id, ...change }: UserChange & { id: string }) => apiFetch<{ user: User }>(userUrl(id), { method: 'PATCH', json: change });
 export const resetPassword = ({ id, password }: { id: string; password: string }) => apiFetch<{ user: User }>(`${userUrl(id)}/password`, { method: 'POST', json: { password } });
 export const createLoginLink = (id: string) => apiFetch<{ path: string; expiresAt: string }>(`${userUrl(id)}/login-link`, { method: 'POST' });
+/** Ends every session of the user; answers how many ended. */
+export const endUserSessions = (id: string) => apiFetch<{ ended: number }>(`${userUrl(id)}/sessions`, { method: 'DELETE' });
 
 export function useUsers() {
   return useQuery({ queryKey: userKeys.list(), queryFn: fetchUsers });
@@ -72,3 +74,9 @@ export const useCreateUser = () => useUserMutation(createUser);
 export const useUpdateUser = () => useUserMutation(updateUser);
 export const useResetPassword = () => useUserMutation(resetPassword);
 export const useCreateLoginLink = () => useUserMutation(createLoginLink);
+export const useEndUserSessions = () => useUserMutation(endUserSessions);
+
+/** What the users page says after signing someone out everywhere. */
+export function sessionsEndedMessage(username: string, ended: number): string {
+  return `${username} is signed out everywhere (${ended === 0 ? 'no session was open' : ended === 1 ? '1 session ended' : `${ended} sessions ended`}).`;
+}

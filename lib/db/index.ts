@@ -7,7 +7,7 @@ export { resolveMigrationsFolder } from './migrate';
 export { LOCK_FILE } from './lock';
 export { DatabaseLockedError, InvalidCursorError, LeaseLostError, RunNotFoundError } from './errors';
 export { createQueries, type Queries } from './queries';
-export { CredentialChanges, type ChangeCounter } from './credential-changes';
+export { CredentialChanges, type ChangeCounter, type CredentialChangeListener } from './credential-changes';
 export type { Page } from './pagination';
 export { runQueries, type RunQueries, type CreateRunInput, type ListRunsInput, type UpdateRunInput } from './runs';
 export { messageQueries, type MessageQueries, type NewMessage } from './messages';
@@ -36,6 +36,7 @@ export {
   type UpdateUserResult,
 } from './users';
 export { tokenQueries, type TokenQueries, type CreateApiTokenInput, type CreateLoginTokenInput } from './tokens';
+export { sessionQueries, type SessionQueries, type CreateSessionInput } from './sessions';
 export { settingQueries, type SettingQueries } from './settings';
 export {
   leaseQueries,

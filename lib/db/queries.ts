@@ -9,6 +9,7 @@ import { messageQueries } from './messages';
 import { policyQueries } from './policies';
 import { relayQueries } from './relays';
 import { runQueries } from './runs';
+import { sessionQueries } from './sessions';
 import { settingQueries } from './settings';
 import { tokenQueries } from './tokens';
 import { toolExecutionQueries } from './tool-executions';
@@ -16,7 +17,7 @@ import { userQueries } from './users';
 
 export function createQueries(db: Database) {
   const credentials = new CredentialChanges();
-  const credentialsChanged = () => credentials.changed();
+  const credentialsChanged = (userId: string) => credentials.changed(userId);
   return {
     runs: runQueries(db),
     messages: messageQueries(db),
@@ -28,9 +29,10 @@ export function createQueries(db: Database) {
     audit: auditQueries(db),
     users: userQueries(db, credentialsChanged),
     tokens: tokenQueries(db, credentialsChanged),
+    sessions: sessionQueries(db, credentialsChanged),
     settings: settingQueries(db),
     leases: leaseQueries(db),
-    /** Changes to users and API tokens: a credential cache (lib/auth) compares its count. */
+    /** Changes to users, API tokens and sessions: a credential cache (lib/auth) compares its count, open streams watch them. */
     credentials,
   };
 }

@@ -230,8 +230,6 @@ export const users = pgTable(
     /** `scrypt$N$r$p$salt$hash` (lib/auth/password.ts); null: no password sign-in. */
     passwordHash: text('password_hash'),
     disabled: boolean('disabled').notNull().default(false),
-    /** Part of every session cookie; bumped on password reset and disable, which ends older sessions. */
-    sessionGeneration: integer('session_generation').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
@@ -275,6 +273,24 @@ export const loginTokens = pgTable(
   (t) => [index('login_tokens_user_idx').on(t.userId)],
 );
 
+/**
+ * Browser sessions: one row per sign-in, keyed by the sha256 of the random token in the signed
+ * cookie. A request is signed in only while its row exists and has not expired, so deleting rows
+ * ends sessions: sign-out (one), password reset, disable and "sign out everywhere" (all of a user's).
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
 /** Server-wide values created once, e.g. the cookie-signing secret when GATEHOUSE_SECRET is unset. */
 export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
@@ -285,6 +301,7 @@ export const settings = pgTable('settings', {
 export type UserRow = typeof users.$inferSelect;
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
 export type LoginTokenRow = typeof loginTokens.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;
 export type SettingRow = typeof settings.$inferSelect;
 
 // --- Run leases (multi-instance, issue 7; docs/DEPLOY.md) ---

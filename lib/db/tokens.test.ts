@@ -58,7 +58,7 @@ describeStores('tokens', (store) => {
   it('consumes a login token exactly once, even under concurrency', async () => {
     const { q } = store();
     const user = await aUser(store());
-    const created = await q.tokens.createLoginToken({ tokenHash: 'l1', userId: user.id, ttlS: 60 });
+    const created = (await q.tokens.createLoginToken({ tokenHash: 'l1', userId: user.id, ttlS: 60 }))!;
     expect(created.expiresAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
     const results = await Promise.all(Array.from({ length: 10 }, () => q.tokens.consumeLoginToken({ tokenHash: 'l1' })));
     const winners = results.filter((r) => r !== undefined);
@@ -70,14 +70,46 @@ describeStores('tokens', (store) => {
 
   it('refuses an expired login token and deletes stale ones', async () => {
     const { q } = store();
-    const user = await aUser(store());
-    await q.tokens.createLoginToken({ tokenHash: 'expired', userId: user.id, ttlS: -1 });
-    await q.tokens.createLoginToken({ tokenHash: 'used', userId: user.id, ttlS: 60 });
-    await q.tokens.createLoginToken({ tokenHash: 'fresh', userId: user.id, ttlS: 60 });
+    // One user each: a user's new link deletes their unused older ones.
+    const [ann, ben, cat] = [await aUser(store(), 'ann'), await aUser(store(), 'ben'), await aUser(store(), 'cat')];
+    await q.tokens.createLoginToken({ tokenHash: 'expired', userId: ann.id, ttlS: -1 });
+    await q.tokens.createLoginToken({ tokenHash: 'used', userId: ben.id, ttlS: 60 });
+    await q.tokens.createLoginToken({ tokenHash: 'fresh', userId: cat.id, ttlS: 60 });
     expect(await q.tokens.consumeLoginToken({ tokenHash: 'expired' })).toBeUndefined();
     await q.tokens.consumeLoginToken({ tokenHash: 'used' });
     expect(await q.tokens.deleteStaleLoginTokens()).toBe(2);
     expect(await q.tokens.consumeLoginToken({ tokenHash: 'fresh' })).toBeDefined();
+  });
+
+  it('only the newest sign-in link of a user is valid; none is issued for a disabled or unknown user', async () => {
+    const { q } = store();
+    const user = await aUser(store());
+    const other = await aUser(store(), 'bob');
+    await q.tokens.createLoginToken({ tokenHash: 'first', userId: user.id, ttlS: 60 });
+    await q.tokens.createLoginToken({ tokenHash: 'bobs', userId: other.id, ttlS: 60 });
+    await q.tokens.createLoginToken({ tokenHash: 'second', userId: user.id, ttlS: 60 });
+    expect(await q.tokens.consumeLoginToken({ tokenHash: 'first' })).toBeUndefined();
+    expect(await q.tokens.consumeLoginToken({ tokenHash: 'second' })).toMatchObject({ userId: user.id });
+    expect(await q.tokens.consumeLoginToken({ tokenHash: 'bobs' })).toMatchObject({ userId: other.id });
+    await q.users.updateUser({ id: user.id, disabled: true });
+    expect(await q.tokens.createLoginToken({ tokenHash: 'third', userId: user.id, ttlS: 60 })).toBeUndefined();
+    expect(await q.tokens.createLoginToken({ tokenHash: 'nobody', userId: 'no-such-user', ttlS: 60 })).toBeUndefined();
+  });
+
+  it('disabling with revokeCredentials revokes the API tokens and deletes the unused links of that user only', async () => {
+    const { q } = store();
+    const user = await aUser(store());
+    const other = await aUser(store(), 'bob');
+    await q.tokens.createApiToken({ userId: user.id, name: 'ci', tokenHash: 'api-alice' });
+    await q.tokens.createApiToken({ userId: other.id, name: 'ci', tokenHash: 'api-bob' });
+    await q.tokens.createLoginToken({ tokenHash: 'link-alice', userId: user.id, ttlS: 60 });
+    await q.tokens.createLoginToken({ tokenHash: 'link-bob', userId: other.id, ttlS: 60 });
+    await q.users.updateUser({ id: user.id, disabled: true, revokeCredentials: true });
+    await q.users.updateUser({ id: user.id, disabled: false });
+    expect((await q.tokens.findApiToken({ tokenHash: 'api-alice' }))!.token.revokedAt).toBeInstanceOf(Date);
+    expect((await q.tokens.findApiToken({ tokenHash: 'api-bob' }))!.token.revokedAt).toBeNull();
+    expect(await q.tokens.consumeLoginToken({ tokenHash: 'link-alice' })).toBeUndefined();
+    expect(await q.tokens.consumeLoginToken({ tokenHash: 'link-bob' })).toBeDefined();
   });
 
   it('keeps the first value of a setting, whoever writes it', async () => {

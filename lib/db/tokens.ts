@@ -1,6 +1,7 @@
 // API tokens and one-time login tokens, stored by the sha256 of their secret (the secret itself is
 // never stored). Consuming a login token is one conditional UPDATE, so a link works exactly once;
-// deadlines are judged by the database clock.
+// deadlines are judged by the database clock. Only a user's newest sign-in link is valid: issuing
+// one deletes the unused others, under a lock on the user's row.
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Database } from './database';
@@ -21,8 +22,8 @@ export interface CreateLoginTokenInput {
   ttlS: number;
 }
 
-/** `changed` is called after every change to API tokens (see createQueries' `credentials`). */
-export function tokenQueries(db: Database, changed: () => void = () => undefined) {
+/** `changed(userId)` is called after every change to API tokens (see createQueries' `credentials`). */
+export function tokenQueries(db: Database, changed: (userId: string) => void = () => undefined) {
   return {
     /** The new token, or undefined when a token with this hash exists already (e.g. GATEHOUSE_ADMIN_TOKEN stored by another process). */
     async createApiToken({ id, userId, name, tokenHash, expiresAt = null }: CreateApiTokenInput): Promise<ApiTokenRow | undefined> {
@@ -31,7 +32,7 @@ export function tokenQueries(db: Database, changed: () => void = () => undefined
         .values({ id: id ?? randomUUID(), userId, name, tokenHash, expiresAt })
         .onConflictDoNothing()
         .returning();
-      if (row) changed();
+      if (row) changed(row.userId);
       return row;
     },
 
@@ -65,16 +66,26 @@ export function tokenQueries(db: Database, changed: () => void = () => undefined
         .set({ revokedAt: sql`now()` })
         .where(and(eq(apiTokens.id, id), userId ? eq(apiTokens.userId, userId) : undefined, isNull(apiTokens.revokedAt)))
         .returning();
-      changed();
+      if (row) changed(row.userId);
       return row;
     },
 
-    async createLoginToken({ tokenHash, userId, ttlS }: CreateLoginTokenInput): Promise<LoginTokenRow> {
-      const [row] = await db
-        .insert(loginTokens)
-        .values({ tokenHash, userId, expiresAt: sql`now() + make_interval(secs => ${ttlS})` })
-        .returning();
-      return row!;
+    /**
+     * The new sign-in link's row; the user's unused links are deleted with it (newest link only).
+     * Undefined when the user is unknown or disabled (a disable deletes the links, so one issued
+     * concurrently must not outlive it: the user's row is locked first).
+     */
+    async createLoginToken({ tokenHash, userId, ttlS }: CreateLoginTokenInput): Promise<LoginTokenRow | undefined> {
+      return db.transaction(async (tx) => {
+        const [user] = await tx.select({ disabled: users.disabled }).from(users).where(eq(users.id, userId)).for('update');
+        if (!user || user.disabled) return undefined;
+        await tx.delete(loginTokens).where(and(eq(loginTokens.userId, userId), isNull(loginTokens.usedAt)));
+        const [row] = await tx
+          .insert(loginTokens)
+          .values({ tokenHash, userId, expiresAt: sql`now() + make_interval(secs => ${ttlS})` })
+          .returning();
+        return row;
+      });
     },
 
     /** Marks the token used: the row for the one caller that consumed it, undefined for a used, expired or unknown token. */

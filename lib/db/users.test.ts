@@ -10,7 +10,7 @@ describeStores('users', (store) => {
     const created = await q.users.createUser({ username: 'Alice', role: 'approver', passwordHash: 'scrypt$x' });
     expect(created.ok).toBe(true);
     if (!created.ok) return;
-    expect(created.user).toMatchObject({ username: 'Alice', displayName: 'Alice', role: 'approver', disabled: false, sessionGeneration: 0, passwordHash: 'scrypt$x' });
+    expect(created.user).toMatchObject({ username: 'Alice', displayName: 'Alice', role: 'approver', disabled: false, passwordHash: 'scrypt$x' });
     expect(created.user.createdAt).toBeInstanceOf(Date);
     expect((await q.users.getUser({ id: created.user.id }))?.username).toBe('Alice');
     expect((await q.users.getUserByUsername({ username: 'aLICE' }))?.id).toBe(created.user.id);
@@ -50,10 +50,16 @@ describeStores('users', (store) => {
     const created = await q.users.createUser({ username: 'dave', role: 'user', passwordHash: 'old' });
     if (!created.ok) throw new Error('not created');
     const { user } = created;
+    for (const id of ['s1', 's2', 's3']) await q.sessions.createSession({ id, userId: user.id, ttlS: 60 });
     const renamed = await q.users.updateUser({ id: user.id, displayName: 'Dave D.' });
-    expect(renamed).toMatchObject({ ok: true, user: { displayName: 'Dave D.', passwordHash: 'old', role: 'user', sessionGeneration: 0 } });
+    expect(renamed).toMatchObject({ ok: true, user: { displayName: 'Dave D.', passwordHash: 'old', role: 'user' } });
+    expect(await q.sessions.findSession({ id: 's1' })).toBeDefined();
+    await q.users.updateUser({ id: user.id, passwordHash: 'newer', endSessions: { except: 's3' } });
+    expect(await q.sessions.findSession({ id: 's1' })).toBeUndefined();
+    expect(await q.sessions.findSession({ id: 's3' })).toBeDefined();
     const reset = await q.users.updateUser({ id: user.id, passwordHash: 'new', endSessions: true });
-    expect(reset).toMatchObject({ ok: true, user: { passwordHash: 'new', sessionGeneration: 1 } });
+    expect(reset).toMatchObject({ ok: true, user: { passwordHash: 'new' } });
+    expect(await q.sessions.findSession({ id: 's3' })).toBeUndefined();
     if (reset.ok) expect(reset.user.updatedAt.getTime()).toBeGreaterThanOrEqual(user.updatedAt.getTime());
     expect(await q.users.updateUser({ id: user.id, passwordHash: null })).toMatchObject({ ok: true, user: { passwordHash: null } });
     expect(await q.users.updateUser({ id: 'missing', role: 'admin' })).toEqual({ ok: false, reason: 'not_found' });

@@ -1,10 +1,12 @@
 // Users. Usernames are unique ignoring case (a unique index on lower(username)), so a create that
 // loses a race gets `username_taken`, never a duplicate. Every change that could leave no enabled
 // admin runs under a lock on the enabled admins' rows, so two concurrent demotions cannot both win.
+// Ending a user's sessions and revoking their credentials happen in the same transaction as the
+// change that calls for them (a disable, a password reset).
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from './database';
-import { users, type UserRole, type UserRow } from './schema';
+import { apiTokens, loginTokens, sessions, users, type UserRole, type UserRow } from './schema';
 
 export interface CreateUserInput {
   id?: string;
@@ -24,8 +26,10 @@ export interface UpdateUserInput {
   displayName?: string;
   /** A new hash, or null to remove password sign-in. */
   passwordHash?: string | null;
-  /** Ends the user's existing sessions (their cookies carry the old generation). */
-  endSessions?: boolean;
+  /** Ends the user's sessions: all of them, or all but `except` (the caller's own, changing their own password). */
+  endSessions?: boolean | { except: string };
+  /** Revokes the user's API tokens and deletes their unused sign-in links (a disable: re-enabling brings none back). */
+  revokeCredentials?: boolean;
 }
 
 export type UpdateUserResult = { ok: true; user: UserRow } | { ok: false; reason: 'not_found' | 'last_admin' };
@@ -33,9 +37,9 @@ export type UpdateUserResult = { ok: true; user: UserRow } | { ok: false; reason
 const byUsername = (username: string) => eq(sql`lower(${users.username})`, username.toLowerCase());
 const isEnabledAdmin = (row: Pick<UserRow, 'role' | 'disabled'>) => row.role === 'admin' && !row.disabled;
 
-/** `changed` is called after every change a caller may be authenticated against (see createQueries' `credentials`). */
-export function userQueries(db: Database, changed: () => void = () => undefined) {
-  async function update({ id, role, disabled, displayName, passwordHash, endSessions = false }: UpdateUserInput): Promise<UpdateUserResult> {
+/** `changed(userId)` is called after every change a caller may be authenticated against (see createQueries' `credentials`). */
+export function userQueries(db: Database, changed: (userId: string) => void = () => undefined) {
+  async function update({ id, role, disabled, displayName, passwordHash, endSessions = false, revokeCredentials = false }: UpdateUserInput): Promise<UpdateUserResult> {
     return db.transaction(async (tx) => {
       // Lock in one order (by id) so concurrent guarded updates cannot deadlock.
       const admins = await tx
@@ -57,11 +61,18 @@ export function userQueries(db: Database, changed: () => void = () => undefined)
           ...(disabled !== undefined ? { disabled } : {}),
           ...(displayName !== undefined ? { displayName } : {}),
           ...(passwordHash !== undefined ? { passwordHash } : {}),
-          ...(endSessions ? { sessionGeneration: sql`${users.sessionGeneration} + 1` } : {}),
           updatedAt: sql`now()`,
         })
         .where(eq(users.id, id))
         .returning();
+      if (endSessions) {
+        const except = typeof endSessions === 'object' ? endSessions.except : undefined;
+        await tx.delete(sessions).where(and(eq(sessions.userId, id), except ? ne(sessions.id, except) : undefined));
+      }
+      if (revokeCredentials) {
+        await tx.update(apiTokens).set({ revokedAt: sql`now()` }).where(and(eq(apiTokens.userId, id), isNull(apiTokens.revokedAt)));
+        await tx.delete(loginTokens).where(and(eq(loginTokens.userId, id), isNull(loginTokens.usedAt)));
+      }
       return { ok: true, user: row! } as const;
     });
   }
@@ -74,7 +85,7 @@ export function userQueries(db: Database, changed: () => void = () => undefined)
         .values({ id: id ?? randomUUID(), username, displayName: displayName ?? username, role, passwordHash })
         .onConflictDoNothing()
         .returning();
-      if (row) changed();
+      if (row) changed(row.id);
       return row ? { ok: true, user: row } : { ok: false, reason: 'username_taken' };
     },
 
@@ -112,7 +123,7 @@ export function userQueries(db: Database, changed: () => void = () => undefined)
         return await update(input);
       } finally {
         // After the commit (or a failure, which may have committed nothing): a reader never caches the old row as current.
-        changed();
+        changed(input.id);
       }
     },
 

@@ -28,18 +28,21 @@ export async function listenForRelays(bus: PgNotifyBus, broker: DurableRelayBrok
 }
 
 /**
- * Credential changes cross instances: a user or token changed here is announced, and one changed
- * elsewhere (or a reconnect, after which notices may have been lost) drops this instance's cached
- * token rows, so a revoked token or a disabled user is refused everywhere within a notification's
- * latency, not only once the cache's TTL lapses. Returns the unsubscribe.
+ * Credential changes cross instances: a user, token or session changed here is announced with the
+ * user's id, and one changed elsewhere (or a reconnect, after which notices may have been lost)
+ * drops this instance's cached token rows and makes its open streams of that user (of everyone,
+ * after a reconnect) re-check their credential, so a revoked token, an ended session or a disabled
+ * user is refused everywhere within a notification's latency, not only once the cache's TTL lapses.
+ * Returns the unsubscribe.
  */
 export async function shareCredentialChanges(bus: PgNotifyBus, credentials: CredentialChanges, owner: string, onError: (error: Error) => void = () => undefined): Promise<() => void> {
   const offs = [
-    credentials.onChange(() => void bus.notify('gatehouse_credentials', { from: owner }).catch(onError)),
+    credentials.onChange((userId) => void bus.notify('gatehouse_credentials', { from: owner, ...(userId ? { userId } : {}) }).catch(onError)),
+    // Notices sent while the listener was away are lost: anyone's credentials may have changed.
     bus.on('reconnected', () => credentials.changedElsewhere()),
   ];
-  const unsubscribe = await bus.subscribe('gatehouse_credentials', ({ from }) => {
-    if (from !== owner) credentials.changedElsewhere();
+  const unsubscribe = await bus.subscribe('gatehouse_credentials', ({ from, userId }) => {
+    if (from !== owner) credentials.changedElsewhere(userId);
   });
   return () => {
     for (const off of offs) off();

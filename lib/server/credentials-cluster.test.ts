@@ -1,8 +1,11 @@
 // Two instances on one PostgreSQL, each with its own queries (and so its own cache of API tokens)
 // and notify bus: a token revoked or a user disabled through A is refused by B at once, not only
 // once B's cached rows are TOKEN_CACHE_TTL_MS old. Without the shared notices B would accept it.
+// A session ended through A is refused by B at its next request (sessions are never cached), and
+// B's stream watchers hear which user changed.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../auth/authenticate';
+import { endSession, startSession } from '../auth/sessions';
 import { createApiToken, setDisabled } from '../auth/users';
 import { createQueries, openDatabase, type DatabaseHandle, type Queries } from '../db';
 import { createScratchDatabase, probePostgres } from '../db/test-support/postgres';
@@ -87,6 +90,26 @@ describe.skipIf(!postgres.url)(`credential changes across instances${postgres.ur
     expect(await authenticate({ q: b.q, headers, secret })).toBeDefined();
     await setDisabled({ q: a.q, id: userId, disabled: true });
     expect(await refusedSoon(b.q, headers)).toBe(true);
+  });
+
+  it('a session signed out through A is refused by B at its next request', async () => {
+    const a = await instance('a', { share: false });
+    const b = await instance('b', { share: false });
+    const { userId } = await tokenOf(a.q, 'session-user');
+    const { cookie } = await startSession({ q: a.q, userId, secret, secure: false });
+    const headers = new Headers({ cookie: cookie.split(';')[0]! });
+    expect(await authenticate({ q: b.q, headers, secret })).toMatchObject({ username: 'session-user', via: 'session' });
+    await endSession({ q: a.q, cookieHeader: headers.get('cookie'), secret });
+    expect(await authenticate({ q: b.q, headers, secret })).toBeUndefined();
+  });
+
+  it('B\'s stream watchers hear which user changed through A', async () => {
+    const a = await instance('a');
+    const b = await instance('b');
+    const { userId } = await tokenOf(a.q, 'watched-user');
+    const heard = new Promise<string | undefined>((resolve) => b.q.credentials.watch(resolve));
+    await setDisabled({ q: a.q, id: userId, disabled: true });
+    expect(await heard).toBe(userId);
   });
 
   it('control: without the shared notices B keeps accepting its cached token after the revoke', async () => {

@@ -82,6 +82,7 @@ function fromAuthError(e: { code?: unknown; message?: unknown; issues?: unknown;
       return new AppError(code, 400, message, { fields: e?.issues as FieldError[] });
     case 'conflict:username':
     case 'conflict:last_admin':
+    case 'conflict:user_disabled':
       return new AppError(code, 409, message);
     case 'not_found:user':
       return new AppError(code, 404, 'No such user');

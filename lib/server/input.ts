@@ -1,7 +1,8 @@
 // Input that the database cannot store is refused at the edge with a 400 naming the field, instead
 // of failing deep inside a query as a 500: NUL characters (PostgreSQL text and jsonb cannot hold
-// U+0000), absurdly deep JSON, integers past PostgreSQL's `integer`, dates outside the range both
-// PostgreSQL and JavaScript can represent, and pagination cursors whose key is such a date.
+// U+0000), lone surrogates (`"\ud800"` parses to a string no UTF-8 store can hold: jsonb refuses
+// the escape, text would silently become U+FFFD), absurdly deep JSON, integers past PostgreSQL's
+// `integer`, dates outside the range both PostgreSQL and JavaScript can represent, and pagination cursors whose key is such a date.
 import { z } from 'zod';
 import { decodeCursor } from '../db/pagination';
 import { AppError, type FieldError } from './errors';
@@ -13,24 +14,45 @@ export const MAX_INT4 = 2_147_483_647;
 export const MAX_JSON_DEPTH = 64;
 
 const NUL_MESSAGE = 'must not contain NUL (U+0000) characters';
+const SURROGATE_MESSAGE = 'must not contain a lone surrogate (e.g. \\ud800): text must be valid Unicode';
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one. Without the
+// `u` flag a regular expression sees UTF-16 code units, which is what this is about.
+const LONE_SURROGATE = '[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
+const HAS_LONE_SURROGATE = new RegExp(LONE_SURROGATE);
+const UNSTORABLE_CHARS = new RegExp(`\\u0000|${LONE_SURROGATE}`, 'g');
+
+/** Why a string cannot be stored, if it cannot. */
+function textProblem(text: string): string | undefined {
+  if (text.includes('\u0000')) return NUL_MESSAGE;
+  if (HAS_LONE_SURROGATE.test(text)) return SURROGATE_MESSAGE;
+  return undefined;
+}
+
+/** A key as an error path shows it: the characters that made it unstorable written as escapes. */
+const printableKey = (key: string) =>
+  key.replace(UNSTORABLE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
- * The first problem of a parsed JSON value that no store can hold: a NUL character in a string or
- * a key, or nesting deeper than `maxDepth`. Iterative, so a hostile body cannot overflow the stack.
+ * The first problem of a parsed JSON value that no store can hold: a NUL character or a lone
+ * surrogate in a string or a key, or nesting deeper than `maxDepth`. Iterative, so a hostile body
+ * cannot overflow the stack.
  */
 export function findUnstorable(value: unknown, maxDepth = MAX_JSON_DEPTH): FieldError | undefined {
   const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
   for (let item = stack.pop(); item; item = stack.pop()) {
     const { value: v, path } = item;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return { path: path.join('.'), message: NUL_MESSAGE };
+      const problem = textProblem(v);
+      if (problem) return { path: path.join('.'), message: problem };
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
     if (path.length >= maxDepth) return { path: path.join('.'), message: `nests deeper than ${maxDepth} levels` };
     const entries: [string, unknown][] = Array.isArray(v) ? v.map((child, i) => [String(i), child]) : Object.entries(v);
     for (const [key, child] of entries) {
-      if (key.includes('\u0000')) return { path: [...path, key.replaceAll('\u0000', '\\u0000')].join('.'), message: `key ${NUL_MESSAGE}` };
+      const problem = textProblem(key);
+      if (problem) return { path: [...path, printableKey(key)].join('.'), message: `key ${problem}` };
       stack.push({ value: child, path: [...path, key] });
     }
   }

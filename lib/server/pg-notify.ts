@@ -20,8 +20,11 @@ const SCHEMAS = {
    * adopt it now instead of after the TTL).
    */
   gatehouse_run: z.object({ runId: id, change: z.enum(['control', 'released']) }),
-  /** A user or API token was changed by instance `from`: the others drop their cached credentials. */
-  gatehouse_credentials: z.object({ from: id }),
+  /**
+   * A user's account, API tokens or sessions were changed by instance `from`: the others drop
+   * their cached credentials, and their streams of that user (of anyone without `userId`) re-check.
+   */
+  gatehouse_credentials: z.object({ from: id, userId: id.optional() }),
 };
 
 export type NotifyChannel = keyof typeof SCHEMAS;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from './errors';
-import { formatSse, sseResponse } from './sse';
+import { ACCESS_ENDED, formatSse, sseResponse, type SseMessage, type StreamGuard } from './sse';
 
 /** Reads the stream chunk by chunk, so a test can look at what has arrived so far. */
 function reader(response: Response) {
@@ -129,5 +129,130 @@ describe('sseResponse', () => {
     expect(text).toContain('event: error\ndata: {"code":"internal","message":"Something went wrong on the server"}');
     expect(text).not.toContain('relation');
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+/** A guard whose checks the test answers one by one, and whose change announcements it makes. */
+function fakeGuard() {
+  const answers: ((ok: boolean | Error) => void)[] = [];
+  const listeners = new Set<() => void>();
+  const guard: StreamGuard = {
+    check: () =>
+      new Promise<boolean>((resolve, reject) => answers.push((ok) => (ok instanceof Error ? reject(ok) : resolve(ok)))),
+    watch: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  return {
+    guard,
+    /** Checks asked for and not answered yet. */
+    pending: () => answers.length,
+    answer: async (ok: boolean | Error) => {
+      answers.shift()!(ok);
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+    announce: () => [...listeners].forEach((listener) => listener()),
+    watching: () => listeners.size,
+  };
+}
+
+describe('sseResponse with a guard: a stream lives only as long as its credential', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const event = (id: number): SseMessage => ({ id, event: 'text', data: { n: id } });
+  const ended = formatSse(ACCESS_ENDED);
+
+  function guarded() {
+    const fake = fakeGuard();
+    let send!: (message: SseMessage) => void;
+    const cleanup = vi.fn();
+    const body = reader(
+      sseResponse(
+        new AbortController().signal,
+        (s) => {
+          send = s;
+          return cleanup;
+        },
+        1_000,
+        fake.guard,
+      ),
+    );
+    return { fake, body, cleanup, send: (message: SseMessage) => send(message) };
+  }
+
+  it('re-checks the credential at every heartbeat; a refusal ends the stream with an error event', async () => {
+    const { fake, body, cleanup, send } = guarded();
+    await body.received();
+    send(event(1));
+    expect(fake.pending()).toBe(0);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(fake.pending()).toBe(1);
+    await fake.answer(true);
+    send(event(2));
+    await vi.advanceTimersByTimeAsync(1_000);
+    await fake.answer(false);
+    send(event(3));
+    const all = await body.rest();
+    expect(all).toContain(formatSse(event(2)));
+    expect(all).not.toContain(formatSse(event(3)));
+    expect(all.endsWith(ended)).toBe(true);
+    expect(cleanup).toHaveBeenCalledTimes(1);
+    expect(fake.watching()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('after an announced change, events wait for the re-check: delivered when it passes', async () => {
+    const { fake, body, send } = guarded();
+    await body.received();
+    fake.announce();
+    send(event(1));
+    expect(await body.received()).not.toContain('data:');
+    await fake.answer(true);
+    expect(await body.received()).toContain(formatSse(event(1)));
+    send(event(2));
+    expect(await body.received()).toContain(formatSse(event(2)));
+    await body.cancel();
+  });
+
+  it('after an announced change, held events are never delivered when the re-check fails (or throws)', async () => {
+    for (const refusal of [false, new Error('database unreachable')]) {
+      const { fake, body, send } = guarded();
+      await body.received();
+      fake.announce();
+      send(event(1));
+      await fake.answer(refusal);
+      const all = await body.rest();
+      expect(all).not.toContain(formatSse(event(1)));
+      expect(all.endsWith(ended)).toBe(true);
+    }
+  });
+
+  it('a change announced during a check is checked again before anything held is released', async () => {
+    const { fake, body, send } = guarded();
+    await body.received();
+    fake.announce();
+    send(event(1));
+    fake.announce(); // while the first check runs
+    await fake.answer(true);
+    expect(await body.received()).not.toContain('data:');
+    expect(fake.pending()).toBe(1);
+    await fake.answer(false);
+    const all = await body.rest();
+    expect(all).not.toContain('data: {"n":1}');
+    expect(all.endsWith(ended)).toBe(true);
+  });
+
+  it('stops watching when the client goes away', async () => {
+    const { fake, body } = guarded();
+    await body.received();
+    expect(fake.watching()).toBe(1);
+    await body.cancel();
+    expect(fake.watching()).toBe(0);
   });
 });

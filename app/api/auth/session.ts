@@ -1,6 +1,6 @@
 // What the auth routes share: the signed-in user as the browser sees it, and the response that
-// starts a session (the signed, httpOnly cookie of lib/auth).
-import { PERMISSIONS, isSecureRequest, sessionCookieFor, type Action, type Role } from '@/lib/auth';
+// starts a session (a stored session named by the signed, httpOnly cookie of lib/auth).
+import { PERMISSIONS, isSecureRequest, startSession, type Action, type Role } from '@/lib/auth';
 import type { Runtime } from '@/lib/server/runtime';
 
 export interface Me {
@@ -16,8 +16,8 @@ export function toMe(user: { id: string; username: string; displayName: string; 
   return { id: user.id, username: user.username, displayName: user.displayName, role: user.role, permissions: [...PERMISSIONS[user.role]] };
 }
 
-/** `{ user }` with the session cookie for it; never cached. */
-export function sessionResponse(request: Request, rt: Runtime, user: Parameters<typeof toMe>[0] & { sessionGeneration: number }): Response {
-  const cookie = sessionCookieFor(user, { secret: rt.sessionSecret, secure: isSecureRequest(request) });
+/** Starts a session for `user`: `{ user }` with the session cookie; never cached. */
+export async function sessionResponse(request: Request, rt: Runtime, user: Parameters<typeof toMe>[0]): Promise<Response> {
+  const { cookie } = await startSession({ q: rt.q, userId: user.id, secret: rt.sessionSecret, secure: isSecureRequest(request) });
   return Response.json({ user: toMe(user) }, { headers: { 'Set-Cookie': cookie, 'Cache-Control': 'no-store' } });
 }

@@ -1,10 +1,11 @@
 // POST /api/chat: starts a run (detached from this request) and streams its events as SSE.
 // The first event is `connected` with the session and run ids; closing the stream stops only
-// the stream, never the run.
+// the stream, never the run. The stream ends when the caller's credential stops being valid.
 import { readJson } from '@/lib/server/body';
 import { handle, signedIn } from '@/lib/server/handler';
 import { assertSessionUsable } from '@/lib/server/run-access';
 import { sseResponse } from '@/lib/server/sse';
+import { runStreamGuard } from '@/lib/server/stream-guard';
 import { ChatRequestSchema } from './schema';
 
 export const runtime = 'nodejs';
@@ -30,5 +31,5 @@ export const POST = handle('runs:start', async (request, _params, rt, user) => {
       send({ id: event.seq, event: event.type, data: { ...event.data, type: event.type, seq: event.seq } });
       if (event.type === 'done') close();
     }, close);
-  }, rt.config.sseHeartbeatMs);
+  }, rt.config.sseHeartbeatMs, runStreamGuard({ rt, headers: request.headers, user: me, run: { owner: me.id } }));
 });

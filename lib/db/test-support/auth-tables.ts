@@ -2,10 +2,10 @@
 // the run tables only). Children first: tokens reference users.
 import { getTableName, sql } from 'drizzle-orm';
 import { beforeEach } from 'vitest';
-import { apiTokens, loginTokens, settings, users } from '../schema';
+import { apiTokens, loginTokens, sessions, settings, users } from '../schema';
 import type { StoreContext } from './stores';
 
-const STATEMENTS = [loginTokens, apiTokens, users, settings].map((table) => sql.raw(`DELETE FROM "${getTableName(table)}"`));
+const STATEMENTS = [sessions, loginTokens, apiTokens, users, settings].map((table) => sql.raw(`DELETE FROM "${getTableName(table)}"`));
 
 export function emptyAuthTablesBeforeEach(store: () => StoreContext): void {
   beforeEach(async () => {

@@ -12,5 +12,5 @@ export const dynamic = 'force-dynamic';
 export const POST = handle('public', async (request, _params, rt) => {
   const { username, password } = await readJson(request, LoginSchema, rt.config.maxBodyBytes);
   const user = await loginWithPassword({ q: rt.q, username, password, throttle: rt.loginThrottle, ip: clientIp(request.headers, { trustedProxies: rt.config.trustedProxies }) });
-  return sessionResponse(request, rt, user);
+  return await sessionResponse(request, rt, user);
 });

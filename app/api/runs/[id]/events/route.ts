@@ -1,10 +1,12 @@
 // GET /api/runs/:id/events: the run's event log as SSE, resuming after `Last-Event-ID` (or
-// `?after=`), then following live events until the run is done.
+// `?after=`), then following live events until the run is done, or until the caller's credential
+// stops being valid or they may no longer see the run.
 import { AppError } from '@/lib/server/errors';
-import { handle } from '@/lib/server/handler';
+import { handle, signedIn } from '@/lib/server/handler';
 import { visibleRun } from '@/lib/server/run-access';
 import { MAX_INT4 } from '@/lib/server/input';
 import { sseResponse } from '@/lib/server/sse';
+import { runStreamGuard } from '@/lib/server/stream-guard';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -25,6 +27,7 @@ export const GET = handle<{ id: string }>('runs:read:own', async (request, { id 
       return unsubscribe;
     },
     rt.config.sseHeartbeatMs,
+    runStreamGuard({ rt, headers: request.headers, user: signedIn(user), run: { owner: run.owner } }),
   );
 });
 

@@ -1,4 +1,5 @@
-// POST /api/users/:id/password: an admin sets a user's password; the user's existing sessions end.
+// POST /api/users/:id/password: an admin sets a user's password; the user's sessions end (all but
+// the caller's own when admins set their own password).
 import { resetPassword } from '@/lib/auth';
 import { readJson } from '@/lib/server/body';
 import { handle, signedIn } from '@/lib/server/handler';
@@ -10,7 +11,8 @@ export const dynamic = 'force-dynamic';
 
 export const POST = handle<{ id: string }>('users:manage', async (request, { id }, rt, user) => {
   const { password } = await readJson(request, ResetPasswordSchema, rt.config.maxBodyBytes);
-  const changed = await resetPassword({ q: rt.q, id, password });
-  await auditAccount(rt, signedIn(user), 'user_password_reset', { userId: id, username: changed.username });
+  const me = signedIn(user);
+  const changed = await resetPassword({ q: rt.q, id, password, keepSessionId: me.id === id ? me.sessionId : undefined });
+  await auditAccount(rt, me, 'user_password_reset', { userId: id, username: changed.username });
   return Response.json({ user: changed });
 });
