@@ -46,3 +46,10 @@ it('stops following a run that finished without a done event', async () => {
   expect(calls).toBe(1);
   expect(events.map((e) => e.type)).toEqual(['error']);
 });
+
+it.each([401, 403, 404])('stops following, with the error, when the server answers %i (signed out, no longer allowed, gone)', async (status) => {
+  let calls = 0;
+  vi.stubGlobal('fetch', async () => (calls++, Response.json({ error: { code: 'x', message: 'no' } }, { status })));
+  await expect(followRun('run-3', 0, { onEvent: () => undefined, stillLive: async () => true }, new AbortController().signal)).rejects.toMatchObject({ status });
+  expect(calls).toBe(1);
+});

@@ -91,6 +91,8 @@ export async function startChat(body: ChatRequest, callbacks: StreamCallbacks, s
   return { ...started, finished };
 }
 
+const FINAL_STATUSES = new Set([401, 403, 404]);
+
 /** Follows a run's event log after `afterSeq`, reconnecting with Last-Event-ID after each drop. */
 export async function followRun(runId: string, afterSeq: number, callbacks: StreamCallbacks, signal: AbortSignal): Promise<void> {
   let lastSeq = afterSeq;
@@ -103,7 +105,8 @@ export async function followRun(runId: string, afterSeq: number, callbacks: Stre
     }
     try {
       const response = await fetch(`/api/runs/${encodeURIComponent(runId)}/events`, { headers: { Accept: 'text/event-stream', 'Last-Event-ID': String(lastSeq) }, signal });
-      if (response.status === 404) throw toApiError(404, await response.json().catch(() => ({})));
+      // Gone, signed out, or no longer allowed: asking again cannot help.
+      if (FINAL_STATUSES.has(response.status)) throw toApiError(response.status, await response.json().catch(() => ({})));
       if (!response.ok) continue;
       const done = await readEvents(
         response,
@@ -118,7 +121,7 @@ export async function followRun(runId: string, afterSeq: number, callbacks: Stre
       if (done) return;
     } catch (error) {
       if (signal.aborted) return;
-      if ((error as { status?: number }).status === 404) throw error;
+      if (FINAL_STATUSES.has((error as { status?: number }).status ?? 0)) throw error;
     }
   }
 }
