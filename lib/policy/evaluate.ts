@@ -2,11 +2,13 @@
 // itself): deny rules, then ask rules, then allow rules, then grants, then the tool's risk
 // default, then the policy default, so precedence is deny > ask > allow whatever the rule order.
 // A shell command is denied if any part is denied, asks if any part asks, and is allowed only
-// if every part is. Modes adjust the result last. Evaluating never throws.
+// if every part is. Modes adjust the result last. Evaluating never throws, and spends at most
+// WORK_BUDGET steps matching: a part still undecided when the budget runs out asks.
 import { compileGrants, compilePolicy, isCompiledPolicy, type CompiledPolicy, type CompiledRule } from './compile';
 import { PolicyValidationError } from './errors';
 import * as explain from './explain';
 import { EDIT_TOOLS, paramKindOf, riskOf } from './kinds';
+import { MAX_NAME_LENGTH, WORK_BUDGET, WorkBudget } from './limits';
 import { constrainsCommand, ruleMatches, type PreparedCall, type Unit } from './match';
 import { isInside, pathContext, resolvePath } from './paths';
 import { parseCommand } from './shell/parse';
@@ -16,6 +18,9 @@ import type { Action, Decision, DecisionReason, EvaluationContext, PartDecision,
 const EMPTY_PART: ShellPart = { words: [], views: [[]], text: '', program: '', writesFile: false, openArgs: false, shellFromStdin: false };
 
 const SEVERITY: Record<Action, number> = { allow: 0, ask: 1, deny: 2 };
+
+/** A part the work budget ran out on: like a part that cannot be inspected, it asks and is never allowed. */
+const OVER_BUDGET: UnitDecision = { action: 'ask', reason: 'unparseable', explanation: explain.overBudget(WORK_BUDGET) };
 
 interface UnitDecision {
   action: Action;
@@ -61,8 +66,10 @@ function checkCall(call: unknown): CallShape | string {
   if (typeof call !== 'object' || call === null) return 'a call must be an object';
   const { tool, params, agent } = call as Record<string, unknown>;
   if (typeof tool !== 'string' || tool.trim() === '') return 'tool must be a non-empty string';
+  if (tool.length > MAX_NAME_LENGTH) return `tool must be at most ${MAX_NAME_LENGTH} characters`;
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) return 'params must be an object';
   if (agent !== undefined && typeof agent !== 'string') return 'agent must be a string';
+  if (typeof agent === 'string' && agent.length > MAX_NAME_LENGTH) return `agent must be at most ${MAX_NAME_LENGTH} characters`;
   return { tool, params: (params ?? {}) as Record<string, unknown>, agent: agent === '' ? undefined : agent };
 }
 
@@ -100,7 +107,7 @@ function decide(compiled: CompiledPolicy, call: CallShape, ctx: EvaluationContex
     return kind;
   };
   const commandParam = Object.keys(call.params).find((key) => kindOf(key) === 'command');
-  const prep: PreparedCall = { call, agent: call.agent ?? 'main', kindOf, paths: pathContext(ctx.workspaceRoot, ctx.homeDir), commandParam };
+  const prep: PreparedCall = { call, agent: call.agent ?? 'main', kindOf, paths: pathContext(ctx.workspaceRoot, ctx.homeDir), commandParam, work: new WorkBudget() };
   const units = unitsOf(prep);
   const candidates = compiled.candidates(call.tool);
   const grants = grantsOf(ctx.grants).filter((g) => g.tool(call.tool));
@@ -135,16 +142,24 @@ function decideUnit(
   policy: Policy,
   risk: Risk | undefined,
 ): UnitDecision {
+  const work = prep.work;
+  if (work.exhausted) return OVER_BUDGET;
   for (const rule of candidates.deny) {
-    if (ruleMatches(rule, prep, unit, 'may')) return { action: 'deny', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('deny', rule.index, rule.rule) };
+    const hit = ruleMatches(rule, prep, unit, 'may');
+    if (work.exhausted) return OVER_BUDGET;
+    if (hit) return { action: 'deny', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('deny', rule.index, rule.rule) };
   }
   for (const rule of candidates.ask) {
-    if (ruleMatches(rule, prep, unit, 'may')) return { action: 'ask', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('ask', rule.index, rule.rule) };
+    const hit = ruleMatches(rule, prep, unit, 'may');
+    if (work.exhausted) return OVER_BUDGET;
+    if (hit) return { action: 'ask', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('ask', rule.index, rule.rule) };
   }
   let blocked: string | undefined;
   if (!unit.opaque) {
     for (const rule of candidates.allow) {
-      if (!ruleMatches(rule, prep, unit, 'must')) continue;
+      const hit = ruleMatches(rule, prep, unit, 'must');
+      if (work.exhausted) return OVER_BUDGET;
+      if (!hit) continue;
       const why = commandRuleBlock(rule, prep, unit);
       if (why) {
         blocked ??= why;
@@ -153,7 +168,9 @@ function decideUnit(
       return { action: 'allow', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('allow', rule.index, rule.rule), onceRule: rule.rule.once ? rule.index : undefined };
     }
     for (const grant of grants) {
-      if (!ruleMatches(grant, prep, unit, 'must')) continue;
+      const hit = ruleMatches(grant, prep, unit, 'must');
+      if (work.exhausted) return OVER_BUDGET;
+      if (!hit) continue;
       const why = commandRuleBlock(grant, prep, unit);
       if (why) {
         blocked ??= why;

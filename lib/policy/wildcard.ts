@@ -1,0 +1,153 @@
+// Linear-time wildcard matching: the core of the engine's globs (text globs, URL globs, the
+// segments of path globs; shell word globs can use it too). A pattern is a list of pieces joined
+// by stars. A piece is a run of one-character atoms (a literal code unit, any code unit, or a
+// class); a star matches any run of characters, optionally never one of a set (a URL's `*` never
+// crosses a `/`). Regular-expression engines backtrack on such patterns (`*a*a*a*b` against 300
+// characters took seconds); this matcher never does.
+//
+// Matching is greedy: the first and last pieces are anchored, each middle piece is found at its
+// leftmost position after the previous one. That is exact when every star is at least as
+// permissive as the stars after it (the sets they exclude only shrink) and pieces after a
+// restricted star are literal; `compileWildcard` refuses other patterns (callers fall back to
+// RE2). Work: O(n + m) when pieces are literal (indexOf), O(n * longest non-literal piece)
+// otherwise; `weight` is that per-character bound, for the evaluation's work budget.
+
+export type Atom = number | 'any' | ((code: number) => boolean);
+
+/** Characters a star never matches ('' for none). */
+export interface StarToken {
+  star: string;
+}
+
+export type WildcardToken = Atom | StarToken;
+
+interface Piece {
+  atoms: Atom[];
+  /** The piece as a string, when every atom is a literal code unit. */
+  literal?: string;
+}
+
+export interface WildcardMatcher {
+  test(value: string): boolean;
+  /** Upper bound of the steps one test costs per character of the value (plus the pattern's length). */
+  readonly weight: number;
+}
+
+export function isStar(token: WildcardToken): token is StarToken {
+  return typeof token === 'object';
+}
+
+function pieceOf(atoms: Atom[]): Piece {
+  const literal = atoms.every((a) => typeof a === 'number') ? String.fromCharCode(...(atoms as number[])) : undefined;
+  return literal === undefined ? { atoms } : { atoms, literal };
+}
+
+/** Compiles tokens; undefined if greedy matching would not be exact for them (see the header). */
+export function compileWildcard(tokens: readonly WildcardToken[]): WildcardMatcher | undefined {
+  const pieces: Piece[] = [];
+  const stars: string[] = [];
+  let atoms: Atom[] = [];
+  for (const token of tokens) {
+    if (!isStar(token)) {
+      atoms.push(token);
+      continue;
+    }
+    // Adjacent stars: one star excluding what both exclude... only equal sets are merged.
+    if (atoms.length === 0 && stars.length > 0 && pieces.length === stars.length) {
+      const previous = stars[stars.length - 1]!;
+      if (previous !== token.star) return undefined;
+      continue;
+    }
+    pieces.push(pieceOf(atoms));
+    stars.push(token.star);
+    atoms = [];
+  }
+  pieces.push(pieceOf(atoms));
+  for (let i = 0; i < stars.length; i++) {
+    const excluded = stars[i]!;
+    if (i + 1 < stars.length && ![...stars[i + 1]!].every((ch) => excluded.includes(ch))) return undefined;
+    if (excluded !== '' && (pieces[i + 1]!.literal === undefined || pieces[i]!.literal === undefined)) return undefined;
+  }
+  let longest = 0;
+  for (const piece of pieces) if (piece.literal === undefined) longest = Math.max(longest, piece.atoms.length);
+  const weight = 1 + longest;
+  if (stars.length === 0) return { weight, test: (value) => value.length === pieces[0]!.atoms.length && matchesAt(pieces[0]!, value, 0) };
+  return { weight, test: (value) => matchStars(pieces, stars, value) };
+}
+
+function atomMatches(atom: Atom, code: number): boolean {
+  if (typeof atom === 'number') return atom === code;
+  if (atom === 'any') return true;
+  return atom(code);
+}
+
+function matchesAt(piece: Piece, value: string, at: number): boolean {
+  if (piece.literal !== undefined) return value.startsWith(piece.literal, at);
+  const atoms = piece.atoms;
+  if (at + atoms.length > value.length) return false;
+  for (let k = 0; k < atoms.length; k++) {
+    if (!atomMatches(atoms[k]!, value.charCodeAt(at + k))) return false;
+  }
+  return true;
+}
+
+function firstExcluded(value: string, from: number, to: number, excluded: string): number {
+  if (excluded === '') return to;
+  for (let i = from; i < to; i++) {
+    if (excluded.includes(value[i]!)) return i;
+  }
+  return to;
+}
+
+/** Leftmost start in [from, last] where the piece matches, or -1. */
+function leftmost(piece: Piece, value: string, from: number, last: number): number {
+  if (piece.literal !== undefined) {
+    const at = value.indexOf(piece.literal, from);
+    return at >= 0 && at <= last ? at : -1;
+  }
+  for (let at = from; at <= last; at++) if (matchesAt(piece, value, at)) return at;
+  return -1;
+}
+
+function matchStars(pieces: Piece[], stars: string[], value: string): boolean {
+  const head = pieces[0]!;
+  const tail = pieces[pieces.length - 1]!;
+  const end = value.length - tail.atoms.length;
+  if (end < head.atoms.length || !matchesAt(head, value, 0) || !matchesAt(tail, value, end)) return false;
+  let pos = head.atoms.length;
+  // The first excluded character at or after `pos`, remembered per set so no character is scanned twice.
+  let stop = -1;
+  let stopSet = '';
+  const stopFor = (excluded: string): number => {
+    if (excluded === '') return end;
+    if (excluded !== stopSet || stop < pos) {
+      stop = firstExcluded(value, pos, end, excluded);
+      stopSet = excluded;
+    }
+    return stop;
+  };
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const piece = pieces[i]!;
+    const excluded = stars[i - 1]!;
+    // The star before this piece must not cover an excluded character: the piece starts at or
+    // before the first one, and exactly on it when the piece itself holds an excluded character.
+    const first = stopFor(excluded);
+    const last = Math.min(first, end - piece.atoms.length);
+    const offset = excluded === '' ? -1 : firstIndexOfAny(piece.literal!, excluded);
+    let at: number;
+    if (offset >= 0) {
+      at = first - offset;
+      if (at < pos || at > last || !matchesAt(piece, value, at)) return false;
+    } else {
+      at = leftmost(piece, value, pos, last);
+      if (at < 0) return false;
+    }
+    pos = at + piece.atoms.length;
+  }
+  return stopFor(stars[stars.length - 1]!) === end;
+}
+
+function firstIndexOfAny(text: string, chars: string): number {
+  for (let i = 0; i < text.length; i++) if (chars.includes(text[i]!)) return i;
+  return -1;
+}
