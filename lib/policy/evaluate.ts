@@ -36,6 +36,17 @@ const compiledCache = new WeakMap<object, CompiledPolicy | PolicyValidationError
 const grantCache = new WeakMap<object, CompiledRule[]>();
 
 export function evaluate(policy: Policy | PolicyInput | CompiledPolicy, call: unknown, ctx: EvaluationContext = {}): Decision {
+  return evaluateWith(policy, call, ctx, new WorkBudget());
+}
+
+/** evaluate, and the matching steps it spent (for the tests of the bound and for calibration). */
+export function evaluateMetered(policy: Policy | PolicyInput | CompiledPolicy, call: unknown, ctx: EvaluationContext = {}): { decision: Decision; steps: number } {
+  const work = new WorkBudget();
+  const decision = evaluateWith(policy, call, ctx, work);
+  return { decision, steps: work.spent };
+}
+
+function evaluateWith(policy: Policy | PolicyInput | CompiledPolicy, call: unknown, ctx: EvaluationContext, work: WorkBudget): Decision {
   const mode = ctx?.mode ?? 'default';
   try {
     const shape = checkCall(call);
@@ -49,7 +60,7 @@ export function evaluate(policy: Policy | PolicyInput | CompiledPolicy, call: un
         shape.tool,
       );
     }
-    return decide(compiled, shape, ctx);
+    return decide(compiled, shape, ctx, work);
   } catch (error) {
     const action: Action = mode === 'dontAsk' || mode === 'plan' ? 'deny' : 'ask';
     return { action, reason: 'default_action', explanation: `${action === 'deny' ? 'Denied' : 'Needs approval'}: the call could not be evaluated (${(error as Error)?.message ?? String(error)}).` };
@@ -97,7 +108,7 @@ function grantsOf(grants: EvaluationContext['grants']): CompiledRule[] {
   return rules;
 }
 
-function decide(compiled: CompiledPolicy, call: CallShape, ctx: EvaluationContext): Decision {
+function decide(compiled: CompiledPolicy, call: CallShape, ctx: EvaluationContext, work: WorkBudget): Decision {
   const mode = ctx.mode ?? 'default';
   const risk = riskOf(call.tool, ctx.risk);
   const kinds = new Map<string, ParamKind>();
@@ -107,7 +118,7 @@ function decide(compiled: CompiledPolicy, call: CallShape, ctx: EvaluationContex
     return kind;
   };
   const commandParam = Object.keys(call.params).find((key) => kindOf(key) === 'command');
-  const prep: PreparedCall = { call, agent: call.agent ?? 'main', kindOf, paths: pathContext(ctx.workspaceRoot, ctx.homeDir), commandParam, work: new WorkBudget() };
+  const prep: PreparedCall = { call, agent: call.agent ?? 'main', kindOf, paths: pathContext(ctx.workspaceRoot, ctx.homeDir), commandParam, work };
   const units = unitsOf(prep);
   const candidates = compiled.candidates(call.tool);
   const grants = grantsOf(ctx.grants).filter((g) => g.tool(call.tool));

@@ -5,6 +5,8 @@ export { evaluate } from './evaluate';
 export { compilePolicy, isCompiledPolicy, type CompiledPolicy } from './compile';
 export { derivePermission } from './derive';
 export { importPolicy, detectFormat, type PolicyFormat } from './import';
+export { importDraftPolicy } from './draft';
+export { DRAFT_LIMITS, MAX_VALUE_LENGTH, WORK_BUDGET } from './limits';
 export { consumeOnce } from './consume';
 export { DEFAULT_POLICY } from './defaults';
 export { PolicyValidationError, isPolicyValidationError, type PolicyIssue } from './errors';

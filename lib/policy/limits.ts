@@ -13,25 +13,34 @@ export const MAX_VALUE_LENGTH = 100_000;
 export const MAX_NAME_LENGTH = 256;
 
 /** Matching steps one evaluation may spend; beyond, every undecided part asks (it is never allowed). */
-export const WORK_BUDGET = 50_000_000;
+export const WORK_BUDGET = 20_000_000;
 
 /** Steps charged for looking at one rule for one part, before any pattern is matched. */
-export const RULE_STEPS = 32;
+export const RULE_STEPS = 100;
 
 /** Steps per character per RE2 instruction (RE2's NFA is slower per step than a plain compare). */
-export const REGEX_STEPS_PER_INSTRUCTION = 4;
+export const REGEX_STEPS_PER_INSTRUCTION = 16;
 
 /** Largest RE2 program a regex condition may compile to. */
 export const MAX_REGEX_PROGRAM = 2_000;
 
-/** Size limits of a policy supplied by a caller who may not edit the stored policy (a run's `permissions`). */
-export const DRAFT_LIMITS = {
-  rules: 200,
+export interface DraftLimits {
+  rules: number;
   /** Params plus conditions of one rule. */
-  matchersPerRule: 16,
+  matchersPerRule: number;
   /** Characters of one pattern, condition value, tool or agent glob. */
-  patternLength: 1_000,
-} as const;
+  patternLength: number;
+  /** Characters of all patterns together, a regex counting the size RE2 expands it to; bounds the cost of compiling. */
+  totalPatternLength: number;
+}
+
+/** Size limits of a policy supplied by a caller who may not edit the stored policy (a run's `permissions`). */
+export const DRAFT_LIMITS: Readonly<DraftLimits> = {
+  rules: 100,
+  matchersPerRule: 8,
+  patternLength: 500,
+  totalPatternLength: 5_000,
+};
 
 /** Work left in one evaluation. Exhausted once a charge does not fit; it never goes below zero. */
 export class WorkBudget {

@@ -14,6 +14,10 @@ import { basename, displayWords } from './shell/words';
 import type { ParamKind, ToolCall } from './types';
 import { MAX_VALUE_LENGTH, RULE_STEPS, type WorkBudget } from './limits';
 
+// Module-level copies: an imported binding is a getter call in bundled code, and these sit in the hottest loop.
+const MAX_LENGTH = MAX_VALUE_LENGTH;
+const PER_RULE = RULE_STEPS;
+
 export interface PreparedCall {
   call: ToolCall;
   /** The agent name; calls without one come from `main`. */
@@ -51,7 +55,7 @@ export interface Unit {
 
 /** Whether the rule matches the unit. Check `prep.work.exhausted` after: then the answer is unknown. */
 export function ruleMatches(rule: CompiledRule, prep: PreparedCall, unit: Unit, mode: MatchMode): boolean {
-  if (!prep.work.charge(RULE_STEPS)) return false;
+  if (!prep.work.charge(PER_RULE)) return false;
   if (rule.agent && !rule.agent(prep.agent)) return false;
   for (const param of rule.params) {
     if (!patternMatches(param, prep, unit, mode)) return false;
@@ -109,7 +113,7 @@ function patternMatches(pattern: CompiledPattern, prep: PreparedCall, unit: Unit
     if (!url) return mode === 'may';
     text = url.href;
   }
-  if (text.length > MAX_VALUE_LENGTH) return mode === 'may';
+  if (text.length > MAX_LENGTH) return mode === 'may';
   return pay(prep, text.length, matcher.matcher.weight) && matcher.matcher.test(text);
 }
 
@@ -148,7 +152,7 @@ function conditionHolds(condition: CompiledCondition, prep: PreparedCall, unit: 
   }
   const text = condition.op === 'eq' || condition.op === 'regex' ? asText(value) : typeof value === 'string' ? value : undefined;
   if (text === undefined) return mode === 'may';
-  if (text.length > MAX_VALUE_LENGTH) return mode === 'may';
+  if (text.length > MAX_LENGTH) return mode === 'may';
   switch (condition.op) {
     case 'eq':
       return pay(prep, text.length + condition.value.length, 1) && equals(kind, value, condition.value, prep);
@@ -173,7 +177,7 @@ function partRegex(condition: CompiledCondition, prep: PreparedCall, unit: Unit,
   if (!unit.part) return mode === 'may';
   const texts = mode === 'must' ? [unit.part.text] : unit.part.views.map(displayWords);
   for (const text of texts) {
-    if (text.length > MAX_VALUE_LENGTH) {
+    if (text.length > MAX_LENGTH) {
       if (mode === 'may') return true;
       continue;
     }

@@ -36,6 +36,20 @@ describe('path globs', () => {
     );
   }, 60_000);
 
+  it('a glob of only *, ? and ** segments (matched without a regex) matches exactly what picomatch matches', () => {
+    const simpleSegment = fc.oneof(fc.constant('**'), fc.array(fc.constantFrom('a', 'b', '.', '*', '?', 'ab'), { minLength: 1, maxLength: 3 }).map((xs) => xs.join('')));
+    const simpleGlob = fc.array(simpleSegment, { minLength: 1, maxLength: 5 }).map((xs) => `/${xs.join('/')}`);
+    const simplePath = fc.array(fc.array(fc.constantFrom('a', 'b', '.', 'ab', '*'), { minLength: 1, maxLength: 3 }).map((xs) => xs.join('')).filter((s) => s !== '.' && s !== '..'), { maxLength: 6 }).map((xs) => `/${xs.join('/')}`);
+    fc.assert(
+      fc.property(simpleGlob, fc.array(simplePath, { minLength: 1, maxLength: 10 }), (pattern, values) => {
+        const ours = compilePathGlob(pattern);
+        const reference = picomatch(pattern, { dot: true });
+        for (const value of values) expect(ours.test(value), `${pattern} on ${value}`).toBe(reference(value));
+      }),
+      { numRuns: 3000 },
+    );
+  }, 60_000);
+
   it('the fast shapes (a plain path, a directory and everything below it) agree with picomatch', () => {
     const ctx = pathContext('/ws', '/home/u');
     for (const pattern of ['src/a.ts', 'src/**', '/etc/**', '~/.ssh/**', 'a b/**', 'src/x.y/**']) {

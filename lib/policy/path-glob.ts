@@ -12,6 +12,7 @@ import picomatch from 'picomatch';
 import { RE2JS } from 're2js';
 import { REGEX_STEPS_PER_INSTRUCTION } from './limits';
 import { Lru } from './lru';
+import { compileWildcard, type WildcardMatcher, type WildcardToken } from './wildcard';
 
 export interface PathMatcher {
   test(absolute: string): boolean;
@@ -37,6 +38,85 @@ export function compilePathGlob(glob: string): PathMatcher {
 }
 
 function compileUncached(glob: string): PathMatcher {
+  return compileSegments(glob) ?? compileRe2(glob);
+}
+
+/** picomatch's syntax beyond `*`, `?` and `**`: such globs go to RE2. */
+const BEYOND_STARS = /[[\]{}()!+@|\\"']/;
+
+/**
+ * The common globs (only `*`, `?` and `**` segments) matched segment by segment, greedily like
+ * wildcard.ts: a `**` segment matches any number of whole segments, including none, except where
+ * picomatch asks for one at least (leading, or trailing after a segment that ends in `*`).
+ */
+function compileSegments(glob: string): PathMatcher | undefined {
+  if (BEYOND_STARS.test(glob) || glob === '/') return undefined;
+  // Consecutive `**` segments are one.
+  const source = glob
+    .slice(1)
+    .split('/')
+    .filter((segment, i, all) => segment !== '**' || all[i - 1] !== '**');
+  const groups: SegmentMatcher[][] = [[]];
+  let weight = 1;
+  source.forEach((segment, i) => {
+    if (segment === '**') {
+      const last = i === source.length - 1;
+      if ((i === 0 && !last) || (last && i > 0 && source[i - 1]!.endsWith('*'))) groups[groups.length - 1]!.push(ANY_SEGMENT);
+      groups.push([]);
+      return;
+    }
+    const matcher = segmentMatcher(segment);
+    weight += matcher.weight;
+    groups[groups.length - 1]!.push(matcher);
+  });
+  const reference = picomatch.makeRe(glob, { dot: true });
+  return {
+    weight: weight * groups.length,
+    test: (absolute) => absolute === glob || (absolute === '/' ? reference.test(absolute) : matchGroups(groups, absolute.slice(1).split('/'))),
+  };
+}
+
+type SegmentMatcher = WildcardMatcher;
+const ANY_SEGMENT: SegmentMatcher = { weight: 1, test: () => true };
+
+function segmentMatcher(segment: string): SegmentMatcher {
+  const tokens: WildcardToken[] = [];
+  for (let i = 0; i < segment.length; i++) {
+    const ch = segment.charCodeAt(i);
+    if (ch === 0x2a /* * */) {
+      while (segment[i + 1] === '*') i++;
+      tokens.push(STAR);
+    } else tokens.push(ch === 0x3f /* ? */ ? 'any' : ch);
+  }
+  return compileWildcard(tokens)!;
+}
+
+const STAR: WildcardToken = { star: '' };
+
+/** Greedy over whole segments: the first and last groups anchored, each middle group at its leftmost place. */
+function matchGroups(groups: SegmentMatcher[][], segments: string[]): boolean {
+  const head = groups[0]!;
+  if (groups.length === 1) return segments.length === head.length && matchesAt(head, segments, 0);
+  const tail = groups[groups.length - 1]!;
+  const end = segments.length - tail.length;
+  if (end < head.length || !matchesAt(head, segments, 0) || !matchesAt(tail, segments, end)) return false;
+  let pos = head.length;
+  for (let g = 1; g < groups.length - 1; g++) {
+    const group = groups[g]!;
+    let at = pos;
+    while (at + group.length <= end && !matchesAt(group, segments, at)) at++;
+    if (at + group.length > end) return false;
+    pos = at + group.length;
+  }
+  return true;
+}
+
+function matchesAt(group: SegmentMatcher[], segments: string[], at: number): boolean {
+  for (let k = 0; k < group.length; k++) if (!group[k]!.test(segments[at + k]!)) return false;
+  return true;
+}
+
+function compileRe2(glob: string): PathMatcher {
   const reference = picomatch.makeRe(glob, { dot: true });
   const source = toRe2Source(reference.source);
   const re = RE2JS.compile(source, RE2JS.DOTALL);
