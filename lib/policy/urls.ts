@@ -8,6 +8,7 @@ import { canonicalHostname } from './hosts';
 import { RE2JS } from 're2js';
 import { escapeRegex } from './glob';
 import { REGEX_STEPS_PER_INSTRUCTION } from './limits';
+import { Lru } from './lru';
 import { compileWildcard, type WildcardMatcher, type WildcardToken } from './wildcard';
 
 export type UrlMatcher = WildcardMatcher;
@@ -56,8 +57,20 @@ function normalizePattern(pattern: string): string {
   return `${scheme!.toLowerCase()}://${host}${port}${rest === '' ? '/' : rest}`;
 }
 
+// Compiling RE2 costs far more than matching; policies repeat their patterns.
+const cache = new Lru<string, UrlMatcher>(1024);
+
 /** A URL pattern's matcher, linear in the URL: wildcard matching, or RE2 where greedy matching would not be exact. */
 export function compileUrlPattern(pattern: string): UrlMatcher {
+  let matcher = cache.get(pattern);
+  if (!matcher) {
+    matcher = compileUncached(pattern);
+    cache.set(pattern, matcher);
+  }
+  return matcher;
+}
+
+function compileUncached(pattern: string): UrlMatcher {
   const normalized = normalizePattern(pattern);
   if (normalized === '*' || normalized === '**') return { weight: 0, test: () => true };
   const schemeEnd = normalized.indexOf('://');
