@@ -9,7 +9,7 @@ import { PolicyValidationError } from './errors';
 import * as explain from './explain';
 import { EDIT_TOOLS, paramKindOf, riskOf } from './kinds';
 import { MAX_NAME_LENGTH, WORK_BUDGET, WorkBudget } from './limits';
-import { constrainsCommand, ruleMatches, type PreparedCall, type Unit } from './match';
+import { constrainsCommand, ruleMatches, rulesFit, type PreparedCall, type Unit } from './match';
 import { isInside, pathContext, resolvePath } from './paths';
 import { parseCommand } from './shell/parse';
 import type { ShellPart } from './shell/types';
@@ -154,7 +154,7 @@ function decideUnit(
   risk: Risk | undefined,
 ): UnitDecision {
   const work = prep.work;
-  if (work.exhausted) return OVER_BUDGET;
+  if (!rulesFit(prep, candidates.deny.length + candidates.ask.length)) return OVER_BUDGET;
   for (const rule of candidates.deny) {
     const hit = ruleMatches(rule, prep, unit, 'may');
     if (work.exhausted) return OVER_BUDGET;
@@ -167,6 +167,7 @@ function decideUnit(
   }
   let blocked: string | undefined;
   if (!unit.opaque) {
+    if (!rulesFit(prep, candidates.allow.length + grants.length)) return OVER_BUDGET;
     for (const rule of candidates.allow) {
       const hit = ruleMatches(rule, prep, unit, 'must');
       if (work.exhausted) return OVER_BUDGET;

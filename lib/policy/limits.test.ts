@@ -2,7 +2,7 @@
 // matching at its work budget (and asks), over-long names are malformed, and a per-run policy
 // stays within the draft limits.
 import { describe, expect, it } from 'vitest';
-import { compilePolicy, DRAFT_LIMITS, evaluate, importDraftPolicy, MAX_VALUE_LENGTH, PolicyValidationError, type PolicyInput, type RuleInput } from './index';
+import { compilePolicy, DEFAULT_POLICY, DRAFT_LIMITS, evaluate, importDraftPolicy, MAX_VALUE_LENGTH, PolicyValidationError, type PolicyInput, type RuleInput } from './index';
 import { WorkBudget } from './limits';
 
 const long = 'x'.repeat(MAX_VALUE_LENGTH + 1);
@@ -28,6 +28,16 @@ describe('values over MAX_VALUE_LENGTH', () => {
     const policy = compilePolicy({ rules: [{ action: 'allow', tool: 'read_file', params: { path: '/ws/**/*.txt' } }, { action: 'allow', tool: 'fetch_url', params: { url: 'https://x.com/**' } }] });
     expect(evaluate(policy, { tool: 'read_file', params: { path: `/ws/${long}.txt` } }).action).toBe('ask');
     expect(evaluate(policy, { tool: 'fetch_url', params: { url: `https://x.com/${long}` } }).action).toBe('ask');
+  });
+});
+
+describe('host patterns', () => {
+  it('a host condition with an IPv6 block is linear in a long host name (the IPv6 parser was quadratic on digits)', () => {
+    const policy = compilePolicy(DEFAULT_POLICY);
+    const url = `http://${'1'.repeat(60_000)}.1.1.1.example/`;
+    const start = performance.now();
+    expect(evaluate(policy, { tool: 'fetch_url', params: { url } }).action).toBe('ask');
+    expect(performance.now() - start).toBeLessThan(500);
   });
 });
 

@@ -32,6 +32,11 @@ export interface PreparedCall {
   work: WorkBudget;
 }
 
+/** Pays for looking at `count` rules for one unit, up front (cheaper than one charge per rule). */
+export function rulesFit(prep: PreparedCall, count: number): boolean {
+  return count === 0 || prep.work.charge(count * PER_RULE);
+}
+
 /** Pays for matching `length` characters at `weight` steps each (and the call itself). */
 function pay(prep: PreparedCall, length: number, weight: number): boolean {
   return prep.work.charge(1 + length * weight);
@@ -53,9 +58,11 @@ export interface Unit {
   opaque?: string;
 }
 
-/** Whether the rule matches the unit. Check `prep.work.exhausted` after: then the answer is unknown. */
+/**
+ * Whether the rule matches the unit. The caller pays RULE_STEPS per rule it looks at (rulesFit);
+ * check `prep.work.exhausted` after: then the answer is unknown.
+ */
 export function ruleMatches(rule: CompiledRule, prep: PreparedCall, unit: Unit, mode: MatchMode): boolean {
-  if (!prep.work.charge(PER_RULE)) return false;
   if (rule.agent && !rule.agent(prep.agent)) return false;
   for (const param of rule.params) {
     if (!patternMatches(param, prep, unit, mode)) return false;

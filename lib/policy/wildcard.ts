@@ -80,8 +80,44 @@ export function compileWildcard(tokens: readonly WildcardToken[]): WildcardMatch
   for (const piece of pieces) if (piece.literal === undefined) longest = Math.max(longest, piece.atoms.length);
   // A naive scan of a non-literal piece tests each of its atoms at each place (about 4 steps each).
   const weight = 1 + 4 * longest;
-  if (stars.length === 0) return { weight, test: (value) => value.length === pieces[0]!.atoms.length && matchesAt(pieces[0]!, value, 0) };
-  return { weight, test: (value) => matchStars(pieces, stars, value) };
+  const only = pieces[0]!;
+  if (stars.length === 0) {
+    const literal = only.literal;
+    if (literal !== undefined) return { weight, test: (value) => value === literal };
+    return { weight, test: (value) => value.length === only.atoms.length && matchesAt(only, value, 0) };
+  }
+  if (stars.some((star) => star !== '')) return { weight, test: (value) => matchStars(pieces, stars, value) };
+  // Stars that match anything (text globs, path segments): the common shapes are one string operation.
+  const head = pieces[0]!;
+  const tail = pieces[pieces.length - 1]!;
+  if (pieces.length === 2 && head.literal !== undefined && tail.literal !== undefined) {
+    const [h, t] = [head.literal, tail.literal];
+    const min = h.length + t.length;
+    if (t === '') return { weight, test: (value) => value.startsWith(h) };
+    if (h === '') return { weight, test: (value) => value.endsWith(t) };
+    return { weight, test: (value) => value.length >= min && value.startsWith(h) && value.endsWith(t) };
+  }
+  if (pieces.length === 3 && head.literal === '' && tail.literal === '' && pieces[1]!.literal !== undefined) {
+    const middle = pieces[1]!.literal;
+    return { weight, test: (value) => value.includes(middle) };
+  }
+  return { weight, test: (value) => matchFree(pieces, value) };
+}
+
+/** Greedy matching when every star matches anything: anchored ends, each middle piece leftmost. */
+function matchFree(pieces: Piece[], value: string): boolean {
+  const head = pieces[0]!;
+  const tail = pieces[pieces.length - 1]!;
+  const end = value.length - tail.atoms.length;
+  if (end < head.atoms.length || !matchesAt(head, value, 0) || !matchesAt(tail, value, end)) return false;
+  let pos = head.atoms.length;
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const piece = pieces[i]!;
+    const at = leftmost(piece, value, pos, end - piece.atoms.length);
+    if (at < 0) return false;
+    pos = at + piece.atoms.length;
+  }
+  return true;
 }
 
 function matchesAt(piece: Piece, value: string, at: number): boolean {
@@ -115,6 +151,7 @@ function leftmost(piece: Piece, value: string, from: number, last: number): numb
   return -1;
 }
 
+/** Greedy matching with stars that exclude characters (URL globs); see the header for why it is exact. */
 function matchStars(pieces: Piece[], stars: string[], value: string): boolean {
   const head = pieces[0]!;
   const tail = pieces[pieces.length - 1]!;
@@ -124,20 +161,20 @@ function matchStars(pieces: Piece[], stars: string[], value: string): boolean {
   // The first excluded character at or after `pos`, remembered per set so no character is scanned twice.
   let stop = -1;
   let stopSet = '';
-  const stopFor = (excluded: string): number => {
-    if (excluded === '') return end;
-    if (excluded !== stopSet || stop < pos) {
-      stop = firstExcluded(value, pos, end, excluded);
-      stopSet = excluded;
-    }
-    return stop;
-  };
-  for (let i = 1; i < pieces.length - 1; i++) {
-    const piece = pieces[i]!;
+  for (let i = 1; i < pieces.length; i++) {
     const excluded = stars[i - 1]!;
+    let first = end;
+    if (excluded !== '') {
+      if (excluded !== stopSet || stop < pos) {
+        stop = firstExcluded(value, pos, end, excluded);
+        stopSet = excluded;
+      }
+      first = stop;
+    }
+    if (i === pieces.length - 1) return first === end;
+    const piece = pieces[i]!;
     // The star before this piece must not cover an excluded character: the piece starts at or
     // before the first one, and exactly on it when the piece itself holds an excluded character.
-    const first = stopFor(excluded);
     const last = Math.min(first, end - piece.atoms.length);
     const offset = excluded === '' ? -1 : firstIndexOfAny(piece.literal!, excluded);
     let at: number;
@@ -150,7 +187,7 @@ function matchStars(pieces: Piece[], stars: string[], value: string): boolean {
     }
     pos = at + piece.atoms.length;
   }
-  return stopFor(stars[stars.length - 1]!) === end;
+  return true;
 }
 
 function firstIndexOfAny(text: string, chars: string): number {
