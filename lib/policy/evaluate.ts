@@ -9,7 +9,7 @@ import { PolicyValidationError } from './errors';
 import * as explain from './explain';
 import { EDIT_TOOLS, paramKindOf, riskOf } from './kinds';
 import { MAX_NAME_LENGTH, WORK_BUDGET, WorkBudget } from './limits';
-import { constrainsCommand, ruleMatches, rulesFit, type PreparedCall, type Unit } from './match';
+import { constrainsCommand, ruleMatches, rulesFit, unitOf, type PreparedCall, type Unit } from './match';
 import { isInside, pathContext, resolvePath } from './paths';
 import { parseCommand } from './shell/parse';
 import type { ShellPart } from './shell/types';
@@ -137,8 +137,8 @@ function unitsOf(prep: PreparedCall): Unit[] {
   const parsed = parseCommand(value);
   // Nothing to run (`""`, a comment, `x=1`, `[[ -f a ]]`): one empty part, which command patterns
   // other than a lone `*` never match, so deny rules do not fire on it and allow rules barely do.
-  if (parsed.parts.length === 0) return [{ part: EMPTY_PART }];
-  return parsed.parts.map((part) => ({ part, opaque: part.opaque }));
+  if (parsed.parts.length === 0) return [unitOf(EMPTY_PART)];
+  return parsed.parts.map(unitOf);
 }
 
 function ref(rule: CompiledRule): RuleRef {

@@ -54,7 +54,7 @@ export class WorkBudget {
   /** True if `steps` more fit (and spends them); false, and exhausted from then on, if not. */
   charge(steps: number): boolean {
     if (this.exhausted) return false;
-    if (steps > this.left) {
+    if (!(steps <= this.left)) {
       this.exhausted = true;
       return false;
     }

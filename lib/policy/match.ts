@@ -56,6 +56,13 @@ export interface Unit {
   part?: ShellPart;
   /** Why this unit cannot be seen statically; it is never allowed. */
   opaque?: string;
+  /** Steps of matching one command pattern word against the part, every view: see unitOf. */
+  cost?: number;
+}
+
+/** A shell part as a unit; a command pattern costs at most `cost` steps per pattern word against it. */
+export function unitOf(part: ShellPart): Unit {
+  return { part, opaque: part.opaque, cost: part.views.length * (1 + part.text.length + part.words.length) };
 }
 
 /**
@@ -109,7 +116,7 @@ function patternMatches(pattern: CompiledPattern, prep: PreparedCall, unit: Unit
   if (matcher.kind === 'invalid') return mode === 'may';
   if (matcher.kind === 'command') {
     if (!unit.part) return mode === 'may';
-    return pay(prep, unit.part.text.length + unit.part.words.length * matcher.pattern.words.length, unit.part.views.length) && partMatches(matcher.pattern, unit.part, mode);
+    return prep.work.charge((unit.cost ?? 1) * matcher.pattern.words.length) && partMatches(matcher.pattern, unit.part, mode);
   }
   let text: string;
   if (matcher.kind === 'text') text = asText(value);

@@ -72,8 +72,20 @@ function compileSegments(glob: string): PathMatcher | undefined {
   const reference = picomatch.makeRe(glob, { dot: true });
   return {
     weight: weight * groups.length,
-    test: (absolute) => absolute === glob || (absolute === '/' ? reference.test(absolute) : matchGroups(groups, absolute.slice(1).split('/'))),
+    test: (absolute) => absolute === glob || (absolute === '/' ? reference.test(absolute) : matchGroups(groups, segmentsOf(absolute))),
   };
+}
+
+// The segments of the last path split: the rules of one call test the same path one after another.
+let lastPath = '';
+let lastSegments: string[] = [];
+
+function segmentsOf(absolute: string): string[] {
+  if (absolute !== lastPath) {
+    lastSegments = absolute.slice(1).split('/');
+    lastPath = absolute;
+  }
+  return lastSegments;
 }
 
 type SegmentMatcher = WildcardMatcher;
