@@ -1,6 +1,6 @@
 // "Test a call": a tool, its params as JSON, an agent and a mode in; the engine's decision out.
-// The call is evaluated against the policy on screen, so the deciding rule's index points into
-// the table the user is looking at.
+// The call is evaluated against the stored policy, and the answer names the version it used: when
+// that is the version on screen, the deciding rule's index points into the table the user sees.
 'use client';
 import { useState, type FormEvent } from 'react';
 import { Button, Card, CardHeader, Notice, SelectField, TextArea, TextField } from '@/components/ui';
@@ -38,10 +38,9 @@ export function TestCallPanel({ current, result, onResult }: { current: StoredPo
     const next = { tool: tool.trim() ? undefined : 'Name the tool to call', params: 'error' in parsed ? parsed.error : undefined };
     setErrors(next);
     if (next.tool || !('params' in parsed)) return;
-    const base = current;
     try {
-      const decision = await evaluate.mutateAsync({ call: { tool: tool.trim(), params: parsed.params, ...(agent.trim() ? { agent: agent.trim() } : {}) }, mode, policy: base.policy });
-      onResult({ decision, version: base.version });
+      const { decision, version } = await evaluate.mutateAsync({ call: { tool: tool.trim(), params: parsed.params, ...(agent.trim() ? { agent: agent.trim() } : {}) }, mode });
+      onResult({ decision, version: version ?? current.version });
     } catch (error) {
       onResult(null);
       setErrors({ form: error instanceof Error ? error.message : 'The test failed' });

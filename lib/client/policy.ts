@@ -20,8 +20,14 @@ export interface PolicyVersion extends StoredPolicy {
 export interface EvaluateInput {
   call: { tool: string; params: Record<string, unknown>; agent?: string };
   mode?: Mode;
-  /** Evaluate against this policy (e.g. the one on screen) instead of the stored one. */
+  /** Evaluate against this draft instead of the stored policy (admins only). */
   policy?: unknown;
+}
+
+/** The decision, and the version of the stored policy it was made against (none for a draft). */
+export interface EvaluateResult {
+  decision: Decision;
+  version?: number;
 }
 
 export const policyKeys = {
@@ -44,7 +50,7 @@ export const importPolicy = ({ doc, version }: { doc: unknown; version: number }
 
 export const previewImport = async (doc: unknown) => (await apiFetch<{ policy: Policy }>('/api/policy/import?dryRun=1', { method: 'POST', json: doc })).policy;
 
-export const evaluateCall = async (input: EvaluateInput) => (await apiFetch<{ decision: Decision }>('/api/policy/evaluate', { method: 'POST', json: input })).decision;
+export const evaluateCall = (input: EvaluateInput) => apiFetch<EvaluateResult>('/api/policy/evaluate', { method: 'POST', json: input });
 
 /** The version now in force when `error` is the 412 of a stale save; undefined for other errors. */
 export function conflictVersion(error: unknown): number | undefined {

@@ -2,10 +2,13 @@
 // Param matchers depend on the param's kind, which depends on the called tool; they are built
 // lazily per kind and cached on the rule. A pattern that cannot be compiled for a kind matches
 // everything for deny/ask rules and nothing for allow rules: a broken rule never opens a door.
-import { compileTextGlob, isLiteralGlob, type StringMatcher } from './glob';
+import { compileTextGlob, compileTextGlobMatcher, isLiteralGlob, type StringMatcher } from './glob';
 import { compileHostList, splitList, type HostMatcher } from './hosts';
+import type { PathMatcher } from './path-glob';
 import { compilePathPattern, type PathContext } from './paths';
-import { compileUrlPattern } from './urls';
+import { compileRegex, type RegexMatcher } from './regex';
+import { compileUrlPattern, type UrlMatcher } from './urls';
+import type { WildcardMatcher } from './wildcard';
 import { compileCommandPattern, type CommandPattern } from './shell/pattern';
 import { PolicySchema, RuleSchema, type Action, type Condition, type ParamKind, type Policy, type PolicyInput, type Rule } from './types';
 import { PolicyValidationError, type PolicyIssue } from './errors';
@@ -13,9 +16,9 @@ import { BUILTIN_PARAM_KINDS } from './kinds';
 import { Lru } from './lru';
 
 export type KindMatcher =
-  | { kind: 'text'; test: StringMatcher }
-  | { kind: 'path'; test: (absolute: string) => boolean }
-  | { kind: 'url'; test: (href: string) => boolean }
+  | { kind: 'text'; matcher: WildcardMatcher }
+  | { kind: 'path'; matcher: PathMatcher }
+  | { kind: 'url'; matcher: UrlMatcher }
   | { kind: 'command'; pattern: CommandPattern }
   | { kind: 'invalid'; error: string };
 
@@ -31,8 +34,10 @@ export interface CompiledCondition {
   op: Condition['op'];
   value: string;
   pattern?: CompiledPattern;
-  regex?: RegExp;
+  regex?: RegexMatcher;
   hosts?: HostMatcher;
+  /** Steps one host test costs per character: one per pattern of the list. */
+  hostWeight?: number;
   programs?: ReadonlySet<string>;
 }
 
@@ -170,10 +175,11 @@ function compileCondition(toolGlob: string, condition: Condition, issues: Policy
         break;
       }
       case 'regex':
-        compiled.regex = new RegExp(condition.value);
+        compiled.regex = compileRegex(condition.value);
         break;
       case 'host':
         compiled.hosts = compileHostList(condition.value);
+        compiled.hostWeight = splitList(condition.value).length;
         break;
       case 'command_blacklist':
       case 'command_ask_always': {
@@ -201,13 +207,13 @@ export function kindMatcher(pattern: CompiledPattern, kind: ParamKind, paths?: P
   try {
     switch (kind) {
       case 'text':
-        matcher = { kind, test: compileTextGlob(pattern.pattern) };
+        matcher = { kind, matcher: compileTextGlobMatcher(pattern.pattern) };
         break;
       case 'path':
-        matcher = { kind, test: compilePathPattern(pattern.pattern, paths ?? { root: '/', home: '/', key: 'path' }) };
+        matcher = { kind, matcher: compilePathPattern(pattern.pattern, paths ?? { root: '/', home: '/', key: 'path' }) };
         break;
       case 'url':
-        matcher = { kind, test: compileUrlPattern(pattern.pattern) };
+        matcher = { kind, matcher: compileUrlPattern(pattern.pattern) };
         break;
       case 'command':
         matcher = { kind, pattern: compileCommandPattern(pattern.pattern) };

@@ -2,12 +2,14 @@
 // itself): deny rules, then ask rules, then allow rules, then grants, then the tool's risk
 // default, then the policy default, so precedence is deny > ask > allow whatever the rule order.
 // A shell command is denied if any part is denied, asks if any part asks, and is allowed only
-// if every part is. Modes adjust the result last. Evaluating never throws.
+// if every part is. Modes adjust the result last. Evaluating never throws, and spends at most
+// WORK_BUDGET steps matching: a part still undecided when the budget runs out asks.
 import { compileGrants, compilePolicy, isCompiledPolicy, type CompiledPolicy, type CompiledRule } from './compile';
 import { PolicyValidationError } from './errors';
 import * as explain from './explain';
 import { EDIT_TOOLS, paramKindOf, riskOf } from './kinds';
-import { constrainsCommand, ruleMatches, type PreparedCall, type Unit } from './match';
+import { MAX_NAME_LENGTH, WORK_BUDGET, WorkBudget } from './limits';
+import { constrainsCommand, ruleMatches, rulesFit, unitOf, type PreparedCall, type Unit } from './match';
 import { isInside, pathContext, resolvePath } from './paths';
 import { parseCommand } from './shell/parse';
 import type { ShellPart } from './shell/types';
@@ -16,6 +18,9 @@ import type { Action, Decision, DecisionReason, EvaluationContext, PartDecision,
 const EMPTY_PART: ShellPart = { words: [], views: [[]], text: '', program: '', writesFile: false, openArgs: false, shellFromStdin: false };
 
 const SEVERITY: Record<Action, number> = { allow: 0, ask: 1, deny: 2 };
+
+/** A part the work budget ran out on: like a part that cannot be inspected, it asks and is never allowed. */
+const OVER_BUDGET: UnitDecision = { action: 'ask', reason: 'unparseable', explanation: explain.overBudget(WORK_BUDGET) };
 
 interface UnitDecision {
   action: Action;
@@ -31,6 +36,17 @@ const compiledCache = new WeakMap<object, CompiledPolicy | PolicyValidationError
 const grantCache = new WeakMap<object, CompiledRule[]>();
 
 export function evaluate(policy: Policy | PolicyInput | CompiledPolicy, call: unknown, ctx: EvaluationContext = {}): Decision {
+  return evaluateWith(policy, call, ctx, new WorkBudget());
+}
+
+/** evaluate, and the matching steps it spent (for the tests of the bound and for calibration). */
+export function evaluateMetered(policy: Policy | PolicyInput | CompiledPolicy, call: unknown, ctx: EvaluationContext = {}): { decision: Decision; steps: number } {
+  const work = new WorkBudget();
+  const decision = evaluateWith(policy, call, ctx, work);
+  return { decision, steps: work.spent };
+}
+
+function evaluateWith(policy: Policy | PolicyInput | CompiledPolicy, call: unknown, ctx: EvaluationContext, work: WorkBudget): Decision {
   const mode = ctx?.mode ?? 'default';
   try {
     const shape = checkCall(call);
@@ -44,7 +60,7 @@ export function evaluate(policy: Policy | PolicyInput | CompiledPolicy, call: un
         shape.tool,
       );
     }
-    return decide(compiled, shape, ctx);
+    return decide(compiled, shape, ctx, work);
   } catch (error) {
     const action: Action = mode === 'dontAsk' || mode === 'plan' ? 'deny' : 'ask';
     return { action, reason: 'default_action', explanation: `${action === 'deny' ? 'Denied' : 'Needs approval'}: the call could not be evaluated (${(error as Error)?.message ?? String(error)}).` };
@@ -61,8 +77,10 @@ function checkCall(call: unknown): CallShape | string {
   if (typeof call !== 'object' || call === null) return 'a call must be an object';
   const { tool, params, agent } = call as Record<string, unknown>;
   if (typeof tool !== 'string' || tool.trim() === '') return 'tool must be a non-empty string';
+  if (tool.length > MAX_NAME_LENGTH) return `tool must be at most ${MAX_NAME_LENGTH} characters`;
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) return 'params must be an object';
   if (agent !== undefined && typeof agent !== 'string') return 'agent must be a string';
+  if (typeof agent === 'string' && agent.length > MAX_NAME_LENGTH) return `agent must be at most ${MAX_NAME_LENGTH} characters`;
   return { tool, params: (params ?? {}) as Record<string, unknown>, agent: agent === '' ? undefined : agent };
 }
 
@@ -90,7 +108,7 @@ function grantsOf(grants: EvaluationContext['grants']): CompiledRule[] {
   return rules;
 }
 
-function decide(compiled: CompiledPolicy, call: CallShape, ctx: EvaluationContext): Decision {
+function decide(compiled: CompiledPolicy, call: CallShape, ctx: EvaluationContext, work: WorkBudget): Decision {
   const mode = ctx.mode ?? 'default';
   const risk = riskOf(call.tool, ctx.risk);
   const kinds = new Map<string, ParamKind>();
@@ -100,7 +118,7 @@ function decide(compiled: CompiledPolicy, call: CallShape, ctx: EvaluationContex
     return kind;
   };
   const commandParam = Object.keys(call.params).find((key) => kindOf(key) === 'command');
-  const prep: PreparedCall = { call, agent: call.agent ?? 'main', kindOf, paths: pathContext(ctx.workspaceRoot, ctx.homeDir), commandParam };
+  const prep: PreparedCall = { call, agent: call.agent ?? 'main', kindOf, paths: pathContext(ctx.workspaceRoot, ctx.homeDir), commandParam, work };
   const units = unitsOf(prep);
   const candidates = compiled.candidates(call.tool);
   const grants = grantsOf(ctx.grants).filter((g) => g.tool(call.tool));
@@ -119,8 +137,8 @@ function unitsOf(prep: PreparedCall): Unit[] {
   const parsed = parseCommand(value);
   // Nothing to run (`""`, a comment, `x=1`, `[[ -f a ]]`): one empty part, which command patterns
   // other than a lone `*` never match, so deny rules do not fire on it and allow rules barely do.
-  if (parsed.parts.length === 0) return [{ part: EMPTY_PART }];
-  return parsed.parts.map((part) => ({ part, opaque: part.opaque }));
+  if (parsed.parts.length === 0) return [unitOf(EMPTY_PART)];
+  return parsed.parts.map(unitOf);
 }
 
 function ref(rule: CompiledRule): RuleRef {
@@ -135,16 +153,25 @@ function decideUnit(
   policy: Policy,
   risk: Risk | undefined,
 ): UnitDecision {
+  const work = prep.work;
+  if (!rulesFit(prep, candidates.deny.length + candidates.ask.length)) return OVER_BUDGET;
   for (const rule of candidates.deny) {
-    if (ruleMatches(rule, prep, unit, 'may')) return { action: 'deny', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('deny', rule.index, rule.rule) };
+    const hit = ruleMatches(rule, prep, unit, 'may');
+    if (work.exhausted) return OVER_BUDGET;
+    if (hit) return { action: 'deny', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('deny', rule.index, rule.rule) };
   }
   for (const rule of candidates.ask) {
-    if (ruleMatches(rule, prep, unit, 'may')) return { action: 'ask', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('ask', rule.index, rule.rule) };
+    const hit = ruleMatches(rule, prep, unit, 'may');
+    if (work.exhausted) return OVER_BUDGET;
+    if (hit) return { action: 'ask', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('ask', rule.index, rule.rule) };
   }
   let blocked: string | undefined;
   if (!unit.opaque) {
+    if (!rulesFit(prep, candidates.allow.length + grants.length)) return OVER_BUDGET;
     for (const rule of candidates.allow) {
-      if (!ruleMatches(rule, prep, unit, 'must')) continue;
+      const hit = ruleMatches(rule, prep, unit, 'must');
+      if (work.exhausted) return OVER_BUDGET;
+      if (!hit) continue;
       const why = commandRuleBlock(rule, prep, unit);
       if (why) {
         blocked ??= why;
@@ -153,7 +180,9 @@ function decideUnit(
       return { action: 'allow', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('allow', rule.index, rule.rule), onceRule: rule.rule.once ? rule.index : undefined };
     }
     for (const grant of grants) {
-      if (!ruleMatches(grant, prep, unit, 'must')) continue;
+      const hit = ruleMatches(grant, prep, unit, 'must');
+      if (work.exhausted) return OVER_BUDGET;
+      if (!hit) continue;
       const why = commandRuleBlock(grant, prep, unit);
       if (why) {
         blocked ??= why;

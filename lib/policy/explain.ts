@@ -38,6 +38,10 @@ export function unparseable(why: string): string {
   return `Needs approval: the command cannot be fully inspected (${why}), so no allow rule can cover it.`;
 }
 
+export function overBudget(steps: number): string {
+  return `Needs approval: checking this call against every rule would take more than the engine's work limit (${steps.toLocaleString('en-US')} steps), so no allow rule can cover it.`;
+}
+
 export function commandRuleBlocked(why: string): string {
   return `Needs approval: an allow rule matches, but ${why}, which command allow rules never cover.`;
 }

@@ -6,6 +6,8 @@
 
 export type HostMatcher = (host: string) => boolean;
 
+const MAX_IPV6_LENGTH = 45;
+
 /** Normalizes a host, or a URL / `host:port` / `user@host` spelling of one. Undefined if there is none. */
 export function normalizeHost(input: string): string | undefined {
   let text = input.trim();
@@ -49,6 +51,9 @@ function ipv4FromMappedIpv6(host: string): string | undefined {
 
 /** The eight 16-bit words of an IPv6 literal, or undefined. Accepts a dotted IPv4 tail. */
 export function ipv6Words(host: string): number[] | undefined {
+  // No IPv6 literal is longer (8 groups, or 6 and an IPv4 tail); checking first keeps the regex
+  // below from backtracking over a long host name (it is quadratic on a long run of digits).
+  if (host.length > MAX_IPV6_LENGTH || !host.includes(':')) return undefined;
   let text = host;
   const tail: number[] = [];
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);

@@ -6,6 +6,8 @@ export { compilePolicy, isCompiledPolicy, type CompiledPolicy } from './compile'
 export { derivePermission } from './derive';
 export { checkGrantRules, exactCallRules, grantCoverage, grantFitsCall, type AlwaysAllowRequest, type GrantCheck, type GrantContext, type GrantIssue } from './grant-check';
 export { importPolicy, detectFormat, type PolicyFormat } from './import';
+export { importDraftPolicy } from './draft';
+export { DRAFT_LIMITS, MAX_VALUE_LENGTH, WORK_BUDGET } from './limits';
 export { consumeOnce } from './consume';
 export { DEFAULT_POLICY } from './defaults';
 export { PolicyValidationError, isPolicyValidationError, type PolicyIssue } from './errors';

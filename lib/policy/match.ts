@@ -1,6 +1,8 @@
 // Does a compiled rule match one unit of a call? A unit is a simple command of a shell command
 // (its part), or the whole call for other tools. Two modes: `may` for deny and ask rules (an
 // unknown value may match: fail safe), `must` for allow rules and grants (only what is known).
+// Every match is paid for from the evaluation's work budget before it runs (limits.ts); a value
+// too long to match (MAX_VALUE_LENGTH) may match deny and ask rules but never allow rules.
 import { kindMatcher, type CompiledCondition, type CompiledPattern, type CompiledRule } from './compile';
 import { normalizeHost } from './hosts';
 import { resolvePath, type PathContext } from './paths';
@@ -10,6 +12,11 @@ import { parseCommand } from './shell/parse';
 import type { ShellPart, ShellWord } from './shell/types';
 import { basename, displayWords } from './shell/words';
 import type { ParamKind, ToolCall } from './types';
+import { MAX_VALUE_LENGTH, RULE_STEPS, type WorkBudget } from './limits';
+
+// Module-level copies: an imported binding is a getter call in bundled code, and these sit in the hottest loop.
+const MAX_LENGTH = MAX_VALUE_LENGTH;
+const PER_RULE = RULE_STEPS;
 
 export interface PreparedCall {
   call: ToolCall;
@@ -21,6 +28,18 @@ export interface PreparedCall {
   commandParam?: string;
   /** Resolved path values by param, computed once per call. */
   resolved?: Map<string, string>;
+  /** Work left for this evaluation; once exhausted, no rule is decided any more. */
+  work: WorkBudget;
+}
+
+/** Pays for looking at `count` rules for one unit, up front (cheaper than one charge per rule). */
+export function rulesFit(prep: PreparedCall, count: number): boolean {
+  return count === 0 || prep.work.charge(count * PER_RULE);
+}
+
+/** Pays for matching `length` characters at `weight` steps each (and the call itself). */
+function pay(prep: PreparedCall, length: number, weight: number): boolean {
+  return prep.work.charge(1 + length * weight);
 }
 
 function resolvedPath(prep: PreparedCall, key: string, value: string): string {
@@ -37,8 +56,19 @@ export interface Unit {
   part?: ShellPart;
   /** Why this unit cannot be seen statically; it is never allowed. */
   opaque?: string;
+  /** Steps of matching one command pattern word against the part, every view: see unitOf. */
+  cost?: number;
 }
 
+/** A shell part as a unit; a command pattern costs at most `cost` steps per pattern word against it. */
+export function unitOf(part: ShellPart): Unit {
+  return { part, opaque: part.opaque, cost: part.views.length * (1 + part.text.length + part.words.length) };
+}
+
+/**
+ * Whether the rule matches the unit. The caller pays RULE_STEPS per rule it looks at (rulesFit);
+ * check `prep.work.exhausted` after: then the answer is unknown.
+ */
 export function ruleMatches(rule: CompiledRule, prep: PreparedCall, unit: Unit, mode: MatchMode): boolean {
   if (rule.agent && !rule.agent(prep.agent)) return false;
   for (const param of rule.params) {
@@ -84,12 +114,21 @@ function patternMatches(pattern: CompiledPattern, prep: PreparedCall, unit: Unit
   if (kind === 'command' && pattern.key !== prep.commandParam) kind = 'text';
   const matcher = kindMatcher(pattern, kind, prep.paths);
   if (matcher.kind === 'invalid') return mode === 'may';
-  if (matcher.kind === 'text') return matcher.test(asText(value));
-  if (matcher.kind === 'command') return unit.part ? partMatches(matcher.pattern, unit.part, mode) : mode === 'may';
-  if (typeof value !== 'string') return mode === 'may';
-  if (matcher.kind === 'path') return matcher.test(resolvedPath(prep, pattern.key, value));
-  const url = normalizeUrl(value);
-  return url ? matcher.test(url.href) : mode === 'may';
+  if (matcher.kind === 'command') {
+    if (!unit.part) return mode === 'may';
+    return prep.work.charge((unit.cost ?? 1) * matcher.pattern.words.length) && partMatches(matcher.pattern, unit.part, mode);
+  }
+  let text: string;
+  if (matcher.kind === 'text') text = asText(value);
+  else if (typeof value !== 'string') return mode === 'may';
+  else if (matcher.kind === 'path') text = resolvedPath(prep, pattern.key, value);
+  else {
+    const url = normalizeUrl(value);
+    if (!url) return mode === 'may';
+    text = url.href;
+  }
+  if (text.length > MAX_LENGTH) return mode === 'may';
+  return pay(prep, text.length, matcher.matcher.weight) && matcher.matcher.test(text);
 }
 
 /** Allow rules see the part's words; deny and ask rules see every view, a program path also by its basename. */
@@ -120,34 +159,46 @@ function conditionHolds(condition: CompiledCondition, prep: PreparedCall, unit: 
   if (value === undefined) return false;
   const kind = prep.kindOf(condition.key);
   const perPart = condition.key === prep.commandParam;
+  if (condition.op === 'glob') return patternMatches(condition.pattern!, prep, unit, mode);
+  if (perPart && condition.op === 'regex') return partRegex(condition, prep, unit, mode);
+  if (perPart && (condition.op === 'command_blacklist' || condition.op === 'command_ask_always')) {
+    return unit.part ? programsOf(unit.part).some((p) => condition.programs!.has(p)) : mode === 'may';
+  }
+  const text = condition.op === 'eq' || condition.op === 'regex' ? asText(value) : typeof value === 'string' ? value : undefined;
+  if (text === undefined) return mode === 'may';
+  if (text.length > MAX_LENGTH) return mode === 'may';
   switch (condition.op) {
     case 'eq':
-      return equals(kind, value, condition.value, prep);
-    case 'glob':
-      return patternMatches(condition.pattern!, prep, unit, mode);
-    case 'regex': {
-      if (perPart) {
-        if (!unit.part) return mode === 'may';
-        if (mode === 'must') return condition.regex!.test(unit.part.text);
-        return unit.part.views.some((view) => condition.regex!.test(displayWords(view)));
-      }
-      return condition.regex!.test(asText(value));
-    }
+      return pay(prep, text.length + condition.value.length, 1) && equals(kind, value, condition.value, prep);
+    case 'regex':
+      return pay(prep, text.length, condition.regex!.weight) && condition.regex!.test(text);
     case 'host': {
-      if (typeof value !== 'string') return mode === 'may';
-      const host = kind === 'url' ? normalizeUrl(value)?.host : normalizeHost(value);
-      return host ? condition.hosts!(host) : mode === 'may';
+      if (!pay(prep, text.length, 1)) return false;
+      const host = kind === 'url' ? normalizeUrl(text)?.host : normalizeHost(text);
+      return host ? pay(prep, host.length, condition.hostWeight!) && condition.hosts!(host) : mode === 'may';
     }
     case 'command_blacklist':
-    case 'command_ask_always': {
-      if (perPart) return unit.part ? programsOf(unit.part).some((p) => condition.programs!.has(p)) : mode === 'may';
-      if (typeof value !== 'string') return mode === 'may';
-      return parseCommand(value).parts.some((part) => programsOf(part).some((p) => condition.programs!.has(p)));
-    }
+    case 'command_ask_always':
+      return pay(prep, text.length, 1) && parseCommand(text).parts.some((part) => programsOf(part).some((p) => condition.programs!.has(p)));
     case 'no_command_substitution':
-      if (typeof value !== 'string') return mode === 'may';
-      return parseCommand(value).hasSubstitution;
+      return pay(prep, text.length, 1) && parseCommand(text).hasSubstitution;
   }
+}
+
+/** A regex condition on the shell command: tested on each part (its every view for deny and ask rules). */
+function partRegex(condition: CompiledCondition, prep: PreparedCall, unit: Unit, mode: MatchMode): boolean {
+  const regex = condition.regex!;
+  if (!unit.part) return mode === 'may';
+  const texts = mode === 'must' ? [unit.part.text] : unit.part.views.map(displayWords);
+  for (const text of texts) {
+    if (text.length > MAX_LENGTH) {
+      if (mode === 'may') return true;
+      continue;
+    }
+    if (!pay(prep, text.length, regex.weight)) return false;
+    if (regex.test(text)) return true;
+  }
+  return false;
 }
 
 function equals(kind: ParamKind, value: unknown, expected: string, prep: PreparedCall): boolean {

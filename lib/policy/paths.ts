@@ -5,6 +5,7 @@
 import path from 'node:path';
 import os from 'node:os';
 import picomatch from 'picomatch';
+import { compilePathGlob, type PathMatcher } from './path-glob';
 
 export interface PathContext {
   root: string;
@@ -62,21 +63,32 @@ export function escapePathGlob(literal: string): string {
 }
 
 /** Compiles a path glob against one root; patterns are absolute, `~/`-relative or root-relative. */
-export function compilePathPattern(pattern: string, ctx: PathContext): (absolute: string) => boolean {
+export function compilePathPattern(pattern: string, ctx: PathContext): PathMatcher {
   const trimmed = pattern.trim();
-  if (trimmed === '/**') return () => true;
+  if (trimmed === '/**') return { weight: 0, test: () => true };
   let full: string;
   if (trimmed.startsWith('/')) full = trimmed;
   else if (trimmed === '~' || trimmed.startsWith('~/')) full = escapePathGlob(ctx.home) + trimmed.slice(1);
   else full = `${escapePathGlob(ctx.root)}/${trimmed}`;
   full = normalizeGlobPath(full);
-  const matcher = picomatch(full, { dot: true });
+  // The common shapes need no regex: a plain path, and a plain directory with `/**` (itself and
+  // everything below it).
+  if (!PATH_SPECIAL.test(full)) return { weight: 1, test: (absolute) => absolute === full };
+  const dir = full.endsWith('/**') ? full.slice(0, -3) : undefined;
+  if (dir && dir !== '' && !PATH_SPECIAL.test(dir)) {
+    const below = `${dir}/`;
+    return { weight: 1, test: (absolute) => absolute === dir || absolute.startsWith(below) };
+  }
+  const matcher = compilePathGlob(full);
   // A cheap prefix test first: with many path rules for one tool, most are skipped without
   // running their regex. Only for plain prefixes (an escaped character would not compare).
   const { base, isGlob } = picomatch.scan(full);
-  if (isGlob && base.length > 1 && !base.includes('\\')) return (absolute) => absolute.startsWith(base) && matcher(absolute);
-  return (absolute) => matcher(absolute);
+  if (isGlob && base.length > 1 && !base.includes('\\')) return { weight: matcher.weight, test: (absolute) => absolute.startsWith(base) && matcher.test(absolute) };
+  return matcher;
 }
+
+// picomatch's syntax characters, and `"`, which it reads as quotes.
+const PATH_SPECIAL = /[*?[\]{}()!+@|\\"]/;
 
 /** Lexical normalization of a glob path: collapses `//` and `.`, applies `..` to literal segments. */
 function normalizeGlobPath(glob: string): string {

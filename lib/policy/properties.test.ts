@@ -3,7 +3,8 @@
 // is, and evaluation never throws, whatever it is given.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compilePolicy, evaluate, parseCommand, type Action, type Decision, type Mode, type PolicyInput, type RuleInput } from './index';
+import { evaluateMetered } from './evaluate';
+import { compilePolicy, evaluate, MAX_VALUE_LENGTH, parseCommand, WORK_BUDGET, type Action, type Decision, type Mode, type PolicyInput, type RuleInput } from './index';
 
 const SEVERITY: Record<Action, number> = { allow: 0, ask: 1, deny: 2 };
 const MODES: Mode[] = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions'];
@@ -233,4 +234,78 @@ describe('evaluate on arbitrary input', () => {
       { numRuns: 500 },
     );
   });
+});
+
+// ---- the bound on one evaluation ---------------------------------------------------------
+
+// Patterns that make backtracking engines take exponential or high-polynomial time, and values
+// up to MAX_VALUE_LENGTH made of the characters they fight over.
+const starry = fc.array(fc.constantFrom('*', '**', '?', 'a', 'b', 'a*', '*a', '?a', '/', '.'), { minLength: 1, maxLength: 40 }).map((xs) => xs.join(''));
+const regexAtom = fc.constantFrom('a', 'b', '.', '[ab]', '\\w', '(?:a|aa)', '(a|b|ab)', '[^b]');
+const regexText: fc.Arbitrary<string> = fc.letrec<{ re: string }>((tie) => ({
+  re: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    regexAtom,
+    fc.tuple(tie('re'), tie('re')).map(([x, y]) => x + y),
+    fc.tuple(tie('re'), tie('re')).map(([x, y]) => `(?:${x}|${y})`),
+    fc.tuple(tie('re'), fc.constantFrom('+', '*', '?', '{1,9}', '{2,}', '{0,30}')).map(([x, q]) => `(?:${x})${q}`),
+  ),
+})).re.map((re) => `${re}$`);
+const longValue = fc
+  .tuple(fc.constantFrom('a', 'ab', 'a/', 'a.', 'ba', '*a'), fc.integer({ min: 0, max: MAX_VALUE_LENGTH }), fc.constantFrom('', 'b', '!', '/b'))
+  .map(([unit, length, tail]) => unit.repeat(Math.floor(length / unit.length)).slice(0, MAX_VALUE_LENGTH - tail.length) + tail);
+
+const adversarialRule: fc.Arbitrary<RuleInput> = fc
+  .tuple(
+    action,
+    fc.constantFrom('*', 'x', 'bash', 'read_file', 'fetch_url'),
+    fc.dictionary(fc.constantFrom('v', 'w', 'path', 'url', 'command'), starry, { maxKeys: 3 }),
+    fc.array(fc.tuple(fc.constantFrom('v', 'w', 'command', 'url'), fc.constantFrom('regex', 'glob', 'eq'), regexText, starry), { maxLength: 3 }),
+  )
+  .map(([act, tool, params, conditions]) => ({
+    action: act,
+    tool,
+    params,
+    when: conditions.map(([key, op, re, glob]) => ({ key, op, value: op === 'regex' ? re : glob })),
+  }));
+
+/** Rules whose patterns compile (a few random ones do not, e.g. a command pattern that is not one simple command). */
+function compilable(rules: RuleInput[]): RuleInput[] {
+  return rules.filter((r) => {
+    try {
+      compilePolicy({ rules: [r] });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe('the bound on one evaluation', () => {
+  it('no policy and no input makes one evaluation spend more than WORK_BUDGET steps or 1 s, and a spent budget never allows', () => {
+    fc.assert(
+      fc.property(
+        fc.array(adversarialRule, { maxLength: 40 }),
+        fc.constantFrom('x', 'bash', 'read_file', 'fetch_url'),
+        longValue,
+        longValue,
+        fc.integer({ min: 1, max: 20_000 }),
+        mode,
+        (rules, tool, v, w, parts, m) => {
+          const policy = compilePolicy({ rules: compilable(rules) });
+          const command = `echo ${v.slice(0, 100)};`.repeat(Math.max(1, Math.floor(parts / (v.length > 100 ? 100 : v.length + 1)))).slice(0, 99_000);
+          const params = { v, w, path: `/ws/${v}`.slice(0, MAX_VALUE_LENGTH), url: `https://x.com/${w}`.slice(0, MAX_VALUE_LENGTH), command };
+          parseCommand(command);
+          const start = performance.now();
+          const { decision, steps } = evaluateMetered(policy, { tool, params }, { ...ctxOf(m), grants: rules.slice(0, 3).map((r) => ({ ...r, action: 'allow' as const })) });
+          const ms = performance.now() - start;
+          expect(steps).toBeLessThanOrEqual(WORK_BUDGET);
+          // The bound: WORK_BUDGET steps, about 20-40 ms of one core; 1 s leaves a margin for a loaded machine.
+          expect(ms).toBeLessThan(1000);
+          if (decision.explanation.includes('work limit')) expect(decision.action).not.toBe('allow');
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 120_000);
 });

@@ -2,9 +2,16 @@
 // scheme and host, IPv4 numeric forms and dot segments resolved, default port dropped), then
 // userinfo and fragment are dropped and an IPv4-mapped IPv6 host is unwrapped, so a pattern is
 // matched against what will actually be fetched. In a pattern `*` matches within one path
-// segment (and never across the host's end), `**` any characters after the host.
+// segment (and never across the host's end), `**` any characters after the host. Matching is
+// linear in the URL (wildcard.ts, or RE2).
 import { canonicalHostname } from './hosts';
+import { RE2JS } from 're2js';
 import { escapeRegex } from './glob';
+import { REGEX_STEPS_PER_INSTRUCTION } from './limits';
+import { Lru } from './lru';
+import { compileWildcard, type WildcardMatcher, type WildcardToken } from './wildcard';
+
+export type UrlMatcher = WildcardMatcher;
 
 export interface NormalizedUrl {
   href: string;
@@ -50,30 +57,63 @@ function normalizePattern(pattern: string): string {
   return `${scheme!.toLowerCase()}://${host}${port}${rest === '' ? '/' : rest}`;
 }
 
-export function compileUrlPattern(pattern: string): (href: string) => boolean {
+// Compiling RE2 costs far more than matching; policies repeat their patterns.
+const cache = new Lru<string, UrlMatcher>(1024);
+
+/** A URL pattern's matcher, linear in the URL: wildcard matching, or RE2 where greedy matching would not be exact. */
+export function compileUrlPattern(pattern: string): UrlMatcher {
+  let matcher = cache.get(pattern);
+  if (!matcher) {
+    matcher = compileUncached(pattern);
+    cache.set(pattern, matcher);
+  }
+  return matcher;
+}
+
+function compileUncached(pattern: string): UrlMatcher {
   const normalized = normalizePattern(pattern);
-  if (normalized === '*' || normalized === '**') return () => true;
+  if (normalized === '*' || normalized === '**') return { weight: 0, test: () => true };
   const schemeEnd = normalized.indexOf('://');
   const authorityEnd = schemeEnd < 0 ? 0 : findAuthorityEnd(normalized, schemeEnd + 3);
-  let source = '';
+  const tokens: WildcardToken[] = [];
   for (let i = 0; i < normalized.length; i++) {
-    const ch = normalized[i]!;
-    if (ch === '*') {
-      let stars = 1;
-      while (normalized[i + 1] === '*') {
-        i++;
-        stars++;
-      }
-      const inAuthority = i < authorityEnd;
-      source += inAuthority ? '[^/?#@]*' : stars > 1 ? '.*' : '[^/?#]*';
-      // `/**` at the end also matches the bare path.
-    } else {
-      source += escapeRegex(ch);
+    const ch = normalized.charCodeAt(i);
+    if (ch !== 0x2a /* * */) {
+      tokens.push(ch);
+      continue;
     }
+    let stars = 1;
+    while (normalized[i + 1] === '*') {
+      i++;
+      stars++;
+    }
+    tokens.push(i < authorityEnd ? IN_AUTHORITY : stars > 1 ? ANYTHING : IN_SEGMENT);
   }
-  source = source.replace(/\\\/\.\*$/, '(?:/.*)?');
-  const regex = new RegExp(`^${source}$`, 's');
-  return (href) => regex.test(href);
+  // `/**` at the end also matches the bare path.
+  const last = tokens.length - 1;
+  const optionalTail = last >= 1 && tokens[last] === ANYTHING && tokens[last - 1] === SLASH;
+  const full = compileTokens(tokens);
+  if (!optionalTail) return full;
+  const bare = compileTokens(tokens.slice(0, -2));
+  return { weight: full.weight + bare.weight, test: (href) => bare.test(href) || full.test(href) };
+}
+
+const IN_AUTHORITY: WildcardToken = { star: '/?#@' };
+const IN_SEGMENT: WildcardToken = { star: '/?#' };
+const ANYTHING: WildcardToken = { star: '' };
+const SLASH = 0x2f;
+
+function compileTokens(tokens: WildcardToken[]): UrlMatcher {
+  const wildcard = compileWildcard(tokens);
+  if (wildcard) return wildcard;
+  // Stars that get stricter further on (`/**/x/*`): RE2 matches those, still in linear time.
+  let source = '';
+  for (const token of tokens) {
+    if (typeof token === 'number') source += escapeRegex(String.fromCharCode(token));
+    else if (typeof token === 'object') source += token.star === '' ? '.*' : `[^${escapeRegex(token.star)}]*`;
+  }
+  const re = RE2JS.compile(source, RE2JS.DOTALL);
+  return { weight: 1 + re.programSize() * REGEX_STEPS_PER_INSTRUCTION, test: (href) => re.testExact(href) };
 }
 
 function findAuthorityEnd(text: string, start: number): number {

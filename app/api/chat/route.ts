@@ -1,6 +1,7 @@
 // POST /api/chat: starts a run (detached from this request) and streams its events as SSE.
 // The first event is `connected` with the session and run ids; closing the stream stops only
 // the stream, never the run. The stream ends when the caller's credential stops being valid.
+import { importDraftPolicy } from '@/lib/policy';
 import { readJson } from '@/lib/server/body';
 import { handle, signedIn } from '@/lib/server/handler';
 import { assertSessionUsable } from '@/lib/server/run-access';
@@ -15,6 +16,8 @@ export const POST = handle('runs:start', async (request, _params, rt, user) => {
   const me = signedIn(user);
   const body = await readJson(request, ChatRequestSchema, rt.config.maxBodyBytes);
   if (body.sessionId) await assertSessionUsable(rt.q, me, body.sessionId);
+  // Any user's per-run policy: within the draft limits and valid before a run is created (400 naming the field).
+  if (body.permissions !== undefined) importDraftPolicy(body.permissions);
   const { runId, sessionId } = await rt.runs.start({
     messages: body.messages,
     sessionId: body.sessionId,
