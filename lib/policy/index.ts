@@ -9,6 +9,7 @@ export { importPolicy, detectFormat, type PolicyFormat } from './import';
 export { importDraftPolicy } from './draft';
 export { DRAFT_LIMITS, MAX_VALUE_LENGTH, WORK_BUDGET } from './limits';
 export { consumeOnce } from './consume';
+export { salvagePolicy, type SalvagedPolicy } from './salvage';
 export { DEFAULT_POLICY } from './defaults';
 export { PolicyValidationError, isPolicyValidationError, type PolicyIssue } from './errors';
 export { BUILTIN_PARAM_KINDS, BUILTIN_RISKS, paramKindOf, riskOf } from './kinds';

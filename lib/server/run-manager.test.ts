@@ -83,6 +83,29 @@ describeStores('RunManager', (store) => {
     expect(a.policy.rules.some((r) => r.id === 'no-private-network')).toBe(true);
   });
 
+  it('a stored policy that no longer validates is used salvaged, never more permissive, and runs still start', async () => {
+    const { q } = store();
+    await loadPolicy(q);
+    const saved = await q.policies.savePolicy({
+      policy: { defaultAction: 'ask', rules: [{ action: 'deny', tool: 'bash', when: [{ key: 'command', op: 'regex', value: '(?=never)' }] }] } as never,
+      expectedVersion: 1,
+      createdBy: 'older-version',
+    });
+    expect(saved.ok).toBe(true);
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const { policy } = await loadPolicy(q);
+      expect(policy.rules[0]).toMatchObject({ action: 'deny', tool: 'bash' });
+      expect(policy.rules[0]!.when).toBeUndefined();
+      const m = manager();
+      const { runId } = await m.start({ messages: [{ role: 'user', content: '$ echo salvaged' }] });
+      const events = await follow(m, runId, 0);
+      expect(events.find((e) => e.type === 'tool_result')?.data).toMatchObject({ denied: true });
+    } finally {
+      error.mockRestore();
+    }
+  });
+
   it('after a restart, a paused run is resumed from its checkpoint and finishes on the decision', async () => {
     // What a crash leaves behind: the checkpoint (the step's tool calls), the relay and its event.
     const { q } = store();
