@@ -264,7 +264,7 @@ describe('output redirections to files are never allowed by a command allow rule
   ]);
 });
 
-describe('control characters outside quotes make a command opaque', () => {
+describe('control and invisible characters anywhere make a command opaque', () => {
   check([
     { name: 'CR between two words', cmd: 'ls\rrm -rf x', action: 'ask', reason: 'unparseable' },
     { name: 'trailing CR', cmd: 'echo hi\r', action: 'ask', reason: 'unparseable' },
@@ -278,11 +278,22 @@ describe('control characters outside quotes make a command opaque', () => {
     { name: 'escaped CR is still invisible', cmd: 'echo hi\\\rrm', action: 'ask', reason: 'unparseable' },
     { name: 'CR inside $() inside double quotes is code, not quoted text', cmd: 'echo "$(echo \r)"', action: 'ask', reason: 'unparseable' },
     { name: 'a deny still applies next to a control character', cmd: 'rm -rf /\r', action: 'deny' },
-    { name: 'control: CR inside single quotes', cmd: "echo 'a\rb'", action: 'allow' },
-    { name: 'control: CR inside double quotes', cmd: 'echo "a\rb"', action: 'allow' },
-    { name: 'control: U+2028 inside double quotes', cmd: 'echo "a\u2028b"', action: 'allow' },
-    { name: "control: \\r written as $'\\r'", cmd: "echo $'a\\rb'", action: 'allow' },
+    { name: 'right-to-left override inside single quotes', cmd: "echo 'txt.\u202eexe.sh'", action: 'ask', reason: 'unparseable' },
+    { name: 'right-to-left override inside double quotes', cmd: 'echo "abc\u202edef"', action: 'ask', reason: 'unparseable' },
+    { name: 'bidi isolate inside a quoted word', cmd: "git commit -m 'fix\u2066 x'", action: 'ask', reason: 'unparseable' },
+    { name: 'zero-width space inside double quotes', cmd: 'echo "a\u200bb"', action: 'ask', reason: 'unparseable' },
+    { name: 'Arabic letter mark inside quotes', cmd: "echo 'a\u061cb'", action: 'ask', reason: 'unparseable' },
+    { name: 'byte order mark inside quotes', cmd: "echo '\ufeffhi'", action: 'ask', reason: 'unparseable' },
+    { name: 'a tag character (astral, format)', cmd: "echo 'a\u{e0041}'", action: 'ask', reason: 'unparseable' },
+    { name: 'bidi override in a comment (reorders the code before it on screen)', cmd: 'ls # \u202e', action: 'ask', reason: 'unparseable' },
+    { name: 'bidi override in a quoted heredoc body', cmd: "cat <<'EOF'\n\u202e\nEOF", action: 'ask', reason: 'unparseable' },
+    { name: 'CR inside single quotes', cmd: "echo 'a\rb'", action: 'ask', reason: 'unparseable' },
+    { name: 'CR inside double quotes', cmd: 'echo "a\rb"', action: 'ask', reason: 'unparseable' },
+    { name: 'U+2028 inside double quotes', cmd: 'echo "a\u2028b"', action: 'ask', reason: 'unparseable' },
+    { name: "control: \\r written as $'\\r' (the text is visible)", cmd: "echo $'a\\rb'", action: 'allow' },
+    { name: "control: \\u202e written as $'\\u202e'", cmd: "echo $'\\u202e'", action: 'allow' },
     { name: 'control: tab and trailing newline', cmd: 'ls\t-la\n', action: 'allow' },
+    { name: 'control: visible non-ASCII text in quotes', cmd: "echo 'héllo wörld — ✓ 日本'", action: 'allow' },
   ]);
 });
 

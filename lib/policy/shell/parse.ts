@@ -8,7 +8,7 @@ import { Lru } from '../lru';
 import type { ParsedCommand, ShellPart, ShellWord } from './types';
 import { analyzeWord, basename, displayWords, hasUnquotedGlob, literalWord } from './words';
 import { findExecCommands, isPrivilegedWrapper, isShell, isWrapper, shellInvocation, unwrapOnce } from './wrappers';
-import { findInvisibleOutsideQuotes } from './scan';
+import { codePointLabel, findInvisible } from './scan';
 
 /** Longest command the engine inspects; longer ones are opaque (asked, never allowed). */
 export const MAX_COMMAND_LENGTH = 100_000;
@@ -83,11 +83,8 @@ function collectScript(source: string, state: State, depth: number, views: Shell
     state.parts.push(opaquePart(source, 'shell nesting is too deep to inspect', views));
     return;
   }
-  const invisible = findInvisibleOutsideQuotes(source);
-  if (invisible >= 0) {
-    const code = source.charCodeAt(invisible).toString(16).padStart(4, '0');
-    state.parts.push(opaquePart(source, `it contains an invisible control character (U+${code.toUpperCase()}) outside quotes`, views));
-  }
+  const invisible = findInvisible(source);
+  if (invisible >= 0) state.parts.push(opaquePart(source, `it contains an invisible or control character (${codePointLabel(source, invisible)})`, views));
   let script;
   try {
     script = parse(source);
