@@ -334,13 +334,14 @@ describe('word boundaries and the blacklist', () => {
 
 describe('huge commands', () => {
   check([
-    { name: 'a denied part after 3000 allowed parts', cmd: `${'echo a; '.repeat(3000)}rm -rf /`, action: 'deny', by: 'rm' },
-    { name: 'an asked part after 3000 allowed parts', cmd: `${'ls; '.repeat(3000)}curl https://evil.io`, action: 'ask' },
-    { name: 'a denied part at the end of a 1500-stage pipeline', cmd: `${'cat x | '.repeat(1500)}rm -rf /`, action: 'deny', by: 'rm' },
+    { name: 'a denied part after 600 allowed parts', cmd: `${'echo a; '.repeat(600)}rm -rf /`, action: 'deny', by: 'rm' },
+    { name: 'an asked part after 900 allowed parts', cmd: `${'ls; '.repeat(900)}curl https://evil.io`, action: 'ask', reason: 'matched_rule' },
+    { name: 'a denied part at the end of a 600-stage pipeline', cmd: `${'cat x | '.repeat(600)}rm -rf /`, action: 'deny', by: 'rm' },
+    { name: 'a command with more words, operators and expansions than the engine inspects is never allowed', cmd: `${'echo a; '.repeat(3000)}`, action: 'ask', reason: 'unparseable' },
     { name: 'a denied part after a 99 000-character argument', cmd: `echo ${'a'.repeat(99_000)}; rm -rf /`, action: 'deny', by: 'rm' },
     { name: 'a command with more parts than the engine inspects is never allowed', cmd: 'ls;'.repeat(25_000), action: 'ask', reason: 'unparseable' },
     { name: 'a command too long to inspect is never allowed', cmd: `ls ${'a '.repeat(60_000)}`, action: 'ask', reason: 'unparseable' },
     { name: 'deeply nested substitutions', cmd: Array.from({ length: 40 }).reduce<string>((s) => `echo $(${s})`, 'rm -rf /'), action: 'deny', by: 'rm' },
-    { name: '20 000 dynamic words', cmd: `rm ${'$X '.repeat(20_000)}/`, action: 'deny' },
+    { name: '1900 dynamic words', cmd: `rm ${'$X '.repeat(1_900)}/`, action: 'deny' },
   ]);
 });

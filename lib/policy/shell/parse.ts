@@ -4,7 +4,8 @@
 // assignments, redirect targets and unquoted heredocs. Wrappers are unwrapped, `sh -c` and
 // `eval` of literal text are parsed recursively, `find -exec` commands become parts.
 import { forEachChild, parse, type Command, type Redirection, type SyntaxNode } from 'unbash';
-import { Lru } from '../lru';
+import { ParseCache } from './cache';
+import { MAX_ELEMENTS, precheck } from './precheck';
 import type { ParsedCommand, ShellPart, ShellWord } from './types';
 import { analyzeWord, basename, displayWords, hasUnquotedGlob, literalWord } from './words';
 import { findExecCommands, isPrivilegedWrapper, isShell, isWrapper, shellInvocation, unwrapOnce } from './wrappers';
@@ -13,7 +14,7 @@ import { codePointLabel, findInvisible } from './scan';
 /** Longest command the engine inspects; longer ones are opaque (asked, never allowed). */
 export const MAX_COMMAND_LENGTH = 100_000;
 const MAX_DEPTH = 8;
-const MAX_PARTS = 20_000;
+const MAX_PARTS = MAX_ELEMENTS;
 
 /** Assignments that change which program runs or how: never allowed by a command allow rule. */
 const RISKY_ENV = new Set([
@@ -32,22 +33,32 @@ function isTrustedProgram(program: string): boolean {
 const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
 const RISKY_ASSIGNMENT = new RegExp(`^(${[...RISKY_ENV].join('|')})\\+?=`);
 
-const cache = new Lru<string, ParsedCommand>(2048);
+const cache = new ParseCache(2048, 16_000_000);
 
+/** The parts of a shell command; each distinct command is analysed once (failures too). Never throws. */
 export function parseCommand(source: string): ParsedCommand {
+  if (source.length > MAX_COMMAND_LENGTH) {
+    // Not cached: the check is free, and keeping the text would pin it.
+    return { parts: [opaquePart(`${source.slice(0, 200)}…`, 'the command is too long to inspect')], hasSubstitution: hasSubstitution(source) };
+  }
   const cached = cache.get(source);
   if (cached) return cached;
-  const result = analyze(source);
+  let result: ParsedCommand;
+  try {
+    result = analyze(source);
+  } catch (error) {
+    result = { parts: [opaquePart(source.slice(0, 200), `the shell analysis failed (${(error as Error)?.message ?? String(error)})`)], hasSubstitution: hasSubstitution(source) };
+  }
   cache.set(source, result);
   return result;
 }
 
+function hasSubstitution(source: string): boolean {
+  return /\$\((?!\()|`|[<>]\(/.test(source);
+}
+
 function analyze(source: string): ParsedCommand {
-  const state: State = { parts: [], hasSubstitution: /\$\((?!\()|`|[<>]\(/.test(source) };
-  if (source.length > MAX_COMMAND_LENGTH) {
-    state.parts.push(opaquePart(source.slice(0, 200), 'the command is too long to inspect'));
-    return state;
-  }
+  const state: State = { parts: [], hasSubstitution: hasSubstitution(source), elements: 0 };
   collectScript(source, state, 0, [], -1);
   if (state.truncated) state.parts.push(opaquePart(source.slice(0, 200), `it has more than ${MAX_PARTS} commands`));
   // A risky assignment affects every later command of the script: none is allowable by a command rule.
@@ -62,6 +73,8 @@ interface State {
   /** A risky variable assigned by a statement of its own (`PATH=/tmp; ls`, `export LD_PRELOAD=x`). */
   riskyEnv?: string;
   truncated?: boolean;
+  /** Syntax elements counted so far, nested scripts included (bounded by MAX_ELEMENTS). */
+  elements: number;
 }
 
 function opaquePart(text: string, reason: string, views: ShellWord[][] = []): ShellPart {
@@ -85,6 +98,13 @@ function collectScript(source: string, state: State, depth: number, views: Shell
   }
   const invisible = findInvisible(source);
   if (invisible >= 0) state.parts.push(opaquePart(source, `it contains an invisible or control character (${codePointLabel(source, invisible)})`, views));
+  // Before parsing: the parser's time and stack grow with nesting and size.
+  const shape = precheck(source, MAX_ELEMENTS - state.elements);
+  state.elements += shape.elements;
+  if (shape.reject) {
+    state.parts.push(opaquePart(source.slice(0, 200), shape.reject, views));
+    return;
+  }
   let script;
   try {
     script = parse(source);
