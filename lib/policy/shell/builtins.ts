@@ -5,7 +5,7 @@
 // its wrappers are unwrapped (`builtin read`, `command printf -v`).
 import type { Assignment, Word } from 'unbash';
 import type { ScriptFacts } from './facts';
-import { Level, literalTemplate, templateOf, type Template } from './template';
+import { Level, literalTemplate, NUMERIC_SPECIALS, templateOf, type Template } from './template';
 import type { ShellWord } from './types';
 import { displayWords } from './words';
 
@@ -90,7 +90,7 @@ function builtin(name: string, args: readonly ShellWord[], call: Call): ShellWor
       if (hasOption(args, 'f', '')) return undefined;
       for (const arg of operands(args, '')) {
         call.named(arg, Level.Arith);
-        if (!arg.dynamic) facts.markUnset(arg.value.split('[')[0]!);
+        if (!arg.dynamic && !arg.value.includes('[')) facts.markUnset(arg.value); // not just an element
       }
       return undefined;
     case 'test':
@@ -218,6 +218,8 @@ function declaration(builtin: string, args: readonly ShellWord[], call: Call): v
     if (!base) continue;
     if (flags.has('i')) facts.markInteger(base);
     if (flags.has('A')) facts.markAssociative(base);
-    facts.markUnset(base); // a redeclared RANDOM or OPTIND is a plain variable
+    // A redeclared RANDOM is a plain variable; `local a` (or declare in a function) shadows an array.
+    const shadows = builtin !== 'export' && builtin !== 'readonly' && !flags.has('A') && !flags.has('p');
+    if (shadows || NUMERIC_SPECIALS.has(base)) facts.markUnset(base);
   }
 }

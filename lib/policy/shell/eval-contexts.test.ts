@@ -99,6 +99,8 @@ const CONTEXTS: Record<string, Row[]> = {
     { cmd: `x=${A}; a[$x]=1`, runs: true },
     { cmd: `x=${A}; a=([x]=1)`, runs: true },
     { cmd: `x=${A}; declare -a b=([x]=1)`, runs: true },
+    { cmd: `declare -A m; x='b[$(${P})]'; for i in 1 2; do echo \${m[$x]}; unset m; m=(); done`, runs: true },
+    { cmd: `declare -A a; x='b[$(${P})]'; f() { local a; echo \${a[$x]}; }; f`, runs: true },
   ],
   'names given to builtins: printf -v, read, test -v / [ -v ] / [[ -v ]], unset, wait -p, declare/typeset/local': [
     { cmd: `printf -v ${A} %s 1`, runs: true },
@@ -133,6 +135,7 @@ const CONTEXTS: Record<string, Row[]> = {
     { cmd: `OPTIND=${A}`, runs: true },
     { cmd: `RANDOM=${A}`, runs: true },
     { cmd: `for OPTIND in ${A}; do :; done`, runs: true },
+    { cmd: `for i in 1 2; do echo $((SECONDS)); unset SECONDS; SECONDS=${A}; done`, runs: true },
   ],
   'namerefs (declare -n, local -n)': [
     { cmd: `declare -n r=${A}; echo $r`, runs: true },
@@ -187,6 +190,25 @@ describe('the reported attack: Always Allow on `echo hello`', () => {
   });
 });
 
+describe('copies between variables (x=$y) are followed, however they branch or cycle', () => {
+  const evaluateCommand = (command: string) => evaluate(byRules, { tool: 'bash', params: { command } });
+
+  it('a variable takes the worst value of any variable it copied, through a cycle', () => {
+    const cycle = `a=${A}; x=1; y=$x; z=$y; x=$z; if false; then x=$a; fi; echo $((z))`;
+    expect(evaluateCommand(cycle).action).toBe('ask');
+    expect(evaluateCommand(cycle.replace('x=$a', 'x=2')).action).toBe('allow');
+  });
+
+  it('150 levels of two variables copying both of the level before resolve at once', () => {
+    let command = 'x0=1; y0=2; ';
+    for (let k = 1; k <= 150; k++) command += `x${k}="$x${k - 1}$y${k - 1}"; y${k}="$y${k - 1}$x${k - 1}"; `;
+    const start = performance.now();
+    expect(evaluateCommand(`${command}echo $((x150 + y150))`).action).toBe('allow');
+    expect(evaluateCommand(`${command.replace('y0=2', `y0=${A}`)}echo $((x150))`).action).toBe('ask');
+    expect(performance.now() - start).toBeLessThan(1_000);
+  });
+});
+
 describe('controls: ordinary commands and texts bash does not evaluate again', () => {
   const controls = [
     'echo $HOME',
@@ -198,7 +220,7 @@ describe('controls: ordinary commands and texts bash does not evaluate again', (
     'ls; [ $? -eq 0 ] && echo ok',
     '[ -n "$x" ] || echo empty',
     'arr=(a b c); echo ${arr[1]} ${#arr[@]} ${arr[@]:1}',
-    'declare -A m; m[key]=1; echo ${m[key]}',
+    "declare -A m; m[key]=1; m[old]=2; unset 'm[old]'; declare -p m; echo ${m[key]}",
     'ref=HOME; echo ${!ref}',
     'for v in HOME PATH; do echo ${!v}; done',
     'x=hello; echo ${x@P}',

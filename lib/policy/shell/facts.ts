@@ -55,6 +55,9 @@ export class ScriptFacts {
   // Made when first needed: most scripts assign nothing, and the walk is on the decision path.
   private vars: Map<string, VarInfo> | undefined;
   private pending: { names: string[]; max: Level; issue: Issue }[] | undefined;
+  private levels: Map<string, Level> | undefined;
+  /** Arrays whose subscripts were taken as strings, because surely associative where used. */
+  private assocUses: Set<string> | undefined;
   readonly issues: Issue[] = [];
 
   /** Opens a scope whose certainties do not outlive it (a branch, loop body, subshell); pass the result to leave(). */
@@ -92,16 +95,20 @@ export class ScriptFacts {
     this.info(name).marks |= ASSOCIATIVE;
   }
 
+  /** Surely associative here: its subscripts are strings. Judged again at the end (see finish). */
   isAssociative(name: string): boolean {
-    return this.scope.has(`${name}[]`);
+    if (!this.scope.has(`${name}[]`)) return false;
+    (this.assocUses ??= new Set()).add(name);
+    return true;
   }
 
   markInteger(name: string): void {
     this.info(name).marks |= INTEGER;
   }
 
+  /** `unset NAME`, or a declaration without -A: RANDOM is no longer special, an array no longer surely associative. */
   markUnset(name: string): void {
-    if (NUMERIC_SPECIALS.has(name)) this.info(name).marks |= UNSET;
+    this.info(name).marks |= UNSET;
   }
 
   /**
@@ -168,7 +175,7 @@ export class ScriptFacts {
           this.issue(text, `${why}, and $${name} is not set by the command`);
           return false;
         }
-        if (!this.isSpecial(name)) names.push(name);
+        names.push(name); // a special is judged at the end too: a later `unset` in a loop counts
       }
     }
     if (names.length > 0) (this.pending ??= []).push({ names, max, issue: { text: clip(text), why } });
@@ -180,6 +187,10 @@ export class ScriptFacts {
     for (const { names, max, issue } of this.pending ?? []) {
       const bad = names.find((name) => this.levelOf(name) > max);
       if (bad) this.issue(issue.text, `${issue.why}, and $${bad} may hold code`);
+    }
+    // Unset or redeclared anywhere (a loop, a function's `local`), the array may be indexed where used.
+    for (const name of this.assocUses ?? []) {
+      if (this.marked(name, UNSET)) this.issue(`\${${name}[...]}`, `$${name} is unset or redeclared, so bash may evaluate its subscripts as arithmetic`);
     }
     for (const [name, info] of this.vars ?? []) {
       if (!this.isInteger(name, info)) continue;
@@ -257,20 +268,53 @@ export class ScriptFacts {
     return info;
   }
 
-  /** The worst value a variable may hold; copies resolved, cycles add nothing. */
-  private levelOf(name: string, visiting = new Set<string>()): Level {
+  /** The worst value a variable may hold, copies resolved (once every assignment is known). */
+  private levelOf(name: string): Level {
+    this.levels ??= this.resolveLevels();
+    return this.levels.get(name) ?? this.ownLevel(name);
+  }
+
+  /** A variable's level without its copies. */
+  private ownLevel(name: string, info = this.vars?.get(name)): Level {
     if (name.startsWith('!')) return this.marked(name.slice(1), ASSOCIATIVE) ? Level.Unknown : Level.Arith;
     if (this.isSpecial(name)) return Level.Arith;
-    const info = this.vars?.get(name);
     if (!info) return Level.Unknown;
     // An integer variable holds the result of evaluating what was assigned, which finish() checks.
     if (this.isInteger(name, info)) return Level.Arith;
-    if (visiting.has(name)) return Level.Arith;
-    visiting.add(name);
-    let level = info.level;
-    for (const copy of info.copies ?? []) level = Math.max(level, this.levelOf(copy, visiting)) as Level;
-    visiting.delete(name);
-    return level;
+    return info.level;
+  }
+
+  /**
+   * Levels with copies (`x=$y`) followed to a fixed point: a level only rises, at most twice per
+   * variable, so this is linear in variables and copies, however the copies branch or cycle.
+   */
+  private resolveLevels(): Map<string, Level> {
+    const levels = new Map<string, Level>();
+    const readers = new Map<string, string[]>();
+    const queue: string[] = [];
+    for (const [name, info] of this.vars ?? []) {
+      levels.set(name, this.ownLevel(name, info));
+      queue.push(name);
+      if (this.isSpecial(name) || this.isInteger(name, info)) continue;
+      for (const copy of info.copies ?? []) {
+        if (!levels.has(copy) && !this.vars?.has(copy)) levels.set(copy, this.ownLevel(copy));
+        const list = readers.get(copy);
+        if (list) list.push(name);
+        else readers.set(copy, [name]);
+      }
+    }
+    for (const name of readers.keys()) if (!this.vars?.has(name)) queue.push(name);
+    while (queue.length > 0) {
+      const name = queue.pop()!;
+      const level = levels.get(name)!;
+      for (const reader of readers.get(name) ?? []) {
+        if (levels.get(reader)! < level) {
+          levels.set(reader, level);
+          queue.push(reader);
+        }
+      }
+    }
+    return levels;
   }
 }
 
