@@ -264,7 +264,7 @@ describe('output redirections to files are never allowed by a command allow rule
   ]);
 });
 
-describe('control characters outside quotes make a command opaque', () => {
+describe('control and invisible characters anywhere make a command opaque', () => {
   check([
     { name: 'CR between two words', cmd: 'ls\rrm -rf x', action: 'ask', reason: 'unparseable' },
     { name: 'trailing CR', cmd: 'echo hi\r', action: 'ask', reason: 'unparseable' },
@@ -278,11 +278,22 @@ describe('control characters outside quotes make a command opaque', () => {
     { name: 'escaped CR is still invisible', cmd: 'echo hi\\\rrm', action: 'ask', reason: 'unparseable' },
     { name: 'CR inside $() inside double quotes is code, not quoted text', cmd: 'echo "$(echo \r)"', action: 'ask', reason: 'unparseable' },
     { name: 'a deny still applies next to a control character', cmd: 'rm -rf /\r', action: 'deny' },
-    { name: 'control: CR inside single quotes', cmd: "echo 'a\rb'", action: 'allow' },
-    { name: 'control: CR inside double quotes', cmd: 'echo "a\rb"', action: 'allow' },
-    { name: 'control: U+2028 inside double quotes', cmd: 'echo "a\u2028b"', action: 'allow' },
-    { name: "control: \\r written as $'\\r'", cmd: "echo $'a\\rb'", action: 'allow' },
+    { name: 'right-to-left override inside single quotes', cmd: "echo 'txt.\u202eexe.sh'", action: 'ask', reason: 'unparseable' },
+    { name: 'right-to-left override inside double quotes', cmd: 'echo "abc\u202edef"', action: 'ask', reason: 'unparseable' },
+    { name: 'bidi isolate inside a quoted word', cmd: "git commit -m 'fix\u2066 x'", action: 'ask', reason: 'unparseable' },
+    { name: 'zero-width space inside double quotes', cmd: 'echo "a\u200bb"', action: 'ask', reason: 'unparseable' },
+    { name: 'Arabic letter mark inside quotes', cmd: "echo 'a\u061cb'", action: 'ask', reason: 'unparseable' },
+    { name: 'byte order mark inside quotes', cmd: "echo '\ufeffhi'", action: 'ask', reason: 'unparseable' },
+    { name: 'a tag character (astral, format)', cmd: "echo 'a\u{e0041}'", action: 'ask', reason: 'unparseable' },
+    { name: 'bidi override in a comment (reorders the code before it on screen)', cmd: 'ls # \u202e', action: 'ask', reason: 'unparseable' },
+    { name: 'bidi override in a quoted heredoc body', cmd: "cat <<'EOF'\n\u202e\nEOF", action: 'ask', reason: 'unparseable' },
+    { name: 'CR inside single quotes', cmd: "echo 'a\rb'", action: 'ask', reason: 'unparseable' },
+    { name: 'CR inside double quotes', cmd: 'echo "a\rb"', action: 'ask', reason: 'unparseable' },
+    { name: 'U+2028 inside double quotes', cmd: 'echo "a\u2028b"', action: 'ask', reason: 'unparseable' },
+    { name: "control: \\r written as $'\\r' (the text is visible)", cmd: "echo $'a\\rb'", action: 'allow' },
+    { name: "control: \\u202e written as $'\\u202e'", cmd: "echo $'\\u202e'", action: 'allow' },
     { name: 'control: tab and trailing newline', cmd: 'ls\t-la\n', action: 'allow' },
+    { name: 'control: visible non-ASCII text in quotes', cmd: "echo 'héllo wörld — ✓ 日本'", action: 'allow' },
   ]);
 });
 
@@ -323,13 +334,14 @@ describe('word boundaries and the blacklist', () => {
 
 describe('huge commands', () => {
   check([
-    { name: 'a denied part after 3000 allowed parts', cmd: `${'echo a; '.repeat(3000)}rm -rf /`, action: 'deny', by: 'rm' },
-    { name: 'an asked part after 3000 allowed parts', cmd: `${'ls; '.repeat(3000)}curl https://evil.io`, action: 'ask' },
-    { name: 'a denied part at the end of a 1500-stage pipeline', cmd: `${'cat x | '.repeat(1500)}rm -rf /`, action: 'deny', by: 'rm' },
+    { name: 'a denied part after 600 allowed parts', cmd: `${'echo a; '.repeat(600)}rm -rf /`, action: 'deny', by: 'rm' },
+    { name: 'an asked part after 900 allowed parts', cmd: `${'ls; '.repeat(900)}curl https://evil.io`, action: 'ask', reason: 'matched_rule' },
+    { name: 'a denied part at the end of a 600-stage pipeline', cmd: `${'cat x | '.repeat(600)}rm -rf /`, action: 'deny', by: 'rm' },
+    { name: 'a command with more words, operators and expansions than the engine inspects is never allowed', cmd: `${'echo a; '.repeat(3000)}`, action: 'ask', reason: 'unparseable' },
     { name: 'a denied part after a 99 000-character argument', cmd: `echo ${'a'.repeat(99_000)}; rm -rf /`, action: 'deny', by: 'rm' },
     { name: 'a command with more parts than the engine inspects is never allowed', cmd: 'ls;'.repeat(25_000), action: 'ask', reason: 'unparseable' },
     { name: 'a command too long to inspect is never allowed', cmd: `ls ${'a '.repeat(60_000)}`, action: 'ask', reason: 'unparseable' },
     { name: 'deeply nested substitutions', cmd: Array.from({ length: 40 }).reduce<string>((s) => `echo $(${s})`, 'rm -rf /'), action: 'deny', by: 'rm' },
-    { name: '20 000 dynamic words', cmd: `rm ${'$X '.repeat(20_000)}/`, action: 'deny' },
+    { name: '1900 dynamic words', cmd: `rm ${'$X '.repeat(1_900)}/`, action: 'deny' },
   ]);
 });

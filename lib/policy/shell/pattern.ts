@@ -100,8 +100,22 @@ export function matchCommand(pattern: CommandPattern, words: readonly ShellWord[
 /** No `**` before the end and no word that may split: a single left-to-right pass decides. */
 function isLinear(p: readonly PatternWord[], words: readonly ShellWord[], mode: MatchMode): boolean {
   for (let i = 0; i < p.length - 1; i++) if (p[i]!.kind === 'anyN') return false;
-  if (mode === 'may') for (let j = 1; j < words.length; j++) if (words[j]!.splittable) return false;
-  return true;
+  return mode === 'must' || !hasSplittableArgument(words);
+}
+
+// Remembered per long word list: the views of `find -exec` parts share the long `find` command,
+// which every deny rule would otherwise scan again for each part.
+const splittable = new WeakMap<readonly ShellWord[], boolean>();
+const REMEMBER_FROM = 64;
+
+function hasSplittableArgument(words: readonly ShellWord[]): boolean {
+  let known = words.length >= REMEMBER_FROM ? splittable.get(words) : undefined;
+  if (known === undefined) {
+    known = false;
+    for (let j = 1; j < words.length; j++) if (words[j]!.splittable) known = true;
+    if (words.length >= REMEMBER_FROM) splittable.set(words, known);
+  }
+  return known;
 }
 
 function matchLinear(p: readonly PatternWord[], words: readonly ShellWord[], mode: MatchMode, openArgs: boolean): boolean {

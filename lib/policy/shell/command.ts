@@ -1,0 +1,191 @@
+// One simple command: its words with quotes resolved, its redirections, the wrappers around the
+// program (unwrapped so rules see what runs), `sh -c`/`eval`/`find -exec`/`trap` code (analysed
+// as scripts of their own), and the builtins that evaluate their arguments.
+import type { Command, Redirection } from 'unbash';
+import { inspectBuiltin, mayBeChecked } from './builtins';
+import type { State } from './state';
+import type { ShellPart, ShellWord } from './types';
+import { analyzeWord, basename, displayWords, hasUnquotedGlob } from './words';
+import { findExecCommands, isPrivilegedWrapper, isShell, isWrapper, shellInvocation, unwrapOnce } from './wrappers';
+
+/** Assignments that change which program runs or how: never allowed by a command allow rule. */
+const RISKY_ENV = new Set([
+  'PATH', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'DYLD_LIBRARY_PATH',
+  'BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS', 'PS4', 'IFS', 'PROMPT_COMMAND', 'GIT_SSH_COMMAND',
+  'GIT_EXEC_PATH', 'GIT_CONFIG_GLOBAL', 'NODE_OPTIONS', 'PYTHONPATH', 'PYTHONSTARTUP', 'PERL5OPT', 'RUBYOPT',
+]);
+
+const SYSTEM_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin']);
+
+function isTrustedProgram(program: string): boolean {
+  const slash = program.lastIndexOf('/');
+  return slash < 0 || SYSTEM_DIRS.has(program.slice(0, slash));
+}
+
+const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
+const RISKY_ASSIGNMENT = new RegExp(`^(${[...RISKY_ENV].join('|')})\\+?=`);
+
+export function writesToFile(redirect: Redirection): boolean {
+  if (redirect.type !== 'Redirect') return false;
+  const target = redirect.target ? analyzeWord(redirect.target) : undefined;
+  switch (redirect.operator) {
+    case '<':
+    case '<&':
+      return false;
+    case '>&':
+      // `>&2`, `2>&1`, `>&-` duplicate or close descriptors; `>&file` writes a file.
+      return !target || target.dynamic || !/^(\d+-?|-)$/.test(target.value);
+    default:
+      if (!target || target.dynamic) return true;
+      return target.value !== '/dev/null';
+  }
+}
+
+export function collectCommand(node: Command, inheritedWrites: boolean, state: State, depth: number, views: ShellWord[][], privileged: number): void {
+  const writesFile = inheritedWrites || node.redirects.some(writesToFile);
+  let riskyEnv: string | undefined;
+  for (const item of node.prefix) {
+    if (item.type === 'Assignment' && RISKY_ENV.has(item.name)) riskyEnv = item.name;
+  }
+  if (riskyEnv && !node.name) state.riskyEnv = riskyEnv;
+  if (!node.name) {
+    if (writesFile) {
+      const text = displayRedirects(node);
+      state.parts.push({ words: [], views: [...views, []], text, program: '', writesFile, openArgs: false, shellFromStdin: false });
+    }
+    return;
+  }
+  const nameWord = analyzeWord(node.name);
+  const words: ShellWord[] = [nameWord];
+  // Behind a wrapper (`builtin printf -v ...`) any word may be the builtin.
+  const builtin = mayBeChecked(nameWord) || (!nameWord.dynamic && isWrapper(basename(nameWord.value)));
+  for (const arg of node.args) {
+    if (arg.type === 'Assignment') {
+      // `export PATH=...`, `declare -x LD_PRELOAD=...`: the assignment outlives this command.
+      if (RISKY_ENV.has(arg.name)) state.riskyEnv = arg.name;
+      words.push({ value: arg.text, dynamic: true, splittable: false });
+    } else {
+      const word = analyzeWord(arg);
+      words.push(word);
+      if (DECLARATIONS.has(nameWord.value) && RISKY_ASSIGNMENT.test(arg.value)) state.riskyEnv = arg.value.slice(0, arg.value.indexOf('='));
+    }
+  }
+  // The syntax nodes of the words, for the builtins that evaluate their arguments.
+  if (builtin) words.forEach((word, i) => state.nodes.set(word, i === 0 ? node.name! : node.args[i - 1]!));
+  if (nameWord.dynamic || hasUnquotedGlob(node.name)) {
+    state.parts.push({
+      ...partFrom(words, views, privileged, { writesFile, openArgs: false, riskyEnv }),
+      opaque: 'the program name is only known at run time',
+    });
+    return;
+  }
+  expandWords(words, state, depth, views, privileged, { writesFile, openArgs: false, riskyEnv });
+}
+
+function displayRedirects(node: Command): string {
+  return node.redirects.map((r) => (r.type === 'Redirect' ? `${r.operator} ${r.target?.text ?? ''}` : r.operator)).join(' ');
+}
+
+interface PartFlags {
+  writesFile: boolean;
+  openArgs: boolean;
+  riskyEnv?: string;
+  shellFromStdin?: boolean;
+}
+
+function partFrom(words: ShellWord[], views: ShellWord[][], privileged: number, flags: PartFlags): ShellPart {
+  const allowWords = privileged >= 0 ? views[privileged]! : words;
+  return {
+    words: allowWords,
+    views: [...views, words],
+    text: displayWords(allowWords),
+    program: allowWords[0]?.value ?? '',
+    writesFile: flags.writesFile,
+    openArgs: flags.openArgs,
+    riskyEnv: flags.riskyEnv,
+    shellFromStdin: flags.shellFromStdin ?? false,
+  };
+}
+
+/** Unwraps wrappers, recurses into `sh -c` / `eval` / `find -exec`, and records the part(s). */
+function expandWords(initial: ShellWord[], state: State, depth: number, outerViews: ShellWord[][], outerPrivileged: number, flags: PartFlags): void {
+  let words = initial;
+  const views = [...outerViews];
+  let privileged = outerPrivileged;
+  let openArgs = flags.openArgs;
+  let riskyEnv = flags.riskyEnv;
+  for (let guard = 0; guard < 64; guard++) {
+    const first = words[0];
+    if (!first) return;
+    if (first.dynamic) {
+      state.parts.push({ ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }), opaque: 'the program name is only known at run time' });
+      return;
+    }
+    // A wrapper, shell or `find` is only trusted by its bare name or from a system directory:
+    // `./env ls` runs whatever ./env is, so it is a program of its own.
+    if (!isTrustedProgram(first.value)) break;
+    const name = basename(first.value);
+    if (isWrapper(name)) {
+      const unwrapped = unwrapOnce(name, words);
+      if (!unwrapped) break;
+      if (name === 'env' && words.some((w) => !w.dynamic && (w.value === '-S' || w.value.startsWith('--split-string')))) {
+        state.parts.push({ ...partFrom(words, views, privileged, flags), opaque: 'env -S splits a string into a command at run time' });
+        return;
+      }
+      views.push(words);
+      if (privileged < 0 && isPrivilegedWrapper(name)) privileged = views.length - 1;
+      for (const assigned of unwrapped.assigns) if (RISKY_ENV.has(assigned)) riskyEnv = assigned;
+      openArgs = openArgs || unwrapped.openArgs === true;
+      words = unwrapped.inner;
+      continue;
+    }
+    if (isShell(name)) {
+      const invocation = shellInvocation(name, words);
+      if (name === 'su' && privileged < 0) {
+        views.push(words);
+        privileged = views.length - 1;
+        if (invocation.kind !== 'script') {
+          state.parts.push(partFrom(words, views.slice(0, -1), privileged, { ...flags, openArgs, riskyEnv }));
+          return;
+        }
+      }
+      if (invocation.kind === 'stdin') {
+        state.parts.push(partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv, shellFromStdin: true }));
+        return;
+      }
+      if (invocation.kind === 'script') {
+        const innerViews = name === 'su' ? views : [...views, words];
+        const script = invocation.script;
+        if (script.dynamic || invocation.foreignSyntax || openArgs) {
+          const why = script.dynamic ? `${name} -c runs text that is only known at run time` : `${name} -c runs a script the engine cannot parse`;
+          state.parts.push({ ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }), opaque: why });
+          return;
+        }
+        state.script(script.value, depth + 1, innerViews, privileged);
+        return;
+      }
+      break;
+    }
+    if (name === 'eval') {
+      const args = words.slice(1);
+      if (args.some((w) => w.dynamic) || openArgs) {
+        state.parts.push({ ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }), opaque: 'eval runs text that is only known at run time' });
+        return;
+      }
+      state.script(args.map((w) => w.value).join(' '), depth + 1, [...views, words], privileged);
+      return;
+    }
+    if (name === 'find') {
+      state.parts.push(partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }));
+      for (const command of findExecCommands(words)) {
+        expandWords(command, state, depth + 1, [...views, words], privileged, { writesFile: false, openArgs: false, riskyEnv });
+      }
+      return;
+    }
+    break;
+  }
+  state.parts.push(partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }));
+  const trapped = state.facts && inspectBuiltin(words, state.nodes, state.facts);
+  // A trap's action is code bash runs later: its commands are parts too.
+  if (trapped) state.script(trapped.value, depth + 1, [...views, words], privileged);
+}
