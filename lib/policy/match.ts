@@ -116,7 +116,7 @@ function patternMatches(pattern: CompiledPattern, prep: PreparedCall, unit: Unit
   if (matcher.kind === 'invalid') return mode === 'may';
   if (matcher.kind === 'command') {
     if (!unit.part) return mode === 'may';
-    return prep.work.charge((unit.cost ?? 1) * matcher.pattern.words.length) && partMatches(matcher.pattern, unit.part, mode);
+    return prep.work.charge((unit.cost ?? 1) * matcher.pattern.words.length * matcher.pattern.weight) && partMatches(matcher.pattern, unit.part, mode);
   }
   let text: string;
   if (matcher.kind === 'text') text = asText(value);

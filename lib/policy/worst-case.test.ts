@@ -98,3 +98,18 @@ describe('the worst case of one evaluation', () => {
     });
   }
 });
+
+describe('shell word globs', () => {
+  it('a deny rule of a word glob with many stars against a long word stays under the time budget', () => {
+    // `*a*a*...*b` as one word: a backtracking regex took minutes on this; the glob matcher is linear.
+    const word = `${fill('*a', LONGEST - 12)}*b`;
+    const policy = compilePolicy({ rules: [{ action: 'deny', tool: 'bash', params: { command: `echo ${word}` } }, { action: 'allow', tool: 'bash', params: { command: `echo ${word}x` } }] });
+    const call = { tool: 'bash', params: { command: `echo ${'a'.repeat(20_000)}` } };
+    parseCommand(call.params.command);
+    const start = performance.now();
+    const decision = evaluate(policy, call);
+    expect(performance.now() - start).toBeLessThan(BUDGET_MS);
+    expect(decision.action).toBe('ask');
+    expect(evaluate(policy, { tool: 'bash', params: { command: `echo ${'a'.repeat(300)}b` } }).action).toBe('deny');
+  });
+});

@@ -2,20 +2,24 @@
 // An unquoted `*` word in the middle matches one word, `**` any number of words, and a
 // trailing `*` or `**` any rest, including none (`git push *` also matches `git push`).
 // Inside a word `*` and `?` are globs; quoted text is literal. Matching is word by word, so
-// `ls *` never matches `lsof`. Claude Code's `git push:*` spelling is accepted too.
+// `ls *` never matches `lsof`. Claude Code's `git push:*` spelling is accepted too. Word globs
+// match in linear time (glob.ts compileWordGlob), never through a backtracking regex.
 import { parse, type Word } from 'unbash';
-import { escapeRegex } from '../glob';
+import { compileWordGlob, type WordGlobPart } from '../glob';
+import type { WildcardMatcher } from '../wildcard';
 import type { ShellWord } from './types';
 
 type PatternWord =
   | { kind: 'anyN' }
   | { kind: 'any1' }
   | { kind: 'literal'; text: string }
-  | { kind: 'glob'; regex: RegExp };
+  | { kind: 'glob'; glob: WildcardMatcher };
 
 export interface CommandPattern {
   source: string;
   words: PatternWord[];
+  /** Steps one pattern word may cost per character of a command word (the heaviest glob's weight). */
+  weight: number;
 }
 
 /** `may`: deny/ask, a dynamic word may be anything. `must`: allow, only wildcards cover it. */
@@ -40,35 +44,29 @@ export function compileCommandPattern(source: string): CommandPattern {
     if (!word) throw new Error(`"${source}" has an argument the pattern language does not support`);
     return compileWord(word, index === words.length - 1);
   });
-  return { source, words: compiled };
+  const weight = Math.max(1, ...compiled.map((w) => (w.kind === 'glob' ? w.glob.weight : 1)));
+  return { source, words: compiled, weight };
 }
 
 function compileWord(word: Word, last: boolean): PatternWord {
   if (word.text === '**') return { kind: 'anyN' };
   if (word.text === '*') return last ? { kind: 'anyN' } : { kind: 'any1' };
-  let source = '';
+  const parts: WordGlobPart[] = [];
   let wild = false;
   for (const part of word.parts ?? [{ type: 'Literal', value: word.value, text: word.text }]) {
     if (part.type === 'Glob') {
       wild = true;
-      if (part.kind === 'star') source += '[\\s\\S]*';
-      else if (part.kind === 'question') source += '[\\s\\S]';
-      else source += bracketToRegex(part.text);
+      if (part.kind === 'star') parts.push({ star: true });
+      else if (part.kind === 'question') parts.push({ question: true });
+      else parts.push({ bracket: part.text });
     } else if ('value' in part && typeof part.value === 'string') {
-      source += escapeRegex(part.value);
+      parts.push({ literal: part.value });
     } else {
-      source += escapeRegex(part.text);
+      parts.push({ literal: part.text });
     }
   }
   if (!wild) return { kind: 'literal', text: word.value };
-  return { kind: 'glob', regex: new RegExp(`^${source}$`) };
-}
-
-function bracketToRegex(text: string): string {
-  const body = text.slice(1, -1);
-  const negate = body.startsWith('!') || body.startsWith('^');
-  const chars = (negate ? body.slice(1) : body).replace(/[\\\]^]/g, '\\$&');
-  return `[${negate ? '^' : ''}${chars}]`;
+  return { kind: 'glob', glob: compileWordGlob(parts) };
 }
 
 function wordMatches(pattern: PatternWord, word: ShellWord, mode: MatchMode): boolean {
@@ -80,7 +78,7 @@ function wordMatches(pattern: PatternWord, word: ShellWord, mode: MatchMode): bo
     case 'literal':
       return word.dynamic ? mode === 'may' : word.value === pattern.text;
     case 'glob':
-      return word.dynamic ? mode === 'may' : pattern.regex.test(word.value);
+      return word.dynamic ? mode === 'may' : pattern.glob.test(word.value);
   }
 }
 
