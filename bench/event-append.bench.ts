@@ -24,14 +24,14 @@ async function before(db: Database, q: Queries, runId: string): Promise<void> {
     });
   await q.relays.insertRelay({ request: relayRequest(runId) });
   await q.audit.recordAudit({ kind: 'decision', runId, tool: 'bash', params: { command: 'date' }, action: 'ask' });
-  await append('tool_call', { tool: 'bash' });
+  await append('tool_call', { name: 'bash' });
   await q.runs.updateRun({ id: runId, status: 'waiting', ifStatus: ['running', 'waiting'] });
   await append('relay', { id: 'x' });
 }
 
 async function after(q: Queries, runId: string): Promise<void> {
   await q.relays.insertRelay({ request: relayRequest(runId) });
-  await q.events.appendEvent({ runId, type: 'tool_call', data: { tool: 'bash' }, audit: [{ kind: 'decision', runId, tool: 'bash', params: { command: 'date' }, action: 'ask' }] });
+  await q.events.appendEvent({ runId, type: 'tool_call', data: { name: 'bash' }, audit: [{ kind: 'decision', runId, tool: 'bash', params: { command: 'date' }, action: 'ask' }] });
   await q.events.appendEvent({ runId, type: 'relay', data: { id: 'x' }, status: { to: 'waiting', ifStatus: ['running', 'waiting'] } });
 }
 

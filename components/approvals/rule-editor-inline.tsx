@@ -6,7 +6,7 @@
 'use client';
 import { RadioGroup, Revealed, TextField } from '@/components/ui';
 import { hasInvisible } from '@/lib/client/reveal';
-import type { Rule } from '@/lib/client/chat/types';
+import type { Rule } from '@/lib/policy/types';
 
 export type GrantScope = 'session' | 'global';
 

@@ -22,7 +22,7 @@ import { loadPolicy, type StoredPolicy } from './policy-store';
 import type { DbRelayStore } from './relay-store';
 import { RunAgents } from './run-agents';
 import { RunLeases } from './run-leases';
-import { RunLog, type EventListener, type NewRunEvent } from './run-log';
+import { RunLog, type EventListener } from './run-log';
 import { isLeaseLost, pumpRun } from './run-pump';
 import { cancelStrayRelays, finalReply, reconcileLastStep, resumePointOf } from './run-resume';
 
@@ -266,10 +266,10 @@ export class RunManager {
     if (reply !== undefined) {
       await reconcileLastStep({ q, append: (events, audit) => this.log.append(runId, events, { audit, ...this.fence }) }, runId, messages);
       await cancelStrayRelays(q, runId, undefined);
-      const data = { runId, agentId: 'main', parents: [] };
+      const origin = mainOrigin(runId);
       await this.log.append(runId, [
-        ...(reply ? [{ type: 'text', data: { delta: reply, agentId: 'main' } }] : []),
-        { type: 'done', data: { ...data, type: 'done', finishReason: 'stop', text: reply } },
+        ...(reply ? [{ ...origin, type: 'text' as const, content: reply }] : []),
+        { ...origin, type: 'done', finishReason: 'stop', text: reply },
       ], { status: { to: 'done', ifStatus: [...LEASED_STATUSES] }, ...this.fence });
       await this.releaseLease(runId);
       return true;
@@ -288,7 +288,7 @@ export class RunManager {
       });
       this.execute(run, stored, row.owner ?? null);
     });
-    await this.log.append(runId, [{ type: 'resumed', data: { type: 'resumed', runId, agentId: 'main', parents: [] } }], this.fence);
+    await this.log.append(runId, [{ ...mainOrigin(runId), type: 'resumed' }], this.fence);
     return true;
   }
 
@@ -456,7 +456,7 @@ export class RunManager {
       const cancelled = await q.runs.updateRun({ id: runId, status: 'cancelled', ifStatus: [...LEASED_STATUSES], ...this.fence });
       if (!cancelled) return;
       await this.options.broker.cancelRun(runId);
-      await this.log.append(runId, [{ type: 'done', data: { type: 'done', runId, agentId: 'main', parents: [], finishReason: 'cancelled', text: '' } }], this.fence);
+      await this.log.append(runId, [{ ...mainOrigin(runId), type: 'done', finishReason: 'cancelled', text: '' }], this.fence);
     } finally {
       await this.releaseLease(runId);
     }
@@ -476,7 +476,7 @@ export class RunManager {
     const local = this.live.get(runId);
     if (local) local.run.setMode(mode);
     else if (this.options.cluster) await announceRunChange(this.options.cluster.bus, runId, 'control').catch((error: Error) => this.report(error));
-    await this.log.append(runId, [{ type: 'mode_changed', data: { type: 'mode_changed', runId, mode } }]);
+    await this.log.append(runId, [{ ...mainOrigin(runId), type: 'mode_changed', mode }]);
     return { runId, mode };
   }
 
@@ -506,7 +506,10 @@ export class RunManager {
   }
 }
 
-export type { NewRunEvent };
+/** Where the server's own events of a run come from: its main agent. */
+function mainOrigin(runId: string) {
+  return { runId, agentId: 'main', parents: [] as string[] };
+}
 
 function firstUserText(messages: ModelMessage[]): string {
   const last = [...messages].reverse().find((m) => m.role === 'user');

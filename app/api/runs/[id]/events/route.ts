@@ -19,7 +19,7 @@ export const GET = handle<{ id: string }>('runs:read:own', async (request, { id 
     request.signal,
     async (send, close) => {
       const unsubscribe = await rt.runs.subscribe(id, after, (event) => {
-        send({ id: event.seq, event: event.type, data: { ...event.data, type: event.type, seq: event.seq } });
+        send({ id: event.seq, event: event.type, data: event });
         if (event.type === 'done') close();
       }, close);
       // A finished run that is not live any more has nothing left to follow.
@@ -28,6 +28,7 @@ export const GET = handle<{ id: string }>('runs:read:own', async (request, { id 
     },
     rt.config.sseHeartbeatMs,
     runStreamGuard({ rt, headers: request.headers, user: signedIn(user), run: { owner: run.owner } }),
+    { runId: id },
   );
 });
 
