@@ -12,10 +12,10 @@ import { useDecideRelay } from '@/lib/client/chat/relays';
 import { setRunMode } from '@/lib/client/chat/run';
 import { clipText } from '@/lib/client/reveal';
 import { useChatSettings } from '@/lib/client/chat/settings-store';
-import type { RelayRequest, RelayResponse } from '@/lib/contract';
+import type { GrantScope, RelayRequest, RelayResponse } from '@/lib/contract';
 import { ApprovalDetails } from './approval-details';
 import { QueueNotice } from './queue-notice';
-import { RuleEditorInline, editedRules, emptyPatterns, type GrantScope } from './rule-editor-inline';
+import { RuleEditorInline, editedRules, emptyPatterns } from './rule-editor-inline';
 import { useFocusReturn } from './use-focus-return';
 import './approvals.css';
 

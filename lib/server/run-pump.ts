@@ -5,7 +5,7 @@
 // Several instances: every write carries the lease fence, so a copy of a run that another instance
 // took over stores nothing more (the pump ends with 'lost', and the caller detaches the copy).
 import type { AgentEvent, AgentRun } from '../agent';
-import type { RunEvent } from '../contract';
+import { LIVE_RUN_STATUSES, type RunEvent } from '../contract';
 import type { AppendEffects, Queries, RecordAuditInput } from '../db';
 import { isDatabaseUnreachable } from './errors';
 import { auditRowsFor, type AskedCall } from './run-audit';
@@ -68,7 +68,7 @@ export async function pumpRun({ run, log, runs, policyVersion, policyRules, leas
         }
         if (item.type === 'relay') {
           pending.add(item.id);
-          status = { to: 'waiting', ifStatus: ['running', 'waiting'] };
+          status = { to: 'waiting', ifStatus: [...LIVE_RUN_STATUSES] };
         } else if (item.type === 'relay_resolved') {
           pending.delete(item.relayId);
           if (pending.size === 0) status = { to: 'running', ifStatus: ['waiting'] };
@@ -77,7 +77,7 @@ export async function pumpRun({ run, log, runs, policyVersion, policyRules, leas
           await runs.updateRun({ id: run.runId, state: { messages: result.messages }, ...fence });
           // With the `done` event; a run already ended elsewhere (cancelled through another instance) keeps its status.
           const final = item.finishReason === 'cancelled' ? 'cancelled' : item.finishReason === 'error' ? 'failed' : 'done';
-          status = { to: final, ifStatus: ['running', 'waiting'] };
+          status = { to: final, ifStatus: [...LIVE_RUN_STATUSES] };
         }
         audit.push(...auditRowsFor(run, item, asked, policy));
         rows.push(serialize(item));
@@ -98,8 +98,8 @@ export async function pumpRun({ run, log, runs, policyVersion, policyRules, leas
     run.cancel();
     const origin = { runId: run.runId, agentId: 'main', parents: [] };
     await log
-      .append(run.runId, [{ ...origin, type: 'error', message: 'Storing the run failed; it was stopped.' }, { ...origin, type: 'done', finishReason: 'error', text: '' }], { status: { to: 'failed', ifStatus: ['running', 'waiting'] }, ...fence })
-      .catch(() => runs.updateRun({ id: run.runId, status: 'failed', ifStatus: ['running', 'waiting'], ...fence }))
+      .append(run.runId, [{ ...origin, type: 'error', message: 'Storing the run failed; it was stopped.' }, { ...origin, type: 'done', finishReason: 'error', text: '' }], { status: { to: 'failed', ifStatus: [...LIVE_RUN_STATUSES] }, ...fence })
+      .catch(() => runs.updateRun({ id: run.runId, status: 'failed', ifStatus: [...LIVE_RUN_STATUSES], ...fence }))
       .catch(() => undefined);
     return { failed: error as Error };
   }
