@@ -195,8 +195,9 @@ export class RunManager {
       if (!(await this.acquireLease(runId))) return { runId, sessionId };
       // Launched outside the request's async context, so the run does not keep the request alive.
       this.outsideRequest(() => {
-        const run = this.agents.agentFor(stored, input.permissions, selection, model, modelName).invoke({
+        const run = this.agents.agentFor(stored, selection, model, modelName).invoke({
           messages: input.messages,
+          permissions: input.permissions,
           runId,
           sessionId,
           mode: input.mode,
@@ -277,8 +278,9 @@ export class RunManager {
     const resumePoint = await resumePointOf({ q, append: (events, audit) => this.log.append(runId, events, { audit, ...this.fence }) }, runId, messages);
     await cancelStrayRelays(q, runId, resumePoint);
     this.outsideRequest(() => {
-      const run = this.agents.agentFor(stored, permissions, selection, model, row.model ?? this.options.modelName).invoke({
+      const run = this.agents.agentFor(stored, selection, model, row.model ?? this.options.modelName).invoke({
         messages,
+        permissions,
         runId,
         sessionId: row.sessionId,
         mode: row.mode ?? undefined,
