@@ -14,7 +14,8 @@ import { listenForRelays } from './cluster';
 import { DbGrantStore } from './grant-store';
 import { PgNotifyBus } from './pg-notify';
 import { DbRelayStore } from './relay-store';
-import { RunManager, type StoredEvent } from './run-manager';
+import type { LoggedEvent } from '../contract';
+import { RunManager } from './run-manager';
 import { ofType } from './test-support/run-manager';
 
 const postgres = await probePostgres();
@@ -95,10 +96,10 @@ describe.skipIf(!postgres.url)(`two instances on one PostgreSQL${postgres.url ? 
   }
 
   /** Follows a run on `m` until `done`. */
-  function follow(m: RunManager, runId: string, afterSeq: number, onEvent: (e: StoredEvent) => void = () => undefined) {
+  function follow(m: RunManager, runId: string, afterSeq: number, onEvent: (e: LoggedEvent) => void = () => undefined) {
     let unsubscribe: (() => void) | undefined;
-    const seen: StoredEvent[] = [];
-    const done = new Promise<StoredEvent[]>((resolve, reject) => {
+    const seen: LoggedEvent[] = [];
+    const done = new Promise<LoggedEvent[]>((resolve, reject) => {
       m.subscribe(runId, afterSeq, (event) => {
         seen.push(event);
         onEvent(event);

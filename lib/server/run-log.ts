@@ -8,13 +8,11 @@ import type { AppendEffects, EventRow, Queries } from '../db';
 import type { RunFollowers } from './cluster';
 import type { PgNotifyBus } from './pg-notify';
 
-/** An event read from the log: today's shape, whatever version stored it (upgradeStoredEvent). */
-export type StoredEvent = LoggedEvent;
-
-export type EventListener = (event: StoredEvent) => void;
+/** Gets each event read from the log: today's shape, whatever version stored it (upgradeStoredEvent). */
+export type EventListener = (event: LoggedEvent) => void;
 
 /** The one place events are read from the log: rows in any stored shape come out as today's events. */
-export async function readEvents(events: Queries['events'], runId: string, afterSeq?: number): Promise<StoredEvent[]> {
+export async function readEvents(events: Queries['events'], runId: string, afterSeq?: number): Promise<LoggedEvent[]> {
   return (await events.listEvents({ runId, afterSeq })).map(toStored);
 }
 
@@ -50,7 +48,7 @@ export class RunLog {
    */
   async subscribe(runId: string, afterSeq: number, listener: EventListener, onClose?: () => void): Promise<() => void> {
     let last = afterSeq;
-    const buffered: StoredEvent[] = [];
+    const buffered: LoggedEvent[] = [];
     let replaying = true;
     let closed = false;
     const followers = this.cluster?.followers;
@@ -71,7 +69,7 @@ export class RunLog {
         .catch((error: Error) => this.report(error))
         .finally(() => (pulling = false));
     };
-    const deliver = (event: StoredEvent) => {
+    const deliver = (event: LoggedEvent) => {
       if (closed) return;
       if (replaying) return void buffered.push(event);
       if (event.seq <= last) return;
@@ -112,6 +110,6 @@ export class RunLog {
   }
 }
 
-function toStored(row: EventRow): StoredEvent {
+function toStored(row: EventRow): LoggedEvent {
   return upgradeStoredEvent(row);
 }

@@ -3,14 +3,15 @@
 // a mode switch is stored, announced, and refused once the run has finished.
 import { expect, it } from 'vitest';
 import { describeStores } from '../db/test-support/stores';
-import type { RunManager, StoredEvent } from './run-manager';
+import type { LoggedEvent } from '../contract';
+import type { RunManager } from './run-manager';
 import { followRun, testRunManager, useTempWorkspace, ofType } from './test-support/run-manager';
 
 const workspace = useTempWorkspace('gatehouse-profiles-');
 
 describeStores('RunManager: agent profiles, tools, model, mode', (store) => {
   const manager = () => testRunManager(store().q, workspace());
-  const follow = (m: RunManager, runId: string, onEvent?: (e: StoredEvent) => void | Promise<void>) => followRun(m, runId, 0, onEvent);
+  const follow = (m: RunManager, runId: string, onEvent?: (e: LoggedEvent) => void | Promise<void>) => followRun(m, runId, 0, onEvent);
 
   it('the reader profile is not offered bash, so the call never happens', async () => {
     const m = manager();

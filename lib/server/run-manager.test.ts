@@ -5,12 +5,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { expect, it, vi } from 'vitest';
 import { createOfflineModel } from '../agent';
-import { LoggedEventSchema } from '../contract';
+import { LoggedEventSchema, type LoggedEvent } from '../contract';
 import type { Queries } from '../db';
 import { describeStores } from '../db/test-support/stores';
 import { RelayAlreadyResolvedError } from '../relay';
 import { loadPolicy } from './policy-store';
-import { auditParams, type StoredEvent } from './run-manager';
+import { auditParams } from './run-manager';
 import { followRun, testRunManager, useTempWorkspace, ofType } from './test-support/run-manager';
 
 const workspace = useTempWorkspace('gatehouse-runs-');
@@ -62,8 +62,8 @@ describeStores('RunManager', (store) => {
     const m = manager();
     const { runId } = await m.start({ messages: [{ role: 'user', content: 'read missing.txt' }] });
     const all = await follow(m, runId, 0, () => undefined);
-    const rest = await new Promise<StoredEvent[]>((resolve) => {
-      const got: StoredEvent[] = [];
+    const rest = await new Promise<LoggedEvent[]>((resolve) => {
+      const got: LoggedEvent[] = [];
       void m.subscribe(runId, 2, (e) => got.push(e)).then(() => resolve(got));
     });
     expect(rest).toEqual(all.slice(2));

@@ -28,7 +28,6 @@ import { isLeaseLost, pumpRun } from './run-pump';
 import { cancelStrayRelays, finalReply, reconcileLastStep, resumePointOf } from './run-resume';
 
 export { auditParams } from './run-audit';
-export type { StoredEvent } from './run-log';
 
 export interface StartRunInput {
   messages: ModelMessage[];
