@@ -9,7 +9,8 @@ import type { Queries } from '../../db';
 import { DurableRelayBroker } from '../../relay';
 import { DbGrantStore } from '../grant-store';
 import { DbRelayStore } from '../relay-store';
-import { RunManager, type RunManagerOptions, type StoredEvent } from '../run-manager';
+import type { LoggedEvent } from '../../contract';
+import { RunManager, type RunManagerOptions } from '../run-manager';
 
 /** A fresh workspace directory per test; call at a test file's top level. */
 export function useTempWorkspace(prefix: string): () => string {
@@ -40,9 +41,9 @@ export function testRunManager(q: Queries, workspace: string, overrides: Partial
 }
 
 /** Follows a run until `done`, calling `onEvent` for each stored event; resolves with all of them. */
-export function followRun(m: RunManager, runId: string, afterSeq = 0, onEvent: (e: StoredEvent) => void | Promise<void> = () => undefined): Promise<StoredEvent[]> {
-  return new Promise<StoredEvent[]>((resolve, reject) => {
-    const seen: StoredEvent[] = [];
+export function followRun(m: RunManager, runId: string, afterSeq = 0, onEvent: (e: LoggedEvent) => void | Promise<void> = () => undefined): Promise<LoggedEvent[]> {
+  return new Promise<LoggedEvent[]>((resolve, reject) => {
+    const seen: LoggedEvent[] = [];
     void m
       .subscribe(runId, afterSeq, (event) => {
         seen.push(event);
@@ -51,4 +52,9 @@ export function followRun(m: RunManager, runId: string, afterSeq = 0, onEvent: (
       })
       .catch(reject);
   });
+}
+
+/** The events of one type, typed as such. */
+export function ofType<T extends LoggedEvent['type']>(events: readonly LoggedEvent[], type: T): Extract<LoggedEvent, { type: T }>[] {
+  return events.filter((e): e is Extract<LoggedEvent, { type: T }> => e.type === type);
 }
