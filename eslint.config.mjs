@@ -30,6 +30,21 @@ const noOtherProjectLayer = {
   message: 'lib/policy is pure: it imports nothing from the rest of the project (only lib/policy and npm packages).',
 };
 
+const noContractDependency = [
+  {
+    regex: '^@/(?!lib/(policy|contract)(/|$))',
+    message: 'lib/contract holds what crosses a boundary: it imports only lib/policy (its schemas) and zod.',
+  },
+  {
+    regex: '^(\\./)?\\.\\./(?!policy(/|$))',
+    message: 'lib/contract imports only lib/policy (its schemas) and zod.',
+  },
+  {
+    regex: '^((\\./)?\\.\\./|@/lib/)policy(/index)?$',
+    message: "lib/contract imports lib/policy's schemas (lib/policy/types), never the engine: the browser bundle gets it.",
+  },
+];
+
 const boundaryRule = (...patterns) => ['error', { patterns }];
 
 // A relative import escapes lib/policy when it climbs more levels than the file is deep below it.
@@ -86,6 +101,11 @@ export default defineConfig(
     name: 'gatehouse/boundaries/lib-client',
     files: ['lib/client/**/*.{ts,tsx,mts,cts,js,mjs}'],
     rules: { 'no-restricted-imports': boundaryRule(noNext, noUiLayers) },
+  },
+  {
+    name: 'gatehouse/boundaries/lib-contract',
+    files: ['lib/contract/*.{ts,tsx,mts,cts,js,mjs}'],
+    rules: { 'no-restricted-imports': boundaryRule(noNext, noReact, noUiLayers, ...noContractDependency) },
   },
   ...policyDepthBlocks,
 );

@@ -1,0 +1,89 @@
+// A pending approval ("relay") as it crosses every boundary: what the loop registers and the
+// `relay` event carries, a human's answer (the library's `respond`, POST /api/chat/relay/:id), and
+// the recorded outcome. The field names are the seed design's (`kind`, `id`, `tool`, `params`, ...).
+import { z } from 'zod';
+import { ActionSchema, RiskSchema, RuleSchema, type Decision, type Rule } from '../policy/types';
+
+export const RELAY_STATUSES = ['pending', 'approved', 'denied', 'expired', 'cancelled'] as const;
+export const RelayStatusSchema = z.enum(RELAY_STATUSES);
+export type RelayStatus = z.infer<typeof RelayStatusSchema>;
+/** How a relay ended. */
+export const RelayOutcomeStatusSchema = RelayStatusSchema.exclude(['pending']);
+export type RelayOutcomeStatus = z.infer<typeof RelayOutcomeStatusSchema>;
+
+/** The engine's Decision (lib/policy defines it): checked for what every reader relies on, kept whole. */
+export const DecisionSchema = z.custom<Decision>(
+  (value) => {
+    const d = value as Partial<Decision> | null;
+    return typeof d === 'object' && d !== null && ActionSchema.safeParse(d.action).success && typeof d.explanation === 'string' && typeof d.reason === 'string';
+  },
+  { message: 'expected a decision { action, reason, explanation }' },
+);
+
+/**
+ * A suggested rule as derived for the call (lib/policy `derivePermission`, or a tool's own): an
+ * allow rule for the relay's tool. Checked loosely, since the server re-checks any rule it stores.
+ */
+export const SuggestedRuleSchema = z.custom<Rule>((value) => typeof value === 'object' && value !== null && typeof (value as Rule).tool === 'string', {
+  message: 'expected a rule { action, tool, params? }',
+});
+
+export const RelayRequestSchema = z.object({
+  id: z.string(),
+  kind: z.literal('permission'),
+  runId: z.string(),
+  sessionId: z.string(),
+  /** The agent that made the call, and the chain of agents above it (outermost first). */
+  agentId: z.string(),
+  parents: z.array(z.string()),
+  toolCallId: z.string(),
+  /** The tool's name (the seed design's name for it on a relay). */
+  tool: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  risk: RiskSchema.optional(),
+  /** Why it asks: the policy's decision, with the rule and explanation. */
+  decision: DecisionSchema,
+  /** The rules "Always Allow" would add. */
+  suggestedRules: z.array(SuggestedRuleSchema),
+  /** A diff for file writes and edits. */
+  preview: z.unknown().optional(),
+  /** The question as text, e.g. `Run 'bash' with arguments {"command":"ls"}?`. */
+  prompt: z.string(),
+  createdAt: z.number(),
+  /** Epoch ms after which the call is denied with reason "Approval timeout". */
+  expiresAt: z.number(),
+});
+export type RelayRequest = z.infer<typeof RelayRequestSchema>;
+
+export const GrantScopeSchema = z.enum(['session', 'global']);
+export type GrantScope = z.infer<typeof GrantScopeSchema>;
+
+/** A human's answer: the seed design's `{ approved, always?, reason? }`, plus the edited rule and its scope. */
+export const RelayResponseSchema = z.object({
+  approved: z.boolean(),
+  /** Always Allow: add `rule` (or the suggested rules) as grants. */
+  always: z.boolean().optional(),
+  reason: z.string().max(2000).optional(),
+  /** The rule(s) the human edited before confirming Always Allow. */
+  rule: z.union([RuleSchema, z.array(RuleSchema).min(1).max(20)]).optional(),
+  /** Who the grant applies to: this session (default) or everyone. */
+  scope: GrantScopeSchema.optional(),
+});
+export type RelayResponse = z.infer<typeof RelayResponseSchema>;
+
+/** POST /api/chat/relay/:relayId: `{ sessionId, response }` -> `{ success: true }`. */
+export const RelayDecisionRequestSchema = z.object({
+  sessionId: z.string().min(1),
+  response: RelayResponseSchema,
+});
+export type RelayDecisionRequest = z.infer<typeof RelayDecisionRequestSchema>;
+
+export const RelayOutcomeSchema = z.object({
+  status: RelayOutcomeStatusSchema,
+  response: RelayResponseSchema.optional(),
+  /** For a denial, expiry or cancellation: why. */
+  reason: z.string().optional(),
+  decidedBy: z.string(),
+  decidedAt: z.number(),
+});
+export type RelayOutcome = z.infer<typeof RelayOutcomeSchema>;
