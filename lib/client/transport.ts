@@ -5,23 +5,18 @@
 // (an API token). A non-2xx answer throws ApiError with the server's code and field errors.
 import { toApiError } from './api';
 import { parseSseBlock } from './sse-parse';
+import type { RelayResponse, ServerEvent } from '../contract';
 
-// PROVISIONAL until lib/contract has the event schemas: the seed wire shape.
-interface Base { runId: string; agentId: string; parents: string[] }
-export type ServerEvent =
-  | { type: 'connected'; sessionId: string; runId: string }
-  | (Base & { type: 'text'; content: string })
-  | (Base & { type: 'tool_call'; toolCallId: string; name: string; params: unknown })
-  | (Base & { type: 'tool_result'; toolCallId: string; name: string; output: string; isError: boolean; denied: boolean })
-  | (Base & { type: 'relay'; kind: 'permission'; id: string; sessionId: string; toolCallId: string; tool: string; params: Record<string, unknown>; prompt: string })
-  | (Base & { type: 'relay_resolved'; relayId: string; status: string })
-  | (Base & { type: 'error'; message: string })
-  | (Base & { type: 'done'; finishReason: string; text: string });
-export interface RelayResponse { approved: boolean; always?: boolean; reason?: string }
+export type { RelayResponse, ServerEvent } from '../contract';
+
+/** The body of POST /api/chat: the seed design's `{ model, messages, tools, permissions }` and Gatehouse's extras. */
 export interface ChatStreamRequest {
   messages: Array<{ role: 'user' | 'assistant' | 'system'; content: string }>;
+  /** A model spec: `offline`, `openai:<model>`, ... */
   model?: string;
+  /** Any policy format the server imports (the seed's `{ allowlist, deny }`), over the stored policy for this run. */
   permissions?: Record<string, unknown>;
+  /** Tool names, a subset of the agent profile's. */
   tools?: string[];
   sessionId?: string;
   mode?: string;
