@@ -50,7 +50,7 @@ function endpoint(baseUrl: string, path: string): string {
 
 async function failure(response: Response): Promise<Error> {
   const text = await response.text().catch(() => '');
-  let body: Record<string, unknown> = {};
+  let body: Record<string, unknown>;
   try {
     body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   } catch {
