@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
+import { LIVE_RUN_STATUSES } from '../lib/contract';
 import { createQueries, openDatabase, type Queries } from '../lib/db';
 import { events, runs } from '../lib/db/schema';
 import type { Database } from '../lib/db';
@@ -24,15 +25,15 @@ async function before(db: Database, q: Queries, runId: string): Promise<void> {
     });
   await q.relays.insertRelay({ request: relayRequest(runId) });
   await q.audit.recordAudit({ kind: 'decision', runId, tool: 'bash', params: { command: 'date' }, action: 'ask' });
-  await append('tool_call', { tool: 'bash' });
-  await q.runs.updateRun({ id: runId, status: 'waiting', ifStatus: ['running', 'waiting'] });
+  await append('tool_call', { name: 'bash' });
+  await q.runs.updateRun({ id: runId, status: 'waiting', ifStatus: [...LIVE_RUN_STATUSES] });
   await append('relay', { id: 'x' });
 }
 
 async function after(q: Queries, runId: string): Promise<void> {
   await q.relays.insertRelay({ request: relayRequest(runId) });
-  await q.events.appendEvent({ runId, type: 'tool_call', data: { tool: 'bash' }, audit: [{ kind: 'decision', runId, tool: 'bash', params: { command: 'date' }, action: 'ask' }] });
-  await q.events.appendEvent({ runId, type: 'relay', data: { id: 'x' }, status: { to: 'waiting', ifStatus: ['running', 'waiting'] } });
+  await q.events.appendEvent({ runId, type: 'tool_call', data: { name: 'bash' }, audit: [{ kind: 'decision', runId, tool: 'bash', params: { command: 'date' }, action: 'ask' }] });
+  await q.events.appendEvent({ runId, type: 'relay', data: { id: 'x' }, status: { to: 'waiting', ifStatus: [...LIVE_RUN_STATUSES] } });
 }
 
 function relayRequest(runId: string) {

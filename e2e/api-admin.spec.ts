@@ -55,7 +55,7 @@ test('an Always Allow grant is listed and can be revoked; a paused run can be ca
   const open = () =>
     SseReader.open(`${baseURL}/api/chat`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sessionId, messages: [{ role: 'user', content: '$ echo granted' }] }) });
   const first = await open();
-  const relay = (await first.events.until('relay')).data.relay as { id: string };
+  const relay = (await first.events.until('relay')).data as { id: string };
   await request.post(`/api/chat/relay/${relay.id}`, { data: { sessionId, response: { approved: true, always: true } } });
   await first.events.rest();
 

@@ -2,6 +2,7 @@
 // relay, resumes on the decision; a second decision is a 409; a reconnect with Last-Event-ID
 // misses nothing; bad requests are 4xx with field-level errors.
 import { expect, test } from '@playwright/test';
+import { ServerEventSchema, type RelayEvent, type ToolCallEvent } from '../lib/contract';
 import { SseReader, type SseEvent } from './support/sse';
 
 const json = { 'Content-Type': 'application/json' };
@@ -26,8 +27,11 @@ test('a run pauses on a relay and finishes after it is approved; a second answer
   const { sessionId, runId } = connected.data as { sessionId: string; runId: string };
   const seen: SseEvent[] = [];
   const relay = await events.until('relay', seen);
-  const relayData = relay.data.relay as { id: string; kind: string; tool: string; params: unknown; expiresAt: number; suggestedRules: unknown[]; prompt: string };
-  expect(relayData).toMatchObject({ kind: 'permission', tool: 'bash', params: { command: 'echo over-http' }, prompt: `Run 'bash' with arguments {"command":"echo over-http"}?` });
+  const relayData = relay.data as RelayEvent;
+  // The seed design's relay: the request's own fields on the event itself.
+  expect(relayData).toMatchObject({ type: 'relay', kind: 'permission', runId, sessionId, agentId: 'main', parents: [], tool: 'bash', params: { command: 'echo over-http' }, prompt: `Run 'bash' with arguments {"command":"echo over-http"}?` });
+  expect(relayData).not.toHaveProperty('relay');
+  expect(relayData.toolCallId).toBe((seen.find((e) => e.event === 'tool_call')?.data as ToolCallEvent).toolCallId);
   expect(relayData.suggestedRules).toHaveLength(1);
 
   const wrongSession = await request.post(`/api/chat/relay/${relayData.id}`, { data: { sessionId: 'not-mine', response: { approved: true } } });
@@ -40,7 +44,15 @@ test('a run pauses on a relay and finishes after it is approved; a second answer
 
   const rest = await events.rest();
   const all = [...seen, ...rest];
-  expect(all.find((e) => e.event === 'tool_result')?.data).toMatchObject({ output: 'over-http\n' });
+  expect(all.find((e) => e.event === 'tool_result')?.data).toMatchObject({ name: 'bash', output: 'over-http\n' });
+  expect(all.find((e) => e.event === 'tool_call')?.data).toMatchObject({ type: 'tool_call', name: 'bash', params: { command: 'echo over-http' } });
+  expect(all.filter((e) => e.event === 'text').map((e) => (e.data as { content: string }).content).join('')).toContain('over-http');
+  // Every event is the contract's, with its place in the log as the SSE id (and in `seq`).
+  expect(connected.data).toEqual({ type: 'connected', sessionId, runId, agentId: 'main', parents: [] });
+  for (const event of all) {
+    expect(ServerEventSchema.safeParse(event.data).error, `${event.event} ${JSON.stringify(event.data)}`).toBeUndefined();
+    expect(event.data).toMatchObject({ type: event.event, runId, seq: event.id });
+  }
   expect(all.at(-1)?.event).toBe('done');
   const ids = all.map((e) => e.id);
   expect(ids).toEqual(ids.map((_, i) => i + 1));

@@ -18,7 +18,7 @@ const finalText = (events: SseEvent[]) => String(events.find((e) => e.event === 
 
 test('deny with a reason: the reason reaches the model reply', async ({ baseURL, request }) => {
   const { events, sessionId } = await chat(baseURL!, say('$ echo denied-call'));
-  const relay = (await events.until('relay')).data.relay as Relay;
+  const relay = (await events.until('relay')).data as Relay;
   await request.post(`/api/chat/relay/${relay.id}`, { data: { sessionId, response: { approved: false, reason: 'not during the freeze' } } });
   const rest = await events.rest();
   expect(rest.find((e) => e.event === 'tool_result')?.data).toMatchObject({ denied: true });
@@ -27,7 +27,7 @@ test('deny with a reason: the reason reaches the model reply', async ({ baseURL,
 
 test('timeout: a relay whose rule says timeoutS: 1 expires and the call is denied', async ({ baseURL }) => {
   const { events } = await chat(baseURL!, say('$ echo too-late', { permissions: { rules: [{ action: 'ask', tool: 'bash', timeoutS: 1 }] } }));
-  const relay = (await events.until('relay')).data.relay as { expiresAt: number; createdAt: number };
+  const relay = (await events.until('relay')).data as { expiresAt: number; createdAt: number };
   expect(relay.expiresAt - relay.createdAt).toBe(1_000);
   const rest = await events.rest();
   expect(rest.find((e) => e.event === 'relay_resolved')?.data).toMatchObject({ status: 'expired', reason: 'Approval timeout' });
@@ -37,7 +37,7 @@ test('timeout: a relay whose rule says timeoutS: 1 expires and the call is denie
 test('three parallel calls answered out of order come back in call order', async ({ baseURL, request }) => {
   const { events, sessionId } = await chat(baseURL!, say('$ echo one\n$ echo two\n$ echo three'));
   const relays: Relay[] = [];
-  while (relays.length < 3) relays.push((await events.until('relay')).data.relay as Relay);
+  while (relays.length < 3) relays.push((await events.until('relay')).data as Relay);
   const byCommand = (command: string) => relays.find((r) => r.params.command === command)!;
   await request.post(`/api/chat/relay/${byCommand('echo three').id}`, { data: { sessionId, response: { approved: true } } });
   await request.post(`/api/chat/relay/${byCommand('echo one').id}`, { data: { sessionId, response: { approved: false, reason: 'not one' } } });
@@ -48,7 +48,7 @@ test('three parallel calls answered out of order come back in call order', async
 test('a decision with the wrong sessionId is a 404 and leaves the relay pending; the right one decides it', async ({ baseURL, request }) => {
   const marker = `session-check-${Date.now()}`;
   const { events, sessionId, runId } = await chat(baseURL!, say(`$ echo ${marker}`));
-  const relay = (await events.until('relay')).data.relay as Relay;
+  const relay = (await events.until('relay')).data as Relay;
   const pendingIds = async () => ((await (await request.get(`/api/runs/${runId}`)).json()) as { pendingRelays: { id: string }[] }).pendingRelays.map((r) => r.id);
 
   for (const wrong of [`${sessionId}-other`, 'not-a-session']) {
@@ -72,7 +72,7 @@ test('a decision with the wrong sessionId is a 404 and leaves the relay pending;
 test('50 racing decisions on one relay: exactly one wins, the tool runs once', async ({ baseURL, request }) => {
   const marker = `race-${Date.now()}`;
   const { events, sessionId } = await chat(baseURL!, say(`$ echo ${marker} >> race.log && cat race.log | grep -c ${marker}`));
-  const relay = (await events.until('relay')).data.relay as Relay;
+  const relay = (await events.until('relay')).data as Relay;
   const answers = await Promise.all(
     Array.from({ length: 50 }, (_, i) => request.post(`/api/chat/relay/${relay.id}`, { data: { sessionId, response: { approved: i % 2 === 0, reason: `answer ${i}` } } })),
   );

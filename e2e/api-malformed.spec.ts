@@ -261,7 +261,7 @@ test('after all of it the server still serves: health, a chat, and the heartbeat
 
   const chat = await SseReader.open(`${baseURL}/api/chat`, { method: 'POST', headers: { ...extraHTTPHeaders, ...JSON_TYPE }, body: say('$ echo still-serving') });
   const { runId, sessionId } = (await chat.events.until('connected')).data as { runId: string; sessionId: string };
-  const relayId = ((await chat.events.until('relay')).data.relay as { id: string }).id;
+  const relayId = ((await chat.events.until('relay')).data as { id: string }).id;
   // The run waits for a human; its stream stays open and carries heartbeats (every second here:
   // GATEHOUSE_SSE_HEARTBEAT_MS in playwright.config.ts), on the live stream and on a follower's.
   await chat.events.untilComment('heartbeat');

@@ -148,7 +148,7 @@ test.describe('open streams end with their credential', () => {
     const { response, events } = await openStream(who, 'POST', '/api/chat', { messages: [{ role: 'user', content: `$ echo ${uniqueMarker('stream-end')}` }] });
     expect(response.status).toBe(200);
     const { runId, sessionId } = (await events.until('connected')).data as { runId: string; sessionId: string };
-    const relayId = ((await events.until('relay')).data.relay as { id: string }).id;
+    const relayId = ((await events.until('relay')).data as { id: string }).id;
     return { events, runId, sessionId, relayId };
   }
 

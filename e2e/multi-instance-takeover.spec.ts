@@ -177,7 +177,7 @@ async function startPausedRun(instance: Instance) {
   });
   expect(chat.response.status).toBe(200);
   const { runId, sessionId } = (await chat.events.until('connected')).data as { runId: string; sessionId: string };
-  const relay = (await chat.events.until('relay')).data.relay as { id: string };
+  const relay = (await chat.events.until('relay')).data as { id: string };
   return { runId, sessionId, relayId: relay.id, marker: path.join(workspace, marker) };
 }
 
@@ -231,7 +231,7 @@ async function expectFinishedOnceByB(runId: string, relayId: string, marker: str
   expect(seen.map((e) => e.event)).toEqual(EXPECTED_EVENTS);
   expect(seen.map((e) => e.id)).toEqual(seen.map((_, i) => i + 1));
   expect(seen.find((e) => e.event === 'relay_resolved')?.data).toMatchObject({ relayId, status: 'approved', decidedBy: 'admin' });
-  expect(seen.find((e) => e.event === 'tool_result')?.data).toMatchObject({ tool: 'bash', isError: false, denied: false });
+  expect(seen.find((e) => e.event === 'tool_result')?.data).toMatchObject({ name: 'bash', isError: false, denied: false });
   expect(readFileSync(marker, 'utf8')).toBe('ran\n');
   expect(await runOn(b!, runId)).toMatchObject({ run: { status: 'done' }, pendingRelays: [], live: false });
   // A took the lease (epoch 1), B took it over (epoch 2) and released it at the end.

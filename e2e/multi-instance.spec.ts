@@ -95,7 +95,7 @@ test.describe.serial('two instances on one PostgreSQL', () => {
     expect(chat.response.status).toBe(200);
     const onA: SseEvent[] = [];
     const { runId, sessionId } = (await chat.events.until('connected', onA)).data as { runId: string; sessionId: string };
-    const relay = (await chat.events.until('relay', onA)).data.relay as { id: string };
+    const relay = (await chat.events.until('relay', onA)).data as { id: string };
     return { chat, onA, runId, sessionId, relay };
   }
 

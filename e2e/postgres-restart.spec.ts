@@ -169,7 +169,7 @@ async function startPausedRun(instance: Instance, command: string) {
   });
   expect(chat.response.status).toBe(200);
   const { runId, sessionId } = (await chat.events.until('connected')).data as { runId: string; sessionId: string };
-  const relayId = ((await chat.events.until('relay')).data.relay as { id: string }).id;
+  const relayId = ((await chat.events.until('relay')).data as { id: string }).id;
   return { chat, runId, sessionId, relayId };
 }
 
@@ -271,7 +271,7 @@ test('PostgreSQL stops while a run waits for approval: 503s, nothing recorded or
   expect(onB.map((e) => e.event)).toEqual(FINISHED);
   expect(onB.map((e) => e.id)).toEqual(onB.map((_, i) => i + 1));
   expect(onB.find((e) => e.event === 'relay_resolved')?.data).toMatchObject({ relayId, status: 'approved', decidedBy: 'admin' });
-  expect(onB.find((e) => e.event === 'tool_result')?.data).toMatchObject({ tool: 'bash', isError: false, denied: false });
+  expect(onB.find((e) => e.event === 'tool_result')?.data).toMatchObject({ name: 'bash', isError: false, denied: false });
   expect(readFileSync(marker, 'utf8')).toBe('ran\n');
   // A's own stream, open since the start, got the rest too.
   expect((await chat.events.rest()).map((e) => e.event)).toEqual(['relay_resolved', 'tool_result', 'text', 'done']);

@@ -45,7 +45,7 @@ test('a paused run survives kill -9 and finishes after the restart, the tool exe
       body: JSON.stringify({ messages: [{ role: 'user', content: '$ echo ran >> executions.log' }] }),
     });
     const { runId, sessionId } = (await events.until('connected')).data as { runId: string; sessionId: string };
-    const relay = (await events.until('relay')).data.relay as { id: string };
+    const relay = (await events.until('relay')).data as { id: string };
 
     server.kill('SIGKILL');
     await exited(server);
@@ -80,7 +80,7 @@ test('SIGTERM: the server stops gracefully (streams end, nothing settled, exit 1
       body: JSON.stringify({ messages: [{ role: 'user', content: '$ echo graceful >> executions.log' }] }),
     });
     const { runId, sessionId } = (await events.until('connected')).data as { runId: string; sessionId: string };
-    const relay = (await events.until('relay')).data.relay as { id: string };
+    const relay = (await events.until('relay')).data as { id: string };
 
     const code = new Promise<number | null>((resolve) => server.once('exit', (c) => resolve(c)));
     server.kill('SIGTERM');

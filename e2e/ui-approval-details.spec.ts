@@ -97,7 +97,7 @@ test('Always Allow for everyone: the grant is stored as global and covers a call
   const events = await other.events.rest();
   expect(events.map((e) => e.event)).not.toContain('relay');
   expect(events.at(-1)?.event).toBe('done');
-  expect(events.find((e) => e.event === 'tool_result')?.data).toMatchObject({ tool: 'bash', output: expect.stringContaining(marker), denied: false });
+  expect(events.find((e) => e.event === 'tool_result')?.data).toMatchObject({ name: 'bash', output: expect.stringContaining(marker), denied: false });
 
   await revokeGrant(request, mine[0]!.id);
 });

@@ -24,7 +24,7 @@ async function decide(request: APIRequestContext, relayId: string, response: Rec
 
 test('a revoked Always Allow grant asks again', async ({ page, request, baseURL }) => {
   const first = await runCall(baseURL!);
-  const relay = (await first.events.until('relay')).data.relay as { id: string };
+  const relay = (await first.events.until('relay')).data as { id: string };
   await decide(request, relay.id, { approved: true, always: true });
   await first.events.rest();
 
@@ -42,7 +42,7 @@ test('a revoked Always Allow grant asks again', async ({ page, request, baseURL 
   await expect(row).toHaveCount(0);
 
   const again = await runCall(baseURL!);
-  const asked = (await again.events.until('relay')).data.relay as { id: string; params: { command: string } };
+  const asked = (await again.events.until('relay')).data as { id: string; params: { command: string } };
   expect(asked.params.command).toBe(command);
   await decide(request, asked.id, { approved: false, reason: 'spec done' });
   await again.events.rest();

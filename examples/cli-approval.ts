@@ -24,8 +24,7 @@ async function ask(question: string): Promise<string | undefined> {
 const agent = createAgent({ model: resolveModel(process.env.GATEHOUSE_MODEL), workspace: process.env.GATEHOUSE_WORKSPACE });
 const sessionId = `cli-${process.pid}`;
 
-async function answer(event: Extract<AgentEvent, { type: 'relay' }>): Promise<void> {
-  const { relay } = event;
+async function answer(relay: Extract<AgentEvent, { type: 'relay' }>): Promise<void> {
   const who = relay.parents.length > 0 ? ` (agent ${[...relay.parents, relay.agentId].join(' > ')})` : '';
   stdout.write(`\n\u001b[33mPermission required\u001b[0m${who}: ${relay.prompt}\n  why: ${relay.decision.explanation}\n`);
   const preview = relay.preview as { diff?: string } | undefined;
@@ -33,13 +32,13 @@ async function answer(event: Extract<AgentEvent, { type: 'relay' }>): Promise<vo
   for (const rule of relay.suggestedRules) stdout.write(`  always would add: ${describeRule(rule)}\n`);
   for (;;) {
     const line = await ask('  [y] approve once  [a] always allow  [n] deny > ');
-    if (line === undefined) return void (await event.respond({ approved: false, reason: 'No answer (input closed)' }));
+    if (line === undefined) return void (await relay.respond({ approved: false, reason: 'No answer (input closed)' }));
     const choice = line.trim().toLowerCase();
-    if (choice === 'y' || choice === 'yes') return void (await event.respond({ approved: true }));
-    if (choice === 'a' || choice === 'always') return void (await event.respond({ approved: true, always: true }));
+    if (choice === 'y' || choice === 'yes') return void (await relay.respond({ approved: true }));
+    if (choice === 'a' || choice === 'always') return void (await relay.respond({ approved: true, always: true }));
     if (choice === 'n' || choice === 'no') {
       const reason = ((await ask('  reason (optional) > ')) ?? '').trim();
-      return void (await event.respond({ approved: false, ...(reason ? { reason } : {}) }));
+      return void (await relay.respond({ approved: false, ...(reason ? { reason } : {}) }));
     }
   }
 }
@@ -47,7 +46,7 @@ async function answer(event: Extract<AgentEvent, { type: 'relay' }>): Promise<vo
 async function runOnce(message: string): Promise<void> {
   const run = agent.invoke({ messages: [{ role: 'user', content: message }], sessionId });
   for await (const event of run) {
-    if (event.type === 'text') stdout.write(event.delta);
+    if (event.type === 'text') stdout.write(event.content);
     else if (event.type === 'relay') await answer(event).catch((error) => stdout.write(`  (${(error as Error).message})\n`));
     else if (event.type === 'relay_resolved' && event.decidedBy !== 'user') stdout.write(`  relay ${event.status} (${event.reason ?? event.decidedBy})\n`);
     else if (event.type === 'error') stdout.write(`\nerror: ${event.message}\n`);

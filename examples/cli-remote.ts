@@ -7,6 +7,7 @@
 // Create a token on the Users page (your own API tokens), or use GATEHOUSE_ADMIN_TOKEN.
 import { createInterface } from 'node:readline';
 import { stdin, stdout } from 'node:process';
+import type { RelayEvent, ServerEvent } from '../lib/contract';
 import { parseSseBlock } from '../lib/client/sse-parse';
 
 const base = (process.env.GATEHOUSE_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
@@ -23,11 +24,10 @@ async function ask(question: string): Promise<string | undefined> {
   return next.done ? undefined : String(next.value);
 }
 
-interface Relay { id: string; sessionId: string; prompt: string; agentId: string; parents: string[]; decision: { explanation: string }; preview?: { diff?: string } }
-
-async function decide(relay: Relay): Promise<void> {
+async function decide(relay: RelayEvent): Promise<void> {
   stdout.write(`\n\u001b[33mPermission required\u001b[0m: ${relay.prompt}\n  why: ${relay.decision.explanation}\n`);
-  if (relay.preview?.diff) stdout.write(`${relay.preview.diff}\n`);
+  const preview = relay.preview as { diff?: string } | undefined;
+  if (preview?.diff) stdout.write(`${preview.diff}\n`);
   let response: Record<string, unknown> | undefined;
   while (!response) {
     const line = await ask('  [y] approve once  [a] always allow  [n] deny > ');
@@ -60,13 +60,14 @@ async function run(message: string): Promise<number> {
       const event = parseSseBlock(buffer.slice(0, end));
       buffer = buffer.slice(end + 2);
       if (!event) continue;
-      const data = event.data;
-      if (event.event === 'connected') stdout.write(`run ${String(data.runId)} (open ${base}/?run=${String(data.runId)} to follow it in the browser)\n`);
-      else if (event.event === 'text') stdout.write(String(data.delta));
-      else if (event.event === 'relay') await decide(data.relay as Relay);
-      else if (event.event === 'relay_resolved' && data.decidedBy !== undefined) stdout.write(`  ${String(data.status)} by ${String(data.decidedBy)}${data.reason ? ` (${String(data.reason)})` : ''}\n`);
-      else if (event.event === 'error') stdout.write(`\nerror: ${String(data.message)}\n`);
-      else if (event.event === 'done') return stdout.write('\n'), 0;
+      // The server's events, as the contract has them (lib/contract/events.ts).
+      const data = event.data as ServerEvent;
+      if (data.type === 'connected') stdout.write(`run ${data.runId} (open ${base}/?run=${data.runId} to follow it in the browser)\n`);
+      else if (data.type === 'text') stdout.write(data.content);
+      else if (data.type === 'relay') await decide(data);
+      else if (data.type === 'relay_resolved') stdout.write(`  ${data.status} by ${data.decidedBy}${data.reason ? ` (${data.reason})` : ''}\n`);
+      else if (data.type === 'error') stdout.write(`\nerror: ${data.message}\n`);
+      else if (data.type === 'done') return stdout.write('\n'), 0;
     }
   }
   return 0;

@@ -61,7 +61,7 @@ export class Background {
         try {
           stream = await startRun(on.base, `$ echo ${word}`);
           const connected = await stream.until('connected');
-          const relay = (await stream.until('relay')).data.relay as { id: string };
+          const relay = (await stream.until('relay')).data as { id: string };
           this.paused.push({ runId: String(connected.data.runId), sessionId: String(connected.data.sessionId), relayId: relay.id, startedOn: on.name, output: `${word}\n` });
           added++;
           consecutiveFailures = 0;

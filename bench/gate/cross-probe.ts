@@ -99,7 +99,7 @@ export async function crossProbe(exec: Instance, via: Instance, hold: Hold, byId
     const relayEvent = await follow.until('relay');
     const decision = call.data.decision as { action?: string } | undefined;
     if (decision?.action !== 'ask') throw new Error(`the probe's bash call was decided "${decision?.action}", expected "ask"`);
-    const relay = relayEvent.data.relay as { id: string; createdAt: number };
+    const relay = relayEvent.data as { id: string; createdAt: number };
     const owner = await hold.leaseOwner(runId);
     const { sentAt: t0, answeredAt: tAnswered } = await decide(via.base, relay.id, sessionId);
     const result = await follow.until('tool_result');

@@ -55,7 +55,7 @@ async function probe(base: string): Promise<Probe> {
     const relayEvent = await stream.until('relay');
     const decision = call.data.decision as { action?: string } | undefined;
     if (decision?.action !== 'ask') throw new Error(`the probe's bash call was decided "${decision?.action}", expected "ask"`);
-    const relay = relayEvent.data.relay as { id: string; createdAt: number };
+    const relay = relayEvent.data as { id: string; createdAt: number };
     const { sentAt: t0, answeredAt: tAnswered } = await decide(base, relay.id, String(connected.data.sessionId));
     const result = await stream.until('tool_result');
     const startedAt = commandStart(result.data);

@@ -1,7 +1,8 @@
 // What the human is asked about: the tool, the agent (with its parents), the risk, the time
 // left, the parameters, and the diff of a file write or edit.
 import { Badge, JsonView, Revealed } from '@/components/ui';
-import { agentChain, type RelayRequest } from '@/lib/client/chat/types';
+import type { RelayRequest } from '@/lib/contract';
+import { agentChain } from '@/lib/client/chat/types';
 import { Countdown } from './countdown';
 import { DiffView, isDiffPreview } from './diff-view';
 import { WhyItAsks } from './why-it-asks';

@@ -8,14 +8,14 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Button, Dialog, Notice, Revealed, TextField } from '@/components/ui';
 import { useMe } from '@/lib/client/auth';
 import { useApprovalStore } from '@/lib/client/chat/approval-store';
-import { useDecideRelay, type RelayDecision } from '@/lib/client/chat/relays';
+import { useDecideRelay } from '@/lib/client/chat/relays';
 import { setRunMode } from '@/lib/client/chat/run';
 import { clipText } from '@/lib/client/reveal';
 import { useChatSettings } from '@/lib/client/chat/settings-store';
-import type { RelayRequest } from '@/lib/client/chat/types';
+import type { GrantScope, RelayRequest, RelayResponse } from '@/lib/contract';
 import { ApprovalDetails } from './approval-details';
 import { QueueNotice } from './queue-notice';
-import { RuleEditorInline, editedRules, emptyPatterns, type GrantScope } from './rule-editor-inline';
+import { RuleEditorInline, editedRules, emptyPatterns } from './rule-editor-inline';
 import { useFocusReturn } from './use-focus-return';
 import './approvals.css';
 
@@ -75,7 +75,7 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
     actions.current?.querySelector('button')?.focus({ preventScroll: true });
   }, []);
 
-  const send = (response: RelayDecision) => {
+  const send = (response: RelayResponse) => {
     const store = useApprovalStore.getState();
     // Claimed synchronously: a second key press (or Escape and the dialog's cancel) sends nothing.
     if (store.submitting[relay.id]) return;

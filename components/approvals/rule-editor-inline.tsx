@@ -6,9 +6,9 @@
 'use client';
 import { RadioGroup, Revealed, TextField } from '@/components/ui';
 import { hasInvisible } from '@/lib/client/reveal';
-import type { Rule } from '@/lib/client/chat/types';
+import type { GrantScope } from '@/lib/contract';
+import type { Rule } from '@/lib/policy/types';
 
-export type GrantScope = 'session' | 'global';
 
 /** The rules as the human edited them, each with a description that matches its patterns. */
 export function editedRules(suggested: readonly Rule[], patterns: Record<string, string>): Rule[] {

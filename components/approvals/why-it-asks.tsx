@@ -1,7 +1,7 @@
 // Why the gate asks: the policy's explanation, the rule (or default) that decided, and for a
 // shell command the decision of each part.
 import { Badge, Revealed } from '@/components/ui';
-import type { Decision } from '@/lib/client/chat/types';
+import type { Decision } from '@/lib/policy/types';
 
 const REASON_TEXT: Record<string, string> = {
   matched_rule: 'a policy rule',

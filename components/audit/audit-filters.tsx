@@ -3,7 +3,8 @@
 'use client';
 import type { FormEvent } from 'react';
 import { Button, SelectField, TextField } from '@/components/ui';
-import { AUDIT_ACTIONS, AUDIT_KINDS, fromLocalInput, toLocalInput, type AuditAction, type AuditFilter } from '@/lib/client/audit';
+import { AUDIT_ACTIONS, AUDIT_KINDS, type AuditAction } from '@/lib/contract';
+import { fromLocalInput, toLocalInput, type AuditFilter } from '@/lib/client/audit';
 
 const ACTION_OPTIONS = [{ value: '', label: 'Any action' }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: a }))];
 const KIND_OPTIONS = [{ value: '', label: 'Any kind' }, ...AUDIT_KINDS.map((k) => ({ value: k, label: k.replaceAll('_', ' ') }))];

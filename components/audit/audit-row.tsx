@@ -3,7 +3,8 @@
 'use client';
 import Link from 'next/link';
 import { Badge, JsonView, Revealed } from '@/components/ui';
-import { formatWait, ruleLabel, type AuditEntry } from '@/lib/client/audit';
+import type { AuditEntry } from '@/lib/contract';
+import { formatWait, ruleLabel } from '@/lib/client/audit';
 import { Timestamp } from '@/components/runs/timestamp';
 
 export function AuditRow({ entry }: { entry: AuditEntry }) {

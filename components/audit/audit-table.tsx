@@ -1,6 +1,6 @@
 // The audit entries as a table (it scrolls sideways on a phone, inside the Table wrapper).
 import { Table } from '@/components/ui';
-import type { AuditEntry } from '@/lib/client/audit';
+import type { AuditEntry } from '@/lib/contract';
 import { AuditRow } from './audit-row';
 import '@/components/runs/table-cards.css';
 

@@ -1,6 +1,6 @@
 // A role as a badge, one colour per role everywhere (header, users table).
 import { Badge, type BadgeTone } from '@/components/ui';
-import type { Role } from '@/lib/client/auth';
+import type { Role } from '@/lib/contract';
 
 const TONE: Record<Role, BadgeTone> = { admin: 'warning', approver: 'info', user: 'neutral' };
 

@@ -11,7 +11,7 @@ import { ApiError } from '@/lib/client/api';
 import { useApprovalStore } from '@/lib/client/chat/approval-store';
 import { useCancelRun, useSetRunMode } from '@/lib/client/chat/run';
 import { useChatSettings } from '@/lib/client/chat/settings-store';
-import type { Mode } from '@/lib/client/chat/types';
+import type { Mode } from '@/lib/contract';
 import { useChatSession } from '@/lib/client/chat/use-chat-session';
 import { Composer } from './composer';
 import { AgentPicker, ModePicker } from './pickers';

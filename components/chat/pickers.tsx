@@ -3,7 +3,7 @@
 'use client';
 import { SelectField } from '@/components/ui';
 import { useAgents } from '@/lib/client/chat/agents';
-import { MODES, modeLabel, type Mode } from '@/lib/client/chat/types';
+import { MODES, modeLabel, type Mode } from '@/lib/contract';
 
 export function AgentPicker({ value, onChange }: { value: string; onChange(agent: string): void }) {
   const agents = useAgents();

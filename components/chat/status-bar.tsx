@@ -1,9 +1,9 @@
 // The run's status line: always the mode, then the run's state, pending approvals and whether
 // the event stream is reconnecting. A polite live region, so changes are announced.
-import type { RunStatus } from '@/lib/client/chat/transcript';
-import { modeLabel, type Mode } from '@/lib/client/chat/types';
+import type { TranscriptStatus } from '@/lib/client/chat/transcript';
+import { modeLabel, type Mode } from '@/lib/contract';
 
-const STATUS_TEXT: Record<RunStatus, string> = {
+const STATUS_TEXT: Record<TranscriptStatus, string> = {
   idle: 'No run yet',
   starting: 'Starting…',
   live: 'Running',
@@ -12,7 +12,7 @@ const STATUS_TEXT: Record<RunStatus, string> = {
   failed: 'Failed',
 };
 
-export function StatusBar({ mode, runStatus, pending, reconnecting }: { mode: Mode; runStatus: RunStatus; pending: number; reconnecting: boolean }) {
+export function StatusBar({ mode, runStatus, pending, reconnecting }: { mode: Mode; runStatus: TranscriptStatus; pending: number; reconnecting: boolean }) {
   return (
     <div className="chat-status" role="status" aria-label="Run status">
       <span className="chat-status__mode">{modeLabel(mode)}</span>

@@ -1,16 +1,11 @@
 // Labels shared by the rule editor's forms: the built-in tools, the modes, the condition operators
 // and how each param kind's pattern is read.
+import { MODE_LABELS, MODES } from '@/lib/contract';
 import type { ConditionOp, Mode, ParamKind } from '@/lib/policy/types';
 
 export const KNOWN_TOOLS = ['bash', 'read_file', 'write_file', 'edit_file', 'list_files', 'fetch_url', 'task'] as const;
 
-export const MODE_OPTIONS: { value: Mode; label: string }[] = [
-  { value: 'default', label: 'Safe mode' },
-  { value: 'acceptEdits', label: 'Accept edits' },
-  { value: 'plan', label: 'Plan' },
-  { value: 'dontAsk', label: "Don't ask" },
-  { value: 'bypassPermissions', label: 'Auto-approve' },
-];
+export const MODE_OPTIONS: { value: Mode; label: string }[] = MODES.map((value) => ({ value, label: MODE_LABELS[value] }));
 
 export const ACTION_OPTIONS = [
   { value: 'allow', label: 'allow' },

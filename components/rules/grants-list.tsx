@@ -3,7 +3,8 @@
 'use client';
 import { useState } from 'react';
 import { Badge, Button, Card, CardHeader, Notice, Revealed, Table } from '@/components/ui';
-import { useGrants, useRevokeGrant, type Grant } from '@/lib/client/grants';
+import type { Grant } from '@/lib/contract';
+import { useGrants, useRevokeGrant } from '@/lib/client/grants';
 import { describeRule } from '@/lib/policy/explain';
 
 const when = (iso: string) => new Date(iso).toLocaleString();

@@ -4,7 +4,8 @@
 import Link from 'next/link';
 import { Badge, Revealed, Table } from '@/components/ui';
 import { revealText } from '@/lib/client/reveal';
-import { isLiveStatus, modeLabel, runStatusLabel, type RunSummary } from '@/lib/client/runs-list';
+import { isLiveStatus, modeLabel, type RunSummary } from '@/lib/contract';
+import { runStatusLabel } from '@/lib/client/runs-list';
 import { CancelRunButton } from './cancel-run-button';
 import { Timestamp } from './timestamp';
 import './table-cards.css';

@@ -4,7 +4,8 @@
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect } from 'react';
 import { Button, Card, Notice, SelectField } from '@/components/ui';
-import { LIVE_REFRESH_MS, RUN_STATUSES, hasLiveRun, parseLimit, parseRunStatus, runStatusLabel, useRecentlyCancelledRunId, useRunsList } from '@/lib/client/runs-list';
+import { RUN_STATUSES } from '@/lib/contract';
+import { LIVE_REFRESH_MS, hasLiveRun, parseLimit, parseRunStatus, runStatusLabel, useRecentlyCancelledRunId, useRunsList } from '@/lib/client/runs-list';
 import { revealText } from '@/lib/client/reveal';
 import { RunsTable } from './runs-table';
 import './runs.css';

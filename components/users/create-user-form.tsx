@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Card, CardHeader, Notice, SelectField, TextField } from '@/components/ui';
 import { ApiError } from '@/lib/client/api';
-import type { Role } from '@/lib/client/auth';
+import type { Role } from '@/lib/contract';
 import { newUserBody, ROLE_OPTIONS, useCreateUser } from '@/lib/client/users';
 
 const EMPTY = { username: '', displayName: '', role: 'user' as Role, password: '' };

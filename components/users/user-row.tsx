@@ -2,7 +2,7 @@
 // reader (and a test) can tell the rows' buttons apart.
 'use client';
 import { Badge, Button } from '@/components/ui';
-import type { Role } from '@/lib/client/auth';
+import type { Role } from '@/lib/contract';
 import { ROLE_OPTIONS, type User } from '@/lib/client/users';
 
 interface Props {

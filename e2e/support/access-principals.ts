@@ -3,12 +3,12 @@
 // names its credentials explicitly, so nothing leaks between principals through a cookie jar or
 // the suite's default admin header.
 import { expect, type APIRequestContext, type APIResponse, type PlaywrightWorkerArgs } from '@playwright/test';
+import type { Role } from '../../lib/contract';
 import { adminAuthHeaders } from './auth';
 import { SseReader } from './sse';
 
 export const PRINCIPALS = ['anonymous', 'user', 'approver', 'admin'] as const;
 export type PrincipalName = (typeof PRINCIPALS)[number];
-export type Role = 'admin' | 'approver' | 'user';
 
 export interface Account {
   id: string;

@@ -33,7 +33,7 @@ export class RunTracker {
   async startWaiting(who: Principal, marker: string): Promise<WaitingRun> {
     const run = await this.start(who, `$ echo ${marker}`);
     const relay = await run.events.until('relay');
-    return { ...run, relayId: (relay.data.relay as { id: string }).id };
+    return { ...run, relayId: (relay.data as { id: string }).id };
   }
 
   /** A run that needs no tool and is done when this returns (the offline model answers prose with its help). */

@@ -35,7 +35,7 @@ export async function startRun(baseURL: string, content: string): Promise<Starte
 export async function startWaitingRun(baseURL: string, content: string): Promise<StartedRun & { relayId: string }> {
   const run = await startRun(baseURL, content);
   const relay = await run.events.until('relay');
-  return { ...run, relayId: (relay.data.relay as { id: string }).id };
+  return { ...run, relayId: (relay.data as { id: string }).id };
 }
 
 /** Answers the run's relay as a human would, then reads the stream to its end. */

@@ -50,7 +50,7 @@ describe('the gated loop', () => {
 
   it('a relay carries why it asks, the rules Always Allow would add, the prompt and a deadline', async () => {
     const events = await collect(agent({ approvalTimeoutS: 60 }).invoke(say('$ git status')), (e) => void e.respond({ approved: false }));
-    const relay = of(events, 'relay')[0]!.relay;
+    const relay = of(events, 'relay')[0]!;
     expect(relay).toMatchObject({ kind: 'permission', tool: 'bash', params: { command: 'git status' }, risk: 'write', agentId: 'main', parents: [] });
     expect(relay.decision).toMatchObject({ action: 'ask', reason: 'risk_default' });
     expect(relay.suggestedRules).toEqual([expect.objectContaining({ action: 'allow', tool: 'bash', params: { command: 'git status *' } })]);
@@ -131,7 +131,7 @@ describe('the gated loop', () => {
     const run = agent({ broker }).invoke({ ...say(`$ touch ${workspace}/detached`), checkpoint: async (messages) => void saved.push(messages.length) });
     let relayId = '';
     const events = await collect(run, (event) => {
-      relayId = event.relay.id;
+      relayId = event.id;
       run.detach();
     });
     expect(events.map((e) => e.type)).toEqual(['tool_call', 'relay']);
@@ -194,8 +194,8 @@ describe('the gated loop', () => {
     });
     const resolved = of(events, 'relay_resolved');
     const relays = of(events, 'relay');
-    expect(resolved.find((r) => r.relayId === relays[1]!.relay.id)).toMatchObject({ status: 'approved', decidedBy: 'grant' });
-    expect(resolved.find((r) => r.relayId === relays[2]!.relay.id)).toMatchObject({ status: 'denied' });
+    expect(resolved.find((r) => r.relayId === relays[1]!.id)).toMatchObject({ status: 'approved', decidedBy: 'grant' });
+    expect(resolved.find((r) => r.relayId === relays[2]!.id)).toMatchObject({ status: 'denied' });
     expect(finalText(events).split('\n')).toEqual(['bash: a', 'bash: b', expect.stringContaining('pwd is not covered')]);
   });
 
@@ -266,7 +266,7 @@ describe('the gated loop', () => {
   it('a write relay carries a diff preview of what would change', async () => {
     await writeFile(path.join(workspace, 'notes.md'), 'one\ntwo\n');
     const events = await collect(agent().invoke(say('edit notes.md: two => three')), (e) => void e.respond({ approved: true }));
-    const preview = of(events, 'relay')[0]!.relay.preview as { kind: string; diff: string };
+    const preview = of(events, 'relay')[0]!.preview as { kind: string; diff: string };
     expect(preview.kind).toBe('diff');
     expect(preview.diff).toContain('-two');
     expect(preview.diff).toContain('+three');
@@ -332,8 +332,8 @@ describe('failures', () => {
     };
     const events = await collect(agent({ broker, policy: { riskDefaults: { write: 'ask', read_only: 'allow' }, rules: [] } }).invoke(say(`$ touch ${workspace}/never\nls`)));
     const results = of(events, 'tool_result');
-    expect(results.find((r) => r.tool === 'bash')!.output).toContain('could not be decided (storage down)');
-    expect(results.find((r) => r.tool === 'list_files')).toMatchObject({ isError: false });
+    expect(results.find((r) => r.name === 'bash')!.output).toContain('could not be decided (storage down)');
+    expect(results.find((r) => r.name === 'list_files')).toMatchObject({ isError: false });
     expect(of(events, 'done')[0]).toMatchObject({ finishReason: 'stop' });
     await expect(readFile(path.join(workspace, 'never'))).rejects.toThrow();
   });
@@ -378,7 +378,7 @@ describe('approval handlers', () => {
     const interruptOn = { read_file: true, bash: { shouldApprove: (args: Record<string, unknown>) => String(args.command).startsWith('rm') } };
     await writeFile(path.join(workspace, 'a.txt'), 'A');
     const events = await collect(agent({ interruptOn, policy: { defaultAction: 'allow', rules: [] } }).invoke(say('read a.txt\n$ echo free\n$ rm -f a.txt')), (e) => void e.respond({ approved: false }));
-    expect(of(events, 'relay').map((e) => e.relay.tool).sort()).toEqual(['bash', 'read_file']);
+    expect(of(events, 'relay').map((e) => e.tool).sort()).toEqual(['bash', 'read_file']);
     expect(of(events, 'tool_result').find((r) => r.output === 'free\n')).toBeDefined();
   });
 
@@ -386,7 +386,7 @@ describe('approval handlers', () => {
     const { bashTool } = await import('./tools');
     const tools = [{ ...bashTool, approval: 'required' as const, approvalPrompt: 'Shell: {args}' }];
     const events = await collect(agent({ tools: tools as never, policy: { defaultAction: 'allow', rules: [] } }).invoke(say('$ echo x')), (e) => void e.respond({ approved: true }));
-    expect(of(events, 'relay')[0]!.relay.prompt).toBe('Shell: {"command":"echo x"}');
+    expect(of(events, 'relay')[0]!.prompt).toBe('Shell: {"command":"echo x"}');
   });
 });
 
@@ -398,10 +398,10 @@ describe('subagents', () => {
     });
     const events = await collect(a.invoke(say('task reviewer: $ echo from-sub\ntask reviewer: $ rm -f x\n$ rm -f x')), (e) => void e.respond({ approved: true }));
     const relays = of(events, 'relay');
-    expect(relays.map((r) => [r.agentId, r.relay.params.command])).toEqual(
+    expect(relays.map((r) => [r.agentId, r.params.command])).toEqual(
       expect.arrayContaining([['reviewer', 'echo from-sub'], ['main', 'rm -f x']]),
     );
-    expect(relays.find((r) => r.agentId === 'reviewer')).toMatchObject({ parents: ['main'], relay: { agentId: 'reviewer', parents: ['main'] } });
+    expect(relays.find((r) => r.agentId === 'reviewer')).toMatchObject({ parents: ['main'], agentId: 'reviewer' });
     expect(of(events, 'agent_start')[0]).toMatchObject({ agentId: 'reviewer', parents: ['main'] });
     const subResults = of(events, 'tool_result').filter((r) => r.agentId === 'reviewer');
     expect(subResults.map((r) => r.output).sort()).toEqual([expect.stringContaining('Tool execution denied'), 'from-sub\n']);

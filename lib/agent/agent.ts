@@ -1,6 +1,7 @@
 // createAgent: the zero-config entry point of the runtime. No model means the offline model, no
 // tools the built-in tools, no policy the built-in default policy. `invoke` starts a run and
-// returns its events as an async iterable, plus handles to change its mode or cancel it.
+// returns its events as an async iterable, plus handles to change its mode or cancel it; a run may
+// bring its own permissions, model and tools (run-options.ts).
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
@@ -11,6 +12,7 @@ import type { AgentEvent } from './events';
 import { createOfflineModel } from './models';
 import { EventQueue } from './queue';
 import { MaxStepsError, runAgentLevel, type AgentLevel, type ExecutionLog, type PendingRelays, type ResumePoint, type RunContext } from './run';
+import { runModel, selectRunTools, withPermissions, type RunTool } from './run-options';
 import { MemoryGrantStore, type GrantStore } from './session';
 import { createTaskTool, type AgentProfile } from './task';
 import { builtinTools, createWorkspace } from './tools';
@@ -50,6 +52,20 @@ export interface AgentOptions {
 
 export interface InvokeOptions {
   messages: ModelMessage[];
+  /**
+   * This run's permissions, in any format `importPolicy` reads (the seeds' `{ allowlist, deny,
+   * allowOnce }`, the snake_case rules, a policy): their rules are added after the agent's policy
+   * for this run, as POST /api/chat does. They never unlock what only the agent's `trustedPolicy`
+   * may (local addresses). Invalid ones throw PolicyValidationError before the run starts.
+   */
+  permissions?: unknown;
+  /** This run's model: a model object, or a spec resolved from the environment (`offline`, `openai:<model>`, ...). */
+  model?: LanguageModelV4 | string;
+  /**
+   * This run's tools, replacing the agent's: tool objects (each still gated) or names of the agent's
+   * tools (`task`: its subagents). An unknown or repeated name throws ToolSelectionError.
+   */
+  tools?: readonly RunTool<AgentTool>[];
   /** Continue a run a restart interrupted: the last step's calls, relays and known results. */
   resume?: ResumePoint;
   /** Called with the conversation after each step, so the run can be resumed from it. */
@@ -88,22 +104,42 @@ export function createAgent(options: AgentOptions = {}): Agent {
   const model = options.model ?? createOfflineModel();
   const tools = (options.tools ?? builtinTools) as readonly AgentTool[];
   const given = isCompiledPolicy(options.policy) ? options.policy : compilePolicy(options.policy ?? DEFAULT_POLICY);
-  const approvals = Object.fromEntries(tools.map((t) => [t.name, t.approval]));
-  const extra = approvalRules(options.interruptOn, approvals);
+  const extraRules = (runTools: readonly AgentTool[]) => approvalRules(options.interruptOn, Object.fromEntries(runTools.map((t) => [t.name, t.approval])));
+  const extra = extraRules(tools);
   // A compiled policy is reused as it is (the server shares one per policy version).
   const compiled = extra.length === 0 ? given : compilePolicy({ ...given.policy, rules: [...given.policy.rules, ...extra] });
-  const policy: Policy = compiled.policy;
   const trustedPolicy = options.trustedPolicy === undefined ? given : isCompiledPolicy(options.trustedPolicy) ? options.trustedPolicy : compilePolicy(options.trustedPolicy);
   const broker = options.broker ?? new MemoryRelayBroker();
   const grants = options.grants ?? new MemoryGrantStore();
-  const promptTemplates: Record<string, string> = { '*': DEFAULT_PROMPT_TEMPLATE };
-  for (const t of tools) if (t.approvalPrompt) promptTemplates[t.name] = t.approvalPrompt;
   const workspace = createWorkspace(options.workspace);
+  // One compiled policy per (permissions, approval rules) a run brings, shared by the runs that bring the same.
+  const runPolicies = new Map<string, CompiledPolicy>();
+  const policyFor = (permissions: unknown, runTools: readonly AgentTool[]): CompiledPolicy => {
+    const runExtra = runTools === tools ? extra : extraRules(runTools);
+    if (permissions === undefined && runTools === tools) return compiled;
+    const key = JSON.stringify([permissions ?? null, runExtra]);
+    let policy = runPolicies.get(key);
+    if (!policy) {
+      const overlaid = withPermissions(given.policy, permissions);
+      policy = compilePolicy({ ...overlaid, rules: [...overlaid.rules, ...runExtra] });
+      if (runPolicies.size >= 64) runPolicies.clear();
+      runPolicies.set(key, policy);
+    }
+    return policy;
+  };
   const profiles = Object.fromEntries((options.agents ?? []).map((p) => [p.name, p]));
   // One map for all runs of this agent: Always Allow in one run settles the session's other relays.
   const pending: PendingRelays = options.pendingRelays ?? new Map();
 
   function invoke(input: InvokeOptions): AgentRun {
+    // Everything a run brings is checked before it starts: a bad one throws, and nothing runs.
+    const selected = selectRunTools(input.tools, tools, Object.keys(profiles).length > 0);
+    const runTools = input.tools === undefined ? tools : selected.tools;
+    const runPolicy = policyFor(input.permissions, runTools);
+    const policy: Policy = runPolicy.policy;
+    const runModelInstance = runModel(input.model, model);
+    const promptTemplates: Record<string, string> = { '*': DEFAULT_PROMPT_TEMPLATE };
+    for (const t of runTools) if (t.approvalPrompt) promptTemplates[t.name] = t.approvalPrompt;
     const runId = input.runId ?? randomUUID();
     const sessionId = input.sessionId ?? runId;
     const queue = new EventQueue<AgentEvent>();
@@ -125,7 +161,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const result = (async () => {
       const env = await workspace;
       ctx = {
-        runId, sessionId, model, broker, grants, env, queue, signal: controller.signal, toolSignal: toolController.signal,
+        runId, sessionId, model: runModelInstance, broker, grants, env, queue, signal: controller.signal, toolSignal: toolController.signal,
         mode: pendingMode ?? input.mode ?? options.mode ?? 'default',
         approvalTimeoutS: options.approvalTimeoutS ?? 300,
         maxSteps: options.maxSteps ?? 25,
@@ -141,8 +177,8 @@ export function createAgent(options: AgentOptions = {}): Agent {
           await input.checkpoint!(conversation);
         }),
       };
-      const level: AgentLevel = { agentId: 'main', parents: [], system: options.system, tools: [...tools] as ToolDefinition[], policy: compiled };
-      if (Object.keys(profiles).length > 0) level.tools.push(createTaskTool(ctx, level, policy, profiles) as ToolDefinition);
+      const level: AgentLevel = { agentId: 'main', parents: [], system: options.system, tools: [...runTools] as ToolDefinition[], policy: runPolicy };
+      if (selected.task) level.tools.push(createTaskTool(ctx, level, policy, profiles) as ToolDefinition);
       const done = (finishReason: 'stop' | 'max_steps' | 'cancelled' | 'error', text: string) => {
         queue.push({ type: 'done', runId, agentId: 'main', parents: [], finishReason, text });
         return { text, messages, finishReason };

@@ -2,6 +2,7 @@
 export { createAgent, type Agent, type AgentOptions, type AgentRun, type AgentTool, type InvokeOptions } from './agent';
 export type { AgentEvent, AgentEventType } from './events';
 export type { AgentProfile } from './task';
+export { ToolSelectionError, withPermissions, type RunTool } from './run-options';
 export { DEFAULT_PROMPT_TEMPLATE, renderPrompt, type ApprovalHandler, type InterruptOn, type ToolApproval } from './approval';
 export { MemoryGrantStore, type GrantStore } from './session';
 export type { CallResult, ExecutionLog, PendingRelays, ResumePoint } from './run';

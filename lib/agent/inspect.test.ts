@@ -48,7 +48,7 @@ describe('inspected calls (read_file of a hard-linked file)', () => {
 
   it('a linked file asks although an allow rule covers it; approved, it is read', async () => {
     const events = await collect(agent().invoke(say('read linked.txt')), (e) => void e.respond({ approved: true }));
-    const relay = of(events, 'relay')[0]!.relay;
+    const relay = of(events, 'relay')[0]!;
     expect(relay.decision).toMatchObject({ action: 'ask', reason: 'unparseable' });
     expect(relay.decision.explanation).toBe(
       'Needs approval: linked.txt has 2 hard links, so it may be a file outside the workspace; reading it is never allowed automatically.',
@@ -73,14 +73,14 @@ describe('inspected calls (read_file of a hard-linked file)', () => {
       // Both calls ask. Once both wait, the first is approved with Always Allow (its suggested
       // rule: this path); the second must still be waiting once the first has run, and is then denied.
       if (event.type === 'relay' && relays.push(event) === 2) void relays[0]!.respond({ approved: true, always: true });
-      if (event.type === 'tool_result' && event.toolCallId === relays[0]?.relay.toolCallId) void relays[1]!.respond({ approved: false, reason: 'no' });
+      if (event.type === 'tool_result' && event.toolCallId === relays[0]?.toolCallId) void relays[1]!.respond({ approved: false, reason: 'no' });
     }
     expect(relays).toHaveLength(2);
     expect(await grants.list('s')).toContainEqual(expect.objectContaining({ tool: 'read_file', params: { path: path.join(workspace, 'linked.txt') } }));
     const resolved = of(events, 'relay_resolved');
     expect(resolved.map((r) => [r.relayId, r.status, r.decidedBy])).toEqual([
-      [relays[0]!.relay.id, 'approved', 'user'],
-      [relays[1]!.relay.id, 'denied', 'user'],
+      [relays[0]!.id, 'approved', 'user'],
+      [relays[1]!.id, 'denied', 'user'],
     ]);
   });
 

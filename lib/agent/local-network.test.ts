@@ -37,9 +37,9 @@ afterEach(() => rm(workspace, { recursive: true, force: true }));
 const asks: PolicyInput = { riskDefaults: { read_only: 'ask' }, rules: [] };
 const literal = (): Rule => ({ action: 'allow', tool: 'fetch_url', params: { url: `${origin}/**` } });
 
-async function fetchResult(options: AgentOptions, approve = false) {
+async function fetchResult(options: AgentOptions, approve = false, permissions?: unknown) {
   const events: AgentEvent[] = [];
-  for await (const event of createAgent({ workspace, ...options }).invoke({ messages: [{ role: 'user', content: `fetch ${origin}/x` }], sessionId: 's' })) {
+  for await (const event of createAgent({ workspace, ...options }).invoke({ messages: [{ role: 'user', content: `fetch ${origin}/x` }], sessionId: 's', permissions })) {
     events.push(event);
     if (event.type === 'relay') void event.respond({ approved: approve });
   }
@@ -74,6 +74,13 @@ describe('fetch_url: local addresses through the loop', () => {
 
   it('a literal rule outside the administrator\'s policy (a run\'s own permissions) does not unlock it', async () => {
     const { decision, result } = await fetchResult({ policy: { ...asks, rules: [literal()] }, trustedPolicy: asks });
+    expect(decision).toMatchObject({ action: 'allow', reason: 'matched_rule' });
+    expect(result?.output).toMatch(/\(loopback\)/);
+    expect(hits).toBe(0);
+  });
+
+  it('a literal rule in the run\'s own permissions (invoke({ permissions })) does not unlock it', async () => {
+    const { decision, result } = await fetchResult({ policy: asks }, false, { allowlist: [{ tool: 'fetch_url', params: { url: `${origin}/**` } }] });
     expect(decision).toMatchObject({ action: 'allow', reason: 'matched_rule' });
     expect(result?.output).toMatch(/\(loopback\)/);
     expect(hits).toBe(0);

@@ -8,6 +8,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { derivePermission, evaluate, grantFitsCall, RuleSchema, type CompiledPolicy, type Decision, type Mode, type Rule, type ToolCall } from '../policy';
 import type { RelayBroker, RelayOutcome, RelayRequest } from '../relay';
 import { renderPrompt, type ApprovalHandler, type InterruptOn, dynamicInterrupt } from './approval';
+import type { EventBody } from '../contract';
 import type { AgentEvent } from './events';
 import { applyInspection, gate, inspectCall } from './gate';
 import type { EventQueue } from './queue';
@@ -102,7 +103,7 @@ export async function runAgentLevel(ctx: RunContext, level: AgentLevel, messages
       messages,
       tools: level.tools,
       signal: ctx.signal,
-      onText: (delta) => emit(ctx, level, { type: 'text', delta }),
+      onText: (content) => emit(ctx, level, { type: 'text', content }),
     });
     messages.push(...result.responseMessages);
     if (level.agentId === 'main') await ctx.checkpoint?.(messages);
@@ -125,7 +126,7 @@ async function guarded(ctx: RunContext, level: AgentLevel, call: ModelToolCall, 
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     const result = { output: `${call.toolName} was not run: the call could not be decided (${(error as Error)?.message ?? String(error)}).`, isError: true };
-    emit(ctx, level, { type: 'tool_result', toolCallId: call.toolCallId, tool: call.toolName, output: result.output, isError: true, denied: false });
+    emit(ctx, level, { type: 'tool_result', toolCallId: call.toolCallId, name: call.toolName, output: result.output, isError: true, denied: false });
     return result;
   }
 }
@@ -147,7 +148,7 @@ async function resumeCall(ctx: RunContext, level: AgentLevel, call: ModelToolCal
   const tool = level.tools.find((t) => t.name === call.toolName);
   if (!relay || !tool) return handleCall(ctx, level, call);
   const finish = (result: CallResult, denied = false, metadata?: Record<string, unknown>): CallResult => {
-    emit(ctx, level, { type: 'tool_result', toolCallId: call.toolCallId, tool: call.toolName, output: result.output, isError: result.isError, denied, metadata });
+    emit(ctx, level, { type: 'tool_result', toolCallId: call.toolCallId, name: call.toolName, output: result.output, isError: result.isError, denied, metadata });
     return result;
   };
   const { outcome, announce } = await awaitRelay(ctx, level, tool, relay.params, relay, await inspectCall(tool, relay.params, ctx.env));
@@ -167,20 +168,18 @@ export class MaxStepsError extends Error {
   }
 }
 
-type EventBody = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'runId' | 'agentId' | 'parents'> : never) : never;
-
-export function emit(ctx: RunContext, level: Pick<AgentLevel, 'agentId' | 'parents'>, body: EventBody): void {
+export function emit(ctx: RunContext, level: Pick<AgentLevel, 'agentId' | 'parents'>, body: EventBody<AgentEvent>): void {
   ctx.queue.push({ ...body, runId: ctx.runId, agentId: level.agentId, parents: level.parents } as AgentEvent);
 }
 
 async function handleCall(ctx: RunContext, level: AgentLevel, call: ModelToolCall): Promise<CallResult> {
   const finish = (result: CallResult, denied = false, metadata?: Record<string, unknown>): CallResult => {
-    emit(ctx, level, { type: 'tool_result', toolCallId: call.toolCallId, tool: call.toolName, output: result.output, isError: result.isError, denied, metadata });
+    emit(ctx, level, { type: 'tool_result', toolCallId: call.toolCallId, name: call.toolName, output: result.output, isError: result.isError, denied, metadata });
     return result;
   };
   const tool = level.tools.find((t) => t.name === call.toolName);
   if (!tool) {
-    emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, tool: call.toolName, params: call.input });
+    emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, name: call.toolName, params: call.input });
     return finish({ output: `Unknown tool ${call.toolName}. Available: ${level.tools.map((t) => t.name).join(', ')}`, isError: true });
   }
   const grants = await ctx.grants.list(ctx.sessionId);
@@ -195,13 +194,13 @@ async function handleCall(ctx: RunContext, level: AgentLevel, call: ModelToolCal
     shouldApprove: dynamicInterrupt(ctx.interruptOn, tool.name),
   });
   if (gated.kind === 'invalid') {
-    emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, tool: call.toolName, params: call.input });
+    emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, name: call.toolName, params: call.input });
     return finish({ output: gated.message, isError: true });
   }
   const { input } = gated;
   const inspection = await inspectCall(tool, input, ctx.env);
   const decision = inspection === undefined ? gated.decision : applyInspection(gated.decision, inspection, level.mode ?? ctx.mode);
-  emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, tool: tool.name, params: input, decision });
+  emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, name: tool.name, params: input, decision });
   if (decision.action === 'deny') return finish(denial(decision.explanation), true);
   let announce: (() => void) | undefined;
   if (decision.action === 'allow') {
@@ -315,7 +314,8 @@ async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition
     expiresAt: now + timeoutOf(level, decision, ctx.approvalTimeoutS) * 1000,
   };
   await ctx.broker.register(request);
-  emit(ctx, level, { type: 'relay', relay: request, respond: (response) => ctx.broker.resolve(request.id, response, 'user') });
+  // The request's own fields, flat on the event (the seed design's shape), and `respond` beside them.
+  emit(ctx, level, { ...request, type: 'relay', respond: (response) => ctx.broker.resolve(request.id, response, 'user') });
   if (ctx.onApproval) void answerWithHandler(ctx, request);
   return awaitRelay(ctx, level, tool, input, request, inspection);
 }

@@ -1,26 +1,11 @@
 // Roles and what they may do: one table (PERMISSIONS) and one function (`can`). Run-level checks
 // (`canSeeRun`, `canDecideRelay`) add ownership: a user acts on the runs they started; approvers
 // and admins on any run. `runs.owner` holds the owner's user id.
-import { USER_ROLES, type UserRole } from '../db/schema';
+import { ACTIONS, ROLES, type AccessAction as Action, type Role as UserRole } from '../contract';
 import { ForbiddenError, UnauthorizedError } from './errors';
 
-export { USER_ROLES as ROLES, type UserRole as Role };
-
-export const ACTIONS = [
-  'policy:read',
-  'policy:edit',
-  'grants:read',
-  'grants:manage',
-  'runs:start',
-  'runs:read:own',
-  'runs:read:any',
-  'relays:decide:own',
-  'relays:decide:any',
-  'audit:read',
-  'users:manage',
-  'tokens:manage:own',
-] as const;
-export type Action = (typeof ACTIONS)[number];
+// The roles and actions are the contract's (the browser reads them too); who may do what is here.
+export { ACTIONS, ROLES, type Action, type UserRole as Role };
 
 /** Who may do what. Admin: everything. Approver: decide and see any run, read the policy, grants and audit. User: their own runs. */
 export const PERMISSIONS: Record<UserRole, ReadonlySet<Action>> = {

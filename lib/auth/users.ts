@@ -2,8 +2,9 @@
 // validated with zod (a ZodError maps to 400); failures are the typed errors of errors.ts. Login
 // does the same scrypt work whether or not the user exists, so timing does not reveal usernames.
 import { z } from 'zod';
+import { RoleSchema } from '../contract';
 import type { Queries } from '../db';
-import { USER_ROLES, type UserRole, type UserRow } from '../db/schema';
+import type { UserRole, UserRow } from '../db/schema';
 import { LastAdminError, RateLimitedError, UnauthorizedError, UserDisabledError, UserNotFoundError, UsernameTakenError } from './errors';
 import { checkPasswordPolicy, DEFAULT_SCRYPT, hashPassword, verifyDummy, verifyPassword, type ScryptParams } from './password';
 import type { LoginThrottle } from './rate-limit';
@@ -15,6 +16,8 @@ export interface UserServiceDeps {
   scrypt?: ScryptParams;
 }
 
+export { RoleSchema };
+
 export const LOGIN_TOKEN_TTL_S = 24 * 60 * 60;
 
 export const UsernameSchema = z
@@ -23,7 +26,6 @@ export const UsernameSchema = z
   .min(2)
   .max(64)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" and "-", starting with a letter or digit');
-export const RoleSchema = z.enum(USER_ROLES);
 export const CreateUserSchema = z.object({
   username: UsernameSchema,
   displayName: z.string().trim().min(1).max(100).optional(),

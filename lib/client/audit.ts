@@ -1,34 +1,10 @@
 // The audit log as server state: the filter (which round-trips through the page URL, so a filtered
 // view can be shared and reloaded), query keys, the page fetcher and the paginated list hook.
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { AUDIT_ACTIONS, type AuditAction, type AuditEntry, type Page } from '@/lib/contract';
 import { apiFetch } from './api';
 
-export const AUDIT_ACTIONS = ['allow', 'ask', 'deny'] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-export const AUDIT_KINDS = ['decision', 'policy_edit', 'grant_created', 'grant_revoked', 'grant_consumed'] as const;
-
-/** One row of GET /api/audit. */
-export interface AuditEntry {
-  id: string;
-  at: string;
-  kind: string;
-  runId: string | null;
-  sessionId: string | null;
-  agentId: string | null;
-  tool: string | null;
-  params: Record<string, unknown> | null;
-  action: string | null;
-  reason: string | null;
-  rule: Record<string, unknown> | null;
-  decidedBy: string | null;
-  waitMs: number | null;
-  details: Record<string, unknown> | null;
-}
-
-export interface AuditPage {
-  items: AuditEntry[];
-  nextCursor: string | null;
-}
+export type AuditPage = Page<AuditEntry>;
 
 /** What the page filters by. Times are ISO strings; `from` is inclusive, `to` exclusive. */
 export interface AuditFilter {

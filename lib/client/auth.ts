@@ -3,17 +3,8 @@
 // and the words for a refused sign-in.
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Me } from '@/lib/contract';
 import { ApiError, apiFetch } from './api';
-
-export type Role = 'admin' | 'approver' | 'user';
-
-export interface Me {
-  id: string;
-  username: string;
-  displayName: string;
-  role: Role;
-  permissions: string[];
-}
 
 export const authKeys = {
   me: ['auth', 'me'] as const,

@@ -2,18 +2,8 @@
 // asks again).
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Rule } from '../policy/types';
+import type { Grant } from '@/lib/contract';
 import { apiFetch } from './api';
-
-export interface Grant {
-  id: string;
-  rule: Rule;
-  scope: 'session' | 'global';
-  sessionId: string | null;
-  once: boolean;
-  createdBy: string;
-  createdAt: string;
-}
 
 export const grantKeys = {
   all: ['grants'] as const,

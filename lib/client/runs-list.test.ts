@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hasLiveRun, modeLabel, parseLimit, parseRunStatus, runStatusLabel, runsUrl, type RunStatus, type RunSummary } from './runs-list';
+import { modeLabel, type RunStatus, type RunSummary } from '@/lib/contract';
+import { hasLiveRun, parseLimit, parseRunStatus, runStatusLabel, runsUrl } from './runs-list';
 
 const run = (status: RunStatus): RunSummary => ({ id: status, sessionId: 's', status, mode: 'default', agent: null, model: 'offline', title: null, createdAt: '', updatedAt: '' });
 

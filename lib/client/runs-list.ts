@@ -2,28 +2,10 @@
 // run on screen is live) and the cancel mutation. The chat's own run lives in lib/client/chat/.
 import { useInfiniteQuery, useMutation, useMutationState, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useState } from 'react';
+import { isLiveStatus, RUN_STATUS_LABELS, RUN_STATUSES, type Page, type RunStatus, type RunSummary } from '@/lib/contract';
 import { apiFetch } from './api';
 
-export const RUN_STATUSES = ['running', 'waiting', 'done', 'failed', 'cancelled'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-
-/** One row of GET /api/runs (the server leaves out the resumable state). */
-export interface RunSummary {
-  id: string;
-  sessionId: string;
-  status: RunStatus;
-  mode: string | null;
-  agent: string | null;
-  model: string | null;
-  title: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface RunsPage {
-  items: RunSummary[];
-  nextCursor: string | null;
-}
+export type RunsPage = Page<RunSummary>;
 
 export interface RunsFilter {
   status?: RunStatus;
@@ -39,34 +21,9 @@ export const runsListKeys = {
   cancel: ['runs-list', 'cancel'] as const,
 };
 
-const STATUS_LABELS: Record<RunStatus, string> = {
-  running: 'running',
-  waiting: 'waiting for approval',
-  done: 'done',
-  failed: 'failed',
-  cancelled: 'cancelled',
-};
-
 /** The words a status is shown with (also the Badge's tone key). */
 export function runStatusLabel(status: RunStatus): string {
-  return STATUS_LABELS[status] ?? status;
-}
-
-export function isLiveStatus(status: RunStatus): boolean {
-  return status === 'running' || status === 'waiting';
-}
-
-const MODE_LABELS: Record<string, string> = {
-  default: 'Safe mode',
-  acceptEdits: 'Accept edits',
-  plan: 'Plan',
-  dontAsk: "Don't ask",
-  bypassPermissions: 'Auto-approve',
-};
-
-export function modeLabel(mode: string | null): string {
-  if (!mode) return 'Safe mode';
-  return MODE_LABELS[mode] ?? mode;
+  return RUN_STATUS_LABELS[status] ?? status;
 }
 
 export function parseRunStatus(value: string | null | undefined): RunStatus | undefined {

@@ -3,18 +3,9 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from './api';
-import type { Role } from './auth';
+import type { Role, User } from '@/lib/contract';
 
-export interface User {
-  id: string;
-  username: string;
-  displayName: string;
-  role: Role;
-  disabled: boolean;
-  hasPassword: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { User };
 
 export interface NewUser {
   username: string;

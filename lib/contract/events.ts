@@ -91,6 +91,9 @@ export const RunEventSchema = z.discriminatedUnion('type', [...AgentEventSchema.
 /** An event read from the log: its sequence number in the run is the SSE id. */
 export const LoggedEventSchema = z.intersection(RunEventSchema, z.object({ seq: z.number().int().positive() }));
 
+/** Any event an SSE consumer reads (see ServerEvent). */
+export const ServerEventSchema = z.union([LoggedEventSchema, ConnectedEventSchema, ErrorEventSchema]);
+
 export type TextEvent = z.infer<typeof TextEventSchema>;
 export type ToolCallEvent = z.infer<typeof ToolCallEventSchema>;
 export type RelayEvent = z.infer<typeof RelayEventSchema>;

@@ -55,7 +55,8 @@ export const RelayRequestSchema = z.object({
 });
 export type RelayRequest = z.infer<typeof RelayRequestSchema>;
 
-export const GrantScopeSchema = z.enum(['session', 'global']);
+export const GRANT_SCOPES = ['session', 'global'] as const;
+export const GrantScopeSchema = z.enum(GRANT_SCOPES);
 export type GrantScope = z.infer<typeof GrantScopeSchema>;
 
 /** A human's answer: the seed design's `{ approved, always?, reason? }`, plus the edited rule and its scope. */

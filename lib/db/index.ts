@@ -40,7 +40,6 @@ export { sessionQueries, type SessionQueries, type CreateSessionInput } from './
 export { settingQueries, type SettingQueries } from './settings';
 export {
   leaseQueries,
-  LEASED_STATUSES,
   type LeaseQueries,
   type AcquireLeaseInput,
   type RenewLeasesInput,

@@ -3,6 +3,7 @@
 // a dead instance's runs become takeover candidates once its leases lapse (docs/DEPLOY.md).
 // `epoch` rises whenever a lease changes hands, so a stale owner can be fenced off by it.
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { LIVE_RUN_STATUSES } from '../contract';
 import type { Mode } from '../policy';
 import type { Database } from './database';
 import { runLeases, runs, type RunLeaseRow, type RunStatus } from './schema';
@@ -41,7 +42,6 @@ export interface TakeoverCandidate {
 }
 
 /** Statuses whose runs need an executing instance. */
-export const LEASED_STATUSES = ['running', 'waiting'] as const satisfies readonly RunStatus[];
 
 function seconds(ttlS: number): number {
   if (!Number.isFinite(ttlS) || ttlS <= 0) throw new RangeError(`ttlS must be a positive number of seconds, got ${ttlS}`);
@@ -137,7 +137,7 @@ export function leaseQueries(db: Database) {
         .leftJoin(runLeases, eq(runLeases.runId, runs.id))
         .where(
           and(
-            inArray(runs.status, [...LEASED_STATUSES]),
+            inArray(runs.status, [...LIVE_RUN_STATUSES]),
             or(isNull(runLeases.runId), isNull(runLeases.owner), lte(runLeases.expiresAt, sql`now()`)),
           ),
         )

@@ -16,17 +16,14 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import { GRANT_SCOPES, RELAY_STATUSES, ROLES, RUN_STATUSES, type AuditKind, type GrantScope, type Role, type RunStatus } from '../contract';
 import type { Mode, Policy, Rule } from '../policy';
-import type { RelayRequest, RelayResponse, RelayStatus } from '../relay';
+import type { RelayRequest, RelayResponse } from '../relay';
 
-export const RUN_STATUSES = ['running', 'waiting', 'done', 'failed', 'cancelled'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-export const RELAY_STATUSES = ['pending', 'approved', 'denied', 'expired', 'cancelled'] as const satisfies readonly RelayStatus[];
+// The value lists are the contract's (lib/contract): the CHECK constraints hold what the API speaks.
+export { GRANT_SCOPES, RELAY_STATUSES, RUN_STATUSES, type AuditKind, type GrantScope, type RunStatus };
 export const TOOL_EXECUTION_STATUSES = ['claimed', 'done'] as const;
 export type ToolExecutionStatus = (typeof TOOL_EXECUTION_STATUSES)[number];
-export const GRANT_SCOPES = ['session', 'global'] as const;
-export type GrantScope = (typeof GRANT_SCOPES)[number];
-export type AuditKind = 'decision' | 'policy_edit' | 'grant_created' | 'grant_revoked' | 'grant_consumed' | (string & {});
 
 /** What a paused run needs to resume: the conversation, the step, the tool calls in flight. */
 export interface RunState {
@@ -216,8 +213,8 @@ export type AuditRow = typeof audit.$inferSelect;
 
 // --- Access control (docs/AUTH.md) ---
 
-export const USER_ROLES = ['admin', 'approver', 'user'] as const;
-export type UserRole = (typeof USER_ROLES)[number];
+export const USER_ROLES = ROLES;
+export type UserRole = Role;
 
 /** People. Usernames are unique ignoring case; a user without a password signs in by link or token only. */
 export const users = pgTable(

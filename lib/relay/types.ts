@@ -1,54 +1,10 @@
 // Pending approvals ("relays"): what the agent loop registers when the policy says ask, and what a
 // human's decision looks like. The broker interface is what the server backs with the database;
 // nothing here knows about HTTP, SQL or React.
-import type { Decision, Risk, Rule } from '../policy';
+import type { RelayOutcome, RelayRequest, RelayResponse } from '../contract';
 
-export type RelayStatus = 'pending' | 'approved' | 'denied' | 'expired' | 'cancelled';
-
-export interface RelayRequest {
-  id: string;
-  kind: 'permission';
-  runId: string;
-  sessionId: string;
-  /** The agent that made the call, and the chain of agents above it (outermost first). */
-  agentId: string;
-  parents: string[];
-  toolCallId: string;
-  tool: string;
-  params: Record<string, unknown>;
-  risk?: Risk;
-  /** Why it asks: the policy's decision, with the rule and explanation. */
-  decision: Decision;
-  /** The rules "Always Allow" would add (editable by the human). */
-  suggestedRules: Rule[];
-  /** A diff for file writes and edits. */
-  preview?: unknown;
-  /** The question as text, e.g. `Run 'bash' with arguments {"command":"ls"}?`. */
-  prompt: string;
-  createdAt: number;
-  /** Epoch ms after which the call is denied with reason "Approval timeout". */
-  expiresAt: number;
-}
-
-export interface RelayResponse {
-  approved: boolean;
-  /** Always Allow: add `rule` (or the suggested rules) as grants. */
-  always?: boolean;
-  reason?: string;
-  /** The rule(s) the human edited before confirming Always Allow. */
-  rule?: Rule | Rule[];
-  /** Who the grant applies to: this session (default) or everyone. */
-  scope?: 'session' | 'global';
-}
-
-export interface RelayOutcome {
-  status: Exclude<RelayStatus, 'pending'>;
-  response?: RelayResponse;
-  /** For a denial, expiry or cancellation: why. */
-  reason?: string;
-  decidedBy: string;
-  decidedAt: number;
-}
+// The shapes are the contract's (lib/contract/relay.ts): the same records cross every boundary.
+export type { RelayOutcome, RelayOutcomeStatus, RelayRequest, RelayResponse, RelayStatus } from '../contract';
 
 export interface RelayRecord {
   request: RelayRequest;

@@ -2,7 +2,6 @@
 // tools the main agent gets and which subagents its `task` tool may run. Unknown names are a 400
 // naming the field, never a silent fallback to more tools.
 import { builtinTools, type AgentProfile, type AgentTool } from '../agent';
-import type { Mode } from '../policy';
 import { AppError } from './errors';
 
 export interface ChatProfile {
@@ -29,14 +28,6 @@ export const CHAT_PROFILES: ChatProfile[] = [
 ];
 
 export const DEFAULT_PROFILE = 'general';
-
-export const MODE_LABELS: Record<Mode, string> = {
-  default: 'Safe mode',
-  acceptEdits: 'Accept edits',
-  plan: 'Plan',
-  dontAsk: "Don't ask",
-  bypassPermissions: 'Auto-approve',
-};
 
 export interface ToolSelection {
   profile: ChatProfile;

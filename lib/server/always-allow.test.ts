@@ -20,7 +20,7 @@ describeStores('Always Allow on the server', (store) => {
   async function withRelay(m: RunManager, command: string, decide: (relayId: string, sessionId: string) => Promise<void>, sessionId?: string) {
     const started = await m.start({ messages: [{ role: 'user', content: `$ ${command}` }], owner: 'u1', sessionId });
     return followRun(m, started.runId, 0, async (event) => {
-      if (event.type === 'relay') await decide((event.data.relay as { id: string }).id, started.sessionId);
+      if (event.type === 'relay') await decide(event.id, started.sessionId);
     });
   }
 
@@ -49,7 +49,7 @@ describeStores('Always Allow on the server', (store) => {
     const theirs = await m.start({ messages: [{ role: 'user', content: '$ echo theirs' }], owner: 'u2' });
     let theirRelay = '';
     const following = followRun(m, theirs.runId, 0, async (event) => {
-      if (event.type === 'relay') theirRelay = (event.data.relay as { id: string }).id;
+      if (event.type === 'relay') theirRelay = event.id;
     });
     await expect.poll(() => theirRelay).not.toBe('');
     await withRelay(m, 'echo mine', async (relayId) => {

@@ -15,6 +15,7 @@ import { DbGrantStore } from './grant-store';
 import { PgNotifyBus } from './pg-notify';
 import { DbRelayStore } from './relay-store';
 import { RunManager, type StoredEvent } from './run-manager';
+import { ofType } from './test-support/run-manager';
 
 const postgres = await probePostgres();
 if (!postgres.url && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI=true: ${postgres.reason}`);
@@ -125,7 +126,7 @@ describe.skipIf(!postgres.url)(`two instances on one PostgreSQL${postgres.url ? 
     const onB = follow(b.runs, runId, 0);
     const relay = await new Promise<{ id: string }>((resolve) => {
       void a.runs.subscribe(runId, 0, (event) => {
-        if (event.type === 'relay') resolve(event.data.relay as { id: string });
+        if (event.type === 'relay') resolve(event);
       });
     });
     await until(async () => (await q.runs.getRun({ id: runId }))?.status === 'waiting', 'the run to wait');
@@ -140,7 +141,7 @@ describe.skipIf(!postgres.url)(`two instances on one PostgreSQL${postgres.url ? 
     const events = await onB.done;
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events.map((e) => e.type)).toEqual(['tool_call', 'relay', 'relay_resolved', 'tool_result', 'text', 'done']);
-    expect(events.find((e) => e.type === 'relay_resolved')!.data).toMatchObject({ status: 'approved', decidedBy: 'bob' });
+    expect(ofType(events, 'relay_resolved')[0]!).toMatchObject({ status: 'approved', decidedBy: 'bob' });
     await until(async () => (await q.runs.getRun({ id: runId }))?.status === 'done', 'the run to finish');
     expect(await readFile(path.join(workspace!, 'multi.log'), 'utf8')).toBe('ran\n');
     expect(b.runs.isLive(runId)).toBe(false);
@@ -159,7 +160,7 @@ describe.skipIf(!postgres.url)(`two instances on one PostgreSQL${postgres.url ? 
     const events = await onB.done;
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 2));
     expect(events.map((e) => e.type)).toEqual(['relay', 'relay_resolved', 'tool_result', 'text', 'done']);
-    expect(events.find((e) => e.type === 'tool_result')!.data).toMatchObject({ output: 'second\n' });
+    expect(ofType(events, 'tool_result')[0]!).toMatchObject({ output: 'second\n' });
     expect((await q.toolExecutions.listToolExecutions({ runId })).length).toBe(1);
   });
 
@@ -233,7 +234,7 @@ describe.skipIf(!postgres.url)(`two instances on one PostgreSQL${postgres.url ? 
     expect((await q.runs.getRun({ id: runId }))?.status).toBe('waiting');
     await cutListener(b);
     const events = await onB.done;
-    expect(events.find((e) => e.type === 'tool_result')!.data).toMatchObject({ output: 'woken\n' });
+    expect(ofType(events, 'tool_result')[0]!).toMatchObject({ output: 'woken\n' });
   });
 
   it('short leases: renewed while the instance lives (nobody adopts its run), adopted by the periodic scan once it stops', async () => {
@@ -277,7 +278,7 @@ describe.skipIf(!postgres.url)(`two instances on one PostgreSQL${postgres.url ? 
     await b.runs.cancel(runId);
     const events = await onB.done;
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
-    expect(events.at(-1)!.data).toMatchObject({ finishReason: 'cancelled' });
+    expect(events.at(-1)!).toMatchObject({ finishReason: 'cancelled' });
     expect(events.filter((e) => e.type === 'done')).toHaveLength(1);
     await until(async () => !a.runs.isLive(runId), 'A to stop the run');
     expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'cancelled' });
@@ -331,10 +332,10 @@ describe.skipIf(!postgres.url)(`two instances on one PostgreSQL${postgres.url ? 
       // Decided on A: a silent B could not wake A's waiter.
       await a.runs.resolve(task.id, { sessionId, response: { approved: true }, decidedBy: 'hana' });
       const events = await onB.done;
-      const read = events.find((e) => e.type === 'tool_call' && e.data.tool === 'read_file');
-      expect(read?.data).toMatchObject({ agentId: 'reviewer', decision: { action: 'allow', reason: 'mode' } });
+      const read = ofType(events, 'tool_call').find((e) => e.name === 'read_file');
+      expect(read).toMatchObject({ agentId: 'reviewer', decision: { action: 'allow', reason: 'mode' } });
       expect(events.filter((e) => e.type === 'relay')).toHaveLength(1);
-      expect(events.find((e) => e.type === 'mode_changed')?.data).toMatchObject({ mode: 'bypassPermissions' });
+      expect(ofType(events, 'mode_changed')[0]).toMatchObject({ mode: 'bypassPermissions' });
     });
   }
 

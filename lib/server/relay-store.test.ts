@@ -80,12 +80,12 @@ describeStores('DbRelayStore', (store) => {
       for await (const event of run) {
         events.push(event);
         if (event.type === 'relay') {
-          expect((await store().q.relays.getRelay({ id: event.relay.id }))?.status).toBe('pending');
-          await broker.resolve(event.relay.id, { approved: true }, 'alice');
+          expect((await store().q.relays.getRelay({ id: event.id }))?.status).toBe('pending');
+          await broker.resolve(event.id, { approved: true }, 'alice');
         }
       }
       expect(events.find((e) => e.type === 'tool_result')).toMatchObject({ output: 'stored\n' });
-      const relayId = (events.find((e) => e.type === 'relay') as Extract<AgentEvent, { type: 'relay' }>).relay.id;
+      const relayId = (events.find((e) => e.type === 'relay') as Extract<AgentEvent, { type: 'relay' }>).id;
       expect(await store().q.relays.getRelay({ id: relayId })).toMatchObject({ status: 'approved', decidedBy: 'alice' });
     } finally {
       await rm(workspace, { recursive: true, force: true });

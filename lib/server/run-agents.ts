@@ -1,10 +1,11 @@
 // The agents the server executes runs with, built once and shared: one model instance per model spec,
-// one compiled policy per (stored version, per-run permissions), one agent per (policy version,
-// permissions, tools, model). An agent holds no per-run state, and building one per run cost
-// memory for every paused run.
+// one compiled policy per stored version, one agent per (policy version, tools, model). A run's own
+// permissions are the library's per-run overlay (`invoke({ permissions })`, compiled once per
+// agent and permissions). An agent holds no per-run state, and building one per run cost memory
+// for every paused run.
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { createAgent, type Agent, type ExecutionLog, type GrantStore, type PendingRelays } from '../agent';
-import { compilePolicy, importPolicy, type CompiledPolicy, type Policy } from '../policy';
+import { compilePolicy, type CompiledPolicy } from '../policy';
 import type { DurableRelayBroker } from '../relay';
 import { AppError } from './errors';
 import type { ToolSelection } from './agent-profiles';
@@ -54,33 +55,36 @@ export class RunAgents {
     return model;
   }
 
-  /** One compiled policy per stored version and per-run permissions, shared by every run using it. */
-  private compiled(storedPolicy: Policy, version: number, permissions: unknown): CompiledPolicy {
-    const key = `${version}\u0000${JSON.stringify(permissions ?? null)}`;
+  /** One compiled policy per stored version, shared by every agent using it. */
+  private compiled(stored: StoredPolicy): CompiledPolicy {
+    const key = String(stored.version);
     let compiled = this.policies.get(key);
     if (!compiled) {
       if (this.policies.size >= 64) this.policies.clear();
-      compiled = compilePolicy(withPermissions(storedPolicy, permissions));
+      compiled = compilePolicy(stored.policy);
       this.policies.set(key, compiled);
     }
     return compiled;
   }
 
   /**
-   * One agent per (policy version, per-run permissions, tools, model), shared by every run using
-   * it: an agent holds no per-run state, and building one per run cost memory per paused run.
+   * One agent per (policy version, tools, model), shared by every run using it: an agent holds no
+   * per-run state, and building one per run cost memory per paused run. A run's permissions go to
+   * `invoke`: they come after the stored rules, so the audit tells a rule's source by its index
+   * (run-audit.ts), and they never open local network addresses to fetch_url (only the stored
+   * policy, the agent's `trustedPolicy`, does).
    */
-  agentFor(stored: StoredPolicy, permissions: unknown, selection: ToolSelection, model: LanguageModelV4, modelName: string): Agent {
-    const key = [stored.version, JSON.stringify(permissions ?? null), selection.toolNames.join(','), modelName].join('\u0000');
+  agentFor(stored: StoredPolicy, selection: ToolSelection, model: LanguageModelV4, modelName: string): Agent {
+    const key = [stored.version, selection.toolNames.join(','), modelName].join('\u0000');
     let agent = this.agents.get(key);
     if (agent) return agent;
+    const policy = this.compiled(stored);
     agent = createAgent({
       model,
       tools: selection.tools,
       agents: selection.agents,
-      policy: this.compiled(stored.policy, stored.version, permissions),
-      // A run's own permissions never open local network addresses to fetch_url: only the stored policy's rules do.
-      trustedPolicy: this.compiled(stored.policy, stored.version, undefined),
+      policy,
+      trustedPolicy: policy,
       broker: this.options.broker,
       grants: this.options.grants,
       workspace: this.options.workspace,
@@ -92,11 +96,4 @@ export class RunAgents {
     this.agents.set(key, agent);
     return agent;
   }
-}
-
-/** The run's permissions come after the stored rules, so the audit tells a rule's source by its index (run-audit.ts). */
-function withPermissions(policy: Policy, permissions: unknown): Policy {
-  if (permissions === undefined || permissions === null) return policy;
-  const overlay = importPolicy(permissions);
-  return { ...policy, rules: [...policy.rules, ...overlay.rules] };
 }

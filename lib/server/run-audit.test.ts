@@ -9,7 +9,7 @@ import { followRun, testRunManager, useTempWorkspace } from './test-support/run-
 
 const workspace = useTempWorkspace('gatehouse-audit-');
 
-const toolCall = (decision: Decision): AgentEvent => ({ type: 'tool_call', runId: 'r', agentId: 'main', parents: [], toolCallId: 't', tool: 'bash', params: { command: 'x' }, decision });
+const toolCall = (decision: Decision): AgentEvent => ({ type: 'tool_call', runId: 'r', agentId: 'main', parents: [], toolCallId: 't', name: 'bash', params: { command: 'x' }, decision });
 const rowFor = (decision: Decision) => auditRowsFor({ runId: 'r', sessionId: 's' }, toolCall(decision), new Map(), { version: 7, rules: 3 })[0]!;
 
 describe('the source of a deciding rule', () => {

@@ -52,7 +52,7 @@ export function auditRowsFor(run: AuditedRun, event: AgentEvent, asked: Map<stri
       runId: run.runId,
       sessionId: run.sessionId,
       agentId: event.agentId,
-      tool: event.tool,
+      tool: event.name,
       params: auditParams(event.params),
       action: event.decision.action,
       reason: event.decision.explanation,
@@ -61,7 +61,7 @@ export function auditRowsFor(run: AuditedRun, event: AgentEvent, asked: Map<stri
     }];
   }
   if (event.type === 'relay') {
-    asked.set(event.relay.id, { createdAt: event.relay.createdAt, tool: event.relay.tool, params: event.relay.params });
+    asked.set(event.id, { createdAt: event.createdAt, tool: event.tool, params: event.params });
   } else if (event.type === 'relay_resolved') {
     // The human's row names the call too, so filtering the audit by tool finds approvals and denials.
     const call = asked.get(event.relayId);

@@ -3,21 +3,19 @@
 // subscribers directly. `subscribe` replays the stored events after a seq and then follows the live ones;
 // with several instances a notification (or a gap in what arrives here) makes a stream read the log
 // after its last seq, so it gets every event once, in order, wherever the run executes.
+import { upgradeStoredEvent, type LoggedEvent, type RunEvent } from '../contract';
 import type { AppendEffects, EventRow, Queries } from '../db';
 import type { RunFollowers } from './cluster';
 import type { PgNotifyBus } from './pg-notify';
 
-export interface StoredEvent {
-  seq: number;
-  type: string;
-  data: Record<string, unknown>;
-}
+/** An event read from the log: today's shape, whatever version stored it (upgradeStoredEvent). */
+export type StoredEvent = LoggedEvent;
 
 export type EventListener = (event: StoredEvent) => void;
 
-export interface NewRunEvent {
-  type: string;
-  data: Record<string, unknown>;
+/** The one place events are read from the log: rows in any stored shape come out as today's events. */
+export async function readEvents(events: Queries['events'], runId: string, afterSeq?: number): Promise<StoredEvent[]> {
+  return (await events.listEvents({ runId, afterSeq })).map(toStored);
 }
 
 export class RunLog {
@@ -32,11 +30,11 @@ export class RunLog {
   ) {}
 
   /** Appends the events (with their effects: one statement), then tells the subscribers in order. */
-  async append(runId: string, events: NewRunEvent[], effects: AppendEffects = {}): Promise<void> {
+  async append(runId: string, events: RunEvent[], effects: AppendEffects = {}): Promise<void> {
     if (events.length === 0) return;
     // Several instances: the same statement tells the others' streams that the log grew (NOTIFY
     // gatehouse_events, delivered at its commit; a lost notice only delays them).
-    const rows = await this.events.appendEvents({ runId, events, ...effects, ...(this.cluster ? { notifyChannel: 'gatehouse_events' } : {}) });
+    const rows = await this.events.appendEvents({ runId, events: events.map((event) => ({ type: event.type, data: event })), ...effects, ...(this.cluster ? { notifyChannel: 'gatehouse_events' } : {}) });
     for (const row of rows) for (const listener of this.listeners.get(runId) ?? []) listener(toStored(row));
   }
 
@@ -67,7 +65,7 @@ export class RunLog {
       void (async () => {
         do {
           pullAgain = false;
-          for (const row of await this.events.listEvents({ runId, afterSeq: last })) deliver(toStored(row));
+          for (const event of await readEvents(this.events, runId, last)) deliver(event);
         } while (pullAgain && !closed);
       })()
         .catch((error: Error) => this.report(error))
@@ -86,9 +84,9 @@ export class RunLog {
     this.listeners.set(runId, set);
     const unfollow = await followers?.add(runId, { last: () => last, pull });
     try {
-      for (const row of await this.events.listEvents({ runId, afterSeq })) {
-        last = row.seq;
-        listener(toStored(row));
+      for (const event of await readEvents(this.events, runId, afterSeq)) {
+        last = event.seq;
+        listener(event);
       }
     } catch (error) {
       set.delete(deliver);
@@ -115,5 +113,5 @@ export class RunLog {
 }
 
 function toStored(row: EventRow): StoredEvent {
-  return { seq: row.seq, type: row.type, data: row.data as Record<string, unknown> };
+  return upgradeStoredEvent(row);
 }

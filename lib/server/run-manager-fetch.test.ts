@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeStores } from '../db/test-support/stores';
 import { loadPolicy, savePolicyVersion } from './policy-store';
-import { followRun, testRunManager, useTempWorkspace } from './test-support/run-manager';
+import { followRun, testRunManager, useTempWorkspace, ofType } from './test-support/run-manager';
 
 const workspace = useTempWorkspace('gatehouse-fetch-');
 let server: http.Server;
@@ -40,7 +40,7 @@ describeStores('RunManager: fetch_url and local addresses', (store) => {
     const m = testRunManager(store().q, workspace());
     const { runId } = await m.start({ messages: [{ role: 'user', content: `fetch ${origin}/api/health` }], ...(permissions ? { permissions } : {}) });
     const events = await followRun(m, runId);
-    return { call: events.find((e) => e.type === 'tool_call')?.data, result: events.find((e) => e.type === 'tool_result')?.data };
+    return { call: ofType(events, 'tool_call')[0], result: ofType(events, 'tool_result')[0] };
   }
 
   it("a run's own permissions allowing every URL do not reach the server's loopback address", async () => {

@@ -4,7 +4,7 @@
 import { expect, it } from 'vitest';
 import { describeStores } from '../db/test-support/stores';
 import type { RunManager, StoredEvent } from './run-manager';
-import { followRun, testRunManager, useTempWorkspace } from './test-support/run-manager';
+import { followRun, testRunManager, useTempWorkspace, ofType } from './test-support/run-manager';
 
 const workspace = useTempWorkspace('gatehouse-profiles-');
 
@@ -16,7 +16,7 @@ describeStores('RunManager: agent profiles, tools, model, mode', (store) => {
     const m = manager();
     const { runId } = await m.start({ messages: [{ role: 'user', content: '$ echo hidden\nls' }], agent: 'reader' });
     const events = await follow(m, runId);
-    expect(events.filter((e) => e.type === 'tool_call').map((e) => e.data.tool)).toEqual(['list_files']);
+    expect(ofType(events, 'tool_call').map((e) => e.name)).toEqual(['list_files']);
     expect(events.some((e) => e.type === 'relay')).toBe(false);
     expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ agent: 'reader', status: 'done' });
   });
@@ -25,7 +25,7 @@ describeStores('RunManager: agent profiles, tools, model, mode', (store) => {
     const m = manager();
     const { runId } = await m.start({ messages: [{ role: 'user', content: 'ls\nread notes.md' }], tools: ['read_file'] });
     const events = await follow(m, runId);
-    expect(events.filter((e) => e.type === 'tool_call').map((e) => e.data.tool)).toEqual(['read_file']);
+    expect(ofType(events, 'tool_call').map((e) => e.name)).toEqual(['read_file']);
   });
 
   it('an unknown agent, a tool outside the profile, or a bad model is a 400 naming the field, and no run is created', async () => {
@@ -47,10 +47,10 @@ describeStores('RunManager: agent profiles, tools, model, mode', (store) => {
       expect((await store().q.runs.getRun({ id: runId }))?.state).toMatchObject({ tools: expect.arrayContaining(['bash', 'task']) });
       expect(await m.setMode(runId, 'bypassPermissions')).toEqual({ runId, mode: 'bypassPermissions' });
       expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ mode: 'bypassPermissions', status: 'waiting' });
-      await m.resolve((event.data.relay as { id: string }).id, { sessionId, response: { approved: true }, decidedBy: 'alice' });
+      await m.resolve(event.id, { sessionId, response: { approved: true }, decidedBy: 'alice' });
     });
-    expect(events.find((e) => e.type === 'mode_changed')?.data).toMatchObject({ mode: 'bypassPermissions' });
-    expect(events.at(-1)?.data).toMatchObject({ text: 'bash: mode' });
+    expect(ofType(events, 'mode_changed')[0]).toMatchObject({ mode: 'bypassPermissions' });
+    expect(events.at(-1)).toMatchObject({ text: 'bash: mode' });
     await expect(m.setMode(runId, 'default')).rejects.toMatchObject({ status: 409, code: 'conflict:run_finished' });
     await expect(m.setMode('no-such-run', 'default')).rejects.toMatchObject({ status: 404 });
   });

@@ -5,12 +5,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { expect, it, vi } from 'vitest';
 import { createOfflineModel } from '../agent';
+import { LoggedEventSchema } from '../contract';
 import type { Queries } from '../db';
 import { describeStores } from '../db/test-support/stores';
 import { RelayAlreadyResolvedError } from '../relay';
 import { loadPolicy } from './policy-store';
 import { auditParams, type StoredEvent } from './run-manager';
-import { followRun, testRunManager, useTempWorkspace } from './test-support/run-manager';
+import { followRun, testRunManager, useTempWorkspace, ofType } from './test-support/run-manager';
 
 const workspace = useTempWorkspace('gatehouse-runs-');
 
@@ -23,7 +24,7 @@ async function raiseRelay(q: Queries, { id, runId, sessionId, call }: { id: stri
     decision: { action: 'ask' as const, reason: 'risk_default' as const, explanation: 'asks' }, suggestedRules: [], prompt: '?', createdAt: Date.now() - 1_000, expiresAt: Date.now() + 60_000,
   };
   await q.relays.insertRelay({ request: relay });
-  await q.events.appendEvent({ runId, type: 'relay', data: { type: 'relay', agentId: 'main', parents: [], relay } });
+  await q.events.appendEvent({ runId, type: 'relay', data: { ...relay, type: 'relay' } });
   return relay;
 }
 
@@ -36,7 +37,7 @@ describeStores('RunManager', (store) => {
     const { runId, sessionId } = await m.start({ messages: [{ role: 'user', content: '$ echo stored' }] });
     const events = await follow(m, runId, 0, async (event) => {
       if (event.type !== 'relay') return;
-      const relayId = (event.data.relay as { id: string }).id;
+      const relayId = event.id;
       expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ status: 'waiting' });
       await expect(m.resolve(relayId, { sessionId: 'someone-else', response: { approved: true }, decidedBy: 'mallory' })).rejects.toMatchObject({ status: 404 });
       await m.resolve(relayId, { sessionId, response: { approved: true }, decidedBy: 'alice' });
@@ -44,9 +45,12 @@ describeStores('RunManager', (store) => {
     });
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events.map((e) => e.type)).toEqual(['tool_call', 'relay', 'relay_resolved', 'tool_result', 'text', 'done']);
-    expect(events.find((e) => e.type === 'tool_result')!.data).toMatchObject({ output: 'stored\n' });
+    // Stored in the contract's shape (the seed design's names), each with its origin.
+    for (const event of events) expect(LoggedEventSchema.safeParse(event).error, JSON.stringify(event)).toBeUndefined();
+    expect(ofType(events, 'relay')[0]).toMatchObject({ kind: 'permission', tool: 'bash', runId, sessionId, params: { command: 'echo stored' } });
+    expect(ofType(events, 'tool_result')[0]!).toMatchObject({ name: 'bash', output: 'stored\n' });
     expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
-    const toolCallId = events.find((e) => e.type === 'tool_result')!.data.toolCallId as string;
+    const toolCallId = ofType(events, 'tool_result')[0]!.toolCallId as string;
     expect(await store().q.toolExecutions.getToolExecution({ runId, toolCallId })).toMatchObject({ status: 'done', result: { output: 'stored\n', isError: false } });
     const audit = (await store().q.audit.listAudit({ runId })).items;
     expect(audit.map((a) => [a.action, a.decidedBy ?? null]).sort()).toEqual([['allow', 'alice'], ['ask', null]]);
@@ -73,7 +77,7 @@ describeStores('RunManager', (store) => {
     });
     const events = await follow(m, runId, 0, () => undefined);
     expect(events.some((e) => e.type === 'relay')).toBe(false);
-    expect(events.find((e) => e.type === 'tool_result')!.data).toMatchObject({ denied: true });
+    expect(ofType(events, 'tool_result')[0]!).toMatchObject({ denied: true });
   });
 
   it('the policy is seeded once with the built-in default', async () => {
@@ -100,7 +104,7 @@ describeStores('RunManager', (store) => {
       const m = manager();
       const { runId } = await m.start({ messages: [{ role: 'user', content: '$ echo salvaged' }] });
       const events = await follow(m, runId, 0);
-      expect(events.find((e) => e.type === 'tool_result')?.data).toMatchObject({ denied: true });
+      expect(ofType(events, 'tool_result')[0]).toMatchObject({ denied: true });
     } finally {
       error.mockRestore();
     }
@@ -125,7 +129,7 @@ describeStores('RunManager', (store) => {
     const events = await follow(m, runId, 1, async (event) => {
       if (event.type === 'resumed') await m.resolve('relay-1', { sessionId, response: { approved: true }, decidedBy: 'alice' });
     });
-    const results = events.filter((e) => e.type === 'tool_result').map((e) => [e.data.toolCallId, e.data.output]);
+    const results = ofType(events, 'tool_result').map((e) => [e.toolCallId, e.output]);
     expect(results).toEqual(expect.arrayContaining([['call-1', '(no output)'], ['call-2', expect.stringContaining('was interrupted while running')]]));
     expect(events.at(-1)?.type).toBe('done');
     const { readFile } = await import('node:fs/promises');
@@ -150,8 +154,8 @@ describeStores('RunManager', (store) => {
     expect(await m.recover()).toEqual([runId]);
     const events = await follow(m, runId, 1);
     expect(events.map((e) => e.type)).toEqual(['relay_resolved', 'tool_result', 'resumed', 'text', 'done']);
-    expect(events[0]!.data).toMatchObject({ relayId: 'relay-9', status: 'approved', decidedBy: 'alice' });
-    expect(events[1]!.data).toMatchObject({ toolCallId: 'call-9', output: 'before\n', isError: false });
+    expect(events[0]!).toMatchObject({ relayId: 'relay-9', status: 'approved', decidedBy: 'alice' });
+    expect(events[1]!).toMatchObject({ toolCallId: 'call-9', output: 'before\n', isError: false });
     const decisions = (await q.audit.listAudit({ runId })).items.filter((row) => row.kind === 'decision');
     expect(decisions).toMatchObject([{ action: 'allow', decidedBy: 'alice', tool: 'bash' }]);
     expect((await q.toolExecutions.listToolExecutions({ runId })).length).toBe(1);
@@ -173,7 +177,7 @@ describeStores('RunManager', (store) => {
     const m = manager();
     expect(await m.recover()).toEqual(['answered']);
     const events = await follow(m, 'answered', 0);
-    expect(events.map((e) => [e.type, e.data.output ?? e.data.delta ?? e.data.finishReason])).toEqual([['tool_result', 'x'], ['text', 'bash: x'], ['done', 'stop']]);
+    expect(events.map((e) => [e.type, e.type === 'tool_result' ? e.output : e.type === 'text' ? e.content : e.type === 'done' ? e.finishReason : undefined])).toEqual([['tool_result', 'x'], ['text', 'bash: x'], ['done', 'stop']]);
     expect(await q.runs.getRun({ id: 'answered' })).toMatchObject({ status: 'done' });
     expect(await q.toolExecutions.listToolExecutions({ runId: 'answered' })).toHaveLength(1);
   });
@@ -206,10 +210,10 @@ describeStores('RunManager', (store) => {
     expect(await m.recover()).toEqual([runId]);
     const events = await follow(m, runId, 2);
     expect(events.map((e) => e.type)).toEqual(['relay_resolved', 'tool_result', 'relay_resolved', 'tool_result', 'resumed', 'text', 'done']);
-    expect(events[0]!.data).toMatchObject({ relayId: 'relay-a', status: 'approved', decidedBy: 'alice' });
-    expect(events[1]!.data).toMatchObject({ toolCallId: 'call-a', output: 'ran\n', isError: false, denied: false });
-    expect(events[2]!.data).toMatchObject({ relayId: 'relay-d', status: 'denied', decidedBy: 'bob' });
-    expect(events[3]!.data).toMatchObject({ toolCallId: 'call-d', output: 'Denied: not this one', isError: true, denied: true });
+    expect(events[0]!).toMatchObject({ relayId: 'relay-a', status: 'approved', decidedBy: 'alice' });
+    expect(events[1]!).toMatchObject({ toolCallId: 'call-a', output: 'ran\n', isError: false, denied: false });
+    expect(events[2]!).toMatchObject({ relayId: 'relay-d', status: 'denied', decidedBy: 'bob' });
+    expect(events[3]!).toMatchObject({ toolCallId: 'call-d', output: 'Denied: not this one', isError: true, denied: true });
     const decisions = (await q.audit.listAudit({ runId })).items.filter((row) => row.kind === 'decision');
     expect(decisions.map((row) => [row.action, row.decidedBy]).sort()).toEqual([['allow', 'alice'], ['deny', 'bob']]);
     // Nothing ran again.
@@ -235,11 +239,11 @@ describeStores('RunManager', (store) => {
     ];
     await q.runs.createRun({ id: runId, sessionId: 'denied-session', status: 'running', state: { messages } });
     const decision = { action: 'deny', reason: 'rule', explanation: 'sudo is denied' };
-    await q.events.appendEvent({ runId, type: 'tool_call', data: { type: 'tool_call', agentId: 'main', parents: [], runId, toolCallId: 'call-logged', tool: 'bash', params: logged.input, decision } });
+    await q.events.appendEvent({ runId, type: 'tool_call', data: { type: 'tool_call', agentId: 'main', parents: [], runId, toolCallId: 'call-logged', name: 'bash', params: logged.input, decision } });
 
     const m = manager();
     expect(await m.recover()).toEqual([runId]);
-    const results = (await follow(m, runId, 0)).filter((e) => e.type === 'tool_result').map((e) => e.data);
+    const results = (await follow(m, runId, 0)).filter((e) => e.type === 'tool_result');
     expect(results.map((r) => [r.toolCallId, r.denied])).toEqual([['call-logged', true], ['call-unlogged', true], ['call-failed', false]]);
     expect(await q.toolExecutions.listToolExecutions({ runId })).toEqual([]);
     expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
@@ -265,7 +269,7 @@ describeStores('RunManager', (store) => {
     const m = manager();
     expect(await m.recover()).toEqual([runId]);
     const events = await follow(m, runId, 1);
-    const results = events.filter((e) => e.type === 'tool_result').map((e) => e.data.toolCallId);
+    const results = ofType(events, 'tool_result').map((e) => e.toolCallId);
     expect(events.slice(0, 3).map((e) => e.type)).toEqual(['relay_resolved', 'tool_result', 'resumed']);
     expect(results).toEqual(['call-1', 'call-2']);
     expect(events.at(-1)?.type).toBe('done');
@@ -278,7 +282,7 @@ describeStores('RunManager', (store) => {
     const m = manager();
     const events = follow(m, 'idle-run', 0);
     await m.cancel('idle-run');
-    expect((await events).map((e) => [e.type, e.data.finishReason])).toEqual([['done', 'cancelled']]);
+    expect((await events).map((e) => [e.type, e.type === 'done' && e.finishReason])).toEqual([['done', 'cancelled']]);
     expect(await q.runs.getRun({ id: 'idle-run' })).toMatchObject({ status: 'cancelled' });
     // Cancelling again, or a finished run, changes nothing; an unknown run is a 404.
     await m.cancel('idle-run');
@@ -291,7 +295,7 @@ describeStores('RunManager', (store) => {
     const { runId, sessionId } = await m.start({ messages: [{ role: 'user', content: '$ echo access' }], owner: 'alice' });
     await follow(m, runId, 0, async (event) => {
       if (event.type !== 'relay') return;
-      const relayId = (event.data.relay as { id: string }).id;
+      const relayId = event.id;
       const read = vi.spyOn(store().q.relays, 'getRelayAccess');
       try {
         expect(await m.relayAccess(relayId)).toEqual({ sessionId, runId, owner: 'alice' });
@@ -316,10 +320,10 @@ describeStores('RunManager', (store) => {
       let relayId = '';
       const events = await follow(m, runId, 0, async (event) => {
         if (event.type !== 'relay') return;
-        relayId = (event.data.relay as { id: string }).id;
+        relayId = event.id;
         await m.decideChecked(relayId, { approved: true }, 'alice');
       });
-      expect(events.find((e) => e.type === 'tool_result')?.data).toMatchObject({ isError: false });
+      expect(ofType(events, 'tool_result')[0]).toMatchObject({ isError: false });
       expect(claims).not.toHaveBeenCalled();
       const relay = await q.relays.getRelay({ id: relayId });
       const execution = await q.toolExecutions.getToolExecution({ runId, toolCallId: relay!.toolCallId });
@@ -340,14 +344,14 @@ describeStores('RunManager', (store) => {
     try {
       const { runId, sessionId } = await m.start({ messages: [{ role: 'user', content: '$ echo via-resolve' }] });
       await follow(m, runId, 0, async (event) => {
-        if (event.type === 'relay') await m.resolve((event.data.relay as { id: string }).id, { sessionId, response: { approved: true }, decidedBy: 'alice' });
+        if (event.type === 'relay') await m.resolve(event.id, { sessionId, response: { approved: true }, decidedBy: 'alice' });
       });
       expect(claims).toHaveBeenCalledTimes(1);
       const denied = await m.start({ messages: [{ role: 'user', content: '$ echo denied' }] });
       const events = await follow(m, denied.runId, 0, async (event) => {
-        if (event.type === 'relay') await m.decideChecked((event.data.relay as { id: string }).id, { approved: false, reason: 'no' }, 'alice');
+        if (event.type === 'relay') await m.decideChecked(event.id, { approved: false, reason: 'no' }, 'alice');
       });
-      expect(events.find((e) => e.type === 'tool_result')?.data).toMatchObject({ denied: true });
+      expect(ofType(events, 'tool_result')[0]).toMatchObject({ denied: true });
       expect(await q.toolExecutions.listToolExecutions({ runId: denied.runId })).toEqual([]);
     } finally {
       claims.mockRestore();
@@ -375,7 +379,7 @@ describeStores('RunManager', (store) => {
     const m = manager();
     const { runId } = await m.start({ messages: [{ role: 'user', content: `$ touch ${workspace()}/never` }] });
     const events = await follow(m, runId, 0, (event) => (event.type === 'relay' ? m.cancel(runId) : undefined));
-    expect(events.find((e) => e.type === 'relay_resolved')!.data).toMatchObject({ status: 'cancelled' });
+    expect(ofType(events, 'relay_resolved')[0]!).toMatchObject({ status: 'cancelled' });
     expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ status: 'cancelled' });
   });
 });

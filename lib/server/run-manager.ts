@@ -11,7 +11,8 @@ import { realpath } from 'node:fs/promises';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentRun, GrantStore } from '../agent';
-import { LEASED_STATUSES, type Queries, type RelayAccess, type RenewedLease, type RunRow } from '../db';
+import { isLiveStatus, LIVE_RUN_STATUSES } from '../contract';
+import { type Queries, type RelayAccess, type RenewedLease, type RunRow } from '../db';
 import type { Mode } from '../policy';
 import type { DurableRelayBroker, RelayRequest, RelayResponse } from '../relay';
 import { assertScopeAllowed, checkedAlwaysAllow, isAlwaysAllow, type GrantAuthority } from './always-allow';
@@ -22,7 +23,7 @@ import { loadPolicy, type StoredPolicy } from './policy-store';
 import type { DbRelayStore } from './relay-store';
 import { RunAgents } from './run-agents';
 import { RunLeases } from './run-leases';
-import { RunLog, type EventListener, type NewRunEvent } from './run-log';
+import { RunLog, type EventListener } from './run-log';
 import { isLeaseLost, pumpRun } from './run-pump';
 import { cancelStrayRelays, finalReply, reconcileLastStep, resumePointOf } from './run-resume';
 
@@ -79,8 +80,6 @@ interface LiveRun {
   /** Settles when its pump has stopped (its last write done). */
   pumped: Promise<void>;
 }
-
-const isLeased = (status: string) => (LEASED_STATUSES as readonly string[]).includes(status);
 
 export class RunManager {
   private readonly live = new Map<string, LiveRun>();
@@ -196,8 +195,9 @@ export class RunManager {
       if (!(await this.acquireLease(runId))) return { runId, sessionId };
       // Launched outside the request's async context, so the run does not keep the request alive.
       this.outsideRequest(() => {
-        const run = this.agents.agentFor(stored, input.permissions, selection, model, modelName).invoke({
+        const run = this.agents.agentFor(stored, selection, model, modelName).invoke({
           messages: input.messages,
+          permissions: input.permissions,
           runId,
           sessionId,
           mode: input.mode,
@@ -223,7 +223,7 @@ export class RunManager {
     // Several instances: only the runs nobody holds a live lease of (another instance executes the rest).
     const ids = this.options.cluster
       ? (await q.leases.listTakeoverCandidates({ limit: 200 })).map((c) => c.runId)
-      : (await Promise.all(LEASED_STATUSES.map(async (status) => (await q.runs.listRuns({ status, limit: 200 })).items.map((row) => row.id)))).flat();
+      : (await Promise.all(LIVE_RUN_STATUSES.map(async (status) => (await q.runs.listRuns({ status, limit: 200 })).items.map((row) => row.id)))).flat();
     for (const id of ids) {
       if (this.live.has(id) || this.claiming.has(id)) continue;
       this.claiming.add(id);
@@ -242,7 +242,7 @@ export class RunManager {
     if (!(await this.acquireLease(runId))) return false;
     const row = await q.runs.getRun({ id: runId });
     // Finished meanwhile (between the listing and the lease).
-    if (!row || !isLeased(row.status)) {
+    if (!row || !isLiveStatus(row.status)) {
       await this.releaseLease(runId);
       return false;
     }
@@ -266,11 +266,11 @@ export class RunManager {
     if (reply !== undefined) {
       await reconcileLastStep({ q, append: (events, audit) => this.log.append(runId, events, { audit, ...this.fence }) }, runId, messages);
       await cancelStrayRelays(q, runId, undefined);
-      const data = { runId, agentId: 'main', parents: [] };
+      const origin = mainOrigin(runId);
       await this.log.append(runId, [
-        ...(reply ? [{ type: 'text', data: { delta: reply, agentId: 'main' } }] : []),
-        { type: 'done', data: { ...data, type: 'done', finishReason: 'stop', text: reply } },
-      ], { status: { to: 'done', ifStatus: [...LEASED_STATUSES] }, ...this.fence });
+        ...(reply ? [{ ...origin, type: 'text' as const, content: reply }] : []),
+        { ...origin, type: 'done', finishReason: 'stop', text: reply },
+      ], { status: { to: 'done', ifStatus: [...LIVE_RUN_STATUSES] }, ...this.fence });
       await this.releaseLease(runId);
       return true;
     }
@@ -278,8 +278,9 @@ export class RunManager {
     const resumePoint = await resumePointOf({ q, append: (events, audit) => this.log.append(runId, events, { audit, ...this.fence }) }, runId, messages);
     await cancelStrayRelays(q, runId, resumePoint);
     this.outsideRequest(() => {
-      const run = this.agents.agentFor(stored, permissions, selection, model, row.model ?? this.options.modelName).invoke({
+      const run = this.agents.agentFor(stored, selection, model, row.model ?? this.options.modelName).invoke({
         messages,
+        permissions,
         runId,
         sessionId: row.sessionId,
         mode: row.mode ?? undefined,
@@ -288,7 +289,7 @@ export class RunManager {
       });
       this.execute(run, stored, row.owner ?? null);
     });
-    await this.log.append(runId, [{ type: 'resumed', data: { type: 'resumed', runId, agentId: 'main', parents: [] } }], this.fence);
+    await this.log.append(runId, [{ ...mainOrigin(runId), type: 'resumed' }], this.fence);
     return true;
   }
 
@@ -444,19 +445,19 @@ export class RunManager {
     if (local && !local.detached) return local.run.cancel();
     const row = await q.runs.getRun({ id: runId });
     if (!row) throw new AppError('not_found:run', 404, 'No such run');
-    if (!isLeased(row.status)) return;
+    if (!isLiveStatus(row.status)) return;
     const bus = this.options.cluster?.bus;
     if (bus && !(await this.acquireLease(runId))) {
-      await q.runs.updateRun({ id: runId, status: 'cancelled', ifStatus: [...LEASED_STATUSES] });
+      await q.runs.updateRun({ id: runId, status: 'cancelled', ifStatus: [...LIVE_RUN_STATUSES] });
       await announceRunChange(bus, runId, 'control').catch((error: Error) => this.report(error));
       await this.options.broker.cancelRun(runId);
       return;
     }
     try {
-      const cancelled = await q.runs.updateRun({ id: runId, status: 'cancelled', ifStatus: [...LEASED_STATUSES], ...this.fence });
+      const cancelled = await q.runs.updateRun({ id: runId, status: 'cancelled', ifStatus: [...LIVE_RUN_STATUSES], ...this.fence });
       if (!cancelled) return;
       await this.options.broker.cancelRun(runId);
-      await this.log.append(runId, [{ type: 'done', data: { type: 'done', runId, agentId: 'main', parents: [], finishReason: 'cancelled', text: '' } }], this.fence);
+      await this.log.append(runId, [{ ...mainOrigin(runId), type: 'done', finishReason: 'cancelled', text: '' }], this.fence);
     } finally {
       await this.releaseLease(runId);
     }
@@ -467,7 +468,7 @@ export class RunManager {
    * run's next decisions, wherever it executes; a call already waiting stays waiting for its answer.
    */
   async setMode(runId: string, mode: Mode): Promise<{ runId: string; mode: Mode }> {
-    const row = await this.options.q.runs.updateRun({ id: runId, mode, ifStatus: [...LEASED_STATUSES] });
+    const row = await this.options.q.runs.updateRun({ id: runId, mode, ifStatus: [...LIVE_RUN_STATUSES] });
     if (!row) {
       const existing = await this.options.q.runs.getRun({ id: runId });
       if (!existing) throw new AppError('not_found:run', 404, 'No such run');
@@ -476,7 +477,7 @@ export class RunManager {
     const local = this.live.get(runId);
     if (local) local.run.setMode(mode);
     else if (this.options.cluster) await announceRunChange(this.options.cluster.bus, runId, 'control').catch((error: Error) => this.report(error));
-    await this.log.append(runId, [{ type: 'mode_changed', data: { type: 'mode_changed', runId, mode } }]);
+    await this.log.append(runId, [{ ...mainOrigin(runId), type: 'mode_changed', mode }]);
     return { runId, mode };
   }
 
@@ -501,12 +502,15 @@ export class RunManager {
   private apply({ runId, status, mode }: Pick<RenewedLease, 'runId' | 'status' | 'mode'> | Pick<RunRow, 'status' | 'mode'> & { runId: string }): void {
     const entry = this.live.get(runId);
     if (!entry || entry.detached) return;
-    if (!isLeased(status)) entry.run.cancel();
+    if (!isLiveStatus(status)) entry.run.cancel();
     else if (mode) entry.run.setMode(mode);
   }
 }
 
-export type { NewRunEvent };
+/** Where the server's own events of a run come from: its main agent. */
+function mainOrigin(runId: string) {
+  return { runId, agentId: 'main', parents: [] as string[] };
+}
 
 function firstUserText(messages: ModelMessage[]): string {
   const last = [...messages].reverse().find((m) => m.role === 'user');

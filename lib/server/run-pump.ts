@@ -5,10 +5,11 @@
 // Several instances: every write carries the lease fence, so a copy of a run that another instance
 // took over stores nothing more (the pump ends with 'lost', and the caller detaches the copy).
 import type { AgentEvent, AgentRun } from '../agent';
+import { LIVE_RUN_STATUSES, type RunEvent } from '../contract';
 import type { AppendEffects, Queries, RecordAuditInput } from '../db';
 import { isDatabaseUnreachable } from './errors';
 import { auditRowsFor, type AskedCall } from './run-audit';
-import type { NewRunEvent, RunLog } from './run-log';
+import type { RunLog } from './run-log';
 
 export interface PumpOptions {
   run: AgentRun;
@@ -37,17 +38,17 @@ export async function pumpRun({ run, log, runs, policyVersion, policyRules, leas
   let text = '';
   const flushText = async () => {
     if (!text) return;
-    const delta = text;
+    const content = text;
     text = '';
-    await log.append(run.runId, [{ type: 'text', data: { delta, agentId: 'main' } }], fence);
+    await log.append(run.runId, [{ type: 'text', runId: run.runId, agentId: 'main', parents: [], content }], fence);
   };
   try {
     const events = run[Symbol.asyncIterator]();
     for (let next = await events.next(); !next.done; next = await events.next()) {
       const event = next.value;
-      const delta = mainText(event);
-      if (delta !== undefined) {
-        text += delta;
+      const chunk = mainText(event);
+      if (chunk !== undefined) {
+        text += chunk;
         continue;
       }
       await flushText();
@@ -56,18 +57,18 @@ export async function pumpRun({ run, log, runs, policyVersion, policyRules, leas
         const follower = await events.next();
         if (!follower.done) batch.push(follower.value);
       }
-      const rows: NewRunEvent[] = [];
+      const rows: RunEvent[] = [];
       const audit: RecordAuditInput[] = [];
       let status: AppendEffects['status'];
       for (const item of batch) {
-        const itemDelta = mainText(item);
-        if (itemDelta !== undefined) {
-          text += itemDelta;
+        const itemChunk = mainText(item);
+        if (itemChunk !== undefined) {
+          text += itemChunk;
           continue;
         }
         if (item.type === 'relay') {
-          pending.add(item.relay.id);
-          status = { to: 'waiting', ifStatus: ['running', 'waiting'] };
+          pending.add(item.id);
+          status = { to: 'waiting', ifStatus: [...LIVE_RUN_STATUSES] };
         } else if (item.type === 'relay_resolved') {
           pending.delete(item.relayId);
           if (pending.size === 0) status = { to: 'running', ifStatus: ['waiting'] };
@@ -76,10 +77,10 @@ export async function pumpRun({ run, log, runs, policyVersion, policyRules, leas
           await runs.updateRun({ id: run.runId, state: { messages: result.messages }, ...fence });
           // With the `done` event; a run already ended elsewhere (cancelled through another instance) keeps its status.
           const final = item.finishReason === 'cancelled' ? 'cancelled' : item.finishReason === 'error' ? 'failed' : 'done';
-          status = { to: final, ifStatus: ['running', 'waiting'] };
+          status = { to: final, ifStatus: [...LIVE_RUN_STATUSES] };
         }
         audit.push(...auditRowsFor(run, item, asked, policy));
-        rows.push({ type: item.type, data: serialize(item) });
+        rows.push(serialize(item));
       }
       await log.append(run.runId, rows, { status, audit, ...fence });
     }
@@ -95,10 +96,10 @@ export async function pumpRun({ run, log, runs, policyVersion, policyRules, leas
     // Anything else: stop the run (pending relays become denials), mark it failed and end its log;
     // the conversation is kept, and no driver or SQL text reaches a client.
     run.cancel();
-    const data = { runId: run.runId, agentId: 'main', parents: [] };
+    const origin = { runId: run.runId, agentId: 'main', parents: [] };
     await log
-      .append(run.runId, [{ type: 'error', data: { ...data, type: 'error', message: 'Storing the run failed; it was stopped.' } }, { type: 'done', data: { ...data, type: 'done', finishReason: 'error', text: '' } }], { status: { to: 'failed', ifStatus: ['running', 'waiting'] }, ...fence })
-      .catch(() => runs.updateRun({ id: run.runId, status: 'failed', ifStatus: ['running', 'waiting'], ...fence }))
+      .append(run.runId, [{ ...origin, type: 'error', message: 'Storing the run failed; it was stopped.' }, { ...origin, type: 'done', finishReason: 'error', text: '' }], { status: { to: 'failed', ifStatus: [...LIVE_RUN_STATUSES] }, ...fence })
+      .catch(() => runs.updateRun({ id: run.runId, status: 'failed', ifStatus: [...LIVE_RUN_STATUSES], ...fence }))
       .catch(() => undefined);
     return { failed: error as Error };
   }
@@ -109,15 +110,16 @@ export function isLeaseLost(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'conflict:lease_lost';
 }
 
-/** The main agent's text delta, if the event is one (a subagent's text is stored as its own event). */
+/** The main agent's chunk of text, if the event is one (a subagent's text is stored as its own event). */
 function mainText(event: AgentEvent): string | undefined {
-  return event.type === 'text' && event.agentId === 'main' && event.parents.length === 0 ? event.delta : undefined;
+  return event.type === 'text' && event.agentId === 'main' && event.parents.length === 0 ? event.content : undefined;
 }
 
-function serialize(event: AgentEvent): Record<string, unknown> {
+/** The event as stored: a relay without its `respond` callback. */
+function serialize(event: AgentEvent): RunEvent {
   if (event.type === 'relay') {
     const { respond: _respond, ...rest } = event;
-    return rest as unknown as Record<string, unknown>;
+    return rest;
   }
-  return event as unknown as Record<string, unknown>;
+  return event;
 }

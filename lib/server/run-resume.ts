@@ -9,14 +9,15 @@
 import type { ModelMessage } from 'ai';
 import { DENIAL_PREFIX, type ModelToolCall, type ResumePoint } from '../agent';
 import { toRelayRecord, type Queries, type RecordAuditInput } from '../db';
+import type { RelayResolvedEvent, RunEvent } from '../contract';
 import type { RelayRequest } from '../relay';
 import { auditParams } from './run-audit';
-import type { NewRunEvent } from './run-log';
+import { readEvents } from './run-log';
 
 export interface ResumeDeps {
   q: Queries;
   /** Stores events of the run (with their audit rows): the interrupted calls' results, decisions not yet logged. */
-  append(events: NewRunEvent[], audit?: RecordAuditInput[]): Promise<void>;
+  append(events: RunEvent[], audit?: RecordAuditInput[]): Promise<void>;
 }
 
 type CallResult = { output: string; isError: boolean };
@@ -91,17 +92,15 @@ function toolResultsOf(message: ModelMessage | undefined): Map<string, CallResul
 
 async function readLedger(q: Queries, runId: string): Promise<Ledger> {
   const ledger: Ledger = { relays: new Map(), logged: new Map(), policyDenied: new Set(), results: new Map(), executions: new Map() };
-  for (const event of await q.events.listEvents({ runId })) {
-    const data = event.data as Record<string, unknown>;
-    if (data.agentId !== 'main') continue;
-    if (event.type === 'relay_resolved') ledger.logged.set(data.relayId as string, String(data.status));
-    else if (event.type === 'relay') {
-      const relay = data.relay as RelayRequest;
-      ledger.relays.set(relay.toolCallId, relay);
-    } else if (event.type === 'tool_call') {
-      if ((data.decision as { action?: string } | undefined)?.action === 'deny') ledger.policyDenied.add(data.toolCallId as string);
+  // Read through the one reader of the log, so runs stored by earlier versions resume too.
+  for (const event of await readEvents(q.events, runId)) {
+    if (event.agentId !== 'main') continue;
+    if (event.type === 'relay_resolved') ledger.logged.set(event.relayId, event.status);
+    else if (event.type === 'relay') ledger.relays.set(event.toolCallId, relayRequestOf(event));
+    else if (event.type === 'tool_call') {
+      if (event.decision?.action === 'deny') ledger.policyDenied.add(event.toolCallId);
     } else if (event.type === 'tool_result') {
-      ledger.results.set(data.toolCallId as string, { output: String(data.output), isError: data.isError === true });
+      ledger.results.set(event.toolCallId, { output: String(event.output), isError: event.isError === true });
     }
   }
   for (const execution of await q.toolExecutions.listToolExecutions({ runId })) ledger.executions.set(execution.toolCallId, execution);
@@ -132,7 +131,7 @@ async function reconcileCalls({ q, append }: ResumeDeps, runId: string, calls: M
       if (outcome) ledger.logged.set(relay.id, outcome);
     }
     const denied = !execution && (outcome !== undefined ? outcome !== 'approved' : ledger.policyDenied.has(call.toolCallId) || isDenial(result));
-    await append([{ type: 'tool_result', data: { type: 'tool_result', agentId: 'main', parents: [], runId, toolCallId: call.toolCallId, tool: call.toolName, ...result, denied } }]);
+    await append([{ type: 'tool_result', agentId: 'main', parents: [], runId, toolCallId: call.toolCallId, name: call.toolName, ...result, denied }]);
     ledger.results.set(call.toolCallId, result);
   }
 }
@@ -151,13 +150,19 @@ async function appendDecision({ q, append }: ResumeDeps, relay: RelayRequest): P
   const outcome = row ? toRelayRecord(row).outcome : undefined;
   if (!outcome) return undefined;
   const always = outcome.response?.always === true;
-  const event = { type: 'relay_resolved', agentId: 'main', parents: [], runId: relay.runId, relayId: relay.id, toolCallId: relay.toolCallId, status: outcome.status, reason: outcome.reason, decidedBy: outcome.decidedBy, always };
-  await append([{ type: 'relay_resolved', data: event }], [{
+  const event: RelayResolvedEvent = { type: 'relay_resolved', agentId: 'main', parents: [], runId: relay.runId, relayId: relay.id, toolCallId: relay.toolCallId, status: outcome.status, reason: outcome.reason, decidedBy: outcome.decidedBy, always };
+  await append([event], [{
     kind: 'decision', runId: relay.runId, sessionId: relay.sessionId, agentId: 'main', tool: relay.tool, params: auditParams(relay.params),
     action: outcome.status === 'approved' ? 'allow' : 'deny', reason: outcome.reason ?? outcome.status, decidedBy: outcome.decidedBy,
     waitMs: Math.max(0, outcome.decidedAt - relay.createdAt), details: { relayId: relay.id, toolCallId: relay.toolCallId, status: outcome.status, always },
   }]);
   return outcome.status;
+}
+
+/** The relay request a `relay` event carries (its own fields, without the event's `type` and `seq`). */
+function relayRequestOf(event: RelayRequest & { type: 'relay'; seq?: number }): RelayRequest {
+  const { type: _type, seq: _seq, ...request } = event;
+  return request;
 }
 
 /** Cancels the run's pending relays that `resume` does not wait for; returns their ids. */

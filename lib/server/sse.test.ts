@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from './errors';
-import { ACCESS_ENDED, formatSse, sseResponse, type SseMessage, type StreamGuard } from './sse';
+import { accessEnded, formatSse, sseResponse, type SseMessage, type StreamGuard } from './sse';
 
 /** Reads the stream chunk by chunk, so a test can look at what has arrived so far. */
 function reader(response: Response) {
@@ -119,14 +119,16 @@ describe('sseResponse', () => {
   it('an error thrown in start becomes an error event with a safe message, then the stream ends', async () => {
     const failing = sseResponse(new AbortController().signal, async () => {
       throw new AppError('not_found:run', 404, 'No such run');
-    });
-    expect(await reader(failing).rest()).toBe(`: connected\n\n${formatSse({ event: 'error', data: { code: 'not_found:run', message: 'No such run' } })}`);
+    }, undefined, undefined, { runId: 'r1' });
+    // An event of the run like any other (type, runId, agentId, parents), without a seq: it is not in the log.
+    const error = { type: 'error', runId: 'r1', agentId: 'main', parents: [], code: 'not_found:run', message: 'No such run' };
+    expect(await reader(failing).rest()).toBe(`: connected\n\n${formatSse({ event: 'error', data: error })}`);
 
     const internal = sseResponse(new AbortController().signal, () => {
       throw new Error('relation "runs" does not exist at character 15');
     });
     const text = await reader(internal).rest();
-    expect(text).toContain('event: error\ndata: {"code":"internal","message":"Something went wrong on the server"}');
+    expect(text).toContain('"code":"internal","message":"Something went wrong on the server"}');
     expect(text).not.toContain('relation');
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -166,7 +168,7 @@ describe('sseResponse with a guard: a stream lives only as long as its credentia
   });
 
   const event = (id: number): SseMessage => ({ id, event: 'text', data: { n: id } });
-  const ended = formatSse(ACCESS_ENDED);
+  const ended = formatSse(accessEnded());
 
   function guarded() {
     const fake = fakeGuard();

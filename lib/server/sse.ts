@@ -5,6 +5,7 @@
 // heartbeat, and at once when the caller's credentials may have changed (a sign-out, a disable, a
 // revoked token, on this instance or announced by another); events that arrive meanwhile wait for
 // the answer, and a refused credential ends the stream with an `error` event.
+import type { ErrorEvent } from '../contract';
 import { toAppError } from './errors';
 
 export interface SseMessage {
@@ -28,11 +29,19 @@ export interface StreamGuard {
   watch(listener: () => void): () => void;
 }
 
+/** The run a stream serves: the `error` that ends it names it, as every event does. */
+export interface StreamOrigin {
+  runId: string;
+}
+
+/** An `error` event that ends a stream (it is not in the run's log, so it has no `seq`). */
+export function streamError(origin: StreamOrigin | undefined, code: string, message: string): SseMessage {
+  const data: ErrorEvent = { type: 'error', runId: origin?.runId ?? '', agentId: 'main', parents: [], code, message };
+  return { event: 'error', data };
+}
+
 /** The event that ends a stream whose caller lost access. */
-export const ACCESS_ENDED = {
-  event: 'error',
-  data: { code: 'unauthorized', message: 'The stream ended: the session or token it was opened with is no longer valid' },
-} as const;
+export const accessEnded = (origin?: StreamOrigin) => streamError(origin, 'unauthorized', 'The stream ended: the session or token it was opened with is no longer valid');
 
 export function formatSse(message: SseMessage): string {
   const lines = [`event: ${message.event}`];
@@ -52,6 +61,7 @@ export function sseResponse(
   start: (send: (message: SseMessage) => void, close: () => void) => Promise<() => void> | (() => void),
   heartbeatMs = 15_000,
   guard?: StreamGuard,
+  origin?: StreamOrigin,
 ): Response {
   const encoder = new TextEncoder();
   let cleanup: (() => void) | undefined;
@@ -78,7 +88,7 @@ export function sseResponse(
       const enqueue = (bytes: Uint8Array) => {
         if (!closed) controller.enqueue(bytes);
       };
-      const recheck = guard ? guardedDelivery(guard, enqueue, close, () => closed) : undefined;
+      const recheck = guard ? guardedDelivery(guard, enqueue, close, () => closed, origin) : undefined;
       const send = (message: SseMessage) => {
         const bytes = encoder.encode(formatSse(message));
         if (recheck) recheck.deliver(bytes);
@@ -100,7 +110,7 @@ export function sseResponse(
       } catch (error) {
         // The same safe code and message as an error response: no stack traces or SQL.
         const { code, message } = toAppError(error);
-        send({ event: 'error', data: { code, message } });
+        send(streamError(origin, code, message));
         close();
       }
     },
@@ -117,7 +127,7 @@ export function sseResponse(
  * overlap: a change announced during one runs another after it, so a held stream is released only
  * by a check that started after the last announcement.
  */
-function guardedDelivery(guard: StreamGuard, enqueue: (bytes: Uint8Array) => void, close: () => void, isClosed: () => boolean) {
+function guardedDelivery(guard: StreamGuard, enqueue: (bytes: Uint8Array) => void, close: () => void, isClosed: () => boolean, origin?: StreamOrigin) {
   const encoder = new TextEncoder();
   let held: Uint8Array[] | undefined;
   let running = false;
@@ -132,7 +142,7 @@ function guardedDelivery(guard: StreamGuard, enqueue: (bytes: Uint8Array) => voi
         if (isClosed()) return;
         if (!ok) {
           held = undefined;
-          enqueue(encoder.encode(formatSse(ACCESS_ENDED)));
+          enqueue(encoder.encode(formatSse(accessEnded(origin))));
           close();
           return;
         }

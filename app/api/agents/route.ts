@@ -1,6 +1,7 @@
 // GET /api/agents: the agent profiles and modes a chat can pick, and the server's model.
 import { handle } from '@/lib/server/handler';
-import { CHAT_PROFILES, DEFAULT_PROFILE, MODE_LABELS } from '@/lib/server/agent-profiles';
+import { MODES, MODE_LABELS, type AgentsResponse } from '@/lib/contract';
+import { CHAT_PROFILES, DEFAULT_PROFILE } from '@/lib/server/agent-profiles';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -10,6 +11,6 @@ export const GET = handle('signed-in', async (_request, _params, rt) =>
     model: rt.config.model,
     defaultAgent: DEFAULT_PROFILE,
     agents: CHAT_PROFILES.map(({ name, description, tools }) => ({ name, description, tools })),
-    modes: Object.entries(MODE_LABELS).map(([value, label]) => ({ value, label })),
-  }),
+    modes: MODES.map((value) => ({ value, label: MODE_LABELS[value] })),
+  } satisfies AgentsResponse),
 );

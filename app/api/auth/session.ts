@@ -1,16 +1,8 @@
 // What the auth routes share: the signed-in user as the browser sees it, and the response that
 // starts a session (a stored session named by the signed, httpOnly cookie of lib/auth).
-import { PERMISSIONS, isSecureRequest, startSession, type Action, type Role } from '@/lib/auth';
+import type { Me } from '@/lib/contract';
+import { PERMISSIONS, isSecureRequest, startSession, type Role } from '@/lib/auth';
 import type { Runtime } from '@/lib/server/runtime';
-
-export interface Me {
-  id: string;
-  username: string;
-  displayName: string;
-  role: Role;
-  /** What the role may do, so the UI can hide what would be refused (the server checks anyway). */
-  permissions: Action[];
-}
 
 export function toMe(user: { id: string; username: string; displayName: string; role: Role }): Me {
   return { id: user.id, username: user.username, displayName: user.displayName, role: user.role, permissions: [...PERMISSIONS[user.role]] };

@@ -1,6 +1,7 @@
 // POST /api/chat: starts a run (detached from this request) and streams its events as SSE.
 // The first event is `connected` with the session and run ids; closing the stream stops only
 // the stream, never the run. The stream ends when the caller's credential stops being valid.
+import type { ConnectedEvent } from '@/lib/contract';
 import { importDraftPolicy } from '@/lib/policy';
 import { readJson } from '@/lib/server/body';
 import { handle, signedIn } from '@/lib/server/handler';
@@ -29,10 +30,11 @@ export const POST = handle('runs:start', async (request, _params, rt, user) => {
     owner: me.id,
   });
   return sseResponse(request.signal, async (send, close) => {
-    send({ event: 'connected', data: { type: 'connected', sessionId, runId } });
+    const connected: ConnectedEvent = { type: 'connected', sessionId, runId, agentId: 'main', parents: [] };
+    send({ event: 'connected', data: connected });
     return rt.runs.subscribe(runId, 0, (event) => {
-      send({ id: event.seq, event: event.type, data: { ...event.data, type: event.type, seq: event.seq } });
+      send({ id: event.seq, event: event.type, data: event });
       if (event.type === 'done') close();
     }, close);
-  }, rt.config.sseHeartbeatMs, runStreamGuard({ rt, headers: request.headers, user: me, run: { owner: me.id } }));
+  }, rt.config.sseHeartbeatMs, runStreamGuard({ rt, headers: request.headers, user: me, run: { owner: me.id } }), { runId });
 });

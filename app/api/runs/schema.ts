@@ -1,9 +1,10 @@
 // Query schema of GET /api/runs.
 import { z } from 'zod';
+import { RunStatusSchema } from '@/lib/contract';
 import { CursorParam } from '@/lib/server/input';
 
 export const ListRunsQuerySchema = z.object({
-  status: z.enum(['running', 'waiting', 'done', 'failed', 'cancelled']).optional(),
+  status: RunStatusSchema.optional(),
   sessionId: z.string().min(1).optional(),
   /** A user id; only approvers and admins may list other people's runs. */
   owner: z.string().min(1).max(200).optional(),

@@ -1,19 +1,7 @@
 // GET /api/agents: the agent profiles and modes a chat can pick, and the server's model.
 import { useQuery } from '@tanstack/react-query';
+import type { AgentsResponse } from '@/lib/contract';
 import { apiFetch } from '../api';
-
-export interface AgentProfileInfo {
-  name: string;
-  description: string;
-  tools: string[];
-}
-
-export interface AgentsResponse {
-  model: string;
-  defaultAgent: string;
-  agents: AgentProfileInfo[];
-  modes: Array<{ value: string; label: string }>;
-}
 
 export const agentKeys = { all: ['agents'] as const };
 

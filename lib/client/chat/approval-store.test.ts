@@ -2,7 +2,7 @@
 // leaves silently (our own answer, or history replayed on reload).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { outcomeNotice, useApprovalStore } from './approval-store';
-import type { RelayRequest } from './types';
+import type { RelayRequest } from '@/lib/contract';
 
 const relay = (id: string, createdAt: number): RelayRequest =>
   ({ id, kind: 'permission', runId: 'run-1', sessionId: 's1', agentId: 'main', parents: [], toolCallId: `c-${id}`, tool: 'bash', params: { command: 'ls' }, risk: 'write', decision: { action: 'ask', reason: 'risk_default', explanation: 'ask' }, suggestedRules: [], prompt: 'Run?', createdAt, expiresAt: createdAt + 1000 }) as RelayRequest;

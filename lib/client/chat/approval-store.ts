@@ -3,7 +3,7 @@
 // tab, the deadline, a grant). Relays arrive and leave through the run's events; the server
 // stays the only judge of what is pending.
 import { create } from 'zustand';
-import type { RelayRequest, RelayStatus } from './types';
+import type { RelayOutcomeStatus, RelayRequest } from '@/lib/contract';
 
 export interface QueueNotice {
   id: number;
@@ -17,7 +17,7 @@ interface ApprovalState {
   notice?: QueueNotice;
   add(relay: RelayRequest): void;
   /** A `relay_resolved` event. `live` is false while replaying history (no notice then). */
-  resolved(relayId: string, outcome: { status: RelayStatus; decidedBy: string }, live: boolean): void;
+  resolved(relayId: string, outcome: { status: RelayOutcomeStatus; decidedBy: string }, live: boolean): void;
   startSubmit(relayId: string): void;
   /** This tab's decision was recorded: the relay leaves without a notice. */
   decided(relayId: string): void;

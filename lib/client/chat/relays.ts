@@ -4,17 +4,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiFetch } from '../api';
 import { outcomeNotice, useApprovalStore } from './approval-store';
-import type { RelayRequest, Rule } from './types';
+import type { RelayRequest, RelayResponse } from '@/lib/contract';
 
-export interface RelayDecision {
-  approved: boolean;
-  always?: boolean;
-  reason?: string;
-  rule?: Rule[];
-  scope?: 'session' | 'global';
-}
-
-export function postRelayDecision(relay: Pick<RelayRequest, 'id' | 'sessionId'>, response: RelayDecision): Promise<{ success: true }> {
+export function postRelayDecision(relay: Pick<RelayRequest, 'id' | 'sessionId'>, response: RelayResponse): Promise<{ success: true }> {
   return apiFetch(`/api/chat/relay/${encodeURIComponent(relay.id)}`, { method: 'POST', json: { sessionId: relay.sessionId, response } });
 }
 
@@ -27,7 +19,7 @@ export function conflictNotice(error: ApiError): string {
 
 export function useDecideRelay() {
   return useMutation({
-    mutationFn: ({ relay, response }: { relay: RelayRequest; response: RelayDecision }) => postRelayDecision(relay, response),
+    mutationFn: ({ relay, response }: { relay: RelayRequest; response: RelayResponse }) => postRelayDecision(relay, response),
     onMutate: ({ relay }) => useApprovalStore.getState().startSubmit(relay.id),
     onSuccess: (_data, { relay }) => useApprovalStore.getState().decided(relay.id),
     onError: (error, { relay }) => {

@@ -2,24 +2,7 @@
 // views have their own modules; this one serves the chat.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../api';
-import type { Mode, RelayRequest } from './types';
-
-export interface RunRecord {
-  id: string;
-  sessionId: string;
-  status: 'running' | 'waiting' | 'done' | 'failed' | 'cancelled';
-  mode: Mode | null;
-  agent: string | null;
-  title: string;
-  lastEventSeq: number;
-  state: { messages?: unknown[] };
-}
-
-export interface RunDetail {
-  run: RunRecord;
-  pendingRelays: RelayRequest[];
-  live: boolean;
-}
+import type { Mode, RunDetail } from '@/lib/contract';
 
 export const runKeys = {
   all: ['runs'] as const,
@@ -32,10 +15,6 @@ export function fetchRun(id: string): Promise<RunDetail> {
 
 export function runQuery(id: string) {
   return queryOptions({ queryKey: runKeys.detail(id), queryFn: () => fetchRun(id), staleTime: 0 });
-}
-
-export function isFinished(status: RunRecord['status']): boolean {
-  return status === 'done' || status === 'failed' || status === 'cancelled';
 }
 
 export function useCancelRun() {

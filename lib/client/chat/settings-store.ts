@@ -1,7 +1,7 @@
 // The chat's pickers (UI state): the mode the status bar shows and the next run starts in, and
 // the agent profile for the next run. A live run's mode follows its `mode_changed` events.
 import { create } from 'zustand';
-import type { Mode } from './types';
+import type { Mode } from '@/lib/contract';
 
 interface ChatSettings {
   mode: Mode;

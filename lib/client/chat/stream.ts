@@ -4,10 +4,11 @@
 // us set Last-Event-ID ourselves.
 import { toApiError } from '../api';
 import { parseSseBlock, type ParsedSseEvent } from '../sse-parse';
-import { toRunEvent, type RunEvent } from './types';
+import type { LoggedEvent } from '@/lib/contract';
+import { toLoggedEvent } from './types';
 
 export interface StreamCallbacks {
-  onEvent(event: RunEvent): void;
+  onEvent(event: LoggedEvent): void;
   /** The stream dropped and will be re-opened (for a "reconnecting" hint). */
   onReconnecting?(attempt: number): void;
   /** After a drop: is the run still worth following? (false when it has finished). */
@@ -72,7 +73,7 @@ export async function startChat(body: ChatRequest, callbacks: StreamCallbacks, s
     }
     if (!runId || event.id === undefined) return;
     lastSeq = Math.max(lastSeq, event.id);
-    const runEvent = toRunEvent(runId, event.id, event.event, event.data);
+    const runEvent = toLoggedEvent(runId, event.id, event.event, event.data);
     if (runEvent) callbacks.onEvent(runEvent);
   };
   const finished = (async () => {
@@ -113,7 +114,7 @@ export async function followRun(runId: string, afterSeq: number, callbacks: Stre
         (event) => {
           if (event.id === undefined) return;
           lastSeq = Math.max(lastSeq, event.id);
-          const runEvent = toRunEvent(runId, event.id, event.event, event.data);
+          const runEvent = toLoggedEvent(runId, event.id, event.event, event.data);
           if (runEvent) callbacks.onEvent(runEvent);
         },
         signal,

@@ -1,11 +1,11 @@
 // The transcript reducer: each row is a sequence of run events and what the chat must show.
 import { describe, expect, it } from 'vitest';
 import { emptyTranscript, toMessages, transcriptReducer, type Transcript, type TranscriptAction } from './transcript';
-import type { RelayRequest, RunEvent } from './types';
+import type { LoggedEvent, RelayRequest } from '@/lib/contract';
 
 const RUN = 'run-1';
 let seq = 0;
-const ev = (event: Record<string, unknown>): TranscriptAction => ({ type: 'event', event: { runId: RUN, seq: ++seq, agentId: 'main', parents: [], ...event } as unknown as RunEvent });
+const ev = (event: Record<string, unknown>): TranscriptAction => ({ type: 'event', event: { runId: RUN, seq: ++seq, agentId: 'main', parents: [], ...event } as unknown as LoggedEvent });
 const relay = (over: Partial<RelayRequest> = {}): RelayRequest =>
   ({ id: 'r1', kind: 'permission', runId: RUN, sessionId: 's1', agentId: 'main', parents: [], toolCallId: 'c1', tool: 'bash', params: { command: 'ls' }, risk: 'write', decision: { action: 'ask', reason: 'risk_default', explanation: 'ask' }, suggestedRules: [], prompt: 'Run?', createdAt: 1, expiresAt: 2, ...over }) as RelayRequest;
 
@@ -16,46 +16,46 @@ const tool = (t: Transcript) => t.items.find((i) => i.kind === 'tool');
 
 describe('transcript', () => {
   it('an approved call moves waiting for approval → running → done with its output', () => {
-    const steps = [ev({ type: 'tool_call', toolCallId: 'c1', tool: 'bash', params: { command: 'ls' }, decision: { action: 'ask', reason: 'risk_default', explanation: '' } }), ev({ type: 'relay', relay: relay() })];
+    const steps = [ev({ type: 'tool_call', toolCallId: 'c1', name: 'bash', params: { command: 'ls' }, decision: { action: 'ask', reason: 'risk_default', explanation: '' } }), ev({ ...relay(), type: 'relay' })];
     expect(tool(play(...steps))).toMatchObject({ status: 'waiting for approval', relayId: 'r1' });
     const approved = [...steps, ev({ type: 'relay_resolved', relayId: 'r1', toolCallId: 'c1', status: 'approved', decidedBy: 'user' })];
     expect(tool(play(...approved))).toMatchObject({ status: 'running' });
-    const done = [...approved, ev({ type: 'tool_result', toolCallId: 'c1', tool: 'bash', output: 'a.txt\n', isError: false, denied: false })];
+    const done = [...approved, ev({ type: 'tool_result', toolCallId: 'c1', name: 'bash', output: 'a.txt\n', isError: false, denied: false })];
     expect(tool(play(...done))).toMatchObject({ status: 'done', output: 'a.txt\n', isError: false });
   });
 
   it('a denial keeps the human reason, and the denial text does not overwrite it', () => {
     const t = play(
-      ev({ type: 'tool_call', toolCallId: 'c1', tool: 'bash', params: {} }),
-      ev({ type: 'relay', relay: relay() }),
+      ev({ type: 'tool_call', toolCallId: 'c1', name: 'bash', params: {} }),
+      ev({ ...relay(), type: 'relay' }),
       ev({ type: 'relay_resolved', relayId: 'r1', toolCallId: 'c1', status: 'denied', reason: 'not today', decidedBy: 'user' }),
-      ev({ type: 'tool_result', toolCallId: 'c1', tool: 'bash', output: 'Tool execution denied: not today. Do not retry the same call.', isError: true, denied: true }),
+      ev({ type: 'tool_result', toolCallId: 'c1', name: 'bash', output: 'Tool execution denied: not today. Do not retry the same call.', isError: true, denied: true }),
     );
     expect(tool(t)).toMatchObject({ status: 'denied', reason: 'not today' });
   });
 
   it('an expired approval stays expired after its denial result', () => {
     const t = play(
-      ev({ type: 'tool_call', toolCallId: 'c1', tool: 'bash', params: {} }),
-      ev({ type: 'relay', relay: relay() }),
+      ev({ type: 'tool_call', toolCallId: 'c1', name: 'bash', params: {} }),
+      ev({ ...relay(), type: 'relay' }),
       ev({ type: 'relay_resolved', relayId: 'r1', toolCallId: 'c1', status: 'expired', reason: 'Approval timeout', decidedBy: 'system' }),
-      ev({ type: 'tool_result', toolCallId: 'c1', tool: 'bash', output: 'Tool execution denied: Approval timeout. Do not retry the same call.', isError: true, denied: true }),
+      ev({ type: 'tool_result', toolCallId: 'c1', name: 'bash', output: 'Tool execution denied: Approval timeout. Do not retry the same call.', isError: true, denied: true }),
     );
     expect(tool(t)).toMatchObject({ status: 'expired', reason: 'Approval timeout' });
   });
 
   it('a policy deny shows denied with the explanation', () => {
-    const t = play(ev({ type: 'tool_call', toolCallId: 'c1', tool: 'bash', params: {}, decision: { action: 'deny', reason: 'matched_rule', explanation: 'Denied by rule #2' } }));
+    const t = play(ev({ type: 'tool_call', toolCallId: 'c1', name: 'bash', params: {}, decision: { action: 'deny', reason: 'matched_rule', explanation: 'Denied by rule #2' } }));
     expect(tool(t)).toMatchObject({ status: 'denied', reason: 'Denied by rule #2' });
   });
 
   it('text deltas of one stretch join into one assistant message; a tool call starts a new one', () => {
-    const t = play(ev({ type: 'text', delta: 'Hel' }), ev({ type: 'text', delta: 'lo' }), ev({ type: 'tool_call', toolCallId: 'c1', tool: 'bash', params: {} }), ev({ type: 'text', delta: 'Bye' }));
+    const t = play(ev({ type: 'text', content: 'Hel' }), ev({ type: 'text', content: 'lo' }), ev({ type: 'tool_call', toolCallId: 'c1', name: 'bash', params: {} }), ev({ type: 'text', content: 'Bye' }));
     expect(t.items.filter((i) => i.kind === 'assistant').map((i) => (i.kind === 'assistant' ? i.text : ''))).toEqual(['Hello', 'Bye']);
   });
 
   it('a replayed event (same or lower sequence) changes nothing', () => {
-    const first = ev({ type: 'text', delta: 'once' });
+    const first = ev({ type: 'text', content: 'once' });
     const t = play(first, first);
     expect(t.items.filter((i) => i.kind === 'assistant')).toHaveLength(1);
   });
@@ -67,12 +67,12 @@ describe('transcript', () => {
   });
 
   it('a subagent call carries the agent and its parents', () => {
-    const t = play(ev({ type: 'tool_call', toolCallId: 'c9', tool: 'read_file', params: {}, agentId: 'reviewer', parents: ['main'] }));
+    const t = play(ev({ type: 'tool_call', toolCallId: 'c9', name: 'read_file', params: {}, agentId: 'reviewer', parents: ['main'] }));
     expect(tool(t)).toMatchObject({ agentId: 'reviewer', parents: ['main'] });
   });
 
   it('a follow-up sends the conversation so far as user and assistant messages', () => {
-    const t = play(ev({ type: 'tool_call', toolCallId: 'c1', tool: 'bash', params: {} }), ev({ type: 'text', delta: 'bash: ok' }));
+    const t = play(ev({ type: 'tool_call', toolCallId: 'c1', name: 'bash', params: {} }), ev({ type: 'text', content: 'bash: ok' }));
     expect(toMessages(t)).toEqual([
       { role: 'user', content: '$ ls' },
       { role: 'assistant', content: 'bash: ok' },

@@ -1,10 +1,12 @@
 // The transcript model and its pure reducer: run events in, what the chat shows out. Replays are
 // harmless (an event at or below a run's last applied sequence is ignored), so a reconnect that
 // re-reads from the start, or from Last-Event-ID, never duplicates anything.
-import type { Decision, RunEvent } from './types';
+import type { LoggedEvent } from '@/lib/contract';
+import type { Decision } from '@/lib/policy/types';
 
 export type ToolStatus = 'waiting for approval' | 'running' | 'done' | 'denied' | 'expired';
-export type RunStatus = 'idle' | 'starting' | 'live' | 'done' | 'cancelled' | 'failed';
+/** Where the chat's current run stands, as the status bar shows it (not the stored run status). */
+export type TranscriptStatus = 'idle' | 'starting' | 'live' | 'done' | 'cancelled' | 'failed';
 
 interface Who {
   agentId: string;
@@ -24,7 +26,7 @@ export type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 export interface Transcript {
   sessionId?: string;
   runId?: string;
-  runStatus: RunStatus;
+  runStatus: TranscriptStatus;
   items: TranscriptItem[];
   /** Highest sequence applied, per run. */
   lastSeq: Record<string, number>;
@@ -38,10 +40,10 @@ export interface HistoryMessage {
 export type TranscriptAction =
   | { type: 'reset' }
   /** A run opened from its URL: the conversation before it (text only) and its own prompt. */
-  | { type: 'load'; runId: string; sessionId: string; history: HistoryMessage[]; runStatus: RunStatus }
+  | { type: 'load'; runId: string; sessionId: string; history: HistoryMessage[]; runStatus: TranscriptStatus }
   | { type: 'send'; text: string }
   | { type: 'started'; runId: string; sessionId: string }
-  | { type: 'event'; event: RunEvent }
+  | { type: 'event'; event: LoggedEvent }
   | { type: 'failed'; message: string };
 
 export const emptyTranscript: Transcript = { runStatus: 'idle', items: [], lastSeq: {} };
@@ -86,7 +88,7 @@ function markLastUserUnsent(items: TranscriptItem[]): TranscriptItem[] {
   return items.map((item, i) => (i === index && item.kind === 'user' ? { ...item, unsent: true } : item));
 }
 
-function applyEvent(state: Transcript, event: RunEvent): Transcript {
+function applyEvent(state: Transcript, event: LoggedEvent): Transcript {
   const last = state.lastSeq[event.runId] ?? 0;
   if (event.seq <= last) return state;
   const next = { ...state, lastSeq: { ...state.lastSeq, [event.runId]: event.seq } };
@@ -94,14 +96,14 @@ function applyEvent(state: Transcript, event: RunEvent): Transcript {
   const key = (toolCallId: string) => `${event.runId}:${toolCallId}`;
   switch (event.type) {
     case 'text':
-      return appendText(next, event.runId, who, event.delta);
+      return appendText(next, event.runId, who, event.content);
     case 'tool_call': {
       const status: ToolStatus = event.decision?.action === 'ask' ? 'waiting for approval' : event.decision?.action === 'deny' ? 'denied' : 'running';
       const reason = event.decision?.action === 'deny' ? event.decision.explanation : undefined;
-      return upsertTool(next, key(event.toolCallId), () => ({ kind: 'tool', id: key(event.toolCallId), runId: event.runId, toolCallId: event.toolCallId, tool: event.tool, params: event.params, ...who, status, decision: event.decision, reason }));
+      return upsertTool(next, key(event.toolCallId), () => ({ kind: 'tool', id: key(event.toolCallId), runId: event.runId, toolCallId: event.toolCallId, tool: event.name, params: event.params, ...who, status, decision: event.decision, reason }));
     }
     case 'relay': {
-      const r = event.relay;
+      const r = event;
       return upsertTool(next, key(r.toolCallId), (item) => ({ ...(item ?? { kind: 'tool', id: key(r.toolCallId), runId: event.runId, toolCallId: r.toolCallId, tool: r.tool, params: r.params, agentId: r.agentId, parents: r.parents }), status: 'waiting for approval', relayId: r.id, decision: r.decision }));
     }
     case 'relay_resolved':
@@ -112,7 +114,7 @@ function applyEvent(state: Transcript, event: RunEvent): Transcript {
       }));
     case 'tool_result':
       return upsertTool(next, key(event.toolCallId), (item) => {
-        const base = item ?? { kind: 'tool' as const, id: key(event.toolCallId), runId: event.runId, toolCallId: event.toolCallId, tool: event.tool, params: undefined, ...who, status: 'running' as ToolStatus };
+        const base = item ?? { kind: 'tool' as const, id: key(event.toolCallId), runId: event.runId, toolCallId: event.toolCallId, tool: event.name, params: undefined, ...who, status: 'running' as ToolStatus };
         if (event.denied) return { ...base, status: base.status === 'expired' ? 'expired' : 'denied', reason: base.reason ?? denialReason(event.output), output: event.output, isError: true };
         return { ...base, status: 'done', output: event.output, isError: event.isError };
       });
@@ -134,12 +136,12 @@ function applyEvent(state: Transcript, event: RunEvent): Transcript {
   }
 }
 
-function appendText(state: Transcript, runId: string, who: Who, delta: string): Transcript {
+function appendText(state: Transcript, runId: string, who: Who, content: string): Transcript {
   const lastItem = state.items.at(-1);
   if (lastItem?.kind === 'assistant' && lastItem.runId === runId && lastItem.agentId === who.agentId) {
-    return { ...state, items: [...state.items.slice(0, -1), { ...lastItem, text: lastItem.text + delta }] };
+    return { ...state, items: [...state.items.slice(0, -1), { ...lastItem, text: lastItem.text + content }] };
   }
-  return { ...state, items: [...state.items, { kind: 'assistant', id: `${runId}:text:${state.lastSeq[runId]}`, runId, ...who, text: delta }] };
+  return { ...state, items: [...state.items, { kind: 'assistant', id: `${runId}:text:${state.lastSeq[runId]}`, runId, ...who, text: content }] };
 }
 
 function upsertTool(state: Transcript, id: string, make: (item: ToolItem | undefined) => ToolItem): Transcript {

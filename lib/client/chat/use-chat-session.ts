@@ -7,11 +7,11 @@ import { useCallback, useEffect, useEffectEvent, useReducer, useRef, useState } 
 import { ApiError } from '../api';
 import { useApprovalStore } from './approval-store';
 import { historyFromMessages } from './history';
-import { fetchRun, isFinished, runQuery } from './run';
+import { fetchRun, runQuery } from './run';
 import { useChatSettings } from './settings-store';
 import { followRun, startChat, type StreamCallbacks } from './stream';
-import { emptyTranscript, toMessages, transcriptReducer, type RunStatus } from './transcript';
-import type { RunEvent } from './types';
+import { emptyTranscript, toMessages, transcriptReducer, type TranscriptStatus } from './transcript';
+import { isFinishedStatus, type LoggedEvent } from '@/lib/contract';
 
 export interface ChatSessionOptions {
   /** The run named in the URL (`/?run=<id>`), or null for a new conversation. */
@@ -35,11 +35,11 @@ export function useChatSession({ urlRunId, onRunStarted }: ChatSessionOptions) {
   }, [transcript]);
 
   const onEvent = useCallback(
-    (event: RunEvent) => {
+    (event: LoggedEvent) => {
       setReconnecting(false);
       dispatch({ type: 'event', event });
       const approvals = useApprovalStore.getState();
-      if (event.type === 'relay') approvals.add(event.relay);
+      if (event.type === 'relay') approvals.add(event);
       else if (event.type === 'relay_resolved') approvals.resolved(event.relayId, event, event.seq > (replayUntil.current[event.runId] ?? 0));
       else if (event.type === 'mode_changed' && event.runId === currentRun.current) useChatSettings.getState().setMode(event.mode);
     },
@@ -52,7 +52,7 @@ export function useChatSession({ urlRunId, onRunStarted }: ChatSessionOptions) {
       onReconnecting: () => setReconnecting(true),
       stillLive: async (runId) => {
         const detail = await fetchRun(runId);
-        return detail.live || !isFinished(detail.run.status);
+        return detail.live || !isFinishedStatus(detail.run.status);
       },
       ...extra,
     }),
@@ -74,7 +74,7 @@ export function useChatSession({ urlRunId, onRunStarted }: ChatSessionOptions) {
       const { run, pendingRelays, live } = await client.fetchQuery(runQuery(runId));
       if (controller.signal.aborted) return;
       replayUntil.current = { [runId]: run.lastEventSeq };
-      const runStatus: RunStatus = live || !isFinished(run.status) ? 'live' : (run.status as RunStatus);
+      const runStatus: TranscriptStatus = live || !isFinishedStatus(run.status) ? 'live' : (run.status as TranscriptStatus);
       dispatch({ type: 'load', runId, sessionId: run.sessionId, history: historyFromMessages(run.state.messages), runStatus });
       useChatSettings.getState().setMode(run.mode ?? 'default');
       if (run.agent) useChatSettings.getState().setAgent(run.agent);

@@ -52,3 +52,8 @@ export function followRun(m: RunManager, runId: string, afterSeq = 0, onEvent: (
       .catch(reject);
   });
 }
+
+/** The events of one type, typed as such. */
+export function ofType<T extends StoredEvent['type']>(events: readonly StoredEvent[], type: T): Extract<StoredEvent, { type: T }>[] {
+  return events.filter((e): e is Extract<StoredEvent, { type: T }> => e.type === type);
+}

@@ -1,6 +1,7 @@
 // GET /api/runs/:id/events: the run's event log as SSE, resuming after `Last-Event-ID` (or
 // `?after=`), then following live events until the run is done, or until the caller's credential
 // stops being valid or they may no longer see the run.
+import { isFinishedStatus } from '@/lib/contract';
 import { AppError } from '@/lib/server/errors';
 import { handle, signedIn } from '@/lib/server/handler';
 import { visibleRun } from '@/lib/server/run-access';
@@ -14,12 +15,12 @@ export const dynamic = 'force-dynamic';
 export const GET = handle<{ id: string }>('runs:read:own', async (request, { id }, rt, user) => {
   const run = await visibleRun(rt.q, user, id);
   const after = afterSeq(request);
-  const finished = run.status === 'done' || run.status === 'failed' || run.status === 'cancelled';
+  const finished = isFinishedStatus(run.status);
   return sseResponse(
     request.signal,
     async (send, close) => {
       const unsubscribe = await rt.runs.subscribe(id, after, (event) => {
-        send({ id: event.seq, event: event.type, data: { ...event.data, type: event.type, seq: event.seq } });
+        send({ id: event.seq, event: event.type, data: event });
         if (event.type === 'done') close();
       }, close);
       // A finished run that is not live any more has nothing left to follow.
@@ -28,6 +29,7 @@ export const GET = handle<{ id: string }>('runs:read:own', async (request, { id 
     },
     rt.config.sseHeartbeatMs,
     runStreamGuard({ rt, headers: request.headers, user: signedIn(user), run: { owner: run.owner } }),
+    { runId: id },
   );
 });
 
