@@ -1,4 +1,4 @@
-// Unit tests: pure Node, no browser. e2e/ belongs to Playwright; bench/ prints figures, and only
+// Unit tests: pure Node, no browser (examples/ tests run the examples as programs). e2e/ belongs to Playwright; bench/ prints figures, and only
 // the pure parts of its tooling have tests (bench/**/*.test.ts).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -9,7 +9,7 @@ export default defineConfig({
   },
   test: {
     environment: 'node',
-    include: ['lib/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: ['lib/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts', 'examples/**/*.test.ts'],
     exclude: ['node_modules/**', '.next/**', 'e2e/**'],
   },
 });

@@ -2,6 +2,7 @@
 // environment table the README documents.
 export { createOfflineModel, chunkText, OFFLINE_MODEL_ID, OFFLINE_PROVIDER, type OfflineModelOptions } from './offline';
 export { parseInstructionLine, parseInstructions, unescapeText, type OfflineCall, type OfflineToolName } from './offline-grammar';
+export { OFFLINE_PHRASES, phraseCommand, type OfflinePhrase } from './offline-phrases';
 export { DENIAL_PREFIX, HELP_TEXT } from './offline-reply';
 export {
   ANTHROPIC_DEFAULT_BASE_URL,

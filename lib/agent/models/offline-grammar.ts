@@ -8,10 +8,12 @@
 //   edit <path>: <old> => <new>    -> edit_file   { path, old, new }
 //   fetch <url>                    -> fetch_url   { url }
 //   task <agent>: <prompt>         -> task        { agent, prompt }
+//   one of OFFLINE_PHRASES         -> bash        { command } (offline-phrases.ts)
 //
 // Word keywords are lower-case and must be followed by whitespace (so `reader x` is prose). In write
 // and edit texts `\n` stands for a newline and `\\` for a backslash. Edit splits at the first
 // ` => `; a trailing `=>` means "replace with nothing".
+import { phraseCommand } from './offline-phrases';
 
 export type OfflineToolName =
   | 'bash'
@@ -92,6 +94,8 @@ const PARSERS: Record<string, LineParser> = {
 /** Parses one line; undefined when it is not an instruction (prose, blank, incomplete). */
 export function parseInstructionLine(raw: string): OfflineCall | undefined {
   const line = raw.trim();
+  const phrased = phraseCommand(line);
+  if (phrased !== undefined) return { toolName: 'bash', input: { command: phrased }, line };
   // `$` needs no space after it (`$ls` is as clear as `$ ls`); word keywords do.
   const match = /^(?:(\$)\s*|([a-z]+)(?:\s+|$))([\s\S]*)$/.exec(line);
   if (!match) return undefined;

@@ -182,6 +182,9 @@ function shutdown() {
   process.exit(0);
 }
 process.on('disconnect', shutdown);
+// A message sent while the channel was already gone (a short script that ended before this helper
+// was up) fails with EPIPE as an 'error' on process: the server is gone, so leave as at a disconnect.
+process.on('error', shutdown);
 // When the channel closes while a handle is on its way (a spare's pipe sent, its acknowledgement
 // not yet back), Node marks the process disconnected but never emits 'disconnect': the channel
 // is checked here too.
