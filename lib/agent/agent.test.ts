@@ -40,6 +40,23 @@ const finalText = (events: AgentEvent[]) => of(events, 'done')[0]?.text ?? '';
 const say = (content: string) => ({ messages: [{ role: 'user' as const, content }] });
 
 describe('the gated loop', () => {
+  it('a second answer without await (a late timer, a double key press) is refused without an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const events = await collect(agent().invoke(say('$ echo answered-twice')), (e) => {
+        void e.respond({ approved: true });
+        void e.respond({ approved: false, reason: 'Approval timeout' });
+      });
+      expect(of(events, 'tool_result')[0]).toMatchObject({ denied: false });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('approve once: the tool runs and its output reaches the model', async () => {
     const events = await collect(agent().invoke(say('$ echo approved-once')), (e) => void e.respond({ approved: true }));
     expect(of(events, 'relay')).toHaveLength(1);

@@ -4,6 +4,7 @@
 // bring its own permissions, model and tools (run-options.ts).
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
+import type { z } from 'zod';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { compilePolicy, DEFAULT_POLICY, isCompiledPolicy, type CompiledPolicy, type Mode, type Policy, type PolicyInput } from '../policy';
 import { MemoryRelayBroker, RunDetachedError, type RelayBroker } from '../relay';
@@ -18,8 +19,12 @@ import { createTaskTool, type AgentProfile } from './task';
 import { builtinTools, createWorkspace } from './tools';
 import type { ToolDefinition } from './tools/types';
 
-/** A tool with the seeds' optional approval flag and prompt template. */
-export type AgentTool = ToolDefinition<never> & { approval?: ToolApproval; approvalPrompt?: string };
+/**
+ * A tool with the seeds' optional approval flag and prompt template. Any tool definition fits,
+ * whatever its input type: the loop validates input with the tool's own schema before anything
+ * else sees it (its methods are bivariant; the schema is read as producing unknown input).
+ */
+export type AgentTool = Omit<ToolDefinition<never>, 'inputSchema'> & { inputSchema: z.ZodType<unknown>; approval?: ToolApproval; approvalPrompt?: string };
 
 export interface AgentOptions {
   model?: LanguageModelV4;

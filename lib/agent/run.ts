@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { derivePermission, evaluate, grantFitsCall, RuleSchema, type CompiledPolicy, type Decision, type Mode, type Rule, type ToolCall } from '../policy';
-import type { RelayBroker, RelayOutcome, RelayRequest } from '../relay';
+import type { RelayBroker, RelayOutcome, RelayRequest, RelayResponse } from '../relay';
 import { renderPrompt, type ApprovalHandler, type InterruptOn, dynamicInterrupt } from './approval';
 import type { EventBody } from '../contract';
 import type { AgentEvent } from './events';
@@ -315,9 +315,20 @@ async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition
   };
   await ctx.broker.register(request);
   // The request's own fields, flat on the event (the seed design's shape), and `respond` beside them.
-  emit(ctx, level, { ...request, type: 'relay', respond: (response) => ctx.broker.resolve(request.id, response, 'user') });
+  emit(ctx, level, { ...request, type: 'relay', respond: (response) => answerOnce(ctx, request.id, response) });
   if (ctx.onApproval) void answerWithHandler(ctx, request);
   return awaitRelay(ctx, level, tool, input, request, inspection);
+}
+
+/**
+ * `respond` for the event: the seed design's consumers call it without awaiting (a timer's late
+ * "deny" after the human answered, a second key press), so a refused second answer must not
+ * become an unhandled rejection that ends their process. Whoever awaits still gets the error.
+ */
+function answerOnce(ctx: RunContext, relayId: string, response: RelayResponse): Promise<RelayOutcome> {
+  const answered = ctx.broker.resolve(relayId, response, 'user');
+  answered.catch(() => undefined);
+  return answered;
 }
 
 /** A relay's outcome, and `announce`, which emits its `relay_resolved` event (once, however often called). */
