@@ -8,7 +8,7 @@
 import { createInterface } from 'node:readline';
 import { stdin, stdout } from 'node:process';
 import type { RelayEvent, ServerEvent } from '../lib/contract';
-import { parseSseBlock } from '../lib/client/sse-parse';
+import { parseSseBlock } from '../lib/contract/sse';
 
 const base = (process.env.GATEHOUSE_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
 const token = process.env.GATEHOUSE_TOKEN;

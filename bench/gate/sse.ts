@@ -1,6 +1,6 @@
 // The benchmark's HTTP client (after e2e/support/sse.ts): SSE streams that stamp each event with
 // its receipt time, and the three requests a probe makes (start a run, follow a run, decide a relay).
-import { parseSseBlock } from '../../lib/client/sse-parse';
+import { parseSseBlock } from '../../lib/contract/sse';
 import { wallMs } from './clock';
 import { AUTH, STEP_TIMEOUT_MS } from './config';
 import { DecisionClient, type Answered } from './decision-client';

@@ -1,7 +1,7 @@
 // A small SSE client for API specs: reads a text/event-stream response event by event, so a spec
 // can act (approve a relay) while the stream is still open. Comments (`: heartbeat`) are kept in
 // `comments`, so a spec can wait for them too.
-import { parseSseBlock, type ParsedSseEvent } from '../../lib/client/sse-parse';
+import { parseSseBlock, type ParsedSseEvent } from '../../lib/contract/sse';
 import { withAdminAuth } from './auth';
 
 export type SseEvent = ParsedSseEvent;

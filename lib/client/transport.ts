@@ -4,7 +4,7 @@
 // cookie and the same-origin Origin header go along by themselves; elsewhere pass `headers`
 // (an API token). A non-2xx answer throws ApiError with the server's code and field errors.
 import { toApiError } from './api';
-import { parseSseBlock } from './sse-parse';
+import { parseSseBlock } from '../contract';
 import type { RelayResponse, ServerEvent } from '../contract';
 
 export type { RelayResponse, ServerEvent } from '../contract';

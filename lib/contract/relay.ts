@@ -88,3 +88,9 @@ export const RelayOutcomeSchema = z.object({
   decidedAt: z.number(),
 });
 export type RelayOutcome = z.infer<typeof RelayOutcomeSchema>;
+
+/** A relay as stored: the request, and its outcome once decided (the broker's and the database's view). */
+export interface RelayRecord {
+  request: RelayRequest;
+  outcome?: RelayOutcome;
+}

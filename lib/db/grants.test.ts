@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { Rule } from '../policy';
+import type { Rule } from '../policy/types';
 import { describeStores } from './test-support/stores';
 
 const rule = (command: string, extra: Partial<Rule> = {}): Rule => ({ action: 'allow', tool: 'bash', params: { command }, ...extra });

@@ -2,7 +2,7 @@
 // consuming are conditional updates, so an allow-once grant is used by exactly one call.
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
-import type { Rule } from '../policy';
+import type { Rule } from '../policy/types';
 import type { Database } from './database';
 import { grants, type GrantRow, type GrantScope } from './schema';
 

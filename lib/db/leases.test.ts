@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import type { RelayRequest } from '../relay';
+import type { RelayRequest } from '../contract';
 import { runLeases } from './schema';
 import { describeStores, type StoreContext } from './test-support/stores';
 

@@ -4,7 +4,7 @@
 // `epoch` rises whenever a lease changes hands, so a stale owner can be fenced off by it.
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { LIVE_RUN_STATUSES } from '../contract';
-import type { Mode } from '../policy';
+import type { Mode } from '../policy/types';
 import type { Database } from './database';
 import { runLeases, runs, type RunLeaseRow, type RunStatus } from './schema';
 import { rowsOf } from './statement';

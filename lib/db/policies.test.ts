@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { Policy } from '../policy';
+import type { Policy } from '../policy/types';
 import { describeStores } from './test-support/stores';
 
 const policy = (tool: string): Policy => ({ defaultAction: 'ask', rules: [{ action: 'allow', tool }] });

@@ -1,7 +1,7 @@
 // Versioned policy: every save is a new row numbered expectedVersion + 1. The primary key makes
 // saves race-safe: of two saves based on the same version, one inserts and the other conflicts.
 import { desc, eq, lt } from 'drizzle-orm';
-import type { Policy } from '../policy';
+import type { Policy } from '../policy/types';
 import type { Database } from './database';
 import { policyVersions, type PolicyVersionRow } from './schema';
 

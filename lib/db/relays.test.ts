@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { RelayRequest } from '../relay';
+import type { RelayRequest } from '../contract';
 import { APPROVAL_TIMEOUT_REASON, toRelayRecord } from './relays';
 import { describeStores } from './test-support/stores';
 

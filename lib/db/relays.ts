@@ -1,7 +1,7 @@
 // Pending approvals. Every transition out of `pending` is one conditional UPDATE, so exactly one
 // decision wins however many instances race; deadlines are judged by the database clock (now()).
 import { and, asc, eq, getTableColumns, gt, lte, sql } from 'drizzle-orm';
-import type { RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from '../relay';
+import type { RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from '../contract';
 import type { Database } from './database';
 import { fenceFailure, leaseHeldBy } from './lease-fence';
 import { compiledStatement, directRows, type Slots } from './prepared';

@@ -2,7 +2,7 @@
 // conditional on the current status, so "cancelled" is never overwritten by a late "done".
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Mode } from '../policy';
+import type { Mode } from '../policy/types';
 import type { Database } from './database';
 import { leaseHeldBy } from './lease-fence';
 import { newestFirst, olderThan, pageSize, toPage, type Page } from './pagination';

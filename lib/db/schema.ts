@@ -17,8 +17,8 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { GRANT_SCOPES, RELAY_STATUSES, ROLES, RUN_STATUSES, type AuditKind, type GrantScope, type Role, type RunStatus } from '../contract';
-import type { Mode, Policy, Rule } from '../policy';
-import type { RelayRequest, RelayResponse } from '../relay';
+import type { Mode, Policy, Rule } from '../policy/types';
+import type { RelayRequest, RelayResponse } from '../contract';
 
 // The value lists are the contract's (lib/contract): the CHECK constraints hold what the API speaks.
 export { GRANT_SCOPES, RELAY_STATUSES, RUN_STATUSES, type AuditKind, type GrantScope, type RunStatus };

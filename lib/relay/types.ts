@@ -1,15 +1,10 @@
 // Pending approvals ("relays"): what the agent loop registers when the policy says ask, and what a
 // human's decision looks like. The broker interface is what the server backs with the database;
 // nothing here knows about HTTP, SQL or React.
-import type { RelayOutcome, RelayRequest, RelayResponse } from '../contract';
+import type { RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from '../contract';
 
 // The shapes are the contract's (lib/contract/relay.ts): the same records cross every boundary.
-export type { RelayOutcome, RelayOutcomeStatus, RelayRequest, RelayResponse, RelayStatus } from '../contract';
-
-export interface RelayRecord {
-  request: RelayRequest;
-  outcome?: RelayOutcome;
-}
+export type { RelayOutcome, RelayOutcomeStatus, RelayRecord, RelayRequest, RelayResponse, RelayStatus } from '../contract';
 
 export interface RelayFilter {
   runId?: string;

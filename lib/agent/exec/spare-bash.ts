@@ -5,7 +5,7 @@
 // cannot take this one is left for the next, or let go of.
 import { statSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import type { CommandEvents } from './spawn-helper';
+import type { CommandEvents } from './command';
 
 /** bash reads the pipe a byte at a time: longer commands start a fresh bash instead. */
 export const SPARE_MAX_BYTES = 4096;

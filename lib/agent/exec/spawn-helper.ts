@@ -12,37 +12,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { fitsSpare, handCommand, letGo, readSpare, type ArmedSpare, type SpareRun } from './spare-bash';
+import type { CommandEvents, CommandHandle, CommandRequest } from './command';
 import { HELPER_PROGRAM } from './spawn-helper-program';
 
-export interface CommandRequest {
-  command: string;
-  cwd: string;
-  env: Record<string, string>;
-  /** The caller keeps this many bytes; the helper forwards no more than one byte beyond. */
-  maxOutputBytes: number;
-}
-
-export interface CommandEvents {
-  onData(chunk: Buffer): void;
-  /** bash exited (its process group has been or is being killed). */
-  onExit(code: number | null, signal: NodeJS.Signals | null): void;
-  /** Every holder of the output pipes is gone; `total` counts all output bytes, also those not forwarded. */
-  onClose(total?: number): void;
-  /** bash could not be started (or its start could not be confirmed): it did not run. */
-  onError(error: Error): void;
-  /** The helper died while bash ran: its process group was killed; no exit or close follows. */
-  onLost(message: string): void;
-}
-
-export interface CommandHandle {
-  /** SIGKILL to the command's whole process group (now, or as soon as its pid is known). */
-  kill(): void;
-  /** Stop reading output (a detached process kept the pipes open). */
-  release(): void;
-  readonly via: 'helper' | 'direct';
-  /** The helper handed the command to a bash it had started ahead of time. */
-  readonly warm: boolean;
-}
+export type { CommandEvents, CommandHandle, CommandRequest };
 
 type Mode = 'auto' | 'direct';
 let mode: Mode = process.env.GATEHOUSE_SPAWN_HELPER === '0' ? 'direct' : 'auto';

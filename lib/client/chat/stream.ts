@@ -3,7 +3,7 @@
 // run is over, or the caller aborts. EventSource is not used: it cannot POST, and fetch lets
 // us set Last-Event-ID ourselves.
 import { toApiError } from '../api';
-import { parseSseBlock, type ParsedSseEvent } from '../sse-parse';
+import { parseSseBlock, type ParsedSseEvent } from '../../contract';
 import type { LoggedEvent } from '@/lib/contract';
 import { toLoggedEvent } from './types';
 

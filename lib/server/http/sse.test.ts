@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from './errors';
-import { accessEnded, formatSse, sseResponse, type SseMessage, type StreamGuard } from './sse';
+import { formatSse } from '../../contract';
+import { accessEnded, sseResponse, type SseMessage, type StreamGuard } from './sse';
 
 /** Reads the stream chunk by chunk, so a test can look at what has arrived so far. */
 function reader(response: Response) {

@@ -5,14 +5,10 @@
 // heartbeat, and at once when the caller's credentials may have changed (a sign-out, a disable, a
 // revoked token, on this instance or announced by another); events that arrive meanwhile wait for
 // the answer, and a refused credential ends the stream with an `error` event.
-import type { ErrorEvent } from '../../contract';
-import { toAppError } from './errors';
+import { formatSse, type ErrorEvent, type SseMessage } from '../../contract';
 
-export interface SseMessage {
-  id?: number;
-  event: string;
-  data: unknown;
-}
+export type { SseMessage };
+import { toAppError } from './errors';
 
 export const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
@@ -42,13 +38,6 @@ export function streamError(origin: StreamOrigin | undefined, code: string, mess
 
 /** The event that ends a stream whose caller lost access. */
 export const accessEnded = (origin?: StreamOrigin) => streamError(origin, 'unauthorized', 'The stream ended: the session or token it was opened with is no longer valid');
-
-export function formatSse(message: SseMessage): string {
-  const lines = [`event: ${message.event}`];
-  if (message.id !== undefined) lines.unshift(`id: ${message.id}`);
-  for (const line of JSON.stringify(message.data).split('\n')) lines.push(`data: ${line}`);
-  return `${lines.join('\n')}\n\n`;
-}
 
 /**
  * A streaming response. `start` gets `send` and `close` and returns a cleanup; the stream ends

@@ -1,5 +1,21 @@
-// Parsing one server-sent event block (the text between blank lines). Shared by the browser's
-// stream reader, the API specs and the gate benchmark, so they all read the stream the same way.
+// The server-sent events wire format: writing one event (the server's streams) and parsing one block
+// (the text between blank lines: the browser's stream reader, the API specs, the gate benchmark),
+// so every side writes and reads the stream the same way.
+
+/** One event as the server writes it: its sequence number as the SSE id, its type as the SSE event. */
+export interface SseMessage {
+  id?: number;
+  event: string;
+  data: unknown;
+}
+
+export function formatSse(message: SseMessage): string {
+  const lines = [`event: ${message.event}`];
+  if (message.id !== undefined) lines.unshift(`id: ${message.id}`);
+  for (const line of JSON.stringify(message.data).split('\n')) lines.push(`data: ${line}`);
+  return `${lines.join('\n')}\n\n`;
+}
+
 export interface ParsedSseEvent {
   id?: number;
   event: string;

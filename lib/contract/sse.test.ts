@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest';
-import { formatSse } from '../server/http/sse';
-import { parseSseBlock } from './sse-parse';
+import { formatSse, parseSseBlock } from './sse';
 
 it('reads back what the server writes, and skips heartbeats', () => {
   const written = formatSse({ id: 7, event: 'relay', data: { relay: { id: 'r1' }, note: 'two\nlines' } });
