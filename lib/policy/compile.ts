@@ -55,6 +55,8 @@ export interface RulesByAction {
   deny: CompiledRule[];
   ask: CompiledRule[];
   allow: CompiledRule[];
+  /** Indexes of these lists, built when first needed (candidates.ts). */
+  indexes?: Map<string, unknown>;
 }
 
 const COMPILED = Symbol.for('gatehouse.compiledPolicy');

@@ -4,6 +4,7 @@
 // A shell command is denied if any part is denied, asks if any part asks, and is allowed only
 // if every part is. Modes adjust the result last. Evaluating never throws, and spends at most
 // WORK_BUDGET steps matching: a part still undecided when the budget runs out asks.
+import { unitRules, type UnitRules } from './candidates';
 import { compileGrants, compilePolicy, isCompiledPolicy, type CompiledPolicy, type CompiledRule } from './compile';
 import { PolicyValidationError } from './errors';
 import * as explain from './explain';
@@ -123,7 +124,7 @@ function decide(compiled: CompiledPolicy, call: CallShape, ctx: EvaluationContex
   const candidates = compiled.candidates(call.tool);
   const grants = grantsOf(ctx.grants).filter((g) => g.tool(call.tool));
   const decisions = units.map((unit) => {
-    const base = decideUnit(unit, prep, candidates, grants, compiled.policy, risk);
+    const base = decideUnit(unit, prep, unitRules(candidates, prep, unit), grants, compiled.policy, risk);
     return applyUnitModes(base, unit, prep, mode);
   });
   const combined = combine(units, decisions);
@@ -148,7 +149,7 @@ function ref(rule: CompiledRule): RuleRef {
 function decideUnit(
   unit: Unit,
   prep: PreparedCall,
-  candidates: ReturnType<CompiledPolicy['candidates']>,
+  candidates: UnitRules,
   grants: CompiledRule[],
   policy: Policy,
   risk: Risk | undefined,

@@ -7,6 +7,7 @@ import { kindMatcher, type CompiledCondition, type CompiledPattern, type Compile
 import { normalizeHost } from './hosts';
 import { resolvePath, type PathContext } from './paths';
 import { normalizeUrl } from './urls';
+import { compileFlagPattern, matchFlags } from './programs/flagset';
 import { matchCommand, type CommandPattern, type MatchMode } from './shell/pattern';
 import { parseCommand } from './shell/parse';
 import type { ShellPart, ShellWord } from './shell/types';
@@ -116,7 +117,9 @@ function patternMatches(pattern: CompiledPattern, prep: PreparedCall, unit: Unit
   if (matcher.kind === 'invalid') return mode === 'may';
   if (matcher.kind === 'command') {
     if (!unit.part) return mode === 'may';
-    return prep.work.charge((unit.cost ?? 1) * matcher.pattern.words.length * matcher.pattern.weight) && partMatches(matcher.pattern, unit.part, mode);
+    // Deny and ask rules also read options as sets (flagset.ts): about as much work again.
+    const steps = (unit.cost ?? 1) * matcher.pattern.words.length * matcher.pattern.weight;
+    return prep.work.charge(mode === 'may' ? 2 * steps : steps) && partMatches(matcher.pattern, unit.part, mode);
   }
   let text: string;
   if (matcher.kind === 'text') text = asText(value);
@@ -134,6 +137,8 @@ function patternMatches(pattern: CompiledPattern, prep: PreparedCall, unit: Unit
 /** Allow rules see the part's words; deny and ask rules see every view, a program path also by its basename. */
 export function partMatches(pattern: CommandPattern, part: ShellPart, mode: MatchMode): boolean {
   if (mode === 'must') return matchCommand(pattern, part.words, 'must', part.openArgs);
+  if (pattern.flags === undefined) pattern.flags = compileFlagPattern(pattern) ?? null;
+  const flags = pattern.flags;
   for (const view of part.views) {
     if (matchCommand(pattern, view, 'may', part.openArgs)) return true;
     const program = view[0];
@@ -141,6 +146,7 @@ export function partMatches(pattern: CommandPattern, part: ShellPart, mode: Matc
       const byName: ShellWord[] = [{ ...program, value: basename(program.value) }, ...view.slice(1)];
       if (matchCommand(pattern, byName, 'may', part.openArgs)) return true;
     }
+    if (flags && matchFlags(flags, view, part.openArgs)) return true;
   }
   return false;
 }

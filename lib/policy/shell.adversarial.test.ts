@@ -322,7 +322,7 @@ describe('word boundaries and the blacklist', () => {
     { name: 'git * never matches gitk', cmd: 'gitk', action: 'ask', reason: 'default_action' },
     { name: 'npm test * never matches npm testx', cmd: 'npm testx', action: 'ask' },
     { name: 'npm test * never matches npm install', cmd: 'npm install', action: 'ask' },
-    { name: 'rm -rf * does not match rm -rfv (argument words are whole words)', cmd: 'rm -rfv /', action: 'ask', reason: 'default_action' },
+    { name: 'rm -rf * matches rm -rfv: a deny rule reads options as sets (a cluster containing more)', cmd: 'rm -rfv /', action: 'deny', rule: 0 },
     { name: 'blacklisted dd', cmd: 'dd if=/dev/zero of=/dev/sda', action: 'deny', rule: 2 },
     { name: 'blacklisted program in a substitution', cmd: 'echo $(shred -u key)', action: 'deny', by: 'shred' },
     { name: 'the blacklist matches whole basenames only', cmd: 'mkfs.ext4 /dev/sda', action: 'ask' },
