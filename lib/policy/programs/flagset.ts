@@ -42,7 +42,8 @@ export function compileFlagPattern(pattern: CommandPattern): FlagPattern | undef
   // A subcommand group left open (`docker container *`): word for word only.
   if (parsed.subUnknown && parsed.subIndex !== undefined) return undefined;
   const sub = parsed.subUnknown ? undefined : parsed.sub;
-  const operandWords: PatternWord[] = [first];
+  // The program is compared on its own (by name or basename): here it is one word, any word.
+  const operandWords: PatternWord[] = [{ kind: 'any1' }];
   for (const operand of parsed.operands) operandWords.push(pattern.words[operand.index]!);
   // A trailing `*` keeps its "any rest" meaning even when options came after it.
   const last = pattern.words[pattern.words.length - 1]!;

@@ -37,7 +37,7 @@ const RM: ProgramSpec = {
 const CP: ProgramSpec = {
   shortValue: 'tS',
   longValue: ['target-directory', 'suffix'],
-  aliases: { r: 'recursive', R: 'recursive', a: 'archive', f: 'force', i: 'interactive', n: 'no-clobber', l: 'link', s: 'symbolic-link', u: 'update', v: 'verbose', t: 'target-directory', S: 'suffix', b: 'backup' },
+  aliases: { r: 'recursive', R: 'recursive', a: 'archive recursive', f: 'force', i: 'interactive', n: 'no-clobber', l: 'link', s: 'symbolic-link', u: 'update', v: 'verbose', t: 'target-directory', S: 'suffix', b: 'backup' },
 };
 const MV: ProgramSpec = {
   shortValue: 'tS',
