@@ -4,13 +4,14 @@
 // A shell command is denied if any part is denied, asks if any part asks, and is allowed only
 // if every part is. Modes adjust the result last. Evaluating never throws, and spends at most
 // WORK_BUDGET steps matching: a part still undecided when the budget runs out asks.
+import { commandRuleBlock } from './allow-block';
 import { unitRules, type UnitRules } from './candidates';
 import { compileGrants, compilePolicy, isCompiledPolicy, type CompiledPolicy, type CompiledRule } from './compile';
 import { PolicyValidationError } from './errors';
 import * as explain from './explain';
 import { EDIT_TOOLS, paramKindOf, riskOf } from './kinds';
 import { MAX_NAME_LENGTH, WORK_BUDGET, WorkBudget } from './limits';
-import { constrainsCommand, ruleMatches, rulesFit, unitOf, type PreparedCall, type Unit } from './match';
+import { ruleMatches, rulesFit, unitOf, type PreparedCall, type Unit } from './match';
 import { isInside, pathContext, resolvePath } from './paths';
 import { parseCommand } from './shell/parse';
 import type { ShellPart } from './shell/types';
@@ -194,7 +195,7 @@ function decideUnit(
   }
   const fallback = fallbackDecision(policy, risk);
   if (blocked && fallback.action === 'allow') return fallback;
-  if (blocked && fallback.action === 'ask') return { ...fallback, explanation: explain.commandRuleBlocked(blocked) };
+  if (blocked && fallback.action === 'ask') return { ...fallback, explanation: blocked };
   return fallback;
 }
 
@@ -202,14 +203,6 @@ function fallbackDecision(policy: Policy, risk: Risk | undefined): UnitDecision 
   const byRisk = risk ? policy.riskDefaults?.[risk] : undefined;
   if (byRisk) return { action: byRisk, reason: 'risk_default', explanation: explain.byRiskDefault(byRisk, risk!) };
   return { action: policy.defaultAction, reason: 'default_action', explanation: explain.byDefaultAction(policy.defaultAction) };
-}
-
-/** Why a command allow rule may not allow this part, if it may not. */
-function commandRuleBlock(rule: CompiledRule, prep: PreparedCall, unit: Unit): string | undefined {
-  if (!unit.part || !constrainsCommand(rule, prep)) return undefined;
-  if (unit.part.writesFile) return 'it redirects output to a file';
-  if (unit.part.riskyEnv) return `it sets ${unit.part.riskyEnv}`;
-  return undefined;
 }
 
 function applyUnitModes(decision: UnitDecision, unit: Unit, prep: PreparedCall, mode: EvaluationContext['mode']): UnitDecision {

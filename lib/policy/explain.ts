@@ -46,6 +46,10 @@ export function commandRuleBlocked(why: string): string {
   return `Needs approval: an allow rule matches, but ${why}, which command allow rules never cover.`;
 }
 
+export function dangerousOption(label: string, why: string): string {
+  return `Needs approval: an allow rule matches, but \`${label}\` ${why}; a command allow rule allows that only when its pattern spells the option out.`;
+}
+
 export function inPart(command: string, explanation: string): string {
   return `Part \`${command}\`: ${explanation}`;
 }

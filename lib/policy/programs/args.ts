@@ -11,6 +11,8 @@ export interface ParsedOption {
   name: string;
   /** Written as `--name` (a long option may be abbreviated). */
   long: boolean;
+  /** The letter, for a short option. */
+  letter?: string;
   /** The option's value, attached (`-n5`, `--x=5`) or the next word. */
   value?: ShellWord;
   /** Index of the word that holds the option. */
@@ -34,7 +36,7 @@ export interface ParsedArgs {
   operands: ParsedOperand[];
   /** Words only known at run time outside option values: each may be options or operands. */
   dynamic: ParsedOperand[];
-  /** Index of `--`, if any. */
+  /** Index of `--`, or of the first operand of a program that reads options only before it: no option after it. */
   endOfOptions?: number;
   /** The spec the words after the subcommand were read with. */
   spec: ProgramSpec;
@@ -75,7 +77,13 @@ export function parseArgs(words: readonly ShellWord[]): ParsedArgs {
       continue;
     }
     if (!optionsDone && isOptionWord(value, spec)) {
+      const before = result.options.length;
       i = readOption(words, i, spec, result);
+      const last = result.options[result.options.length - 1];
+      if (spec.endsOptions && result.options.length > before && last?.letter !== undefined && spec.endsOptions.includes(last.letter) && last.value) {
+        optionsDone = true;
+        result.endOfOptions ??= i + 1;
+      }
       continue;
     }
     if (seekingSub) {
@@ -97,7 +105,11 @@ export function parseArgs(words: readonly ShellWord[]): ParsedArgs {
     result.operands.push({ word, index: i });
     // `git push origin +main` forces the push of main, like --force.
     if (spec.plusOperandOption && value.startsWith('+')) result.options.push({ name: spec.plusOperandOption, long: true, index: i });
-    if (spec.optionsFirst) optionsDone = true;
+    if (spec.optionsFirst && !optionsDone) {
+      // `ssh host ls -la`: what follows the first operand belongs to something else.
+      optionsDone = true;
+      result.endOfOptions ??= i;
+    }
   }
   return result;
 }
@@ -137,7 +149,7 @@ function readOption(words: readonly ShellWord[], i: number, spec: ProgramSpec, r
     const names = own(spec.aliases, letter) ?? letter;
     const takesValue = spec.shortValue?.includes(letter) === true;
     for (const name of names.split(' ')) {
-      const option: ParsedOption = { name, long: false, index: i };
+      const option: ParsedOption = { name, long: false, letter, index: i };
       if (takesValue) {
         const rest = letters.slice(k + 1);
         if (rest !== '') option.value = { value: rest, dynamic: false, splittable: false };

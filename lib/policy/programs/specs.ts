@@ -17,6 +17,8 @@ export interface ProgramSpec {
   singleDash?: boolean;
   /** Options end at the first operand (`ssh host ls -la`: `-la` belongs to the remote command). */
   optionsFirst?: boolean;
+  /** Short options whose value ends the options (`python -c code args`: args are the code's). */
+  endsOptions?: string;
   /** `-5` is an operand (a number), not an option. */
   numbersAreOperands?: boolean;
   /** `+word` is an option (less +G). */
@@ -171,9 +173,9 @@ const DOCKER: ProgramSpec = {
 };
 
 const NPM: ProgramSpec = {
-  shortValue: 'w',
-  longValue: ['prefix', 'workspace', 'userconfig', 'globalconfig', 'script-shell', 'registry', 'cache', 'node-options'],
-  aliases: { w: 'workspace', g: 'global', D: 'save-dev', S: 'save', E: 'save-exact', y: 'yes', q: 'quiet', s: 'silent', C: 'prefix' },
+  shortValue: 'wc',
+  longValue: ['prefix', 'workspace', 'userconfig', 'globalconfig', 'script-shell', 'registry', 'cache', 'node-options', 'call'],
+  aliases: { w: 'workspace', g: 'global', D: 'save-dev', S: 'save', E: 'save-exact', y: 'yes', q: 'quiet', s: 'silent', C: 'prefix', c: 'call' },
   globalsAnywhere: true,
   subcommands: {},
   subAliases: {
@@ -214,12 +216,12 @@ const SPECS: Record<string, ProgramSpec> = {
   sftp: { shortValue: 'BbcDFilOoPRSs', optionsFirst: true },
   rsync: RSYNC,
   sed: { shortValue: 'efl', longValue: ['expression', 'file', 'line-length'], aliases: { e: 'expression', f: 'file', i: 'in-place', n: 'quiet', E: 'regexp-extended', r: 'regexp-extended', s: 'separate', z: 'null-data' }, longAliases: { silent: 'quiet' } },
-  awk: { shortValue: 'fvFiElW', longValue: ['file', 'assign', 'field-separator', 'include', 'exec', 'load'], aliases: { f: 'file', v: 'assign', F: 'field-separator', i: 'include', E: 'exec', l: 'load' } },
+  awk: { shortValue: 'fvFiElWe', longValue: ['file', 'assign', 'field-separator', 'include', 'exec', 'load', 'source'], aliases: { f: 'file', v: 'assign', F: 'field-separator', i: 'include', E: 'exec', l: 'load', e: 'source' } },
   tar: { shortValue: 'fCIFbgHKLNTVX', longValue: ['file', 'directory', 'use-compress-program', 'info-script', 'new-volume-script', 'to-command', 'checkpoint-action', 'rsh-command', 'rmt-command', 'exclude', 'files-from', 'exclude-from', 'transform', 'owner', 'group', 'mode', 'format', 'index-file'], aliases: { f: 'file', C: 'directory', I: 'use-compress-program', F: 'info-script', P: 'absolute-names', x: 'extract', c: 'create', t: 'list', r: 'append', u: 'update', T: 'files-from', X: 'exclude-from', z: 'gzip', j: 'bzip2', J: 'xz', v: 'verbose' } },
   xargs: { shortValue: 'adEILnPs', longValue: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'], optionsFirst: true },
   env: { shortValue: 'uCS', longValue: ['unset', 'chdir', 'split-string'], aliases: { S: 'split-string', C: 'chdir', u: 'unset', i: 'ignore-environment' }, optionsFirst: true },
   less: { shortValue: 'oOkpPhjbxyzt#', longValue: ['log-file', 'LOG-FILE', 'lesskey-file', 'lesskey-src', 'lesskey-content', 'pattern', 'prompt', 'tag'], aliases: { o: 'log-file', O: 'LOG-FILE', k: 'lesskey-file', p: 'pattern', P: 'prompt', t: 'tag' }, plusOptions: true },
-  more: { plusOptions: true, shortValue: 'n', numbersAreOperands: false },
+  more: { plusOptions: true, shortValue: 'n' },
   head: { shortValue: 'nc', longValue: ['lines', 'bytes'], aliases: { n: 'lines', c: 'bytes' } },
   tail: { shortValue: 'ncs', longValue: ['lines', 'bytes', 'sleep-interval', 'pid', 'max-unchanged-stats'], aliases: { n: 'lines', c: 'bytes', f: 'follow', F: 'follow retry' }, plusOptions: true },
   grep: { shortValue: 'efmABCd', longValue: ['regexp', 'file', 'max-count', 'after-context', 'before-context', 'context', 'include', 'exclude', 'exclude-dir', 'label', 'binary-files', 'devices', 'directories', 'color', 'colour', 'exclude-from'], aliases: { e: 'regexp', f: 'file', r: 'recursive', R: 'dereference-recursive', m: 'max-count', A: 'after-context', B: 'before-context', C: 'context', d: 'directories' } },
@@ -242,19 +244,20 @@ const SPECS: Record<string, ProgramSpec> = {
   jq: { shortValue: 'fL', longValue: ['arg', 'argjson', 'slurpfile', 'rawfile', 'from-file', 'indent', 'args', 'jsonargs'] },
   diff: { shortValue: 'CUIFxXSW', longValue: ['label', 'exclude', 'exclude-from', 'ignore-matching-lines', 'starting-file', 'to-file', 'from-file', 'width', 'tabsize', 'line-format', 'horizon-lines'] },
   make: { shortValue: 'fCIjlWoE', longValue: ['file', 'makefile', 'directory', 'include-dir', 'jobs', 'load-average', 'what-if', 'old-file', 'assume-old', 'new-file', 'assume-new', 'eval'], aliases: { f: 'file', C: 'directory', I: 'include-dir', E: 'eval', j: 'jobs' }, longAliases: { makefile: 'file' } },
-  python: { shortValue: 'cmWXQ', optionsFirst: true },
-  python3: { shortValue: 'cmWXQ', optionsFirst: true },
-  python2: { shortValue: 'cmWXQ', optionsFirst: true },
+  python: { shortValue: 'cmWXQ', optionsFirst: true, endsOptions: 'cm' },
+  python3: { shortValue: 'cmWXQ', optionsFirst: true, endsOptions: 'cm' },
+  python2: { shortValue: 'cmWXQ', optionsFirst: true, endsOptions: 'cm' },
   node: { shortValue: 'epr', longValue: ['eval', 'print', 'require', 'import', 'loader', 'experimental-loader', 'input-type', 'env-file', 'conditions'], aliases: { e: 'eval', p: 'print', r: 'require' }, optionsFirst: true },
-  perl: { shortValue: 'eEIMmdxlCi0', optionsFirst: true },
-  ruby: { shortValue: 'eIrCEFKxi0', optionsFirst: true },
+  perl: { shortValue: 'eEMmI', optionsFirst: true },
+  ruby: { shortValue: 'eIrCEF', optionsFirst: true },
+  deno: { subcommands: {} },
   http: { shortValue: 'aAfjbv', longValue: ['auth', 'auth-type', 'output', 'session', 'session-read-only', 'proxy', 'verify', 'cert', 'cert-key', 'timeout', 'pretty', 'style', 'print', 'format-options'], aliases: { o: 'output' } },
-  nc: { shortValue: 'ipPqsTwXxOIV', optionsFirst: false },
+  nc: { shortValue: 'ipPqsTwXxOIV' },
   ncat: { shortValue: 'ipsw', longValue: ['proxy', 'proxy-type', 'proxy-auth', 'source-port', 'source', 'wait', 'exec', 'sh-exec', 'lua-exec', 'output', 'hex-dump', 'idle-timeout', 'allow', 'allowfile', 'deny', 'denyfile'], aliases: { e: 'exec', c: 'sh-exec', o: 'output', x: 'hex-dump' } },
   telnet: { shortValue: 'bleln', optionsFirst: true },
-  socat: { optionsFirst: false },
+  socat: {},
   dd: {},
-  zip: { shortValue: 'bndiinttx', longValue: ['unzip-command', 'temp-path', 'suffixes', 'include', 'exclude', 'password'], longAliases: {} },
+  zip: { shortValue: 'bnt', longValue: ['unzip-command', 'temp-path', 'suffixes', 'include', 'exclude', 'password'] },
   man: { shortValue: 'PHMCLSsmpe', longValue: ['pager', 'html', 'manpath', 'config-file', 'locale', 'sections', 'systems', 'preprocessor', 'extension'], aliases: { P: 'pager', H: 'html' } },
   vim: { shortValue: 'cSTuUwWirsdV', longValue: ['cmd'], plusOptions: true },
   source: {},

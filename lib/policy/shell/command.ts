@@ -6,7 +6,7 @@ import { inspectBuiltin, mayBeChecked } from './builtins';
 import type { State } from './state';
 import type { ShellPart, ShellWord } from './types';
 import { analyzeWord, basename, displayWords, hasUnquotedGlob } from './words';
-import { findExecCommands, isPrivilegedWrapper, isShell, isWrapper, shellInvocation, unwrapOnce } from './wrappers';
+import { envSplitsString, findExecCommands, isPrivilegedWrapper, isShell, isWrapper, shellInvocation, unwrapOnce } from './wrappers';
 
 /** Assignments that change which program runs or how: never allowed by a command allow rule. */
 const RISKY_ENV = new Set([
@@ -126,12 +126,13 @@ function expandWords(initial: ShellWord[], state: State, depth: number, outerVie
     if (!isTrustedProgram(first.value)) break;
     const name = basename(first.value);
     if (isWrapper(name)) {
-      const unwrapped = unwrapOnce(name, words);
-      if (!unwrapped) break;
-      if (name === 'env' && words.some((w) => !w.dynamic && (w.value === '-S' || w.value.startsWith('--split-string')))) {
-        state.parts.push({ ...partFrom(words, views, privileged, flags), opaque: 'env -S splits a string into a command at run time' });
+      // Before unwrapping: `env -S 'cmd'` leaves no command word behind for unwrapOnce to find.
+      if (name === 'env' && envSplitsString(words)) {
+        state.parts.push({ ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }), opaque: 'env -S splits a string into a command at run time' });
         return;
       }
+      const unwrapped = unwrapOnce(name, words);
+      if (!unwrapped) break;
       views.push(words);
       if (privileged < 0 && isPrivilegedWrapper(name)) privileged = views.length - 1;
       for (const assigned of unwrapped.assigns) if (RISKY_ENV.has(assigned)) riskyEnv = assigned;

@@ -114,6 +114,34 @@ export function unwrapOnce(name: string, words: readonly ShellWord[]): Unwrapped
   return { inner, assigns, openArgs: spec.openArgs };
 }
 
+/**
+ * True if `env` splits a string into a command (`-S`, `--split-string`, also inside a cluster such
+ * as `-iS` or attached, `-S'cmd'`), among its options before the command.
+ */
+export function envSplitsString(words: readonly ShellWord[]): boolean {
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!;
+    if (word.dynamic) return false;
+    const value = word.value;
+    if (value === '--' || !value.startsWith('-') || value === '-') return false;
+    if (value.startsWith('--')) {
+      const [long, attached] = splitLong(value.slice(2));
+      if (long.length > 0 && 'split-string'.startsWith(long)) return true;
+      if (attached === undefined && (long === 'unset' || long === 'chdir')) i++;
+      continue;
+    }
+    for (let k = 1; k < value.length; k++) {
+      const flag = value[k]!;
+      if (flag === 'S') return true;
+      if (flag === 'u' || flag === 'C') {
+        if (k === value.length - 1) i++;
+        break;
+      }
+    }
+  }
+  return false;
+}
+
 function splitLong(text: string): [string, string | undefined] {
   const eq = text.indexOf('=');
   return eq < 0 ? [text, undefined] : [text.slice(0, eq), text.slice(eq + 1)];
