@@ -5,6 +5,7 @@
 import { compileTextGlob, compileTextGlobMatcher, isLiteralGlob, type StringMatcher } from './glob';
 import { compileHostList, splitList, type HostMatcher } from './hosts';
 import type { PathMatcher } from './path-glob';
+import type { PatternSegments } from './path-shape';
 import { compilePathPattern, type PathContext } from './paths';
 import { compileRegex, type RegexMatcher } from './regex';
 import { compileUrlPattern, type UrlMatcher } from './urls';
@@ -27,6 +28,8 @@ export interface CompiledPattern {
   pattern: string;
   /** Keyed by kind, and for paths by workspace root and home. */
   cache: Map<string, KindMatcher>;
+  /** Its path glob by segments, for files a shell part may touch (path-shape.ts), for one workspace. */
+  segments?: { key: string; value: PatternSegments };
 }
 
 export interface CompiledCondition {

@@ -6,6 +6,7 @@
 // WORK_BUDGET steps matching: a part still undecided when the budget runs out asks.
 import { commandRuleBlock } from './allow-block';
 import { unitRules, type UnitRules } from './candidates';
+import { followRules } from './follow';
 import { compileGrants, compilePolicy, isCompiledPolicy, type CompiledPolicy, type CompiledRule } from './compile';
 import { PolicyValidationError } from './errors';
 import * as explain from './explain';
@@ -120,12 +121,14 @@ function decide(compiled: CompiledPolicy, call: CallShape, ctx: EvaluationContex
     return kind;
   };
   const commandParam = Object.keys(call.params).find((key) => kindOf(key) === 'command');
-  const prep: PreparedCall = { call, agent: call.agent ?? 'main', kindOf, paths: pathContext(ctx.workspaceRoot, ctx.homeDir), commandParam, work };
+  const paths = pathContext(ctx.workspaceRoot, ctx.homeDir);
+  const start = typeof ctx.cwd === 'string' && ctx.cwd !== '' ? resolvePath(ctx.cwd, paths) : paths.root;
+  const prep: PreparedCall = { call, agent: call.agent ?? 'main', kindOf, paths, commandParam, work, start };
   const units = unitsOf(prep);
   const candidates = compiled.candidates(call.tool);
   const grants = grantsOf(ctx.grants).filter((g) => g.tool(call.tool));
   const decisions = units.map((unit) => {
-    const base = decideUnit(unit, prep, unitRules(candidates, prep, unit), grants, compiled.policy, risk);
+    const base = decideUnit(unit, prep, unitRules(candidates, prep, unit), grants, compiled, risk);
     return applyUnitModes(base, unit, prep, mode);
   });
   const combined = combine(units, decisions);
@@ -152,20 +155,22 @@ function decideUnit(
   prep: PreparedCall,
   candidates: UnitRules,
   grants: CompiledRule[],
-  policy: Policy,
+  compiled: CompiledPolicy,
   risk: Risk | undefined,
 ): UnitDecision {
   const work = prep.work;
+  const policy = compiled.policy;
   if (!rulesFit(prep, candidates.deny.length + candidates.ask.length)) return OVER_BUDGET;
-  for (const rule of candidates.deny) {
-    const hit = ruleMatches(rule, prep, unit, 'may');
+  for (const action of ['deny', 'ask'] as const) {
+    for (const rule of candidates[action]) {
+      const hit = ruleMatches(rule, prep, unit, 'may');
+      if (work.exhausted) return OVER_BUDGET;
+      if (hit) return { action, reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule(action, rule.index, rule.rule) };
+    }
+    // The file and host rules the part's files and URLs fall under (follow.ts).
+    const followed = followRules(action, compiled, prep, unit);
     if (work.exhausted) return OVER_BUDGET;
-    if (hit) return { action: 'deny', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('deny', rule.index, rule.rule) };
-  }
-  for (const rule of candidates.ask) {
-    const hit = ruleMatches(rule, prep, unit, 'may');
-    if (work.exhausted) return OVER_BUDGET;
-    if (hit) return { action: 'ask', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('ask', rule.index, rule.rule) };
+    if (followed) return { action, reason: 'matched_rule', rule: ref(followed.rule), explanation: explain.byFollowedRule(action, followed.rule.index, followed.rule.rule, unit.part?.program ?? '', followed.what) };
   }
   let blocked: string | undefined;
   if (!unit.opaque) {

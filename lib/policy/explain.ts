@@ -22,6 +22,12 @@ export function byRule(action: Action, index: number, rule: Rule): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
+/** A file or host rule that applies to a shell part: `Denied by rule #2 (deny read_file path ".env"): \`cat\` reads /ws/.env.` */
+export function byFollowedRule(action: Action, index: number, rule: Rule, program: string, what: string): string {
+  const who = program === '' ? 'the command' : `\`${program}\``;
+  return `${VERB[action]} by ${ruleName(index, rule)} (${describeRule(rule)}): ${who} ${what}.`;
+}
+
 export function byGrant(rule: Rule): string {
   return `Allowed by ${rule.once ? 'a one-time grant' : 'an "always allow" grant'} (${describeRule(rule)}).`;
 }

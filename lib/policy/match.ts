@@ -5,6 +5,7 @@
 // too long to match (MAX_VALUE_LENGTH) may match deny and ask rules but never allow rules.
 import { kindMatcher, type CompiledCondition, type CompiledPattern, type CompiledRule } from './compile';
 import { normalizeHost } from './hosts';
+import { intersectionCost, mayIntersect, patternSegments, type PathShape } from './path-shape';
 import { resolvePath, type PathContext } from './paths';
 import { normalizeUrl } from './urls';
 import { compileFlagPattern, matchFlags } from './programs/flagset';
@@ -31,6 +32,10 @@ export interface PreparedCall {
   resolved?: Map<string, string>;
   /** Work left for this evaluation; once exhausted, no rule is decided any more. */
   work: WorkBudget;
+  /** The absolute directory a shell command starts in. */
+  start?: string;
+  /** A file a shell part may touch, standing in for the path param of a file rule (follow.ts). */
+  pathShape?: PathShape;
 }
 
 /** Pays for looking at `count` rules for one unit, up front (cheaper than one charge per rule). */
@@ -121,6 +126,7 @@ function patternMatches(pattern: CompiledPattern, prep: PreparedCall, unit: Unit
     const steps = (unit.cost ?? 1) * matcher.pattern.words.length * matcher.pattern.weight;
     return prep.work.charge(mode === 'may' ? 2 * steps : steps) && partMatches(matcher.pattern, unit.part, mode);
   }
+  if (matcher.kind === 'path' && prep.pathShape) return mode === 'may' && shapeMatches(pattern, prep, prep.pathShape);
   let text: string;
   if (matcher.kind === 'text') text = asText(value);
   else if (typeof value !== 'string') return mode === 'may';
@@ -132,6 +138,17 @@ function patternMatches(pattern: CompiledPattern, prep: PreparedCall, unit: Unit
   }
   if (text.length > MAX_LENGTH) return mode === 'may';
   return pay(prep, text.length, matcher.matcher.weight) && matcher.matcher.test(text);
+}
+
+/** Does a path pattern may-match a file only partly known (path-shape.ts)? */
+function shapeMatches(pattern: CompiledPattern, prep: PreparedCall, shape: PathShape): boolean {
+  const key = `segments\u0000${prep.paths.key}`;
+  let segments = pattern.segments?.key === key ? pattern.segments.value : undefined;
+  if (!segments) {
+    segments = patternSegments(pattern.pattern, prep.paths);
+    pattern.segments = { key, value: segments };
+  }
+  return prep.work.charge(intersectionCost(segments, shape)) && mayIntersect(segments, shape);
 }
 
 /** Allow rules see the part's words; deny and ask rules see every view, a program path also by its basename. */
@@ -164,6 +181,8 @@ function conditionHolds(condition: CompiledCondition, prep: PreparedCall, unit: 
   const value = paramValue(prep.call, condition.key);
   if (value === undefined) return false;
   const kind = prep.kindOf(condition.key);
+  // A file only partly known: only a glob can be tested against what is known of it.
+  if (prep.pathShape && kind === 'path' && condition.op !== 'glob') return mode === 'may';
   const perPart = condition.key === prep.commandParam;
   if (condition.op === 'glob') return patternMatches(condition.pattern!, prep, unit, mode);
   if (perPart && condition.op === 'regex') return partRegex(condition, prep, unit, mode);

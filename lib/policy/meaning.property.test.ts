@@ -50,3 +50,51 @@ describe('dangerous options', () => {
     );
   });
 });
+
+const FILE_PATTERNS = ['**/.env', '.env', 'src/**', '/etc/**', '~/.ssh/**', '**/*.pem', '*.txt', '/**', 'a/b/**', '**/secret*', 'src/{a,b}.ts', '**/x/../y'];
+const fileDeny = fc
+  .tuple(fc.constantFrom('read_file', 'write_file', 'edit_file', '*', '*_file'), fc.constantFrom(...FILE_PATTERNS), fc.boolean())
+  .map(([tool, path, asCondition]): RuleInput => (asCondition ? { action: 'deny', tool, when: [{ key: 'path', op: 'glob', value: path }] } : { action: 'deny', tool, params: { path } }));
+const SHELL_PATTERNS = ['cat *', 'grep *', 'cp *', 'echo *', 'cd *', 'tee *', 'ls *', '*', 'sed *', 'rm *', 'xargs *', 'find *'];
+const shellOrFileRule = fc.oneof(
+  fc.tuple(action, fc.constantFrom(...SHELL_PATTERNS)).map(([a, command]): RuleInput => ({ action: a, tool: 'bash', params: { command } })),
+  fc.tuple(action, fc.constantFrom('read_file', 'write_file', '*'), fc.constantFrom(...FILE_PATTERNS)).map(([a, tool, path]): RuleInput => ({ action: a, tool, params: { path } })),
+);
+const FILE_COMMANDS = [
+  'cat .env', 'cat src/a.ts', 'cat "$F"', 'cat *.txt', 'cat .e*', 'grep -r x .', 'grep x src/a.ts', 'cp a b.pem', 'cp .env /tmp/x', 'echo x > out.txt', 'echo x > k.pem',
+  'cd src && cat .env', 'cd /etc; cat passwd', 'cd "$D" && cat x', 'tee a.txt', 'sed -i s/a/b/ f', 'rm -r build', 'ls | xargs cat', 'find . -exec cat {} \\;', 'cat < .env',
+  'cat ~/.ssh/id_rsa', 'cat ../ws/.env', '{ cat a; } > k.pem', 'env -C /etc cat hosts', 'bash -c "cd /etc && cat x"', 'ls -la',
+];
+const fileCommand = fc.array(fc.constantFrom(...FILE_COMMANDS), { minLength: 1, maxLength: 3 }).map((parts) => parts.join(' ; '));
+
+describe('file rules that follow the shell', () => {
+  it('adding a file deny rule never makes a shell command more permissive, in every mode', () => {
+    fc.assert(
+      fc.property(fc.array(shellOrFileRule, { maxLength: 8 }), action, fileCommand, fileDeny, fc.nat(), mode, fc.array(grant, { maxLength: 2 }), (rules, defaultAction, command, deny, at, m, grants) => {
+        const call = { tool: 'bash', params: { command } };
+        const before = evaluate(compilePolicy({ defaultAction, rules }), call, ctxOf(m, grants));
+        const i = at % (rules.length + 1);
+        const after = evaluate(compilePolicy({ defaultAction, rules: [...rules.slice(0, i), deny, ...rules.slice(i)] }), call, ctxOf(m, grants));
+        expect(SEVERITY[after.action], `${after.explanation} / before: ${before.explanation}`).toBeGreaterThanOrEqual(SEVERITY[before.action]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("a file deny rule that names a file a part reads or writes denies the command, whatever allows it", () => {
+    const cases: [string, string, string][] = [
+      ['read_file', '.env', 'cat .env'],
+      ['read_file', 'src/.env', 'cd src && cat .env'],
+      ['write_file', 'k.pem', 'echo x > k.pem'],
+      ['edit_file', 'f', 'sed -i s/a/b/ f'],
+      ['read_file', '/etc/passwd', 'cd /etc; cat passwd'],
+    ];
+    fc.assert(
+      fc.property(fc.constantFrom(...cases), fc.array(shellOrFileRule, { maxLength: 6 }), mode, ([tool, path, command], rules, m) => {
+        const policy = compilePolicy({ rules: [...rules, { action: 'deny', tool, params: { path } }, { action: 'allow', tool: 'bash' }] });
+        expect(evaluate(policy, { tool: 'bash', params: { command } }, ctxOf(m)).action).toBe('deny');
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

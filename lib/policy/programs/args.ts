@@ -173,3 +173,15 @@ export function parsedArgs(words: readonly ShellWord[]): ParsedArgs {
   }
   return parsed;
 }
+
+// Parsed once per command: the old-style form rewritten with a dash.
+const tarForms = new WeakMap<readonly ShellWord[], readonly ShellWord[]>();
+
+/** `tar xvf a.tar` (old style: the first word is a cluster of options without the dash) as `tar -xvf a.tar`. */
+export function oldStyleTar(words: readonly ShellWord[]): readonly ShellWord[] {
+  const first = words[1];
+  if (basename(words[0]?.value ?? '') !== 'tar' || !first || first.dynamic || !/^[A-Za-z]+$/.test(first.value)) return words;
+  let form = tarForms.get(words);
+  if (!form) tarForms.set(words, (form = [words[0]!, { ...first, value: `-${first.value}` }, ...words.slice(2)]));
+  return form;
+}

@@ -4,7 +4,7 @@
 // option could stand, and arguments xargs adds at run time, count as dangerous too: no pattern
 // can spell them out. Read with the shared parser (args.ts); linear in the words.
 import type { ShellWord } from '../shell/types';
-import { parsedArgs, type ParsedArgs, type ParsedOption } from './args';
+import { oldStyleTar, parsedArgs, type ParsedArgs, type ParsedOption } from './args';
 import { awkProgramDanger, sedScriptDanger } from './scripts';
 
 export interface Danger {
@@ -199,13 +199,9 @@ export function dangersOf(words: readonly ShellWord[], openArgs: boolean): reado
 function scan(words: readonly ShellWord[], openArgs: boolean): readonly Danger[] {
   const program = words[0];
   if (!program || program.dynamic) return NO_DANGERS;
-  let args = parsedArgs(words);
+  const args = parsedArgs(oldStyleTar(words));
   const spec = Object.hasOwn(TABLE, args.program) ? TABLE[args.program] : undefined;
   if (!spec) return NO_DANGERS;
-  // Old-style `tar xvf`: the first word is a cluster of options without the dash.
-  if (args.program === 'tar' && words[1] && !words[1].dynamic && /^[A-Za-z]+$/.test(words[1].value)) {
-    args = parsedArgs([words[0]!, { ...words[1], value: `-${words[1].value}` }, ...words.slice(2)]);
-  }
   const found: Danger[] = [];
   const name = args.program;
   const subAt = args.subIndex ?? Infinity;

@@ -194,9 +194,9 @@ export function shellInvocation(name: string, words: readonly ShellWord[]): Shel
 
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
-/** The commands `find` runs through -exec, -execdir, -ok and -okdir. */
-export function findExecCommands(words: readonly ShellWord[]): ShellWord[][] {
-  const commands: ShellWord[][] = [];
+/** The commands `find` runs through -exec, -execdir, -ok and -okdir (`inFoundDir`: the last two). */
+export function findExecCommands(words: readonly ShellWord[]): { command: ShellWord[]; inFoundDir: boolean }[] {
+  const commands: { command: ShellWord[]; inFoundDir: boolean }[] = [];
   for (let i = 1; i < words.length; i++) {
     if (words[i]!.dynamic || !FIND_EXEC.has(words[i]!.value)) continue;
     const command: ShellWord[] = [];
@@ -206,7 +206,7 @@ export function findExecCommands(words: readonly ShellWord[]): ShellWord[][] {
       if (!words[j]!.dynamic && (value === ';' || value === '+')) break;
       command.push(words[j]!);
     }
-    if (command.length > 0) commands.push(command);
+    if (command.length > 0) commands.push({ command, inFoundDir: words[i]!.value.endsWith('dir') });
     i = j;
   }
   return commands;

@@ -1,0 +1,121 @@
+// File rules follow the shell: a deny or ask rule on the path of a file tool also applies to the
+// shell parts that read or write that path (redirections, the readers and writers table), as if
+// the part had called the tool: reading is read_file, writing is write_file and edit_file. The
+// rule keeps its agent and `when`. A file the engine cannot name (an expansion, an unknown
+// directory, a glob) may match, like any other value known only at run time (may mode).
+import type { CompiledPolicy, CompiledRule } from './compile';
+import { paramKindOf } from './kinds';
+import { rulesFit, ruleMatches, type PreparedCall, type Unit } from './match';
+import { shapeOf, type PathShape } from './path-shape';
+import { fileAccessesOf } from './programs/files';
+import { INDEX_FROM, PathIndex } from './rule-index';
+import { START } from './shell/dirs';
+import type { FileAccess, ShellPart } from './shell/types';
+
+export type FollowAction = 'deny' | 'ask';
+
+export interface Followed {
+  rule: CompiledRule;
+  /** What the part does that the rule is about: `reads /ws/.env`. */
+  what: string;
+}
+
+const READERS = ['read_file'] as const;
+const WRITERS = ['write_file', 'edit_file'] as const;
+const FILE_TOOLS: readonly string[] = [...READERS, ...WRITERS];
+
+interface FileRules {
+  rules: readonly CompiledRule[];
+  index?: Map<string, PathIndex>;
+}
+
+// Per compiled policy and tool: its deny and ask rules that constrain the path.
+const fileRulesCache = new WeakMap<CompiledPolicy, Map<string, FileRules>>();
+
+function fileRulesOf(compiled: CompiledPolicy, tool: string, action: FollowAction): FileRules {
+  let byTool = fileRulesCache.get(compiled);
+  if (!byTool) fileRulesCache.set(compiled, (byTool = new Map()));
+  const key = `${tool}\u0000${action}`;
+  let found = byTool.get(key);
+  if (!found) {
+    const constrainsPath = (rule: CompiledRule) =>
+      rule.params.some((p) => paramKindOf(tool, p.key) === 'path') || rule.conditions.some((c) => paramKindOf(tool, c.key) === 'path');
+    found = { rules: compiled.candidates(tool)[action].filter(constrainsPath) };
+    byTool.set(key, found);
+  }
+  return found;
+}
+
+/** The files a part touches: its redirections and the file operands of its innermost command. */
+export function accessesOf(part: ShellPart): readonly FileAccess[] {
+  const operands = fileAccessesOf(part.views[part.views.length - 1]!, part.openArgs);
+  const redirects = part.redirects ?? [];
+  if (redirects.length === 0) return operands;
+  if (operands.length === 0) return redirects;
+  return [...redirects, ...operands];
+}
+
+/**
+ * The first file or host rule of `action` that applies to a shell part, if any. Check
+ * `prep.work.exhausted` after: then the answer is unknown.
+ */
+export function followRules(action: FollowAction, compiled: CompiledPolicy, prep: PreparedCall, unit: Unit): Followed | undefined {
+  return followFileRules(action, compiled, prep, unit);
+}
+
+function followFileRules(action: FollowAction, compiled: CompiledPolicy, prep: PreparedCall, unit: Unit): Followed | undefined {
+  const part = unit.part;
+  if (!part) return undefined;
+  const byTool = FILE_TOOLS.map((tool) => fileRulesOf(compiled, tool, action));
+  if (byTool.every((r) => r.rules.length === 0)) return undefined;
+  const accesses = accessesOf(part);
+  for (const access of accesses) {
+    for (const tool of access.mode === 'read' ? READERS : WRITERS) {
+      const fileRules = byTool[FILE_TOOLS.indexOf(tool)]!;
+      if (fileRules.rules.length === 0) continue;
+      for (const dir of part.dirs ?? START) {
+        const shape = shapeOf(access, dir, prep.start ?? prep.paths.root, prep.paths, part.dotglob === true);
+        const hit = firstMatch(fileRules, tool, shape, prep);
+        if (prep.work.exhausted) return undefined;
+        if (hit) return { rule: hit, what: describe(access, shape) };
+      }
+    }
+  }
+  return undefined;
+}
+
+function firstMatch(fileRules: FileRules, tool: string, shape: PathShape, prep: PreparedCall): CompiledRule | undefined {
+  const exact = shape.exact;
+  const rules = exact !== undefined && fileRules.rules.length >= INDEX_FROM ? indexOf(fileRules, prep).candidates(exact) : fileRules.rules;
+  if (!rulesFit(prep, rules.length)) return undefined;
+  const filePrep: PreparedCall = {
+    call: { tool, params: { path: exact ?? '(a file only known at run time)' }, agent: prep.call.agent },
+    agent: prep.agent,
+    kindOf: (param) => paramKindOf(tool, param),
+    paths: prep.paths,
+    work: prep.work,
+  };
+  if (exact === undefined) filePrep.pathShape = shape;
+  for (const rule of rules) {
+    if (ruleMatches(rule, filePrep, {}, 'may')) return rule;
+    if (prep.work.exhausted) return undefined;
+  }
+  return undefined;
+}
+
+function indexOf(fileRules: FileRules, prep: PreparedCall): PathIndex {
+  fileRules.index ??= new Map();
+  let index = fileRules.index.get(prep.paths.key);
+  if (!index) {
+    if (fileRules.index.size > 16) fileRules.index.clear();
+    fileRules.index.set(prep.paths.key, (index = new PathIndex(fileRules.rules, 'path', prep.paths)));
+  }
+  return index;
+}
+
+function describe(access: FileAccess, shape: PathShape): string {
+  const verb = access.mode === 'read' ? 'reads' : 'writes';
+  if (access.recursive && !access.word.dynamic) return `${verb} ${access.word.value} and everything below it`;
+  if (shape.exact !== undefined) return `${verb} ${shape.exact}`;
+  return `${verb} ${access.word.value}, a file it cannot name before it runs`;
+}
