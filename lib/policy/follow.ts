@@ -1,13 +1,16 @@
-// File rules follow the shell: a deny or ask rule on the path of a file tool also applies to the
-// shell parts that read or write that path (redirections, the readers and writers table), as if
-// the part had called the tool: reading is read_file, writing is write_file and edit_file. The
-// rule keeps its agent and `when`. A file the engine cannot name (an expansion, an unknown
-// directory, a glob) may match, like any other value known only at run time (may mode).
+// File and host rules follow the shell: a deny or ask rule on the path of a file tool also
+// applies to the shell parts that read or write that path (redirections, the readers and writers
+// table), as if the part had called the tool: reading is read_file, writing is write_file and
+// edit_file; a deny or ask rule on fetch_url's URL applies to the URLs and hosts a part reaches
+// (the host-taking programs table). The rule keeps its agent and `when`. A file or address the
+// engine cannot name (an expansion, an unknown directory, a glob) may match, like any other value
+// known only at run time (may mode).
 import type { CompiledPolicy, CompiledRule } from './compile';
 import { paramKindOf } from './kinds';
 import { rulesFit, ruleMatches, type PreparedCall, type Unit } from './match';
 import { shapeOf, type PathShape } from './path-shape';
 import { fileAccessesOf } from './programs/files';
+import { remotesOf } from './programs/remotes';
 import { INDEX_FROM, PathIndex } from './rule-index';
 import { START } from './shell/dirs';
 import type { FileAccess, ShellPart } from './shell/types';
@@ -32,15 +35,16 @@ interface FileRules {
 // Per compiled policy and tool: its deny and ask rules that constrain the path.
 const fileRulesCache = new WeakMap<CompiledPolicy, Map<string, FileRules>>();
 
-function fileRulesOf(compiled: CompiledPolicy, tool: string, action: FollowAction): FileRules {
+/** The tool's rules of `action` that constrain its path (file tools) or URL (fetch_url). */
+function constrainingRules(compiled: CompiledPolicy, tool: string, action: FollowAction): FileRules {
   let byTool = fileRulesCache.get(compiled);
   if (!byTool) fileRulesCache.set(compiled, (byTool = new Map()));
   const key = `${tool}\u0000${action}`;
   let found = byTool.get(key);
   if (!found) {
-    const constrainsPath = (rule: CompiledRule) =>
-      rule.params.some((p) => paramKindOf(tool, p.key) === 'path') || rule.conditions.some((c) => paramKindOf(tool, c.key) === 'path');
-    found = { rules: compiled.candidates(tool)[action].filter(constrainsPath) };
+    const kind = tool === 'fetch_url' ? 'url' : 'path';
+    const constrains = (rule: CompiledRule) => rule.params.some((p) => paramKindOf(tool, p.key) === kind) || rule.conditions.some((c) => paramKindOf(tool, c.key) === kind);
+    found = { rules: compiled.candidates(tool)[action].filter(constrains) };
     byTool.set(key, found);
   }
   return found;
@@ -60,13 +64,42 @@ export function accessesOf(part: ShellPart): readonly FileAccess[] {
  * `prep.work.exhausted` after: then the answer is unknown.
  */
 export function followRules(action: FollowAction, compiled: CompiledPolicy, prep: PreparedCall, unit: Unit): Followed | undefined {
-  return followFileRules(action, compiled, prep, unit);
+  const file = followFileRules(action, compiled, prep, unit);
+  if (file || prep.work.exhausted) return file;
+  return followHostRules(action, compiled, prep, unit);
+}
+
+/** Host rules follow the shell: fetch_url rules on the URL apply to the URLs and hosts a part reaches. */
+function followHostRules(action: FollowAction, compiled: CompiledPolicy, prep: PreparedCall, unit: Unit): Followed | undefined {
+  const part = unit.part;
+  if (!part) return undefined;
+  const rules = constrainingRules(compiled, 'fetch_url', action);
+  if (rules.rules.length === 0) return undefined;
+  for (const remote of remotesOf(part.views[part.views.length - 1]!, part.openArgs)) {
+    const urls = remote.urls.length === 0 ? [undefined] : remote.urls;
+    for (const url of urls) {
+      if (!rulesFit(prep, rules.rules.length)) return undefined;
+      const urlPrep: PreparedCall = {
+        call: { tool: 'fetch_url', params: { url: url ?? remote.word.value }, agent: prep.call.agent },
+        agent: prep.agent,
+        kindOf: (param) => paramKindOf('fetch_url', param),
+        paths: prep.paths,
+        work: prep.work,
+      };
+      if (url === undefined) urlPrep.unknown = 'url';
+      for (const rule of rules.rules) {
+        if (ruleMatches(rule, urlPrep, {}, 'may')) return { rule, what: remote.what };
+        if (prep.work.exhausted) return undefined;
+      }
+    }
+  }
+  return undefined;
 }
 
 function followFileRules(action: FollowAction, compiled: CompiledPolicy, prep: PreparedCall, unit: Unit): Followed | undefined {
   const part = unit.part;
   if (!part) return undefined;
-  const byTool = FILE_TOOLS.map((tool) => fileRulesOf(compiled, tool, action));
+  const byTool = FILE_TOOLS.map((tool) => constrainingRules(compiled, tool, action));
   if (byTool.every((r) => r.rules.length === 0)) return undefined;
   const accesses = accessesOf(part);
   for (const access of accesses) {

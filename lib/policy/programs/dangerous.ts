@@ -4,7 +4,7 @@
 // option could stand, and arguments xargs adds at run time, count as dangerous too: no pattern
 // can spell them out. Read with the shared parser (args.ts); linear in the words.
 import type { ShellWord } from '../shell/types';
-import { oldStyleTar, parsedArgs, type ParsedArgs, type ParsedOption } from './args';
+import { mayBeOption, oldStyleTar, parsedArgs, type ParsedArgs, type ParsedOption } from './args';
 import { awkProgramDanger, sedScriptDanger } from './scripts';
 
 export interface Danger {
@@ -219,7 +219,7 @@ function scan(words: readonly ShellWord[], openArgs: boolean): readonly Danger[]
   }
   spec.check?.(args, words, found);
   const end = args.endOfOptions ?? Infinity;
-  const unknown = args.dynamic.find((d) => d.index < end);
+  const unknown = args.dynamic.find((d) => d.index < end && mayBeOption(d.word));
   if (unknown) found.push({ label: `${name} ${unknown.word.value}`, why: `may hold one of ${name}'s dangerous options (the word is only known at run time)` });
   if (openArgs) found.push({ label: `xargs ${name}`, why: `may pass ${name} its dangerous options (xargs adds arguments at run time)` });
   if (found.length === 0) return NO_DANGERS;

@@ -130,6 +130,8 @@ const TABLE: Record<string, FileSpec> = {
   curl: {
     values: { output: 'write', 'upload-file': 'read', config: 'read', 'dump-header': 'write', 'cookie-jar': 'write', trace: 'write', 'trace-ascii': 'write', stderr: 'write', libcurl: 'write', 'etag-save': 'write', cert: 'read', key: 'read', 'netrc-file': 'read' },
     custom: (args, push) => {
+      // `curl file:///etc/passwd` reads a local file.
+      for (const { word } of args.operands) if (!word.dynamic && /^file:\/\//i.test(word.value)) push('read', { ...word, value: decodeFileUrl(word.value) });
       for (const o of args.options) {
         const value = o.value;
         if (!value) continue;
@@ -150,6 +152,16 @@ TABLE.gawk = TABLE.mawk = TABLE.nawk = TABLE.awk!;
 TABLE.chgrp = TABLE.chown!;
 TABLE['.'] = TABLE.source!;
 for (const shell of ['sh', 'bash', 'zsh', 'dash', 'ksh']) TABLE[shell] = { custom: (args, push) => args.operands[0] && !args.options.some((o) => o.letter === 'c') && push('read', args.operands[0].word) };
+
+/** The path of a `file://` URL (its host, if any, ignored). */
+function decodeFileUrl(url: string): string {
+  const path = url.replace(/^file:\/\/[^/]*/i, '');
+  try {
+    return decodeURIComponent(path) || '/';
+  } catch {
+    return path || '/';
+  }
+}
 
 /** The programs of the table, for the documentation and tests. */
 export function fileProgams(): string[] {

@@ -7,7 +7,7 @@
 import { matchCommand, type CommandPattern, type PatternWord } from '../shell/pattern';
 import type { ShellWord } from '../shell/types';
 import { basename } from '../shell/words';
-import { parseArgs, parsedArgs, type ParsedArgs } from './args';
+import { mayBeOption, parseArgs, parsedArgs, type ParsedArgs } from './args';
 
 interface PatternOption {
   name: string;
@@ -69,7 +69,7 @@ function readingOf(view: readonly ShellWord[]): CommandReading {
     if (args.sub !== undefined && args.subIndex !== undefined) operands.push(view[args.subIndex]!);
     for (const operand of args.operands) operands.push(operand.word.dynamic ? { ...operand.word, splittable: true } : operand.word);
     const end = args.endOfOptions ?? Infinity;
-    reading = { args, operands, mayHoldOptions: args.dynamic.some((d) => d.index < end) };
+    reading = { args, operands, mayHoldOptions: args.dynamic.some((d) => d.index < end && mayBeOption(d.word)) };
     readings.set(view, reading);
   }
   return reading;
