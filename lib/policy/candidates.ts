@@ -29,6 +29,11 @@ function indexesOf<T>(rules: RulesByAction, key: string, build: (list: CompiledR
   return found;
 }
 
+/** Whether any list is long enough to be indexed (most tools have a few rules: no lookup at all). */
+function worthIndexing(rules: RulesByAction): boolean {
+  return rules.deny.length >= INDEX_FROM || rules.ask.length >= INDEX_FROM || rules.allow.length >= INDEX_FROM;
+}
+
 let indexing = true;
 
 /** Runs `fn` with every rule a candidate (the reference the index is tested against). */
@@ -43,10 +48,10 @@ export function withoutIndexes<T>(fn: () => T): T {
 
 /** The candidate rules for one unit: for a shell part by its programs, for a path by its directories. */
 export function unitRules(rules: RulesByAction, prep: PreparedCall, unit: Unit): UnitRules {
-  if (!indexing) return rules;
+  if (!indexing || !worthIndexing(rules)) return rules;
   const part = unit.part;
   if (prep.commandParam !== undefined && part) {
-    const index = indexesOf(rules, `command\u0000${prep.commandParam}`, (list) => new CommandIndex(list, prep.commandParam!));
+    const index = indexesOf(rules, prep.commandParam, (list) => new CommandIndex(list, prep.commandParam!));
     return {
       deny: index.deny?.candidates(part.views) ?? rules.deny,
       ask: index.ask?.candidates(part.views) ?? rules.ask,

@@ -21,6 +21,7 @@ import type { Action, Decision, DecisionReason, EvaluationContext, PartDecision,
 const EMPTY_PART: ShellPart = { words: [], views: [[]], text: '', program: '', writesFile: false, openArgs: false, shellFromStdin: false };
 
 const SEVERITY: Record<Action, number> = { allow: 0, ask: 1, deny: 2 };
+const MAY_ACTIONS = ['deny', 'ask'] as const;
 
 /** A part the work budget ran out on: like a part that cannot be inspected, it asks and is never allowed. */
 const OVER_BUDGET: UnitDecision = { action: 'ask', reason: 'unparseable', explanation: explain.overBudget(WORK_BUDGET) };
@@ -161,7 +162,7 @@ function decideUnit(
   const work = prep.work;
   const policy = compiled.policy;
   if (!rulesFit(prep, candidates.deny.length + candidates.ask.length)) return OVER_BUDGET;
-  for (const action of ['deny', 'ask'] as const) {
+  for (const action of MAY_ACTIONS) {
     for (const rule of candidates[action]) {
       const hit = ruleMatches(rule, prep, unit, 'may');
       if (work.exhausted) return OVER_BUDGET;

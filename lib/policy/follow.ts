@@ -32,22 +32,36 @@ interface FileRules {
   index?: Map<string, PathIndex>;
 }
 
-// Per compiled policy and tool: its deny and ask rules that constrain the path.
-const fileRulesCache = new WeakMap<CompiledPolicy, Map<string, FileRules>>();
+/** For one action: the rules of each file tool that constrain its path, and of fetch_url its URL. */
+interface Plan {
+  byTool: readonly FileRules[];
+  urls: FileRules;
+  /** No rule to follow at all (the common case), decided once per policy. */
+  none: boolean;
+}
+
+// Per compiled policy, built once: these lookups sit on the decision path of every part.
+const plans = new WeakMap<CompiledPolicy, Record<FollowAction, Plan>>();
+
+function planOf(compiled: CompiledPolicy, action: FollowAction): Plan {
+  let both = plans.get(compiled);
+  if (!both) {
+    const make = (a: FollowAction): Plan => {
+      const byTool = FILE_TOOLS.map((tool) => constrainingRules(compiled, tool, a));
+      const urls = constrainingRules(compiled, 'fetch_url', a);
+      return { byTool, urls, none: urls.rules.length === 0 && byTool.every((r) => r.rules.length === 0) };
+    };
+    both = { deny: make('deny'), ask: make('ask') };
+    plans.set(compiled, both);
+  }
+  return both[action];
+}
 
 /** The tool's rules of `action` that constrain its path (file tools) or URL (fetch_url). */
 function constrainingRules(compiled: CompiledPolicy, tool: string, action: FollowAction): FileRules {
-  let byTool = fileRulesCache.get(compiled);
-  if (!byTool) fileRulesCache.set(compiled, (byTool = new Map()));
-  const key = `${tool}\u0000${action}`;
-  let found = byTool.get(key);
-  if (!found) {
-    const kind = tool === 'fetch_url' ? 'url' : 'path';
-    const constrains = (rule: CompiledRule) => rule.params.some((p) => paramKindOf(tool, p.key) === kind) || rule.conditions.some((c) => paramKindOf(tool, c.key) === kind);
-    found = { rules: compiled.candidates(tool)[action].filter(constrains) };
-    byTool.set(key, found);
-  }
-  return found;
+  const kind = tool === 'fetch_url' ? 'url' : 'path';
+  const constrains = (rule: CompiledRule) => rule.params.some((p) => paramKindOf(tool, p.key) === kind) || rule.conditions.some((c) => paramKindOf(tool, c.key) === kind);
+  return { rules: compiled.candidates(tool)[action].filter(constrains) };
 }
 
 /** The files a part touches: its redirections and the file operands of its innermost command. */
@@ -64,16 +78,17 @@ export function accessesOf(part: ShellPart): readonly FileAccess[] {
  * `prep.work.exhausted` after: then the answer is unknown.
  */
 export function followRules(action: FollowAction, compiled: CompiledPolicy, prep: PreparedCall, unit: Unit): Followed | undefined {
-  const file = followFileRules(action, compiled, prep, unit);
+  if (!unit.part) return undefined;
+  const plan = planOf(compiled, action);
+  if (plan.none) return undefined;
+  const file = followFileRules(plan, prep, unit.part);
   if (file || prep.work.exhausted) return file;
-  return followHostRules(action, compiled, prep, unit);
+  return followHostRules(plan, prep, unit.part);
 }
 
 /** Host rules follow the shell: fetch_url rules on the URL apply to the URLs and hosts a part reaches. */
-function followHostRules(action: FollowAction, compiled: CompiledPolicy, prep: PreparedCall, unit: Unit): Followed | undefined {
-  const part = unit.part;
-  if (!part) return undefined;
-  const rules = constrainingRules(compiled, 'fetch_url', action);
+function followHostRules(plan: Plan, prep: PreparedCall, part: ShellPart): Followed | undefined {
+  const rules = plan.urls;
   if (rules.rules.length === 0) return undefined;
   for (const remote of remotesOf(part.views[part.views.length - 1]!, part.openArgs)) {
     const urls = remote.urls.length === 0 ? [undefined] : remote.urls;
@@ -96,10 +111,8 @@ function followHostRules(action: FollowAction, compiled: CompiledPolicy, prep: P
   return undefined;
 }
 
-function followFileRules(action: FollowAction, compiled: CompiledPolicy, prep: PreparedCall, unit: Unit): Followed | undefined {
-  const part = unit.part;
-  if (!part) return undefined;
-  const byTool = FILE_TOOLS.map((tool) => constrainingRules(compiled, tool, action));
+function followFileRules(plan: Plan, prep: PreparedCall, part: ShellPart): Followed | undefined {
+  const byTool = plan.byTool;
   if (byTool.every((r) => r.rules.length === 0)) return undefined;
   const accesses = accessesOf(part);
   for (const access of accesses) {

@@ -80,8 +80,7 @@ export class CommandIndex {
       const program = view[0];
       if (!program || program.dynamic) continue;
       this.collect(program.value, view, lists);
-      const name = basename(program.value);
-      if (name !== program.value) this.collect(name, view, lists);
+      if (program.value.includes('/')) this.collect(basename(program.value), view, lists);
     }
     return merge(lists);
   }
