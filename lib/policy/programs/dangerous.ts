@@ -95,6 +95,7 @@ const TAR: DangerSpec = {
 };
 
 const RSYNC: DangerSpec = {
+  word: (text) => (text.startsWith('--del') ? 'deletes files at the destination' : undefined),
   options: {
     rsh: 'runs a program as the remote shell', 'rsync-path': 'runs a program on the remote side', 'log-file': WRITES, 'write-batch': WRITES,
     'only-write-batch': WRITES, 'remove-source-files': 'deletes the source files', daemon: 'starts a server', delete: 'deletes files at the destination',

@@ -69,7 +69,7 @@ const GIT_SUBCOMMANDS: Record<string, ProgramSpec> = {
     longValue: ['orphan', 'conflict'],
     aliases: { f: 'force', q: 'quiet', t: 'track', m: 'merge', p: 'patch' },
   },
-  switch: { shortValue: 'cC', longValue: ['create', 'force-create', 'orphan'], aliases: { c: 'create', C: 'force-create', f: 'force', d: 'detach', q: 'quiet', m: 'merge', t: 'track' }, longAliases: { discard: 'force' } },
+  switch: { shortValue: 'cC', longValue: ['create', 'force-create', 'orphan'], aliases: { c: 'create', C: 'force-create', f: 'force', d: 'detach', q: 'quiet', m: 'merge', t: 'track' }, longAliases: { 'discard-changes': 'force' } },
   restore: { shortValue: 's', longValue: ['source'], aliases: { s: 'source', S: 'staged', W: 'worktree', p: 'patch', q: 'quiet' } },
   branch: {
     shortValue: 'u',

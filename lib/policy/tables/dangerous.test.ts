@@ -79,6 +79,7 @@ const adversarial: Row[] = [
   ['rsync --rsync-path', 'rsync --rsync-path="sh -c id" a host:b', 'ask', 'rsync --rsync-path'],
   ['rsync --delete', 'rsync -a --delete src/ dst/', 'ask', 'rsync --delete'],
   ['rsync --remove-source-files', 'rsync -a --remove-source-files src/ dst/', 'ask', 'rsync --remove-source-files'],
+  ['rsync --delete-missing-args (any --del option)', 'rsync -a --delete-missing-args a b', 'ask', 'rsync --delete-missing-args'],
   ['rsync --log-file', 'rsync -a --log-file=/tmp/x a b', 'ask', 'rsync --log-file'],
   ['ssh -o ProxyCommand', 'ssh -o ProxyCommand="sh -c id" host', 'ask', 'ssh -o'],
   ['ssh -oLocalCommand attached', "ssh -oPermitLocalCommand=yes -oLocalCommand=id host", 'ask', 'ssh -o'],
