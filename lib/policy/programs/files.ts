@@ -46,9 +46,9 @@ function copyLike(sourceMode: Mode | 'both', recursiveOptions: readonly string[]
   };
 }
 
-/** `dir/name`: where `source` lands when copied into the directory `dir`. */
-function inside(dir: ShellWord, source: ShellWord): ShellWord {
-  const name = source.dynamic ? source.value : basename(source.value.replace(/\/+$/, ''));
+/** `dir/name`: where `source` lands when copied into the directory `dir` (`whole`: the path itself below `dir`). */
+function inside(dir: ShellWord, source: ShellWord, whole = false): ShellWord {
+  const name = source.dynamic || whole ? source.value : basename(source.value.replace(/\/+$/, ''));
   return { value: `${dir.value.replace(/\/+$/, '')}/${name}`, dynamic: dir.dynamic || source.dynamic, splittable: false };
 }
 
@@ -116,7 +116,10 @@ const TABLE: Record<string, FileSpec> = {
     const archive = args.options.find((o) => o.name === 'file')?.value;
     const creates = has('create') || has('append') || has('update');
     if (archive && archive.value !== '-') push(creates ? 'write' : 'read', archive);
-    if (creates) for (const { word } of args.operands) push('read', word, true);
+    // `-C dir`: the operands are read from there.
+    const dir = args.options.find((o) => o.name === 'directory')?.value;
+    const from = (word: ShellWord) => (dir && (word.dynamic || !word.value.startsWith('/')) ? inside(dir, word, true) : word);
+    if (creates) for (const { word } of args.operands) push('read', from(word), true);
     for (const o of args.options) if ((o.name === 'files-from' || o.name === 'exclude-from') && o.value) push('read', o.value);
   } },
   zip: { custom: (args, push) => {
