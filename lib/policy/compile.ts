@@ -52,6 +52,8 @@ export interface CompiledRule {
   agent?: StringMatcher;
   params: CompiledPattern[];
   conditions: CompiledCondition[];
+  /** What a decision by this rule says, made when first needed. */
+  explanation?: string;
 }
 
 export interface RulesByAction {

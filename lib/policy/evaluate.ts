@@ -6,7 +6,7 @@
 // WORK_BUDGET steps matching: a part still undecided when the budget runs out asks.
 import { commandRuleBlock } from './allow-block';
 import { unitRules, type UnitRules } from './candidates';
-import { followRules } from './follow';
+import { followPlans, followRules, type Plan } from './follow';
 import { compileGrants, compilePolicy, isCompiledPolicy, type CompiledPolicy, type CompiledRule } from './compile';
 import { PolicyValidationError } from './errors';
 import * as explain from './explain';
@@ -128,8 +128,9 @@ function decide(compiled: CompiledPolicy, call: CallShape, ctx: EvaluationContex
   const units = unitsOf(prep);
   const candidates = compiled.candidates(call.tool);
   const grants = grantsOf(ctx.grants).filter((g) => g.tool(call.tool));
+  const follow = followPlans(compiled);
   const decisions = units.map((unit) => {
-    const base = decideUnit(unit, prep, unitRules(candidates, prep, unit), grants, compiled, risk);
+    const base = decideUnit(unit, prep, unitRules(candidates, prep, unit), grants, compiled.policy, follow, risk);
     return applyUnitModes(base, unit, prep, mode);
   });
   const combined = combine(units, decisions);
@@ -147,6 +148,11 @@ function unitsOf(prep: PreparedCall): Unit[] {
   return parsed.parts.map(unitOf);
 }
 
+/** The rule's explanation, made once per compiled rule: it is the same every time the rule decides. */
+function explained(rule: CompiledRule): string {
+  return (rule.explanation ??= explain.byRule(rule.action, rule.index, rule.rule));
+}
+
 function ref(rule: CompiledRule): RuleRef {
   return rule.rule.id === undefined ? { index: rule.index, action: rule.action } : { index: rule.index, id: rule.rule.id, action: rule.action };
 }
@@ -156,20 +162,20 @@ function decideUnit(
   prep: PreparedCall,
   candidates: UnitRules,
   grants: CompiledRule[],
-  compiled: CompiledPolicy,
+  policy: Policy,
+  follow: Record<'deny' | 'ask', Plan>,
   risk: Risk | undefined,
 ): UnitDecision {
   const work = prep.work;
-  const policy = compiled.policy;
   if (!rulesFit(prep, candidates.deny.length + candidates.ask.length)) return OVER_BUDGET;
   for (const action of MAY_ACTIONS) {
     for (const rule of candidates[action]) {
       const hit = ruleMatches(rule, prep, unit, 'may');
       if (work.exhausted) return OVER_BUDGET;
-      if (hit) return { action, reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule(action, rule.index, rule.rule) };
+      if (hit) return { action, reason: 'matched_rule', rule: ref(rule), explanation: explained(rule) };
     }
     // The file and host rules the part's files and URLs fall under (follow.ts).
-    const followed = followRules(action, compiled, prep, unit);
+    const followed = followRules(follow[action], prep, unit);
     if (work.exhausted) return OVER_BUDGET;
     if (followed) return { action, reason: 'matched_rule', rule: ref(followed.rule), explanation: explain.byFollowedRule(action, followed.rule.index, followed.rule.rule, unit.part?.program ?? '', followed.what) };
   }
@@ -185,7 +191,7 @@ function decideUnit(
         blocked ??= why;
         continue;
       }
-      return { action: 'allow', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('allow', rule.index, rule.rule), onceRule: rule.rule.once ? rule.index : undefined };
+      return { action: 'allow', reason: 'matched_rule', rule: ref(rule), explanation: explained(rule), onceRule: rule.rule.once ? rule.index : undefined };
     }
     for (const grant of grants) {
       const hit = ruleMatches(grant, prep, unit, 'must');

@@ -33,7 +33,7 @@ interface FileRules {
 }
 
 /** For one action: the rules of each file tool that constrain its path, and of fetch_url its URL. */
-interface Plan {
+export interface Plan {
   byTool: readonly FileRules[];
   urls: FileRules;
   /** No rule to follow at all (the common case), decided once per policy. */
@@ -43,7 +43,8 @@ interface Plan {
 // Per compiled policy, built once: these lookups sit on the decision path of every part.
 const plans = new WeakMap<CompiledPolicy, Record<FollowAction, Plan>>();
 
-function planOf(compiled: CompiledPolicy, action: FollowAction): Plan {
+/** What follows the shell for each action, built once per compiled policy. */
+export function followPlans(compiled: CompiledPolicy): Record<FollowAction, Plan> {
   let both = plans.get(compiled);
   if (!both) {
     const make = (a: FollowAction): Plan => {
@@ -54,7 +55,7 @@ function planOf(compiled: CompiledPolicy, action: FollowAction): Plan {
     both = { deny: make('deny'), ask: make('ask') };
     plans.set(compiled, both);
   }
-  return both[action];
+  return both;
 }
 
 /** The tool's rules of `action` that constrain its path (file tools) or URL (fetch_url). */
@@ -77,10 +78,8 @@ export function accessesOf(part: ShellPart): readonly FileAccess[] {
  * The first file or host rule of `action` that applies to a shell part, if any. Check
  * `prep.work.exhausted` after: then the answer is unknown.
  */
-export function followRules(action: FollowAction, compiled: CompiledPolicy, prep: PreparedCall, unit: Unit): Followed | undefined {
-  if (!unit.part) return undefined;
-  const plan = planOf(compiled, action);
-  if (plan.none) return undefined;
+export function followRules(plan: Plan, prep: PreparedCall, unit: Unit): Followed | undefined {
+  if (!unit.part || plan.none) return undefined;
   const file = followFileRules(plan, prep, unit.part);
   if (file || prep.work.exhausted) return file;
   return followHostRules(plan, prep, unit.part);

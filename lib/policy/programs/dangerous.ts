@@ -4,6 +4,7 @@
 // option could stand, and arguments xargs adds at run time, count as dangerous too: no pattern
 // can spell them out. Read with the shared parser (args.ts); linear in the words.
 import type { ShellWord } from '../shell/types';
+import { basename } from '../shell/words';
 import { mayBeOption, oldStyleTar, parsedArgs, type ParsedArgs, type ParsedOption } from './args';
 import { awkProgramDanger, sedScriptDanger } from './scripts';
 
@@ -200,9 +201,10 @@ export function dangersOf(words: readonly ShellWord[], openArgs: boolean): reado
 function scan(words: readonly ShellWord[], openArgs: boolean): readonly Danger[] {
   const program = words[0];
   if (!program || program.dynamic) return NO_DANGERS;
-  const args = parsedArgs(oldStyleTar(words));
-  const spec = Object.hasOwn(TABLE, args.program) ? TABLE[args.program] : undefined;
+  const program0 = basename(program.value);
+  const spec = Object.hasOwn(TABLE, program0) ? TABLE[program0] : undefined;
   if (!spec) return NO_DANGERS;
+  const args = parsedArgs(oldStyleTar(words));
   const found: Danger[] = [];
   const name = args.program;
   const subAt = args.subIndex ?? Infinity;

@@ -55,6 +55,8 @@ interface CommandReading {
   args: ParsedArgs;
   /** The program word, then the operands; run-time words may stand for any number of words. */
   operands: ShellWord[];
+  /** The same without the subcommand (compared on its own when a pattern names one). */
+  afterSub: ShellWord[];
   /** Run-time words before `--`: each may hold any options. */
   mayHoldOptions: boolean;
 }
@@ -69,7 +71,8 @@ function readingOf(view: readonly ShellWord[]): CommandReading {
     if (args.sub !== undefined && args.subIndex !== undefined) operands.push(view[args.subIndex]!);
     for (const operand of args.operands) operands.push(operand.word.dynamic ? { ...operand.word, splittable: true } : operand.word);
     const end = args.endOfOptions ?? Infinity;
-    reading = { args, operands, mayHoldOptions: args.dynamic.some((d) => d.index < end && mayBeOption(d.word)) };
+    const afterSub = args.sub !== undefined && args.subIndex !== undefined ? [operands[0]!, ...operands.slice(2)] : operands;
+    reading = { args, operands, afterSub, mayHoldOptions: args.dynamic.some((d) => d.index < end && mayBeOption(d.word)) };
     readings.set(view, reading);
   }
   return reading;
@@ -79,14 +82,14 @@ function readingOf(view: readonly ShellWord[]): CommandReading {
 export function matchFlags(pattern: FlagPattern, view: readonly ShellWord[], openArgs: boolean): boolean {
   const program = view[0];
   if (!program || program.dynamic) return false;
-  if (program.value !== pattern.program && basename(program.value) !== pattern.program) return false;
+  if (program.value !== pattern.program && (!program.value.includes('/') || basename(program.value) !== pattern.program)) return false;
   const reading = readingOf(view);
   const { args } = reading;
   let operands = reading.operands;
   if (pattern.sub !== undefined) {
     if (!args.subUnknown && args.sub !== pattern.sub) return false;
     // The subcommand matched: compare what follows it.
-    if (args.sub !== undefined) operands = [operands[0]!, ...operands.slice(2)];
+    operands = reading.afterSub;
   }
   const anyOptions = reading.mayHoldOptions || openArgs;
   for (const wanted of pattern.options) {

@@ -68,6 +68,8 @@ export function redirectAccesses(redirects: readonly Redirection[]): FileAccess[
   return accesses;
 }
 
+const NO_ACCESSES: readonly FileAccess[] = [];
+
 /** What a simple command inherits from the compound commands around it. */
 export interface Inherited {
   /** One of them redirects output to a file. */
@@ -77,7 +79,7 @@ export interface Inherited {
 
 export function collectCommand(node: Command, inherited: Inherited, state: State, depth: number, views: ShellWord[][], privileged: number): void {
   const writesFile = inherited.writes || node.redirects.some(writesToFile);
-  const own = node.redirects.length > 0 ? redirectAccesses(node.redirects) : [];
+  const own = node.redirects.length > 0 ? redirectAccesses(node.redirects) : NO_ACCESSES;
   const redirects = own.length === 0 ? inherited.redirects : inherited.redirects.length === 0 ? own : [...inherited.redirects, ...own];
   const dirs = state.tracksDirs ? state.dirs : undefined;
   let riskyEnv: string | undefined;
