@@ -14,6 +14,6 @@ export async function register(): Promise<void> {
     // Each request tries again (getRuntime), the fast path's as much as Next's route.
     console.error('[gatehouse] startup failed:', (error as Error).message);
   }
-  const { installFastRoutes } = await import('./lib/server/fast-routes');
+  const { installFastRoutes } = await import('./lib/server/routes/fast-routes');
   installFastRoutes();
 }

@@ -1,5 +1,5 @@
 // How fast an approved bash command starts, in this process, through the spawn helper and its spare
-// bashes (lib/agent/tools/spawn-helper.ts), against spawning bash directly from this process.
+// bashes (lib/agent/exec/spawn-helper.ts), against spawning bash directly from this process.
 // Run: npm run bench:spawn  (tsx bench/spawn.bench.ts; about 20 s)
 //
 // Each round starts `date +%s%N` (it prints its own start, CLOCK_REALTIME) once, then twice at the
@@ -7,7 +7,7 @@
 // spares ready again, as it would between a human's decisions. Figures: p50 / p99 in ms from
 // startCommand() to the command running, and how many commands a spare bash took.
 import { scrubbedEnv } from '../lib/agent/tools/bash';
-import { prepareCommands, setSpawnMode, startCommand, startSpawnHelper, stopSpawnHelper } from '../lib/agent/tools/spawn-helper';
+import { prepareCommands, setSpawnMode, startCommand, startSpawnHelper, stopSpawnHelper } from '../lib/agent/exec/spawn-helper';
 import { tempWorkspace } from '../lib/agent/tools/test-support';
 
 const ROUNDS = Number(process.env.BENCH_SPAWN_ROUNDS ?? 60);

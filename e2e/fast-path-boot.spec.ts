@@ -1,4 +1,4 @@
-// The decision's fast path (scripts/server.mjs, lib/server/fast-routes.ts) after a failed first
+// The decision's fast path (scripts/server.mjs, lib/server/routes/fast-routes.ts) after a failed first
 // start: a server whose runtime could not start at boot (its data directory held by another
 // server) boots it on a later request, and from then on decides relays on the fast path, not
 // through Next's router. The fast path's answers are told apart by Next's `Vary: rsc, ...` header,

@@ -323,7 +323,7 @@ test('PostgreSQL stops while an approved tool runs: its result cannot be stored;
 });
 
 // A single lost connection during an event append (the database itself stays up): the pump stops
-// its copy of the run without settling anything (lib/server/run-pump.ts, 'unreachable'); the run
+// its copy of the run without settling anything (lib/server/runs/run-pump.ts, 'unreachable'); the run
 // keeps its status and checkpoint, the takeover scan continues it from the log once its lease
 // lapses, and the decision the failed statement carried is stored and audited on resume.
 test('a connection lost while an event is appended (PostgreSQL stays up) does not fail the run: it is continued and finishes, the tool ran once', async () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { installLingeringClose } from './lingering-close.mjs';
 
 // A server that answers 413 at once, before reading the body, and closes the connection: what the
-// body cap does (lib/server/body.ts) for a client that sent `Connection: close`.
+// body cap does (lib/server/http/body.ts) for a client that sent `Connection: close`.
 const servers: http.Server[] = [];
 async function earlyAnswerServer(linger?: { lingerMs?: number; maxBytes?: number }): Promise<number> {
   const server = http.createServer((req, res) => {

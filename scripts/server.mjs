@@ -1,7 +1,7 @@
 // Gatehouse's production server: Next's request handler behind a plain node HTTP server, so that
 // one route, a human's decision (POST /api/chat/relay/:relayId), can skip Next's router (1.5-2 ms
 // per request on a small VM). The fast path is installed by instrumentation.ts once the runtime is
-// up (lib/server/fast-routes.ts) and runs the same handler as the Next route; every other request,
+// up (lib/server/routes/fast-routes.ts) and runs the same handler as the Next route; every other request,
 // and that one whenever the fast path declines, goes to Next. Started by scripts/serve.sh.
 //
 // Arguments as `next start`: [dir] --hostname/-H <host> --port/-p <port> (default $PORT, else

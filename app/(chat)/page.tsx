@@ -2,7 +2,7 @@
 // open the approval dialog. The run lives in the URL (`/?run=<id>`).
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { RequireRole } from '@/components/auth/require-role';
+import { RequireRole } from '@/app/_auth/require-role';
 import { ChatView } from '@/components/chat/chat-view';
 
 export const metadata: Metadata = { title: 'Chat' };

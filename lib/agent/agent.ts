@@ -11,8 +11,8 @@ import { MemoryRelayBroker, RunDetachedError, type RelayBroker } from '../relay'
 import { approvalRules, DEFAULT_PROMPT_TEMPLATE, type ApprovalHandler, type InterruptOn, type ToolApproval } from './approval';
 import type { AgentEvent } from './events';
 import { createOfflineModel } from './models';
-import { EventQueue } from './queue';
-import { MaxStepsError, runAgentLevel, type AgentLevel, type ExecutionLog, type PendingRelays, type ResumePoint, type RunContext } from './run';
+import { EventQueue } from './loop/queue';
+import { MaxStepsError, runAgentLevel, type AgentLevel, type ExecutionLog, type PendingRelays, type ResumePoint, type RunContext } from './loop/run';
 import { runModel, selectRunTools, withPermissions, type RunTool } from './run-options';
 import { MemoryGrantStore, type GrantStore } from './session';
 import { createTaskTool, type AgentProfile } from './task';

@@ -3,7 +3,7 @@
 // with its agentId and the chain of parents, and rules with an `agent` glob apply to it.
 import { z } from 'zod';
 import { compilePolicy, type Mode, type Policy, type Rule } from '../policy';
-import { emit, runAgentLevel, type AgentLevel, type RunContext } from './run';
+import { emit, runAgentLevel, type AgentLevel, type RunContext } from './loop/run';
 import { ToolError, type ToolDefinition } from './tools/types';
 
 export interface AgentProfile {

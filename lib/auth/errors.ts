@@ -1,4 +1,4 @@
-// Typed errors of access control. lib/server/errors.ts maps them by `code` (never instanceof):
+// Typed errors of access control. lib/server/http/errors.ts maps them by `code` (never instanceof):
 // `unauthorized*` -> 401, `forbidden:*` -> 403, `conflict:*` -> 409, `rate_limited:login` -> 429,
 // `bad_request:password` -> 400, `not_found:user` -> 404. Messages are safe to show.
 

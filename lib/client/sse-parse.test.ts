@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { formatSse } from '../server/sse';
+import { formatSse } from '../server/http/sse';
 import { parseSseBlock } from './sse-parse';
 
 it('reads back what the server writes, and skips heartbeats', () => {

@@ -1,4 +1,4 @@
-// The one place events are read from a run's log (lib/server/run-log.ts, run-resume.ts): a row in
+// The one place events are read from a run's log (lib/server/runs/run-log.ts, run-resume.ts): a row in
 // any shape an earlier version stored becomes today's event. Earlier versions stored `text.delta`,
 // `tool_call.tool`, `tool_result.tool`, a `relay` nested under `relay`, and some rows without
 // `runId`, `agentId` or `parents`. Pure, and total: a row it does not know passes through.

@@ -1,6 +1,6 @@
 // Changes to users, API tokens and sessions, counted so a credential cache (lib/auth/authenticate.ts)
 // can tell that what it holds may be stale, and announced so open streams re-check the credential
-// they were opened with (lib/server/stream-guard.ts). Changes made through this process's queries
+// they were opened with (lib/server/http/stream-guard.ts). Changes made through this process's queries
 // bump the count and tell the listeners (with several instances: a NOTIFY to the others); changes
 // another instance announces bump it and reach the watchers without being re-announced. A change
 // names the user it concerns; one that names nobody (lost notices after a reconnect) concerns all.

@@ -7,14 +7,14 @@ import { resolveModel, warmBash } from '../agent';
 import { ensureAdmin, LoginThrottle, resolveSessionSecret } from '../auth';
 import { createQueries, openDatabase, type DatabaseHandle, type Queries } from '../db';
 import { DurableRelayBroker } from '../relay';
-import { listenForRelays, shareCredentialChanges, type ClusterOptions } from './cluster';
+import { listenForRelays, shareCredentialChanges, type ClusterOptions } from './cluster/cluster';
 import { parseConfig, type Config } from './config';
-import { instanceId } from './instance';
-import { PgNotifyBus } from './pg-notify';
-import { DbGrantStore } from './grant-store';
-import { DbRelayStore } from './relay-store';
-import { RunManager } from './run-manager';
-import { loadPolicy } from './policy-store';
+import { instanceId } from './cluster/instance';
+import { PgNotifyBus } from './cluster/pg-notify';
+import { DbGrantStore } from './stores/grant-store';
+import { DbRelayStore } from './stores/relay-store';
+import { RunManager } from './runs/run-manager';
+import { loadPolicy } from './stores/policy-store';
 
 export interface Runtime {
   config: Config;

@@ -2,7 +2,7 @@
 // approvers and admins; other roles get the "no access" page.
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { RequireRole } from '@/components/auth/require-role';
+import { RequireRole } from '@/app/_auth/require-role';
 import { AuditView } from '@/components/audit/audit-view';
 
 export const metadata: Metadata = { title: 'Audit' };

@@ -1,6 +1,6 @@
 // The permission rule editor: rules, test a call, import / export, grants and version history.
 import type { Metadata } from 'next';
-import { RequireRole } from '@/components/auth/require-role';
+import { RequireRole } from '@/app/_auth/require-role';
 import { RulesView } from '@/components/rules/rules-view';
 
 export const metadata: Metadata = { title: 'Rules' };

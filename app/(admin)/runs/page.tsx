@@ -2,7 +2,7 @@
 // status; open one as its transcript, cancel a live one.
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { RequireRole } from '@/components/auth/require-role';
+import { RequireRole } from '@/app/_auth/require-role';
 import { RunsView } from '@/components/runs/runs-view';
 
 export const metadata: Metadata = { title: 'Runs' };

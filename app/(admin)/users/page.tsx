@@ -1,7 +1,7 @@
 // /users: admins manage users (create, role, disable, password, sign-in links); everyone here also
 // manages their own API tokens. Guarded on the server: nobody → /login, non-admin → no access.
 import type { Metadata } from 'next';
-import { RequireRole } from '@/components/auth/require-role';
+import { RequireRole } from '@/app/_auth/require-role';
 import { UsersView } from '@/components/users/users-view';
 
 export const metadata: Metadata = { title: 'Users' };

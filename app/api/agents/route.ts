@@ -1,7 +1,7 @@
 // GET /api/agents: the agent profiles and modes a chat can pick, and the server's model.
-import { handle } from '@/lib/server/handler';
+import { handle } from '@/lib/server/http/handler';
 import { MODES, MODE_LABELS, type AgentsResponse } from '@/lib/contract';
-import { CHAT_PROFILES, DEFAULT_PROFILE } from '@/lib/server/agent-profiles';
+import { CHAT_PROFILES, DEFAULT_PROFILE } from '@/lib/server/agents/agent-profiles';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 // GET /api/audit: decisions, policy edits and grant changes, newest first, filtered, paginated.
-import { AppError } from '@/lib/server/errors';
-import { handle, searchParams } from '@/lib/server/handler';
+import { AppError } from '@/lib/server/http/errors';
+import { handle, searchParams } from '@/lib/server/http/handler';
 import { AuditQuerySchema } from './schema';
 
 export const runtime = 'nodejs';

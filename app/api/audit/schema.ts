@@ -1,6 +1,6 @@
 // Query schema of GET /api/audit.
 import { z } from 'zod';
-import { CursorParam, StorableDate } from '@/lib/server/input';
+import { CursorParam, StorableDate } from '@/lib/server/http/input';
 
 export const AuditQuerySchema = z.object({
   runId: z.string().min(1).optional(),

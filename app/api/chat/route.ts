@@ -3,11 +3,11 @@
 // the stream, never the run. The stream ends when the caller's credential stops being valid.
 import type { ConnectedEvent } from '@/lib/contract';
 import { importDraftPolicy } from '@/lib/policy';
-import { readJson } from '@/lib/server/body';
-import { handle, signedIn } from '@/lib/server/handler';
-import { assertSessionUsable } from '@/lib/server/run-access';
-import { sseResponse } from '@/lib/server/sse';
-import { runStreamGuard } from '@/lib/server/stream-guard';
+import { readJson } from '@/lib/server/http/body';
+import { handle, signedIn } from '@/lib/server/http/handler';
+import { assertSessionUsable } from '@/lib/server/runs/run-access';
+import { sseResponse } from '@/lib/server/http/sse';
+import { runStreamGuard } from '@/lib/server/http/stream-guard';
 import { ChatRequestSchema } from './schema';
 
 export const runtime = 'nodejs';

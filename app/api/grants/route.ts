@@ -1,7 +1,7 @@
 // GET /api/grants: the live Always Allow grants (of a session plus the global ones, or all).
 import { z } from 'zod';
-import { AppError } from '@/lib/server/errors';
-import { handle, searchParams } from '@/lib/server/handler';
+import { AppError } from '@/lib/server/http/errors';
+import { handle, searchParams } from '@/lib/server/http/handler';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,10 +1,10 @@
 // GET /api/policy: the current policy and its version (also as the ETag).
 // PUT /api/policy: replaces the whole policy. `If-Match: "<version>"` is required, so two admins
 // cannot overwrite each other silently: a stale version gets 412 with the current one.
-import { handle, signedIn } from '@/lib/server/handler';
-import { readJson } from '@/lib/server/body';
-import { savePolicyVersion } from '@/lib/server/policy-store';
-import { loadPolicy } from '@/lib/server/policy-store';
+import { handle, signedIn } from '@/lib/server/http/handler';
+import { readJson } from '@/lib/server/http/body';
+import { savePolicyVersion } from '@/lib/server/stores/policy-store';
+import { loadPolicy } from '@/lib/server/stores/policy-store';
 import { PolicyBodySchema, expectedVersion } from './schema';
 
 export const runtime = 'nodejs';

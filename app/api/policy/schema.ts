@@ -1,7 +1,7 @@
 // Request parsing shared by the policy routes: the body (validated fully by the engine) and the
 // If-Match version.
 import { z } from 'zod';
-import { AppError } from '@/lib/server/errors';
+import { AppError } from '@/lib/server/http/errors';
 
 /** `{ policy, note? }`, or a bare policy document. The engine validates the policy itself. */
 export const PolicyBodySchema = z

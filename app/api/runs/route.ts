@@ -1,7 +1,7 @@
 // GET /api/runs: runs, newest first, paginated.
 import { can } from '@/lib/auth';
-import { AppError } from '@/lib/server/errors';
-import { handle, searchParams, signedIn } from '@/lib/server/handler';
+import { AppError } from '@/lib/server/http/errors';
+import { handle, searchParams, signedIn } from '@/lib/server/http/handler';
 import { ListRunsQuerySchema } from './schema';
 
 export const runtime = 'nodejs';

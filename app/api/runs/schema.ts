@@ -1,7 +1,7 @@
 // Query schema of GET /api/runs.
 import { z } from 'zod';
 import { RunStatusSchema } from '@/lib/contract';
-import { CursorParam } from '@/lib/server/input';
+import { CursorParam } from '@/lib/server/http/input';
 
 export const ListRunsQuerySchema = z.object({
   status: RunStatusSchema.optional(),

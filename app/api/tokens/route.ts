@@ -2,8 +2,8 @@
 // POST /api/tokens: a new token for the caller; the secret is in this answer only (201).
 import { createApiToken, type AuthUser } from '@/lib/auth';
 import type { ApiTokenRow } from '@/lib/db';
-import { readJson } from '@/lib/server/body';
-import { handle, signedIn } from '@/lib/server/handler';
+import { readJson } from '@/lib/server/http/body';
+import { handle, signedIn } from '@/lib/server/http/handler';
 import { auditAccount } from '../users/audit';
 import { CreateTokenSchema } from './schema';
 

@@ -1,8 +1,8 @@
 // GET /api/users: every user (never a password hash), oldest first.
 // POST /api/users: creates a user (201); 409 conflict:username when the name is taken (any case).
 import { createUser, listUsers } from '@/lib/auth';
-import { readJson } from '@/lib/server/body';
-import { handle, signedIn } from '@/lib/server/handler';
+import { readJson } from '@/lib/server/http/body';
+import { handle, signedIn } from '@/lib/server/http/handler';
 import { auditAccount } from './audit';
 import { CreateUserSchema } from './schema';
 

@@ -1,9 +1,9 @@
 // The model layer's public face: the offline model, resolving a spec to a model, and the
 // environment table the README documents.
-export { createOfflineModel, chunkText, OFFLINE_MODEL_ID, OFFLINE_PROVIDER, type OfflineModelOptions } from './offline';
-export { parseInstructionLine, parseInstructions, unescapeText, type OfflineCall, type OfflineToolName } from './offline-grammar';
-export { OFFLINE_PHRASES, phraseCommand, type OfflinePhrase } from './offline-phrases';
-export { DENIAL_PREFIX, HELP_TEXT } from './offline-reply';
+export { createOfflineModel, chunkText, OFFLINE_MODEL_ID, OFFLINE_PROVIDER, type OfflineModelOptions } from './offline/offline';
+export { parseInstructionLine, parseInstructions, unescapeText, type OfflineCall, type OfflineToolName } from './offline/offline-grammar';
+export { OFFLINE_PHRASES, phraseCommand, type OfflinePhrase } from './offline/offline-phrases';
+export { DENIAL_PREFIX, HELP_TEXT } from './offline/offline-reply';
 export {
   ANTHROPIC_DEFAULT_BASE_URL,
   DEFAULT_MODEL_SPEC,

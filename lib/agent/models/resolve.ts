@@ -9,7 +9,7 @@ import { wrapLanguageModel } from 'ai';
 import { z } from 'zod';
 import type { ModelEnvName } from './env';
 import { ModelConfigError } from './errors';
-import { createOfflineModel, type OfflineModelOptions } from './offline';
+import { createOfflineModel, type OfflineModelOptions } from './offline/offline';
 
 export type Env = Record<string, string | undefined>;
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bashTool, createBashTool } from './bash';
-import { setSpawnMode, startSpawnHelper } from './spawn-helper';
+import { setSpawnMode, startSpawnHelper } from '../exec/spawn-helper';
 import { tempWorkspace, toolContext, type TempWorkspace } from './test-support';
 
 let t: TempWorkspace;

@@ -4,7 +4,7 @@
 // Commands start through a small spawn helper process when it is up (spawn-helper.ts).
 import { mkdir, realpath } from 'node:fs/promises';
 import { z } from 'zod';
-import { prepareCommands, startCommand } from './spawn-helper';
+import { prepareCommands, startCommand } from '../exec/spawn-helper';
 import { CappedBuffer } from './truncate';
 import { ToolError, type ToolContext, type ToolDefinition, type ToolResult } from './types';
 

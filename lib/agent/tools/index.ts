@@ -3,12 +3,12 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { bashTool } from './bash';
-import { editFileTool } from './edit-file';
-import { fetchUrlTool } from './fetch-url';
-import { listFilesTool } from './list-files';
-import { readFileTool } from './read-file';
+import { editFileTool } from './fs/edit-file';
+import { fetchUrlTool } from './http/fetch-url';
+import { listFilesTool } from './fs/list-files';
+import { readFileTool } from './fs/read-file';
 import type { ToolDefinition, ToolEnvironment } from './types';
-import { writeFileTool } from './write-file';
+import { writeFileTool } from './fs/write-file';
 
 export const builtinTools: readonly ToolDefinition<unknown>[] = [
   bashTool,
@@ -28,10 +28,10 @@ export async function createWorkspace(dir: string = path.join('.data', 'workspac
 }
 
 export { createBashTool, bashTool, warmBash, type BashToolOptions } from './bash';
-export { createFetchUrlTool, fetchUrlTool, type FetchUrlToolOptions } from './fetch-url';
-export { readFileTool } from './read-file';
-export { listFilesTool } from './list-files';
-export { writeFileTool } from './write-file';
-export { editFileTool } from './edit-file';
-export { resolveWorkspacePath, type WorkspacePath } from './workspace-path';
+export { createFetchUrlTool, fetchUrlTool, type FetchUrlToolOptions } from './http/fetch-url';
+export { readFileTool } from './fs/read-file';
+export { listFilesTool } from './fs/list-files';
+export { writeFileTool } from './fs/write-file';
+export { editFileTool } from './fs/edit-file';
+export { resolveWorkspacePath, type WorkspacePath } from './fs/workspace-path';
 export * from './types';

@@ -1,7 +1,7 @@
 // The browser's event stream reader: SSE blocks split anywhere across chunks, and a dropped
 // stream re-opened with Last-Event-ID = the last sequence seen, until `done`.
 import { afterEach, expect, it, vi } from 'vitest';
-import { formatSse } from '../../server/sse';
+import { formatSse } from '../../server/http/sse';
 import { followRun, readEvents } from './stream';
 import type { LoggedEvent } from '@/lib/contract';
 

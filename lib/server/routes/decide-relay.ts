@@ -7,10 +7,10 @@
 import { z } from 'zod';
 import { can, canDecideRelay, ForbiddenError } from '../../auth';
 import { RuleSchema } from '../../policy';
-import { readJson } from '../body';
-import { AppError } from '../errors';
-import { handle, signedIn } from '../handler';
-import type { RouteRequest } from '../route-request';
+import { readJson } from '../http/body';
+import { AppError } from '../http/errors';
+import { handle, signedIn } from '../http/handler';
+import type { RouteRequest } from '../http/route-request';
 
 export const RelayDecisionSchema = z.object({
   sessionId: z.string().min(1),

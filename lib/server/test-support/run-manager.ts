@@ -7,10 +7,10 @@ import { afterEach, beforeEach } from 'vitest';
 import { createOfflineModel, resolveModel } from '../../agent';
 import type { Queries } from '../../db';
 import { DurableRelayBroker } from '../../relay';
-import { DbGrantStore } from '../grant-store';
-import { DbRelayStore } from '../relay-store';
+import { DbGrantStore } from '../stores/grant-store';
+import { DbRelayStore } from '../stores/relay-store';
 import type { LoggedEvent } from '../../contract';
-import { RunManager, type RunManagerOptions } from '../run-manager';
+import { RunManager, type RunManagerOptions } from '../runs/run-manager';
 
 /** A fresh workspace directory per test; call at a test file's top level. */
 export function useTempWorkspace(prefix: string): () => string {

@@ -1,7 +1,7 @@
 // /examples/seed-chat: the seed design's React example (components/examples/chat-interface.tsx)
 // running against this server's API with the signed-in session's cookie, as any page does.
 import type { Metadata } from 'next';
-import { RequireRole } from '@/components/auth/require-role';
+import { RequireRole } from '@/app/_auth/require-role';
 import { ChatInterface } from '@/components/examples/chat-interface';
 import '@/components/examples/seed-chat.css';
 

@@ -2,8 +2,8 @@
 // page posts the token on a button press; a GET never consumes it (link previewers would). Failed
 // exchanges count against the client address in the login throttle (429 with Retry-After).
 import { clientIp, exchangeLoginToken } from '@/lib/auth';
-import { readJson } from '@/lib/server/body';
-import { handle } from '@/lib/server/handler';
+import { readJson } from '@/lib/server/http/body';
+import { handle } from '@/lib/server/http/handler';
 import { sessionResponse } from '../session';
 import { LoginTokenSchema } from './schema';
 

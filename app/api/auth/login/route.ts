@@ -1,8 +1,8 @@
 // POST /api/auth/login: username and password → the session cookie and `{ user }`. Throttled per
 // client address and per username (429 with Retry-After); the origin check keeps login CSRF out.
 import { clientIp, loginWithPassword } from '@/lib/auth';
-import { readJson } from '@/lib/server/body';
-import { handle } from '@/lib/server/handler';
+import { readJson } from '@/lib/server/http/body';
+import { handle } from '@/lib/server/http/handler';
 import { sessionResponse } from '../session';
 import { LoginSchema } from './schema';
 

@@ -3,7 +3,7 @@
 // dropped; the origin check still applies (no cross-site sign-out). An API token is not a session:
 // a Bearer caller's token stays valid.
 import { clearSessionCookieHeader, endSession, isSecureRequest } from '@/lib/auth';
-import { handle } from '@/lib/server/handler';
+import { handle } from '@/lib/server/http/handler';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

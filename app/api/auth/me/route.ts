@@ -1,5 +1,5 @@
 // GET /api/auth/me: who is signed in (401 when nobody), with the role's permissions.
-import { handle, signedIn } from '@/lib/server/handler';
+import { handle, signedIn } from '@/lib/server/http/handler';
 import { toMe } from '../session';
 
 export const runtime = 'nodejs';

@@ -2,7 +2,7 @@
 // one included (its cookie is cleared). API tokens are not sessions and stay valid. Answers how
 // many sessions ended; audited as `user_sessions_ended`.
 import { clearSessionCookieHeader, endUserSessions, isSecureRequest } from '@/lib/auth';
-import { handle, signedIn } from '@/lib/server/handler';
+import { handle, signedIn } from '@/lib/server/http/handler';
 import { auditAccount } from '../../users/audit';
 
 export const runtime = 'nodejs';

@@ -1,6 +1,6 @@
 // DELETE /api/grants/:id: revokes a grant; the next matching call asks again.
-import { AppError } from '@/lib/server/errors';
-import { handle, signedIn } from '@/lib/server/handler';
+import { AppError } from '@/lib/server/http/errors';
+import { handle, signedIn } from '@/lib/server/http/handler';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -4,10 +4,10 @@
 // what its size costs and the stored policy's size is the admins' to choose.
 import { can } from '@/lib/auth';
 import { compilePolicy, evaluate, importPolicy, riskOf, type CompiledPolicy } from '@/lib/policy';
-import { readJson } from '@/lib/server/body';
-import { AppError } from '@/lib/server/errors';
-import { handle } from '@/lib/server/handler';
-import { loadPolicy, type StoredPolicy } from '@/lib/server/policy-store';
+import { readJson } from '@/lib/server/http/body';
+import { AppError } from '@/lib/server/http/errors';
+import { handle } from '@/lib/server/http/handler';
+import { loadPolicy, type StoredPolicy } from '@/lib/server/stores/policy-store';
 import { EvaluateRequestSchema } from './schema';
 
 export const runtime = 'nodejs';

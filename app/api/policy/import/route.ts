@@ -3,10 +3,10 @@
 // for PUT /api/policy; `?dryRun=1` only converts and returns it.
 import { z } from 'zod';
 import { importPolicy } from '@/lib/policy';
-import { readJson } from '@/lib/server/body';
+import { readJson } from '@/lib/server/http/body';
 import { assertCan } from '@/lib/auth';
-import { handle, signedIn } from '@/lib/server/handler';
-import { savePolicyVersion } from '@/lib/server/policy-store';
+import { handle, signedIn } from '@/lib/server/http/handler';
+import { savePolicyVersion } from '@/lib/server/stores/policy-store';
 import { expectedVersion } from '../schema';
 
 export const runtime = 'nodejs';

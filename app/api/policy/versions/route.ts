@@ -1,8 +1,8 @@
 // GET /api/policy/versions: every saved version, newest first (for history and restore).
 import { z } from 'zod';
-import { AppError } from '@/lib/server/errors';
-import { handle, searchParams } from '@/lib/server/handler';
-import { MAX_INT4 } from '@/lib/server/input';
+import { AppError } from '@/lib/server/http/errors';
+import { handle, searchParams } from '@/lib/server/http/handler';
+import { MAX_INT4 } from '@/lib/server/http/input';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 // GET /api/runs/:id: the run with its pending relays.
-import { visibleRun } from '@/lib/server/run-access';
-import { handle } from '@/lib/server/handler';
+import { visibleRun } from '@/lib/server/runs/run-access';
+import { handle } from '@/lib/server/http/handler';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 // DELETE /api/tokens/:id: revokes one of the caller's own tokens at once. 404 for a token that is
 // unknown, someone else's, or revoked already (no hint which).
-import { AppError } from '@/lib/server/errors';
-import { handle, signedIn } from '@/lib/server/handler';
+import { AppError } from '@/lib/server/http/errors';
+import { handle, signedIn } from '@/lib/server/http/handler';
 import { auditAccount } from '../../users/audit';
 
 export const runtime = 'nodejs';

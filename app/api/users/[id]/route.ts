@@ -2,8 +2,8 @@
 // Disabling ends their sessions and stops their tokens; 409 conflict:last_admin when the change
 // would leave no enabled admin (then nothing of it is made); 404 for an unknown user.
 import { toPublicUser, updateAccount, UserNotFoundError } from '@/lib/auth';
-import { readJson } from '@/lib/server/body';
-import { handle, signedIn } from '@/lib/server/handler';
+import { readJson } from '@/lib/server/http/body';
+import { handle, signedIn } from '@/lib/server/http/handler';
 import { auditAccount } from '../audit';
 import { UpdateUserSchema } from './schema';
 

@@ -1,6 +1,6 @@
 // POST /api/runs/:id/cancel: stops the run; its pending relays become denials.
-import { handle } from '@/lib/server/handler';
-import { actionableRun } from '@/lib/server/run-access';
+import { handle } from '@/lib/server/http/handler';
+import { actionableRun } from '@/lib/server/runs/run-access';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -2,12 +2,12 @@
 // `?after=`), then following live events until the run is done, or until the caller's credential
 // stops being valid or they may no longer see the run.
 import { isFinishedStatus } from '@/lib/contract';
-import { AppError } from '@/lib/server/errors';
-import { handle, signedIn } from '@/lib/server/handler';
-import { visibleRun } from '@/lib/server/run-access';
-import { MAX_INT4 } from '@/lib/server/input';
-import { sseResponse } from '@/lib/server/sse';
-import { runStreamGuard } from '@/lib/server/stream-guard';
+import { AppError } from '@/lib/server/http/errors';
+import { handle, signedIn } from '@/lib/server/http/handler';
+import { visibleRun } from '@/lib/server/runs/run-access';
+import { MAX_INT4 } from '@/lib/server/http/input';
+import { sseResponse } from '@/lib/server/http/sse';
+import { runStreamGuard } from '@/lib/server/http/stream-guard';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

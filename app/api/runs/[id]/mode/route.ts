@@ -1,8 +1,8 @@
 // POST /api/runs/:id/mode: switches a live or paused run's mode (e.g. "Approve all for this
 // session" → bypassPermissions). 404 unknown run; 409 when the run has finished.
-import { readJson } from '@/lib/server/body';
-import { handle } from '@/lib/server/handler';
-import { actionableRun } from '@/lib/server/run-access';
+import { readJson } from '@/lib/server/http/body';
+import { handle } from '@/lib/server/http/handler';
+import { actionableRun } from '@/lib/server/runs/run-access';
 import { SetModeSchema } from './schema';
 
 export const runtime = 'nodejs';

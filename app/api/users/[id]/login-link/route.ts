@@ -2,8 +2,8 @@
 // password. Answers the path (`/login?token=...`); the page adds its own origin, which is right
 // behind a proxy too. Shown once: only the token's hash is stored.
 import { issueLoginToken, UserNotFoundError } from '@/lib/auth';
-import { AppError } from '@/lib/server/errors';
-import { handle, signedIn } from '@/lib/server/handler';
+import { AppError } from '@/lib/server/http/errors';
+import { handle, signedIn } from '@/lib/server/http/handler';
 import { auditAccount } from '../../audit';
 
 export const runtime = 'nodejs';

@@ -1,8 +1,8 @@
 // POST /api/users/:id/password: an admin sets a user's password; the user's sessions end (all but
 // the caller's own when admins set their own password).
 import { resetPassword } from '@/lib/auth';
-import { readJson } from '@/lib/server/body';
-import { handle, signedIn } from '@/lib/server/handler';
+import { readJson } from '@/lib/server/http/body';
+import { handle, signedIn } from '@/lib/server/http/handler';
 import { auditAccount } from '../../audit';
 import { ResetPasswordSchema } from './schema';
 

@@ -2,7 +2,7 @@
 // ends at once, on every instance, and their open streams close. API tokens are not sessions
 // (disabling the user revokes those too). Answers how many ended; 404 for an unknown user.
 import { endUserSessions, UserNotFoundError } from '@/lib/auth';
-import { handle, signedIn } from '@/lib/server/handler';
+import { handle, signedIn } from '@/lib/server/http/handler';
 import { auditAccount } from '../../audit';
 
 export const runtime = 'nodejs';

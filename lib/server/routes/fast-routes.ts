@@ -1,0 +1,98 @@
+// The custom server's fast path (scripts/server.mjs): `POST /api/chat/relay/:relayId`, a human's
+// decision, is answered without Next's router, which costs 1.5-2 ms per request on a small VM
+// before the route's code runs. The same handler as the Next route runs (routes/decide-relay.ts:
+// origin check, auth, body limit, zod, error mapping); this module only hands it node's request as
+// a RouteRequest (node-request.ts: what Next's adapter would show, built lazily) and writes the
+// Response back. Anything it does not recognise exactly (another method or path, a trailing
+// slash, an id Next would normalise) returns false, and Next serves it. Invariant: once it returns true the request is answered, errors included.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toResponse } from '../http/errors';
+import { NodeRouteRequest, type ListenAddress } from './node-request';
+import type { RouteRequest } from '../http/route-request';
+import { decideRelay, type RelayParams } from './decide-relay';
+
+export type { ListenAddress } from './node-request';
+export type DecideHandler = (request: RouteRequest, context: { params: Promise<RelayParams> }) => Promise<Response>;
+
+/** Answers the request and returns true, or returns false without touching it. Never throws. */
+export type FastRoutes = (req: IncomingMessage, res: ServerResponse, listen?: ListenAddress) => boolean;
+
+const KEY = Symbol.for('gatehouse.fastRoutes');
+const PREFIX = '/api/chat/relay/';
+// RFC 3986 path characters. Anything else (or none) is left to Next, whose URL parsing may
+// encode or normalise it: the fast path must never see a different id than the route would.
+const SEGMENT = /^[A-Za-z0-9._~!$&'()*+,;=:@%-]+$/;
+
+/** The relay id of `POST /api/chat/relay/<id>[?query]`, decoded as Next decodes params; else undefined. */
+export function matchDecision(method: string | undefined, url: string | undefined): string | undefined {
+  if (method !== 'POST' || !url?.startsWith(PREFIX)) return undefined;
+  const query = url.indexOf('?', PREFIX.length);
+  const segment = url.slice(PREFIX.length, query === -1 ? undefined : query);
+  if (!SEGMENT.test(segment)) return undefined;
+  let id = segment;
+  if (segment.includes('%')) {
+    try {
+      id = decodeURIComponent(segment);
+    } catch {
+      return undefined; // Next answers 400 for a malformed escape
+    }
+  }
+  // Dot segments (also as %2e) are resolved away by URL parsing; an encoded slash is Next's call.
+  if (id === '.' || id === '..' || segment === '.' || segment === '..' || /[/\\]/.test(id)) return undefined;
+  return id;
+}
+
+export function createFastRoutes(decide: DecideHandler): FastRoutes {
+  return (req, res, listen) => {
+    let relayId: string | undefined;
+    try {
+      relayId = matchDecision(req.method, req.url);
+    } catch {
+      return false;
+    }
+    if (relayId === undefined) return false;
+    void serve(req, res, listen, (request) => decide(request, { params: Promise.resolve({ relayId }) })).catch(() => res.destroy());
+    return true;
+  };
+}
+
+/** Installs the fast path for scripts/server.mjs (instrumentation.ts, once the runtime's first start has ended, failed or not). */
+export function installFastRoutes(): void {
+  (globalThis as { [KEY]?: FastRoutes })[KEY] = createFastRoutes(decideRelay);
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, listen: ListenAddress | undefined, run: (request: RouteRequest) => Promise<Response>): Promise<void> {
+  const request = new NodeRouteRequest(req, res, listen);
+  try {
+    const response = await run(request);
+    await send(res, response);
+  } catch (error) {
+    console.error('[gatehouse] fast route failed:', (error as Error)?.message ?? error);
+    if (res.headersSent) res.destroy();
+    else await send(res, toResponse(error)).catch(() => res.destroy());
+  } finally {
+    // Whatever the handler left unread (a 401 before the body, a 413 part way) is discarded, so
+    // the connection can carry the next request, as Next does.
+    request.discard();
+  }
+}
+
+// Next's sendResponse: the status, every header but the framing ones (Node frames the body
+// itself), Set-Cookie one by one. The body is small JSON here, so it is sent in one write with a
+// Content-Length rather than chunked.
+const FRAMING_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding']);
+
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  const chunks: Uint8Array[] = [];
+  const reader = response.body?.getReader();
+  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) chunks.push(read.value);
+  res.statusCode = response.status;
+  if (response.statusText) res.statusMessage = response.statusText;
+  response.headers.forEach((value, name) => {
+    if (FRAMING_HEADERS.has(name) || name === 'set-cookie') return;
+    res.setHeader(name, value);
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+}

@@ -1,0 +1,51 @@
+// The stored policy: the latest version in the database, seeded with the built-in default policy
+// on first start. Every save is a new version; a save against a stale version is refused.
+import type { Queries } from '../../db';
+import { compilePolicy, DEFAULT_POLICY, importPolicy, salvagePolicy, type Policy } from '../../policy';
+import { AppError } from '../http/errors';
+
+export interface StoredPolicy {
+  version: number;
+  policy: Policy;
+}
+
+export async function loadPolicy(q: Queries): Promise<StoredPolicy> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const latest = await q.policies.getLatestPolicy();
+    if (latest) return { version: latest.version, policy: usable(latest.version, latest.policy) };
+    const seeded = await q.policies.savePolicy({ policy: compilePolicy(DEFAULT_POLICY).policy, expectedVersion: 0, createdBy: 'system', note: 'Built-in default policy' });
+    if (seeded.ok) return { version: seeded.version.version, policy: seeded.version.policy as Policy };
+    // Another process seeded it first: read theirs.
+  }
+  throw new Error('Could not load or seed the policy');
+}
+
+const reported = new Set<number>();
+
+/**
+ * A stored version that no longer validates (saved under older rules of validation) is used
+ * salvaged, never more permissive (lib/policy/salvage.ts), and reported once per version, so the
+ * server keeps starting runs and an admin can fix it on the rules page.
+ */
+function usable(version: number, stored: unknown): Policy {
+  const { policy, issues } = salvagePolicy(stored);
+  if (issues.length > 0 && !reported.has(version)) {
+    reported.add(version);
+    console.error(`[gatehouse] The stored policy (version ${version}) does not validate; its invalid rules are replaced (deny and ask rules widened to their whole tool, allow rules disabled) until an admin saves a valid one: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  }
+  return policy;
+}
+
+/**
+ * Saves a new version if `expectedVersion` is still the latest (race-safe in the database).
+ * Accepts any format importPolicy reads; an invalid document throws PolicyValidationError (400).
+ */
+export async function savePolicyVersion(q: Queries, input: { policy: unknown; expectedVersion: number; createdBy: string; note?: string }): Promise<StoredPolicy> {
+  const policy = importPolicy(input.policy);
+  const saved = await q.policies.savePolicy({ policy, expectedVersion: input.expectedVersion, createdBy: input.createdBy, note: input.note });
+  if (!saved.ok) {
+    throw new AppError('conflict:policy_version', 412, `The policy changed since version ${input.expectedVersion}: it is now version ${saved.currentVersion}. Reload and apply your edit again.`, { currentVersion: saved.currentVersion });
+  }
+  await q.audit.recordAudit({ kind: 'policy_edit', decidedBy: input.createdBy, details: { version: saved.version.version, note: input.note, rules: policy.rules.length } });
+  return { version: saved.version.version, policy };
+}
