@@ -5,6 +5,7 @@
 import { compileTextGlob, compileTextGlobMatcher, isLiteralGlob, type StringMatcher } from './glob';
 import { compileHostList, splitList, type HostMatcher } from './hosts';
 import type { PathMatcher } from './path-glob';
+import type { PatternSegments } from './path-shape';
 import { compilePathPattern, type PathContext } from './paths';
 import { compileRegex, type RegexMatcher } from './regex';
 import { compileUrlPattern, type UrlMatcher } from './urls';
@@ -27,6 +28,8 @@ export interface CompiledPattern {
   pattern: string;
   /** Keyed by kind, and for paths by workspace root and home. */
   cache: Map<string, KindMatcher>;
+  /** Its path glob by segments, for files a shell part may touch (path-shape.ts), for one workspace. */
+  segments?: { key: string; value: PatternSegments };
 }
 
 export interface CompiledCondition {
@@ -49,12 +52,16 @@ export interface CompiledRule {
   agent?: StringMatcher;
   params: CompiledPattern[];
   conditions: CompiledCondition[];
+  /** What a decision by this rule says, made when first needed. */
+  explanation?: string;
 }
 
 export interface RulesByAction {
   deny: CompiledRule[];
   ask: CompiledRule[];
   allow: CompiledRule[];
+  /** Indexes of these lists, built when first needed (candidates.ts). */
+  indexes?: Map<string, unknown>;
 }
 
 const COMPILED = Symbol.for('gatehouse.compiledPolicy');

@@ -85,3 +85,38 @@ describe('8. Always Allow derivation', () => {
     expect(evaluate({ rules }, bash('git push origin main; rm -rf /'), ws).action).toBe('ask');
   });
 });
+
+describe('8. a derived allow rule never silently covers a dangerous option', () => {
+  it.each([
+    ['sed -i s/a/b/ f', 'sed -i *'],
+    ['sed -n 1p f', 'sed *'],
+    ['curl -o out https://x.io', 'curl -o *'],
+    ['sort -o out in', 'sort -o *'],
+    ['find . -name x -delete', 'find . -name x -delete'],
+    ['git commit -m x', 'git commit *'],
+    ['npm i left-pad', 'npm i *'],
+    ['make CC=gcc', 'make CC=gcc *'],
+    ['tar -xf a.tar --to-command=sh', 'tar -xf a.tar --to-command=sh *'],
+    ["awk 'BEGIN { system(\"id\") }'", "awk 'BEGIN { system(\"id\") }' *"],
+    ['git log "$REF"', 'git log "$REF"'],
+  ])('%s gives %s', (command, expected) => {
+    expect(patterns(bash(command))).toEqual([expected]);
+  });
+
+  it.each(['sed -i s/a/b/ f', 'curl -o out https://x.io', 'git commit -m x', 'make CC=gcc', 'tar -xf a.tar --to-command=sh', 'find . -delete'])(
+    'the derived rule allows the command it came from: %s',
+    (command) => {
+      const rules = derivePermission(bash(command), ws);
+      expect(evaluate({ rules }, bash(command), ws).action).toBe('allow');
+    },
+  );
+
+  it('the derived rule for an ordinary use does not allow a dangerous one', () => {
+    const rules = derivePermission(bash('sed -n 1p f'), ws);
+    expect(evaluate({ rules }, bash('sed -i s/a/b/ f'), ws).action).toBe('ask');
+    expect(evaluate({ rules }, bash("sed '1e id' f"), ws).action).toBe('ask');
+    const git = derivePermission(bash('git status'), ws);
+    expect(evaluate({ rules: git }, bash('git status -c x'), ws).action).toBe('allow');
+    expect(evaluate({ rules: derivePermission(bash('git log -n 1'), ws) }, bash('git log --output=/tmp/x'), ws).action).toBe('ask');
+  });
+});

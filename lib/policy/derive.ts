@@ -1,11 +1,14 @@
 // "Always Allow" derivation: the narrowest useful rules that would allow this call again.
 // A shell command gives one rule per part: `git push origin main` -> `git push *`, `ls /tmp`
-// -> `ls *`; risky or opaque commands only ever give their exact text. `fetch_url` gives the
+// -> `ls *`; risky or opaque commands only ever give their exact text, and a dangerous option is
+// always spelled out (`sed -i s/a/b/ f` -> `sed -i *`). `fetch_url` gives the
 // URL's origin, file tools the exact path, other tools the tool itself.
 import { escapePathGlob, pathContext, resolvePath } from './paths';
 import { normalizeUrl } from './urls';
 import { paramKindOf } from './kinds';
+import { dangersOf } from './programs/dangerous';
 import { parseCommand } from './shell/parse';
+import { compileCommandPattern } from './shell/pattern';
 import type { ShellPart } from './shell/types';
 import { basename, quoteWord } from './shell/words';
 import { escapeTextGlob } from './glob';
@@ -70,6 +73,34 @@ function exact(part: ShellPart): string {
 }
 
 function commandPattern(part: ShellPart, feedsShell: boolean): string {
+  const pattern = widestPattern(part, feedsShell);
+  return pattern === exact(part) ? pattern : spellingDangers(part, pattern);
+}
+
+/**
+ * A derived rule never silently covers a dangerous option (programs/dangerous.ts): when the
+ * pattern does not spell each one out, it keeps the command's words up to the last of them, then
+ * a wildcard (`sed -i *`, `find . -delete *`); a danger no pattern can spell (a word only known at
+ * run time, xargs) gives the exact command.
+ */
+function spellingDangers(part: ShellPart, pattern: string): string {
+  const dangers = dangersOf(part.views[part.views.length - 1]!, part.openArgs);
+  if (dangers.length === 0) return pattern;
+  const literals = new Set(compileCommandPattern(pattern).words.flatMap((w) => (w.kind === 'literal' ? [w.text] : [])));
+  let last = -1;
+  for (const danger of dangers) {
+    if (danger.word && literals.has(danger.word.value)) continue;
+    const at = danger.word ? part.words.indexOf(danger.word) : -1;
+    if (at < 0) return exact(part);
+    last = Math.max(last, at);
+  }
+  if (last < 0) return pattern;
+  const prefix = part.words.slice(0, last + 1);
+  if (prefix.some((w) => w.dynamic)) return exact(part);
+  return `${prefix.map((w) => quoteWord(w.value)).join(' ')} *`;
+}
+
+function widestPattern(part: ShellPart, feedsShell: boolean): string {
   const wrappers = part.views.slice(0, -1);
   const privileged = part.words !== part.views[part.views.length - 1];
   const viaShell = wrappers.some((view) => {

@@ -62,7 +62,7 @@ describe('2. grants never override deny or ask rules; allow-once grants are cons
     { name: 'a grant allows what it covers', policy: { rules: [] }, call: bash('git push origin main'), ctx: { grants: [grant] }, action: 'allow', reason: 'session_grant' },
     { name: 'a grant does not allow what it does not cover', policy: { rules: [] }, call: bash('git pull'), ctx: { grants: [grant] }, action: 'ask' },
     { name: 'a deny or ask grant is ignored, grants only allow', policy: { defaultAction: 'allow', rules: [] }, call: bash('git push'), ctx: { grants: [{ ...grant, action: 'deny' }] }, action: 'allow', reason: 'default_action' },
-    { name: 'an allow rule decides before a grant', policy: { rules: [{ action: 'allow', tool: 'bash', params: { command: 'git *' } }] }, call: bash('git push'), ctx: { grants: [grant] }, action: 'allow', reason: 'matched_rule' },
+    { name: 'an allow rule decides before a grant', policy: { rules: [{ action: 'allow', tool: 'bash', params: { command: 'git push *' } }] }, call: bash('git push'), ctx: { grants: [grant] }, action: 'allow', reason: 'matched_rule' },
   ]);
 
   it('reports the allow-once grant it used, and consumeOnce removes it', () => {

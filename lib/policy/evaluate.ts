@@ -4,12 +4,15 @@
 // A shell command is denied if any part is denied, asks if any part asks, and is allowed only
 // if every part is. Modes adjust the result last. Evaluating never throws, and spends at most
 // WORK_BUDGET steps matching: a part still undecided when the budget runs out asks.
+import { commandRuleBlock } from './allow-block';
+import { unitRules, type UnitRules } from './candidates';
+import { followPlans, followRules, type Plan } from './follow';
 import { compileGrants, compilePolicy, isCompiledPolicy, type CompiledPolicy, type CompiledRule } from './compile';
 import { PolicyValidationError } from './errors';
 import * as explain from './explain';
 import { EDIT_TOOLS, paramKindOf, riskOf } from './kinds';
 import { MAX_NAME_LENGTH, WORK_BUDGET, WorkBudget } from './limits';
-import { constrainsCommand, ruleMatches, rulesFit, unitOf, type PreparedCall, type Unit } from './match';
+import { ruleMatches, rulesFit, unitOf, type PreparedCall, type Unit } from './match';
 import { isInside, pathContext, resolvePath } from './paths';
 import { parseCommand } from './shell/parse';
 import type { ShellPart } from './shell/types';
@@ -18,6 +21,7 @@ import type { Action, Decision, DecisionReason, EvaluationContext, PartDecision,
 const EMPTY_PART: ShellPart = { words: [], views: [[]], text: '', program: '', writesFile: false, openArgs: false, shellFromStdin: false };
 
 const SEVERITY: Record<Action, number> = { allow: 0, ask: 1, deny: 2 };
+const MAY_ACTIONS = ['deny', 'ask'] as const;
 
 /** A part the work budget ran out on: like a part that cannot be inspected, it asks and is never allowed. */
 const OVER_BUDGET: UnitDecision = { action: 'ask', reason: 'unparseable', explanation: explain.overBudget(WORK_BUDGET) };
@@ -118,12 +122,15 @@ function decide(compiled: CompiledPolicy, call: CallShape, ctx: EvaluationContex
     return kind;
   };
   const commandParam = Object.keys(call.params).find((key) => kindOf(key) === 'command');
-  const prep: PreparedCall = { call, agent: call.agent ?? 'main', kindOf, paths: pathContext(ctx.workspaceRoot, ctx.homeDir), commandParam, work };
+  const paths = pathContext(ctx.workspaceRoot, ctx.homeDir);
+  const start = typeof ctx.cwd === 'string' && ctx.cwd !== '' ? resolvePath(ctx.cwd, paths) : paths.root;
+  const prep: PreparedCall = { call, agent: call.agent ?? 'main', kindOf, paths, commandParam, work, start };
   const units = unitsOf(prep);
   const candidates = compiled.candidates(call.tool);
   const grants = grantsOf(ctx.grants).filter((g) => g.tool(call.tool));
+  const follow = followPlans(compiled);
   const decisions = units.map((unit) => {
-    const base = decideUnit(unit, prep, candidates, grants, compiled.policy, risk);
+    const base = decideUnit(unit, prep, unitRules(candidates, prep, unit), grants, compiled.policy, follow, risk);
     return applyUnitModes(base, unit, prep, mode);
   });
   const combined = combine(units, decisions);
@@ -141,6 +148,11 @@ function unitsOf(prep: PreparedCall): Unit[] {
   return parsed.parts.map(unitOf);
 }
 
+/** The rule's explanation, made once per compiled rule: it is the same every time the rule decides. */
+function explained(rule: CompiledRule): string {
+  return (rule.explanation ??= explain.byRule(rule.action, rule.index, rule.rule));
+}
+
 function ref(rule: CompiledRule): RuleRef {
   return rule.rule.id === undefined ? { index: rule.index, action: rule.action } : { index: rule.index, id: rule.rule.id, action: rule.action };
 }
@@ -148,22 +160,24 @@ function ref(rule: CompiledRule): RuleRef {
 function decideUnit(
   unit: Unit,
   prep: PreparedCall,
-  candidates: ReturnType<CompiledPolicy['candidates']>,
+  candidates: UnitRules,
   grants: CompiledRule[],
   policy: Policy,
+  follow: Record<'deny' | 'ask', Plan>,
   risk: Risk | undefined,
 ): UnitDecision {
   const work = prep.work;
   if (!rulesFit(prep, candidates.deny.length + candidates.ask.length)) return OVER_BUDGET;
-  for (const rule of candidates.deny) {
-    const hit = ruleMatches(rule, prep, unit, 'may');
+  for (const action of MAY_ACTIONS) {
+    for (const rule of candidates[action]) {
+      const hit = ruleMatches(rule, prep, unit, 'may');
+      if (work.exhausted) return OVER_BUDGET;
+      if (hit) return { action, reason: 'matched_rule', rule: ref(rule), explanation: explained(rule) };
+    }
+    // The file and host rules the part's files and URLs fall under (follow.ts).
+    const followed = followRules(follow[action], prep, unit);
     if (work.exhausted) return OVER_BUDGET;
-    if (hit) return { action: 'deny', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('deny', rule.index, rule.rule) };
-  }
-  for (const rule of candidates.ask) {
-    const hit = ruleMatches(rule, prep, unit, 'may');
-    if (work.exhausted) return OVER_BUDGET;
-    if (hit) return { action: 'ask', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('ask', rule.index, rule.rule) };
+    if (followed) return { action, reason: 'matched_rule', rule: ref(followed.rule), explanation: explain.byFollowedRule(action, followed.rule.index, followed.rule.rule, unit.part?.program ?? '', followed.what) };
   }
   let blocked: string | undefined;
   if (!unit.opaque) {
@@ -177,7 +191,7 @@ function decideUnit(
         blocked ??= why;
         continue;
       }
-      return { action: 'allow', reason: 'matched_rule', rule: ref(rule), explanation: explain.byRule('allow', rule.index, rule.rule), onceRule: rule.rule.once ? rule.index : undefined };
+      return { action: 'allow', reason: 'matched_rule', rule: ref(rule), explanation: explained(rule), onceRule: rule.rule.once ? rule.index : undefined };
     }
     for (const grant of grants) {
       const hit = ruleMatches(grant, prep, unit, 'must');
@@ -193,7 +207,7 @@ function decideUnit(
   }
   const fallback = fallbackDecision(policy, risk);
   if (blocked && fallback.action === 'allow') return fallback;
-  if (blocked && fallback.action === 'ask') return { ...fallback, explanation: explain.commandRuleBlocked(blocked) };
+  if (blocked && fallback.action === 'ask') return { ...fallback, explanation: blocked };
   return fallback;
 }
 
@@ -201,14 +215,6 @@ function fallbackDecision(policy: Policy, risk: Risk | undefined): UnitDecision 
   const byRisk = risk ? policy.riskDefaults?.[risk] : undefined;
   if (byRisk) return { action: byRisk, reason: 'risk_default', explanation: explain.byRiskDefault(byRisk, risk!) };
   return { action: policy.defaultAction, reason: 'default_action', explanation: explain.byDefaultAction(policy.defaultAction) };
-}
-
-/** Why a command allow rule may not allow this part, if it may not. */
-function commandRuleBlock(rule: CompiledRule, prep: PreparedCall, unit: Unit): string | undefined {
-  if (!unit.part || !constrainsCommand(rule, prep)) return undefined;
-  if (unit.part.writesFile) return 'it redirects output to a file';
-  if (unit.part.riskyEnv) return `it sets ${unit.part.riskyEnv}`;
-  return undefined;
 }
 
 function applyUnitModes(decision: UnitDecision, unit: Unit, prep: PreparedCall, mode: EvaluationContext['mode']): UnitDecision {

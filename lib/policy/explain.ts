@@ -22,6 +22,12 @@ export function byRule(action: Action, index: number, rule: Rule): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
+/** A file or host rule that applies to a shell part: `Denied by rule #2 (deny read_file path ".env"): \`cat\` reads /ws/.env.` */
+export function byFollowedRule(action: Action, index: number, rule: Rule, program: string, what: string): string {
+  const who = program === '' ? 'the command' : `\`${program}\``;
+  return `${VERB[action]} by ${ruleName(index, rule)} (${describeRule(rule)}): ${who} ${what}.`;
+}
+
 export function byGrant(rule: Rule): string {
   return `Allowed by ${rule.once ? 'a one-time grant' : 'an "always allow" grant'} (${describeRule(rule)}).`;
 }
@@ -44,6 +50,10 @@ export function overBudget(steps: number): string {
 
 export function commandRuleBlocked(why: string): string {
   return `Needs approval: an allow rule matches, but ${why}, which command allow rules never cover.`;
+}
+
+export function dangerousOption(label: string, why: string): string {
+  return `Needs approval: an allow rule matches, but \`${label}\` ${why}; a command allow rule allows that only when its pattern spells the option out.`;
 }
 
 export function inPart(command: string, explanation: string): string {

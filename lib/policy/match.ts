@@ -5,8 +5,10 @@
 // too long to match (MAX_VALUE_LENGTH) may match deny and ask rules but never allow rules.
 import { kindMatcher, type CompiledCondition, type CompiledPattern, type CompiledRule } from './compile';
 import { normalizeHost } from './hosts';
+import { intersectionCost, mayIntersect, patternSegments, type PathShape } from './path-shape';
 import { resolvePath, type PathContext } from './paths';
 import { normalizeUrl } from './urls';
+import { compileFlagPattern, matchFlags } from './programs/flagset';
 import { matchCommand, type CommandPattern, type MatchMode } from './shell/pattern';
 import { parseCommand } from './shell/parse';
 import type { ShellPart, ShellWord } from './shell/types';
@@ -30,6 +32,12 @@ export interface PreparedCall {
   resolved?: Map<string, string>;
   /** Work left for this evaluation; once exhausted, no rule is decided any more. */
   work: WorkBudget;
+  /** The absolute directory a shell command starts in. */
+  start?: string;
+  /** A file a shell part may touch, standing in for the path param of a file rule (follow.ts). */
+  pathShape?: PathShape;
+  /** A param whose value is only known at run time (a URL built from an expansion): it may match anything. */
+  unknown?: string;
 }
 
 /** Pays for looking at `count` rules for one unit, up front (cheaper than one charge per rule). */
@@ -108,6 +116,7 @@ function asText(value: unknown): string {
 }
 
 function patternMatches(pattern: CompiledPattern, prep: PreparedCall, unit: Unit, mode: MatchMode): boolean {
+  if (prep.unknown === pattern.key) return mode === 'may';
   const value = paramValue(prep.call, pattern.key);
   if (value === undefined) return false;
   let kind = prep.kindOf(pattern.key);
@@ -116,8 +125,11 @@ function patternMatches(pattern: CompiledPattern, prep: PreparedCall, unit: Unit
   if (matcher.kind === 'invalid') return mode === 'may';
   if (matcher.kind === 'command') {
     if (!unit.part) return mode === 'may';
-    return prep.work.charge((unit.cost ?? 1) * matcher.pattern.words.length * matcher.pattern.weight) && partMatches(matcher.pattern, unit.part, mode);
+    // Deny and ask rules also read options as sets (flagset.ts): about as much work again.
+    const steps = (unit.cost ?? 1) * matcher.pattern.words.length * matcher.pattern.weight;
+    return prep.work.charge(mode === 'may' ? 2 * steps : steps) && partMatches(matcher.pattern, unit.part, mode);
   }
+  if (matcher.kind === 'path' && prep.pathShape) return mode === 'may' && shapeMatches(pattern, prep, prep.pathShape);
   let text: string;
   if (matcher.kind === 'text') text = asText(value);
   else if (typeof value !== 'string') return mode === 'may';
@@ -131,9 +143,22 @@ function patternMatches(pattern: CompiledPattern, prep: PreparedCall, unit: Unit
   return pay(prep, text.length, matcher.matcher.weight) && matcher.matcher.test(text);
 }
 
+/** Does a path pattern may-match a file only partly known (path-shape.ts)? */
+function shapeMatches(pattern: CompiledPattern, prep: PreparedCall, shape: PathShape): boolean {
+  const key = `segments\u0000${prep.paths.key}`;
+  let segments = pattern.segments?.key === key ? pattern.segments.value : undefined;
+  if (!segments) {
+    segments = patternSegments(pattern.pattern, prep.paths);
+    pattern.segments = { key, value: segments };
+  }
+  return prep.work.charge(intersectionCost(segments, shape)) && mayIntersect(segments, shape);
+}
+
 /** Allow rules see the part's words; deny and ask rules see every view, a program path also by its basename. */
 export function partMatches(pattern: CommandPattern, part: ShellPart, mode: MatchMode): boolean {
   if (mode === 'must') return matchCommand(pattern, part.words, 'must', part.openArgs);
+  if (pattern.flags === undefined) pattern.flags = compileFlagPattern(pattern) ?? null;
+  const flags = pattern.flags;
   for (const view of part.views) {
     if (matchCommand(pattern, view, 'may', part.openArgs)) return true;
     const program = view[0];
@@ -141,6 +166,7 @@ export function partMatches(pattern: CommandPattern, part: ShellPart, mode: Matc
       const byName: ShellWord[] = [{ ...program, value: basename(program.value) }, ...view.slice(1)];
       if (matchCommand(pattern, byName, 'may', part.openArgs)) return true;
     }
+    if (flags && matchFlags(flags, view, part.openArgs)) return true;
   }
   return false;
 }
@@ -155,9 +181,12 @@ function programsOf(part: ShellPart): string[] {
 }
 
 function conditionHolds(condition: CompiledCondition, prep: PreparedCall, unit: Unit, mode: MatchMode): boolean {
+  if (prep.unknown === condition.key) return mode === 'may';
   const value = paramValue(prep.call, condition.key);
   if (value === undefined) return false;
   const kind = prep.kindOf(condition.key);
+  // A file only partly known: only a glob can be tested against what is known of it.
+  if (prep.pathShape && kind === 'path' && condition.op !== 'glob') return mode === 'may';
   const perPart = condition.key === prep.commandParam;
   if (condition.op === 'glob') return patternMatches(condition.pattern!, prep, unit, mode);
   if (perPart && condition.op === 'regex') return partRegex(condition, prep, unit, mode);

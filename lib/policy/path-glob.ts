@@ -37,7 +37,11 @@ export function compilePathGlob(glob: string): PathMatcher {
   return matcher;
 }
 
+/** Three or more unescaped stars in a row: picomatch reads them as `*` and stops escaping what follows. */
+const STAR_RUN = /(^|[^\\])\*{3,}/;
+
 function compileUncached(glob: string): PathMatcher {
+  if (STAR_RUN.test(glob)) throw new Error(`"${glob}" has three or more * in a row: write * (within one directory) or ** (across directories)`);
   return compileSegments(glob) ?? compileRe2(glob);
 }
 

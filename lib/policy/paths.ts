@@ -64,13 +64,8 @@ export function escapePathGlob(literal: string): string {
 
 /** Compiles a path glob against one root; patterns are absolute, `~/`-relative or root-relative. */
 export function compilePathPattern(pattern: string, ctx: PathContext): PathMatcher {
-  const trimmed = pattern.trim();
-  if (trimmed === '/**') return { weight: 0, test: () => true };
-  let full: string;
-  if (trimmed.startsWith('/')) full = trimmed;
-  else if (trimmed === '~' || trimmed.startsWith('~/')) full = escapePathGlob(ctx.home) + trimmed.slice(1);
-  else full = `${escapePathGlob(ctx.root)}/${trimmed}`;
-  full = normalizeGlobPath(full);
+  if (pattern.trim() === '/**') return { weight: 0, test: () => true };
+  const full = absolutePathGlob(pattern, ctx);
   // The common shapes need no regex: a plain path, and a plain directory with `/**` (itself and
   // everything below it).
   if (!PATH_SPECIAL.test(full)) return { weight: 1, test: (absolute) => absolute === full };
@@ -85,6 +80,27 @@ export function compilePathPattern(pattern: string, ctx: PathContext): PathMatch
   const { base, isGlob } = picomatch.scan(full);
   if (isGlob && base.length > 1 && !base.includes('\\')) return { weight: matcher.weight, test: (absolute) => absolute.startsWith(base) && matcher.test(absolute) };
   return matcher;
+}
+
+/** A path pattern as the absolute, normalized glob it is matched as. */
+export function absolutePathGlob(pattern: string, ctx: PathContext): string {
+  const trimmed = pattern.trim();
+  let full: string;
+  if (trimmed.startsWith('/')) full = trimmed;
+  else if (trimmed === '~' || trimmed.startsWith('~/')) full = escapePathGlob(ctx.home) + trimmed.slice(1);
+  else full = `${escapePathGlob(ctx.root)}/${trimmed}`;
+  return normalizeGlobPath(full);
+}
+
+/**
+ * The literal directory every path an absolute glob matches lies in (or is), e.g. `/ws/src` for
+ * `/ws/src/**`; the whole path for a literal one. Undefined when picomatch reads it as negated.
+ */
+export function pathGlobBase(full: string): string | undefined {
+  const scan = picomatch.scan(full);
+  if (scan.negated || scan.negatedExtglob || scan.prefix !== '') return undefined;
+  const base = scan.base.replace(/\\(.)/gs, '$1');
+  return base === '' ? '/' : base;
 }
 
 // picomatch's syntax characters, and `"`, which it reads as quotes.

@@ -118,7 +118,7 @@ describe('rules move decisions only in their own direction', () => {
 // ---- random shell text -----------------------------------------------------------------
 
 const FRAGMENTS = [
-  'echo', 'echo hi', 'ls', 'rm -rf /', 'curl x', 'git status', ' ', ' ', ';', '&&', '||', '|', '|&', '&', '\n', '$(', ')', '`', '"', "'",
+  'echo', 'echo hi', 'ls', 'rm -rf /', 'curl x', 'git status', 'cd ', 'cat .env', '-i', 'sed ', 'evil.io', '$F', ' ', ' ', ';', '&&', '||', '|', '|&', '&', '\n', '$(', ')', '`', '"', "'",
   '\\', '\r', '\u2028', '\u2029', '\u0000', '\u001b', '\t', '<(', '>(', '{', '}', '(', '<<EOF\n', "<<'EOF'\n", '\nEOF\n', '>', '>>', '2>&1',
   '/dev/null', 'f', '$X', '${X:-', '$((', '))', '[[ ', ' ]]', 'bash -c ', 'sh -c ', 'eval ', 'sudo ', 'xargs ', 'env ', 'timeout 5 ',
   '/bin/', './', '#', "$'", '\\x72m', 'find . -exec ', ' {} \\;', ' +', '*', '=', 'X=', 'PATH=', 'if ', 'then ', 'fi', 'for x in a; do ',
@@ -158,12 +158,23 @@ const realistic = compilePolicy({
   ],
 });
 
+/** Wildcards over programs of the tables, file and host rules that follow the shell. */
+const following = compilePolicy({
+  defaultAction: 'ask',
+  rules: [
+    { action: 'deny', tool: 'read_file', params: { path: '**/.env' } },
+    { action: 'ask', tool: 'write_file', params: { path: 'src/**' } },
+    { action: 'deny', tool: 'fetch_url', when: [{ key: 'url', op: 'host', value: 'evil.io' }] },
+    ...['echo *', 'cat *', 'git *', 'sed *', 'find *', 'cd *', 'curl *', 'rm *'].map((command) => ({ action: 'allow' as const, tool: 'bash', params: { command } })),
+  ],
+});
+
 describe('random shell text', () => {
   it('never throws, never reaches the internal-error path, and is allowed only if every part is', () => {
     fc.assert(
       fc.property(commandText, mode, (command, m) => {
         expect(() => parseCommand(command)).not.toThrow();
-        for (const p of [realistic, echoOnly]) {
+        for (const p of [realistic, echoOnly, following]) {
           const d = evaluate(p, { tool: 'bash', params: { command } }, ctxOf(m));
           expect(d.explanation).not.toMatch(/could not be evaluated/);
           if (d.action !== 'allow') continue;

@@ -23,7 +23,7 @@ const priv = compilePolicy({
   defaultAction: 'ask',
   rules: [
     { id: 'no-rm-rf', action: 'deny', tool: 'bash', params: { command: 'rm -rf *' } },
-    ...['rm *', 'sudo systemctl status *', 'ls *', 'npm test *', 'wc -l', 'grep *', 'echo *', 'sort ** -u *'].map(allow),
+    ...['rm *', 'sudo systemctl status *', 'ls *', 'npm test *', 'wc -l', 'grep *', 'echo *', 'uniq ** -u *'].map(allow),
   ],
 });
 
@@ -90,7 +90,7 @@ describe('command and process substitutions anywhere are parts', () => {
     { name: 'control: a double-quoted heredoc delimiter is literal too', cmd: 'cat <<"EOF"\n`rm -rf /`\nEOF', action: 'allow' },
     { name: 'control: single quotes make $() literal', cmd: "echo '$(rm -rf /)'", action: 'allow' },
     { name: 'control: an allowed substitution in an allowed command is allowed', cmd: 'echo $(ls)', action: 'allow' },
-    { name: 'control: a dynamic argument matches a trailing wildcard of an allow rule', cmd: 'git log $(echo --oneline)', action: 'allow' },
+    { name: 'control: a dynamic argument matches a trailing wildcard of an allow rule', cmd: 'ls $(echo -la)', action: 'allow' },
   ]);
 });
 
@@ -174,12 +174,12 @@ describe('privileged wrappers, program paths, risky environment, dynamic words (
     { name: 'control: a harmless prefix assignment is dropped', cmd: 'FOO=1 ls', action: 'allow' },
     { name: 'xargs cmd needs an allow pattern ending in a wildcard', cmd: 'ls | xargs wc -l', action: 'ask', by: 'wc' },
     { name: 'control: the same command without xargs is allowed', cmd: 'ls | wc -l', action: 'allow' },
-    { name: 'xargs cmd is allowed by a pattern ending in a wildcard, also with ** inside it', cmd: 'ls | xargs sort -r -u', action: 'allow' },
-    { name: 'control: a pattern with ** inside it allows the command without xargs', cmd: 'sort -r -u f', action: 'allow' },
+    { name: 'xargs cmd is allowed by a pattern ending in a wildcard, also with ** inside it', cmd: 'ls | xargs uniq -c -u', action: 'allow' },
+    { name: 'control: a pattern with ** inside it allows the command without xargs', cmd: 'uniq -c -u f', action: 'allow' },
     { name: 'xargs args arrive at run time: deny rules may match them', cmd: 'ls | xargs rm', action: 'deny', by: 'rm' },
     { name: 'a dynamic word never matches a literal word of an allow rule', cmd: 'npm $X', action: 'ask' },
     { name: 'a substituted word never matches a literal word of an allow rule', cmd: 'npm "$(echo test)"', action: 'ask' },
-    { name: 'control: a dynamic word matches the trailing wildcard', cmd: 'npm test $X', action: 'allow' },
+    { name: 'control: a dynamic word matches the trailing wildcard', cmd: 'echo $X', action: 'allow' },
     { name: 'an unquoted dynamic word may be -rf for deny rules', cmd: 'rm $(cat list)', action: 'deny', by: 'rm' },
   ];
   check(rows.map((row) => ({ ...row, policy: 'priv' as const })));
@@ -322,7 +322,7 @@ describe('word boundaries and the blacklist', () => {
     { name: 'git * never matches gitk', cmd: 'gitk', action: 'ask', reason: 'default_action' },
     { name: 'npm test * never matches npm testx', cmd: 'npm testx', action: 'ask' },
     { name: 'npm test * never matches npm install', cmd: 'npm install', action: 'ask' },
-    { name: 'rm -rf * does not match rm -rfv (argument words are whole words)', cmd: 'rm -rfv /', action: 'ask', reason: 'default_action' },
+    { name: 'rm -rf * matches rm -rfv: a deny rule reads options as sets (a cluster containing more)', cmd: 'rm -rfv /', action: 'deny', rule: 0 },
     { name: 'blacklisted dd', cmd: 'dd if=/dev/zero of=/dev/sda', action: 'deny', rule: 2 },
     { name: 'blacklisted program in a substitution', cmd: 'echo $(shred -u key)', action: 'deny', by: 'shred' },
     { name: 'the blacklist matches whole basenames only', cmd: 'mkfs.ext4 /dev/sda', action: 'ask' },

@@ -96,6 +96,11 @@ export interface EvaluationContext {
   workspaceRoot?: string;
   /** Home directory that `~` expands to (default: os.homedir()). */
   homeDir?: string;
+  /**
+   * Directory a shell command starts in, for the relative paths file rules see in it (an agent
+   * hook's `cwd`); relative to workspaceRoot when relative. Default: workspaceRoot.
+   */
+  cwd?: string;
 }
 
 export type DecisionReason =

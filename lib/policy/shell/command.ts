@@ -2,11 +2,12 @@
 // program (unwrapped so rules see what runs), `sh -c`/`eval`/`find -exec`/`trap` code (analysed
 // as scripts of their own), and the builtins that evaluate their arguments.
 import type { Command, Redirection } from 'unbash';
+import { join, START, UNKNOWN, wrapperDir, type Dirs } from './dirs';
 import { inspectBuiltin, mayBeChecked } from './builtins';
 import type { State } from './state';
-import type { ShellPart, ShellWord } from './types';
+import type { FileAccess, ShellPart, ShellWord } from './types';
 import { analyzeWord, basename, displayWords, hasUnquotedGlob } from './words';
-import { findExecCommands, isPrivilegedWrapper, isShell, isWrapper, shellInvocation, unwrapOnce } from './wrappers';
+import { envSplitsString, findExecCommands, isPrivilegedWrapper, isShell, isWrapper, shellInvocation, unwrapOnce } from './wrappers';
 
 /** Assignments that change which program runs or how: never allowed by a command allow rule. */
 const RISKY_ENV = new Set([
@@ -41,8 +42,46 @@ export function writesToFile(redirect: Redirection): boolean {
   }
 }
 
-export function collectCommand(node: Command, inheritedWrites: boolean, state: State, depth: number, views: ShellWord[][], privileged: number): void {
-  const writesFile = inheritedWrites || node.redirects.some(writesToFile);
+/** The files redirections read or write; pipes from process substitutions are not files. */
+export function redirectAccesses(redirects: readonly Redirection[]): FileAccess[] {
+  const accesses: FileAccess[] = [];
+  for (const redirect of redirects) {
+    if (redirect.type !== 'Redirect' || !redirect.target) continue;
+    const word = analyzeWord(redirect.target);
+    if (word.procsub) continue;
+    switch (redirect.operator) {
+      case '<':
+        accesses.push({ mode: 'read', word });
+        break;
+      case '<>':
+        accesses.push({ mode: 'read', word }, { mode: 'write', word });
+        break;
+      case '<&':
+        break;
+      case '>&':
+        if (writesToFile(redirect)) accesses.push({ mode: 'write', word });
+        break;
+      default:
+        accesses.push({ mode: 'write', word });
+    }
+  }
+  return accesses;
+}
+
+const NO_ACCESSES: readonly FileAccess[] = [];
+
+/** What a simple command inherits from the compound commands around it. */
+export interface Inherited {
+  /** One of them redirects output to a file. */
+  writes: boolean;
+  redirects: readonly FileAccess[];
+}
+
+export function collectCommand(node: Command, inherited: Inherited, state: State, depth: number, views: ShellWord[][], privileged: number): void {
+  const writesFile = inherited.writes || node.redirects.some(writesToFile);
+  const own = node.redirects.length > 0 ? redirectAccesses(node.redirects) : NO_ACCESSES;
+  const redirects = own.length === 0 ? inherited.redirects : inherited.redirects.length === 0 ? own : [...inherited.redirects, ...own];
+  const dirs = state.tracksDirs ? state.dirs : undefined;
   let riskyEnv: string | undefined;
   for (const item of node.prefix) {
     if (item.type === 'Assignment' && RISKY_ENV.has(item.name)) riskyEnv = item.name;
@@ -51,7 +90,7 @@ export function collectCommand(node: Command, inheritedWrites: boolean, state: S
   if (!node.name) {
     if (writesFile) {
       const text = displayRedirects(node);
-      state.parts.push({ words: [], views: [...views, []], text, program: '', writesFile, openArgs: false, shellFromStdin: false });
+      state.parts.push({ words: [], views: [...views, []], text, program: '', writesFile, openArgs: false, shellFromStdin: false, redirects, dirs });
     }
     return;
   }
@@ -74,12 +113,12 @@ export function collectCommand(node: Command, inheritedWrites: boolean, state: S
   if (builtin) words.forEach((word, i) => state.nodes.set(word, i === 0 ? node.name! : node.args[i - 1]!));
   if (nameWord.dynamic || hasUnquotedGlob(node.name)) {
     state.parts.push({
-      ...partFrom(words, views, privileged, { writesFile, openArgs: false, riskyEnv }),
+      ...partFrom(words, views, privileged, { writesFile, openArgs: false, riskyEnv, redirects, dirs }),
       opaque: 'the program name is only known at run time',
     });
     return;
   }
-  expandWords(words, state, depth, views, privileged, { writesFile, openArgs: false, riskyEnv });
+  expandWords(words, state, depth, views, privileged, { writesFile, openArgs: false, riskyEnv, redirects, dirs });
 }
 
 function displayRedirects(node: Command): string {
@@ -91,6 +130,8 @@ interface PartFlags {
   openArgs: boolean;
   riskyEnv?: string;
   shellFromStdin?: boolean;
+  redirects?: readonly FileAccess[];
+  dirs?: Dirs;
 }
 
 function partFrom(words: ShellWord[], views: ShellWord[][], privileged: number, flags: PartFlags): ShellPart {
@@ -104,11 +145,14 @@ function partFrom(words: ShellWord[], views: ShellWord[][], privileged: number, 
     openArgs: flags.openArgs,
     riskyEnv: flags.riskyEnv,
     shellFromStdin: flags.shellFromStdin ?? false,
+    redirects: flags.redirects,
+    dirs: flags.dirs,
   };
 }
 
 /** Unwraps wrappers, recurses into `sh -c` / `eval` / `find -exec`, and records the part(s). */
-function expandWords(initial: ShellWord[], state: State, depth: number, outerViews: ShellWord[][], outerPrivileged: number, flags: PartFlags): void {
+function expandWords(initial: ShellWord[], state: State, depth: number, outerViews: ShellWord[][], outerPrivileged: number, outerFlags: PartFlags): void {
+  let flags = outerFlags;
   let words = initial;
   const views = [...outerViews];
   let privileged = outerPrivileged;
@@ -126,12 +170,15 @@ function expandWords(initial: ShellWord[], state: State, depth: number, outerVie
     if (!isTrustedProgram(first.value)) break;
     const name = basename(first.value);
     if (isWrapper(name)) {
-      const unwrapped = unwrapOnce(name, words);
-      if (!unwrapped) break;
-      if (name === 'env' && words.some((w) => !w.dynamic && (w.value === '-S' || w.value.startsWith('--split-string')))) {
-        state.parts.push({ ...partFrom(words, views, privileged, flags), opaque: 'env -S splits a string into a command at run time' });
+      // Before unwrapping: `env -S 'cmd'` leaves no command word behind for unwrapOnce to find.
+      if (name === 'env' && envSplitsString(words)) {
+        state.parts.push({ ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }), opaque: 'env -S splits a string into a command at run time' });
         return;
       }
+      const unwrapped = unwrapOnce(name, words);
+      if (!unwrapped) break;
+      const dir = wrapperDir(name, words);
+      if (dir !== undefined) flags = { ...flags, dirs: join(flags.dirs ?? START, dir) };
       views.push(words);
       if (privileged < 0 && isPrivilegedWrapper(name)) privileged = views.length - 1;
       for (const assigned of unwrapped.assigns) if (RISKY_ENV.has(assigned)) riskyEnv = assigned;
@@ -161,7 +208,8 @@ function expandWords(initial: ShellWord[], state: State, depth: number, outerVie
           state.parts.push({ ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }), opaque: why });
           return;
         }
-        state.script(script.value, depth + 1, innerViews, privileged);
+        // Another process: its `cd` does not change where later parts run.
+        inScript(state, flags.dirs, () => state.script(script.value, depth + 1, innerViews, privileged), true);
         return;
       }
       break;
@@ -172,13 +220,15 @@ function expandWords(initial: ShellWord[], state: State, depth: number, outerVie
         state.parts.push({ ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }), opaque: 'eval runs text that is only known at run time' });
         return;
       }
-      state.script(args.map((w) => w.value).join(' '), depth + 1, [...views, words], privileged);
+      inScript(state, flags.dirs, () => state.script(args.map((w) => w.value).join(' '), depth + 1, [...views, words], privileged), false);
       return;
     }
     if (name === 'find') {
       state.parts.push(partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }));
-      for (const command of findExecCommands(words)) {
-        expandWords(command, state, depth + 1, [...views, words], privileged, { writesFile: false, openArgs: false, riskyEnv });
+      for (const { command, inFoundDir } of findExecCommands(words)) {
+        // -execdir and -okdir run in the directory of each file found.
+        const dirs = inFoundDir ? UNKNOWN : flags.dirs;
+        expandWords(command, state, depth + 1, [...views, words], privileged, { writesFile: false, openArgs: false, riskyEnv, dirs });
       }
       return;
     }
@@ -186,6 +236,14 @@ function expandWords(initial: ShellWord[], state: State, depth: number, outerVie
   }
   state.parts.push(partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }));
   const trapped = state.facts && inspectBuiltin(words, state.nodes, state.facts);
-  // A trap's action is code bash runs later: its commands are parts too.
-  if (trapped) state.script(trapped.value, depth + 1, [...views, words], privileged);
+  // A trap's action is code bash runs later, wherever the command is then: its commands are parts too.
+  if (trapped) inScript(state, state.tracksDirs ? UNKNOWN : undefined, () => state.script(trapped.value, depth + 1, [...views, words], privileged), true);
+}
+
+/** Runs a nested script starting in `dirs`; `restore`: its directory changes do not outlive it. */
+function inScript(state: State, dirs: Dirs | undefined, run: () => void, restore: boolean): void {
+  const outer = state.dirs;
+  if (dirs !== undefined) state.dirs = dirs;
+  run();
+  if (restore) state.dirs = outer;
 }

@@ -5,13 +5,16 @@
 // `eval` of literal text are parsed recursively, `find -exec` commands become parts.
 import { forEachChild, parse, type Assignment, type Command, type SyntaxNode, type Word } from 'unbash';
 import { ParseCache } from './cache';
-import { collectCommand, writesToFile } from './command';
+import type { AndOr } from 'unbash';
+import { collectCommand, redirectAccesses, writesToFile } from './command';
+import { cdTarget, join, mayChangeDir, START, union, UNKNOWN, UNKNOWN_DIR, type Dirs } from './dirs';
 import { arithmeticFor, descriptorWords, inspectNode, loopVariable, recordAssignment } from './evalctx';
 import { ScriptFacts } from './facts';
 import { MAX_ELEMENTS, precheck } from './precheck';
 import { codePointLabel, findInvisible } from './scan';
 import { opaquePart, type State } from './state';
-import type { ParsedCommand, ShellPart, ShellWord } from './types';
+import type { FileAccess, ParsedCommand, ShellPart, ShellWord } from './types';
+import { analyzeWord } from './words';
 
 /** Longest command the engine inspects; longer ones are opaque (asked, never allowed). */
 export const MAX_COMMAND_LENGTH = 100_000;
@@ -44,7 +47,11 @@ function hasSubstitution(source: string): boolean {
 
 function analyze(source: string): ParsedCommand {
   const state = new Analysis(hasSubstitution(source));
+  state.tracksDirs = mayChangeDir(source);
+  state.cdpath = source.includes('CDPATH');
   collectScript(source, state, 0, [], -1);
+  // With dotglob (or GLOBIGNORE) set, `*` also matches names that start with a dot.
+  if (/dotglob|GLOBIGNORE/.test(source)) state.parts = state.parts.map((part) => ({ ...part, dotglob: true }));
   if (state.truncated) state.parts.push(opaquePart(source.slice(0, 200), `it has more than ${MAX_PARTS} commands`));
   // A risky assignment affects every later command of the script: none is allowable by a command rule.
   const riskyEnv = state.riskyEnv;
@@ -59,6 +66,9 @@ class Analysis implements State {
   elements = 0;
   facts?: ScriptFacts;
   readonly nodes = new Map<ShellWord, Word | Assignment>();
+  tracksDirs = false;
+  cdpath = false;
+  dirs: Dirs = START;
 
   constructor(public hasSubstitution: boolean) {}
 
@@ -112,6 +122,10 @@ class ScriptWalk {
   private command: Command | undefined;
   /** The node being visited is inside a compound command redirected to a file. */
   private writes = false;
+  /** The files the redirections of the compound commands around the node read or write. */
+  private redirects: readonly FileAccess[] = [];
+  /** The last simple command visited changed directory: where it was, and where it went. */
+  private lastCd: { before: Dirs; success: Dirs } | undefined;
   // Made once per script, not per node: the walk is on the decision path.
   private readonly visitChild = callback(this, 'visit');
   private readonly textOf = callback(this, 'text');
@@ -139,16 +153,23 @@ class ScriptWalk {
       state.hasSubstitution = true;
     }
     const writes = this.writes;
-    if (node.type === 'Redirected') this.writes = writes || node.redirects.some(writesToFile);
+    const redirects = this.redirects;
+    if (node.type === 'Redirected') {
+      this.writes = writes || node.redirects.some(writesToFile);
+      const own = redirectAccesses(node.redirects);
+      if (own.length > 0) this.redirects = [...redirects, ...own];
+    }
     inspectNode(node, facts, this.textOf);
+    const dirs = state.dirs;
     switch (node.type) {
       case 'Command': {
-        collectCommand(node, writes, state, this.depth, this.views, this.privileged);
+        collectCommand(node, { writes, redirects }, state, this.depth, this.views, this.privileged);
         descriptorWords(node, facts);
         const outer = this.command;
         this.command = node;
         forEachChild(node, this.visitChild);
         this.command = outer;
+        if (state.tracksDirs) this.changeDir(node, dirs);
         break;
       }
       case 'Assignment': {
@@ -159,16 +180,22 @@ class ScriptWalk {
         break;
       }
       case 'AndOr':
+        if (state.tracksDirs) this.andOr(node);
         // The first command always runs; each later one may not.
-        node.commands.forEach((child, i) => (i === 0 ? this.visit(child) : this.scoped(child)));
+        else node.commands.forEach((child, i) => (i === 0 ? this.visit(child) : this.scoped(child)));
         break;
       case 'Pipeline':
         // Each command of a pipeline runs in a subshell.
-        if (node.commands.length > 1) for (const child of node.commands) this.scoped(child);
-        else forEachChild(node, this.visitChild);
+        if (node.commands.length > 1) {
+          for (const child of node.commands) {
+            this.scoped(child);
+            state.dirs = dirs;
+          }
+        } else forEachChild(node, this.visitChild);
         break;
       case 'For':
       case 'Select': {
+        this.loopDirs(node);
         const outer = facts.enter();
         for (const word of node.wordlist ?? []) this.visit(word);
         loopVariable(node, facts, this.textOf(node));
@@ -177,6 +204,7 @@ class ScriptWalk {
         break;
       }
       case 'ArithmeticFor': {
+        this.loopDirs(node);
         const outer = facts.enter();
         arithmeticFor(node, facts, this.textOf(node));
         forEachChild(node, this.visitChild);
@@ -184,10 +212,77 @@ class ScriptWalk {
         break;
       }
       default:
-        if (SCOPED.has(node.type) || (node.type === 'Statement' && node.background)) this.scoped(node, true);
-        else forEachChild(node, this.visitChild);
+        if (SCOPED.has(node.type) || (node.type === 'Statement' && node.background)) {
+          if (node.type === 'While') this.loopDirs(node);
+          // A function body runs when it is called, wherever the command is by then.
+          if (node.type === 'Function' && state.tracksDirs) state.dirs = UNKNOWN;
+          this.scoped(node, true);
+          if (state.tracksDirs) state.dirs = this.dirsAfter(node, dirs);
+        } else forEachChild(node, this.visitChild);
     }
     this.writes = writes;
+    this.redirects = redirects;
+  }
+
+  /** After a `cd`: it may have failed, so both directories are possible, unless `&&`/`||` tell (andOr). */
+  private changeDir(node: Command, before: Dirs): void {
+    this.lastCd = undefined;
+    let words = node.name ? [node.name, ...node.args.filter((a): a is Word => a.type === 'Word')] : [];
+    if (words[0] && (words[0].value === 'builtin' || words[0].value === 'command')) words = words.slice(1);
+    if (!words[0] || !/^(cd|pushd|popd)$/.test(words[0].value)) return;
+    let target = cdTarget(words.map(analyzeWord));
+    if (target === undefined) return;
+    // With CDPATH set, `cd name` may go to a directory named in it.
+    if (this.state.cdpath && !/^(\/|\.|~)/.test(target)) target = UNKNOWN_DIR;
+    const success = join(before, target);
+    this.lastCd = { before, success };
+    this.state.dirs = union(before, success);
+  }
+
+  /** `a && b || c`: each command runs in the directories the earlier ones leave on success (&&) or failure (||). */
+  private andOr(node: AndOr): void {
+    const { state } = this;
+    let success: Dirs = state.dirs;
+    let failure: Dirs = state.dirs;
+    node.commands.forEach((child, i) => {
+      const op = i === 0 ? undefined : node.operators[i - 1];
+      if (op) state.dirs = op === '&&' ? success : failure;
+      this.lastCd = undefined;
+      if (i === 0) this.visit(child);
+      else this.scoped(child);
+      const cd = child.type === 'Command' ? this.cdOfLastCommand() : undefined;
+      const childSuccess = cd ? cd.success : state.dirs;
+      const childFailure = cd ? cd.before : state.dirs;
+      if (op === undefined) [success, failure] = [childSuccess, childFailure];
+      else if (op === '&&') [success, failure] = [childSuccess, union(failure, childFailure)];
+      else [success, failure] = [union(success, childSuccess), childFailure];
+    });
+    state.dirs = union(success, failure);
+  }
+
+  private cdOfLastCommand(): { before: Dirs; success: Dirs } | undefined {
+    return this.lastCd;
+  }
+
+  /** A loop whose body changes directory runs each pass somewhere else. */
+  private loopDirs(node: SyntaxNode): void {
+    if (this.state.tracksDirs && mayChangeDir(this.source.slice(node.pos, node.end))) this.state.dirs = UNKNOWN;
+  }
+
+  /** Where the command is after a compound command that may not run, or runs in a subshell. */
+  private dirsAfter(node: SyntaxNode, before: Dirs): Dirs {
+    const after = this.state.dirs;
+    switch (node.type) {
+      case 'If':
+      case 'Case':
+      case 'While':
+        return union(before, after);
+      case 'Function':
+        return mayChangeDir(this.source.slice(node.pos, node.end)) ? UNKNOWN : before;
+      default:
+        // Subshells, substitutions, coprocesses and background commands run in processes of their own.
+        return before;
+    }
   }
 
   text(node: SyntaxNode): string {

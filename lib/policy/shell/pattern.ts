@@ -7,9 +7,10 @@
 import { parse, type Word } from 'unbash';
 import { compileWordGlob, type WordGlobPart } from '../glob';
 import type { WildcardMatcher } from '../wildcard';
+import type { FlagPattern } from '../programs/flagset';
 import type { ShellWord } from './types';
 
-type PatternWord =
+export type PatternWord =
   | { kind: 'anyN' }
   | { kind: 'any1' }
   | { kind: 'literal'; text: string }
@@ -20,6 +21,10 @@ export interface CommandPattern {
   words: PatternWord[];
   /** Steps one pattern word may cost per character of a command word (the heaviest glob's weight). */
   weight: number;
+  /** Literal words of the pattern (what an allow rule spells out), made when first needed. */
+  literals?: ReadonlySet<string>;
+  /** Its reading with options as sets (programs/flagset.ts), made when first needed; null if it has none. */
+  flags?: FlagPattern | null;
 }
 
 /** `may`: deny/ask, a dynamic word may be anything. `must`: allow, only wildcards cover it. */

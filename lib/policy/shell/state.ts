@@ -1,6 +1,7 @@
 // The state of one command's analysis, shared by the script walk (parse.ts) and the handling of
 // each simple command (command.ts).
 import type { Assignment, Word } from 'unbash';
+import type { Dirs } from './dirs';
 import type { ScriptFacts } from './facts';
 import type { ShellPart, ShellWord } from './types';
 import { literalWord } from './words';
@@ -17,6 +18,12 @@ export interface State {
   facts?: ScriptFacts;
   /** The syntax node each word came from, for the builtins that evaluate their arguments. */
   nodes: Map<ShellWord, Word | Assignment>;
+  /** The source may change directory (dirs.ts mayChangeDir): only then are directories tracked. */
+  tracksDirs: boolean;
+  /** Where the part being visited may run. */
+  dirs: Dirs;
+  /** The source mentions CDPATH: `cd name` may go elsewhere. */
+  cdpath: boolean;
   /** Analyses a script found inside the command (`bash -c`, `eval`, a `trap` action). */
   script(source: string, depth: number, views: ShellWord[][], privileged: number): void;
 }

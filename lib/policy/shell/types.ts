@@ -1,5 +1,6 @@
 // What the shell analysis hands to the policy engine: every simple command of a script as a
 // part, with the words rules are matched against and what could not be seen statically.
+import type { Dirs } from './dirs';
 
 export interface ShellWord {
   /** The word with quotes and escapes resolved; for a dynamic word, its source text. */
@@ -8,6 +9,18 @@ export interface ShellWord {
   dynamic: boolean;
   /** A dynamic word outside quotes: may become several words, or none. */
   splittable: boolean;
+  /** An unquoted glob (`*.ts`): the file system picks the names it becomes. */
+  glob?: boolean;
+  /** A process substitution `<(...)` alone: a pipe, not a file. */
+  procsub?: boolean;
+}
+
+/** A file a part reads or writes: a redirection, or an operand of a known reader or writer. */
+export interface FileAccess {
+  mode: 'read' | 'write';
+  word: ShellWord;
+  /** A directory read or written with everything below it (`grep -r x dir`, `cp -r dir b`). */
+  recursive?: boolean;
 }
 
 export interface ShellPart {
@@ -29,6 +42,12 @@ export interface ShellPart {
   riskyEnv?: string;
   /** A shell reading its script from a pipe or stdin (`curl ... | sh`). */
   shellFromStdin: boolean;
+  /** Files its redirections (and those of the compound commands around it) read or write. */
+  redirects?: readonly FileAccess[];
+  /** The directories it may run in, relative to where the command starts (dirs.ts); undefined: the start. */
+  dirs?: Dirs;
+  /** Globs may match names that start with a dot (the command sets dotglob or GLOBIGNORE). */
+  dotglob?: boolean;
 }
 
 export interface ParsedCommand {

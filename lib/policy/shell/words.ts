@@ -10,7 +10,9 @@ export function analyzeWord(word: Word): ShellWord {
   if (!parts || parts.length === 0) return { value: word.value, dynamic: false, splittable: false };
   let dynamic = false;
   let splittable = false;
+  let glob = false;
   for (const part of parts) {
+    if (part.type === 'Glob' || part.type === 'ExtendedGlob') glob = true;
     if (STATIC_PARTS.has(part.type)) continue;
     if (part.type === 'DoubleQuoted' || part.type === 'LocaleString') {
       if (part.parts.some((child) => child.type !== 'Literal')) dynamic = true;
@@ -19,7 +21,10 @@ export function analyzeWord(word: Word): ShellWord {
     dynamic = true;
     splittable = true;
   }
-  return { value: dynamic ? word.text : word.value, dynamic, splittable };
+  const analyzed: ShellWord = { value: dynamic ? word.text : word.value, dynamic, splittable };
+  if (glob) analyzed.glob = true;
+  if (parts.length === 1 && parts[0]!.type === 'ProcessSubstitution') analyzed.procsub = true;
+  return analyzed;
 }
 
 /** True if the word contains an unquoted glob, so the file system picks what it becomes. */

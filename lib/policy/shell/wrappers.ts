@@ -114,6 +114,34 @@ export function unwrapOnce(name: string, words: readonly ShellWord[]): Unwrapped
   return { inner, assigns, openArgs: spec.openArgs };
 }
 
+/**
+ * True if `env` splits a string into a command (`-S`, `--split-string`, also inside a cluster such
+ * as `-iS` or attached, `-S'cmd'`), among its options before the command.
+ */
+export function envSplitsString(words: readonly ShellWord[]): boolean {
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!;
+    if (word.dynamic) return false;
+    const value = word.value;
+    if (value === '--' || !value.startsWith('-') || value === '-') return false;
+    if (value.startsWith('--')) {
+      const [long, attached] = splitLong(value.slice(2));
+      if (long.length > 0 && 'split-string'.startsWith(long)) return true;
+      if (attached === undefined && (long === 'unset' || long === 'chdir')) i++;
+      continue;
+    }
+    for (let k = 1; k < value.length; k++) {
+      const flag = value[k]!;
+      if (flag === 'S') return true;
+      if (flag === 'u' || flag === 'C') {
+        if (k === value.length - 1) i++;
+        break;
+      }
+    }
+  }
+  return false;
+}
+
 function splitLong(text: string): [string, string | undefined] {
   const eq = text.indexOf('=');
   return eq < 0 ? [text, undefined] : [text.slice(0, eq), text.slice(eq + 1)];
@@ -166,9 +194,9 @@ export function shellInvocation(name: string, words: readonly ShellWord[]): Shel
 
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
-/** The commands `find` runs through -exec, -execdir, -ok and -okdir. */
-export function findExecCommands(words: readonly ShellWord[]): ShellWord[][] {
-  const commands: ShellWord[][] = [];
+/** The commands `find` runs through -exec, -execdir, -ok and -okdir (`inFoundDir`: the last two). */
+export function findExecCommands(words: readonly ShellWord[]): { command: ShellWord[]; inFoundDir: boolean }[] {
+  const commands: { command: ShellWord[]; inFoundDir: boolean }[] = [];
   for (let i = 1; i < words.length; i++) {
     if (words[i]!.dynamic || !FIND_EXEC.has(words[i]!.value)) continue;
     const command: ShellWord[] = [];
@@ -178,7 +206,7 @@ export function findExecCommands(words: readonly ShellWord[]): ShellWord[][] {
       if (!words[j]!.dynamic && (value === ';' || value === '+')) break;
       command.push(words[j]!);
     }
-    if (command.length > 0) commands.push(command);
+    if (command.length > 0) commands.push({ command, inFoundDir: words[i]!.value.endsWith('dir') });
     i = j;
   }
   return commands;
