@@ -4,25 +4,13 @@
 // (specs.ts), unique abbreviations of long options (`--forc`), options before or after operands,
 // options before a subcommand (`git -C x push -f`), `--`. The pattern's operands still match in
 // order, with its wildcards. Allow rules never use this: they match word for word (must mode).
-import { matchCommand, type CommandPattern, type PatternWord } from '../shell/pattern';
+import { matchCommand, type CommandPattern, type FlagPattern, type PatternOption, type PatternWord } from '../shell/pattern';
 import type { ShellWord } from '../shell/types';
 import { basename } from '../shell/words';
 import { mayBeOption, parseArgs, parsedArgs, type ParsedArgs } from './args';
 
-interface PatternOption {
-  name: string;
-  long: boolean;
-  value?: PatternWord;
-}
-
-export interface FlagPattern {
-  /** The program as the pattern writes it. */
-  program: string;
-  sub?: string;
-  options: PatternOption[];
-  /** The program word, then the operands (with the subcommand first when the pattern leaves it open). */
-  operands: CommandPattern;
-}
+// The shape lives beside CommandPattern (shell/pattern.ts), which caches it: neither module imports the other for types.
+export type { FlagPattern };
 
 // A pattern word the parser must not read as an option or a subcommand: a glob or wildcard.
 const OPEN: ShellWord = { value: '*', dynamic: true, splittable: false };

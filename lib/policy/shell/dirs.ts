@@ -4,13 +4,11 @@
 // `cat` reads ./x); an unknown target (`cd "$D"`, `cd -`, `popd`, a `cd` in a loop or a
 // function) makes the directory unknown. Bash follows CDPATH only when it is set: a command that
 // sets it makes the directory unknown (the agent's environment is assumed not to).
-import type { ShellWord } from './types';
+import type { Dir, Dirs, ShellWord } from './types';
 
-/** '' the start directory, `a/b` below it, `/abs`, `~/x`, or UNKNOWN_DIR. */
-export type Dir = string;
+export type { Dir, Dirs };
+
 export const UNKNOWN_DIR = '\u0000?';
-/** The directories a part may run in. */
-export type Dirs = readonly Dir[];
 export const START: Dirs = [''];
 export const UNKNOWN: Dirs = [UNKNOWN_DIR];
 

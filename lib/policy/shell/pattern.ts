@@ -7,7 +7,6 @@
 import { parse, type Word } from 'unbash';
 import { compileWordGlob, type WordGlobPart } from '../glob';
 import type { WildcardMatcher } from '../wildcard';
-import type { FlagPattern } from '../programs/flagset';
 import type { ShellWord } from './types';
 
 export type PatternWord =
@@ -25,6 +24,22 @@ export interface CommandPattern {
   literals?: ReadonlySet<string>;
   /** Its reading with options as sets (programs/flagset.ts), made when first needed; null if it has none. */
   flags?: FlagPattern | null;
+}
+
+export interface PatternOption {
+  name: string;
+  long: boolean;
+  value?: PatternWord;
+}
+
+/** A pattern read with options as sets (programs/flagset.ts compiles it). */
+export interface FlagPattern {
+  /** The program as the pattern writes it. */
+  program: string;
+  sub?: string;
+  options: PatternOption[];
+  /** The program word, then the operands (with the subcommand first when the pattern leaves it open). */
+  operands: CommandPattern;
 }
 
 /** `may`: deny/ask, a dynamic word may be anything. `must`: allow, only wildcards cover it. */

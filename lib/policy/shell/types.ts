@@ -1,6 +1,10 @@
 // What the shell analysis hands to the policy engine: every simple command of a script as a
 // part, with the words rules are matched against and what could not be seen statically.
-import type { Dirs } from './dirs';
+
+/** A directory a part may run in: '' the start directory, `a/b` below it, `/abs`, `~/x`, or dirs.ts's UNKNOWN_DIR. */
+export type Dir = string;
+/** The directories a part may run in. */
+export type Dirs = readonly Dir[];
 
 export interface ShellWord {
   /** The word with quotes and escapes resolved; for a dynamic word, its source text. */
