@@ -4,7 +4,7 @@
 // server calls it on LISTEN/NOTIFY) or, as a safety net, through a periodic re-read.
 import { isRunDetached, RelayAlreadyResolvedError, RelayNotFoundError } from './errors';
 import type { RelayStore } from './store';
-import type { RelayBroker, RelayFilter, RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from './types';
+import type { ApprovalClaim, RelayBroker, RelayFilter, RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from './types';
 
 interface Waiter {
   wake(outcome: RelayOutcome): void;
@@ -79,7 +79,7 @@ export class DurableRelayBroker implements RelayBroker {
     });
   }
 
-  async resolve(id: string, response: RelayResponse, decidedBy = 'user'): Promise<RelayOutcome> {
+  async resolve(id: string, response: RelayResponse, decidedBy = 'user', claim?: ApprovalClaim): Promise<RelayOutcome> {
     const outcome: RelayOutcome = {
       status: response.approved ? 'approved' : 'denied',
       response,
@@ -87,7 +87,7 @@ export class DurableRelayBroker implements RelayBroker {
       decidedAt: this.now(),
       ...(response.approved ? {} : { reason: response.reason?.trim() || 'Denied by the user' }),
     };
-    const result = await this.store.settle(id, outcome);
+    const result = await this.store.settle(id, outcome, claim);
     if (!result.ok) {
       this.wake(id, result.current);
       throw new RelayAlreadyResolvedError(id, result.current);

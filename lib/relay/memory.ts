@@ -3,7 +3,7 @@
 import { DurableRelayBroker } from './durable';
 import { RelayNotFoundError } from './errors';
 import type { RelayStore, ResolveResult } from './store';
-import type { RelayFilter, RelayOutcome, RelayRecord, RelayRequest } from './types';
+import type { ApprovalClaim, RelayFilter, RelayOutcome, RelayRecord, RelayRequest } from './types';
 
 export class MemoryRelayStore implements RelayStore {
   private readonly records = new Map<string, RelayRecord>();
@@ -27,7 +27,9 @@ export class MemoryRelayStore implements RelayStore {
     return this.records.get(id);
   }
 
-  async settle(id: string, outcome: RelayOutcome): Promise<ResolveResult> {
+  async settle(id: string, outcome: RelayOutcome, claim?: ApprovalClaim): Promise<ResolveResult> {
+    // Nothing here records executions: the executor claims the call itself.
+    claim?.done(false);
     const record = this.records.get(id);
     if (!record) throw new RelayNotFoundError(id);
     if (record.outcome) return { ok: false, current: record.outcome };

@@ -1,7 +1,7 @@
 // What a durable broker needs from storage. The database implements it with conditional updates
 // (`... WHERE status = 'pending'`), which is what makes "exactly once" hold across requests,
 // processes and instances; the broker only adds waiting and deadlines on top.
-import type { RelayFilter, RelayOutcome, RelayRecord, RelayRequest } from './types';
+import type { ApprovalClaim, RelayFilter, RelayOutcome, RelayRecord, RelayRequest } from './types';
 
 export type ResolveResult = { ok: true; outcome: RelayOutcome } | { ok: false; current: RelayOutcome };
 
@@ -12,8 +12,10 @@ export interface RelayStore {
    * Records the outcome if the relay is still pending (and, for a decision, not past its
    * deadline: then it is recorded as expired and reported as the current outcome).
    * Exactly one caller ever gets `ok: true`. Throws RelayNotFoundError for unknown ids.
+   * `claim`: an approval that wins also claims the call in the same write, if the store can;
+   * `claim.done` is told either way before this returns (or throws).
    */
-  settle(id: string, outcome: RelayOutcome): Promise<ResolveResult>;
+  settle(id: string, outcome: RelayOutcome, claim?: ApprovalClaim): Promise<ResolveResult>;
   listPending(filter?: RelayFilter): Promise<RelayRequest[]>;
   /** Ids of the pending relays of a run. */
   pendingOfRun(runId: string): Promise<string[]>;

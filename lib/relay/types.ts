@@ -6,6 +6,19 @@ import type { RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from '../
 // The shapes are the contract's (lib/contract/relay.ts): the same records cross every boundary.
 export type { RelayOutcome, RelayOutcomeStatus, RelayRecord, RelayRequest, RelayResponse, RelayStatus } from '../contract';
 
+/**
+ * What an approval may claim in the statement that stores it: the tool call it lets run, so the
+ * executor starts it without a claim of its own (the server, for a run it executes; a store that
+ * cannot claim tells `done(false)` and the executor claims as usual).
+ */
+export interface ApprovalClaim {
+  toolCallId: string;
+  /** Several instances: claimed only while this instance holds the run's lease. */
+  leaseOwner?: string;
+  /** Told exactly once, before the settle returns and before any waiter wakes: whether it claimed the call. */
+  done(claimed: boolean): void;
+}
+
 export interface RelayFilter {
   runId?: string;
   sessionId?: string;
@@ -20,8 +33,11 @@ export interface RelayBroker {
   register(request: RelayRequest): Promise<void>;
   /** Settles with the outcome: a decision, `expired` at `expiresAt`, or `cancelled`. Never rejects on abort: an abort cancels the relay. */
   wait(id: string, options?: { signal?: AbortSignal }): Promise<RelayOutcome>;
-  /** Records a decision. Throws RelayNotFoundError, or RelayAlreadyResolvedError carrying the first outcome. */
-  resolve(id: string, response: RelayResponse, decidedBy?: string): Promise<RelayOutcome>;
+  /**
+   * Records a decision. Throws RelayNotFoundError, or RelayAlreadyResolvedError carrying the first
+   * outcome. An approval that wins also claims `claim`'s call where the store can (RelayStore.settle).
+   */
+  resolve(id: string, response: RelayResponse, decidedBy?: string, claim?: ApprovalClaim): Promise<RelayOutcome>;
   get(id: string): Promise<RelayRecord | undefined>;
   listPending(filter?: RelayFilter): Promise<RelayRequest[]>;
   /** Cancels every pending relay of a run (each becomes a denial). Returns how many. */

@@ -61,7 +61,6 @@ async function createRuntime(): Promise<Runtime> {
   const runs = new RunManager({
     q,
     broker,
-    approvalClaims: relayStore,
     grants: new DbGrantStore(q.grants),
     model: resolveModel(config.model),
     modelName: config.model,

@@ -72,7 +72,6 @@ describe.skipIf(!postgres.url)(`two instances on one PostgreSQL${postgres.url ? 
     const runs = new RunManager({
       q: queries,
       broker,
-      approvalClaims: relayStore,
       grants: new DbGrantStore(q.grants),
       model: createOfflineModel(),
       modelName: 'offline',

@@ -20,7 +20,6 @@ import { AppError, isDatabaseUnreachable } from '../http/errors';
 import { selectTools, type ToolSelection } from '../agents/agent-profiles';
 import { announceRunChange, listenForRunChanges, RunFollowers, type ClusterOptions } from '../cluster/cluster';
 import { loadPolicy, type StoredPolicy } from '../stores/policy-store';
-import type { DbRelayStore } from '../stores/relay-store';
 import { RunAgents } from '../agents/run-agents';
 import { RunLeases } from '../cluster/run-leases';
 import { RunLog, type EventListener } from './run-log';
@@ -47,11 +46,6 @@ export interface StartRunInput {
 export interface RunManagerOptions {
   q: Queries;
   broker: DurableRelayBroker;
-  /**
-   * The broker's store, when it can claim an approved call in the settle statement (DbRelayStore):
-   * a decision on a relay that waits here then starts the tool without a claim statement of its own.
-   */
-  approvalClaims?: Pick<DbRelayStore, 'withApprovalClaim'>;
   grants: GrantStore;
   model: LanguageModelV4;
   modelName: string;
@@ -402,14 +396,18 @@ export class RunManager {
   async decideChecked(relayId: string, response: RelayResponse, decidedBy: string, authority: GrantAuthority = { mayManageGrants: false }) {
     // Always Allow is judged before anything is stored: a refused one leaves the relay pending.
     if (isAlwaysAllow(response)) response = await this.checkAlwaysAllow(relayId, response, authority);
-    const decide = () => this.options.broker.resolve(relayId, response, decidedBy);
-    const waiting = response.approved && this.options.approvalClaims ? this.agents.waitingRelay(relayId) : undefined;
+    const waiting = response.approved ? this.agents.waitingRelay(relayId) : undefined;
     const entry = waiting ? this.live.get(waiting.runId) : undefined;
-    if (!waiting || !entry || entry.detached || entry.preClaims.has(waiting.toolCallId)) return decide();
+    // One claim per call: a second concurrent approval settles without one (and loses the settle).
+    if (!waiting || !entry || entry.detached || entry.preClaims.has(waiting.toolCallId)) return this.options.broker.resolve(relayId, response, decidedBy);
     let told!: (claimed: boolean) => void;
     entry.preClaims.set(waiting.toolCallId, new Promise<boolean>((resolve) => (told = resolve)));
     const { leaseOwner } = this.fence;
-    return this.options.approvalClaims!.withApprovalClaim(relayId, { toolCallId: waiting.toolCallId, ...(leaseOwner === undefined ? {} : { leaseOwner }), done: told }, decide);
+    try {
+      return await this.options.broker.resolve(relayId, response, decidedBy, { toolCallId: waiting.toolCallId, ...(leaseOwner === undefined ? {} : { leaseOwner }), done: told });
+    } finally {
+      told(false); // no-op once the store has told
+    }
   }
 
   /** The response with its Always Allow rules checked against the relay (always-allow.ts); 403/422 when refused. */

@@ -53,6 +53,25 @@ describeStores('DbRelayStore', (store) => {
     await expect(waiting).resolves.toMatchObject({ decidedBy: winners[0]!.value.decidedBy });
   });
 
+  it('the approval claim is a parameter of resolve: the settle statement claims the call, and the claim is told before the waiter wakes', async () => {
+    const broker = new DurableRelayBroker(new DbRelayStore(store().q.relays));
+    await broker.register(request('c1'));
+    const order: string[] = [];
+    const waiting = broker.wait('c1').then(() => order.push('woken'));
+    const claim = { toolCallId: 'call-c1', done: (claimed: boolean) => order.push(`claimed: ${claimed}`) };
+    await broker.resolve('c1', { approved: true }, 'alice', claim);
+    await waiting;
+    expect(order).toEqual(['claimed: true', 'woken']);
+    expect(await store().q.toolExecutions.getToolExecution({ runId: 'run-1', toolCallId: 'call-c1' })).toMatchObject({ status: 'claimed' });
+    // A denial, or a losing answer, claims nothing, and says so.
+    await broker.register(request('c2'));
+    const told: boolean[] = [];
+    await broker.resolve('c2', { approved: false }, 'alice', { toolCallId: 'call-c2', done: (claimed) => told.push(claimed) });
+    await expect(broker.resolve('c1', { approved: true }, 'bob', { toolCallId: 'call-c1', done: (claimed) => told.push(claimed) })).rejects.toBeInstanceOf(RelayAlreadyResolvedError);
+    expect(told).toEqual([false, false]);
+    expect(await store().q.toolExecutions.getToolExecution({ runId: 'run-1', toolCallId: 'call-c2' })).toBeUndefined();
+  });
+
   it('a relay expires at its deadline and a late answer gets the expiry', async () => {
     const broker = new DurableRelayBroker(new DbRelayStore(store().q.relays), { pollMs: 200 });
     await broker.register(request('late', 300));

@@ -5,7 +5,7 @@
 // the instance whose run waits for the relay re-reads it at once.
 import type { RelayQueries } from '../../db';
 import { toRelayOutcome, toRelayRecord } from '../../db';
-import { RelayNotFoundError, type RelayFilter, type RelayOutcome, type RelayRecord, type RelayRequest, type RelayStore, type ResolveResult } from '../../relay';
+import { RelayNotFoundError, type ApprovalClaim, type RelayFilter, type RelayOutcome, type RelayRecord, type RelayRequest, type RelayStore, type ResolveResult } from '../../relay';
 
 export interface DbRelayStoreOptions {
   /** Called after a settlement (decision, expiry, cancellation) was stored; its failure is only reported. */
@@ -18,19 +18,7 @@ export interface DbRelayStoreOptions {
   leaseOwner?: string;
 }
 
-/** What an approval may claim in its settle statement (RunManager, for a run it executes). */
-export interface ApprovalClaim {
-  toolCallId: string;
-  /** Several instances: claimed only while this instance holds the run's lease. */
-  leaseOwner?: string;
-  /** Told once, right after the settle statement (before any waiter wakes): whether it claimed the call. */
-  done(claimed: boolean): void;
-}
-
 export class DbRelayStore implements RelayStore {
-  /** Approvals being decided in this process that also claim their call, by relay id. */
-  private readonly claims = new Map<string, ApprovalClaim>();
-
   constructor(
     private readonly relays: RelayQueries,
     private readonly options: DbRelayStoreOptions = {},
@@ -45,27 +33,9 @@ export class DbRelayStore implements RelayStore {
     return row ? toRelayRecord(row) : undefined;
   }
 
-  /**
-   * Runs `decide` (which settles relay `id`) with `claim`: if it settles the relay as approved, the
-   * same statement claims the tool call. `claim.done` is told either way, at the latest when
-   * `decide` ends. A second concurrent claim for the same relay is not registered.
-   */
-  async withApprovalClaim<T>(id: string, claim: ApprovalClaim, decide: () => Promise<T>): Promise<T> {
-    if (this.claims.has(id)) {
-      claim.done(false);
-      return decide();
-    }
-    this.claims.set(id, claim);
-    try {
-      return await decide();
-    } finally {
-      if (this.claims.get(id) === claim) this.claims.delete(id);
-      claim.done(false); // no-op when it was told already
-    }
-  }
-
-  async settle(id: string, outcome: RelayOutcome): Promise<ResolveResult> {
-    const result = await this.settleOnce(id, outcome);
+  /** An approval given with `claim` claims its call in the settle statement (lib/db relays.resolveRelay). */
+  async settle(id: string, outcome: RelayOutcome, claim?: ApprovalClaim): Promise<ResolveResult> {
+    const result = await this.settleOnce(id, outcome, claim);
     if (result.ok) await this.announce(id);
     return result;
   }
@@ -76,12 +46,11 @@ export class DbRelayStore implements RelayStore {
     await this.options.onSettled(id).catch((error: Error) => this.options.onError?.(error));
   }
 
-  private async settleOnce(id: string, outcome: RelayOutcome): Promise<ResolveResult> {
-    if (outcome.status === 'expired') return this.expire(id);
-    const claim = outcome.status === 'approved' ? this.claims.get(id) : undefined;
-    if (claim) this.claims.delete(id);
+  private async settleOnce(id: string, outcome: RelayOutcome, given?: ApprovalClaim): Promise<ResolveResult> {
+    const claim = outcome.status === 'approved' ? given : undefined;
     let claimed = false;
     try {
+      if (outcome.status === 'expired') return await this.expire(id);
       const result = await this.relays.resolveRelay({
         id,
         status: outcome.status,
@@ -93,7 +62,7 @@ export class DbRelayStore implements RelayStore {
       claimed = result.ok && result.claimed === true;
       return this.resultOf(id, result);
     } finally {
-      claim?.done(claimed);
+      given?.done(claimed);
     }
   }
 

@@ -29,7 +29,6 @@ export function testRunManager(q: Queries, workspace: string, overrides: Partial
   return new RunManager({
     q,
     broker: new DurableRelayBroker(relayStore),
-    approvalClaims: relayStore,
     grants: new DbGrantStore(q.grants),
     model: createOfflineModel(),
     modelName: 'offline',
