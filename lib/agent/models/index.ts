@@ -3,7 +3,7 @@
 export { createOfflineModel, chunkText, OFFLINE_MODEL_ID, OFFLINE_PROVIDER, type OfflineModelOptions } from './offline/offline';
 export { parseInstructionLine, parseInstructions, unescapeText, type OfflineCall, type OfflineToolName } from './offline/offline-grammar';
 export { OFFLINE_PHRASES, phraseCommand, type OfflinePhrase } from './offline/offline-phrases';
-export { DENIAL_PREFIX, HELP_TEXT } from './offline/offline-reply';
+export { HELP_TEXT } from './offline/offline-reply';
 export {
   ANTHROPIC_DEFAULT_BASE_URL,
   DEFAULT_MODEL_SPEC,

@@ -221,20 +221,24 @@ describeStores('RunManager', (store) => {
     expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
   });
 
-  it('a policy-denied call whose result the log lost is stored as denied on resume, whether or not its tool_call was logged', async () => {
+  it('a policy-denied call whose result the log lost is stored as denied on resume, from the logged decision or the fact in the checkpoint, never from the wording', async () => {
     const { q } = store();
     const runId = 'policy-denied-lost';
     const logged = { type: 'tool-call' as const, toolCallId: 'call-logged', toolName: 'bash', input: { command: 'sudo ls' } };
     const unlogged = { type: 'tool-call' as const, toolCallId: 'call-unlogged', toolName: 'bash', input: { command: 'sudo id' } };
     const failed = { type: 'tool-call' as const, toolCallId: 'call-failed', toolName: 'nope', input: {} };
+    // A call that ran and printed the runtime's wording itself: not a denial.
+    const mimic = { type: 'tool-call' as const, toolCallId: 'call-mimic', toolName: 'nope', input: {} };
     const refusal = 'Tool execution denied: sudo is denied. Do not retry the same call.';
+    const denied = { gatehouse: { denied: true } };
     const messages = [
-      { role: 'user', content: 'three calls' },
-      { role: 'assistant', content: [logged, unlogged, failed] },
+      { role: 'user', content: 'four calls' },
+      { role: 'assistant', content: [logged, unlogged, failed, mimic] },
       { role: 'tool', content: [
-        { type: 'tool-result', toolCallId: 'call-logged', toolName: 'bash', output: { type: 'error-text', value: refusal } },
-        { type: 'tool-result', toolCallId: 'call-unlogged', toolName: 'bash', output: { type: 'error-text', value: refusal } },
+        { type: 'tool-result', toolCallId: 'call-logged', toolName: 'bash', output: { type: 'error-text', value: refusal }, providerOptions: denied },
+        { type: 'tool-result', toolCallId: 'call-unlogged', toolName: 'bash', output: { type: 'error-text', value: refusal }, providerOptions: denied },
         { type: 'tool-result', toolCallId: 'call-failed', toolName: 'nope', output: { type: 'error-text', value: 'Unknown tool nope' } },
+        { type: 'tool-result', toolCallId: 'call-mimic', toolName: 'nope', output: { type: 'error-text', value: refusal } },
       ] },
     ];
     await q.runs.createRun({ id: runId, sessionId: 'denied-session', status: 'running', state: { messages } });
@@ -244,7 +248,7 @@ describeStores('RunManager', (store) => {
     const m = manager();
     expect(await m.recover()).toEqual([runId]);
     const results = (await follow(m, runId, 0)).filter((e) => e.type === 'tool_result');
-    expect(results.map((r) => [r.toolCallId, r.denied])).toEqual([['call-logged', true], ['call-unlogged', true], ['call-failed', false]]);
+    expect(results.map((r) => [r.toolCallId, r.denied])).toEqual([['call-logged', true], ['call-unlogged', true], ['call-failed', false], ['call-mimic', false]]);
     expect(await q.toolExecutions.listToolExecutions({ runId })).toEqual([]);
     expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
   });

@@ -7,7 +7,7 @@
 // while an append waits, until the failed append detaches it), so every step whose results were
 // checkpointed is reconciled too: the decisions and results the log lost are stored, and audited.
 import type { ModelMessage } from 'ai';
-import { DENIAL_PREFIX, type ModelToolCall, type ResumePoint } from '../../agent';
+import { checkpointedResults, type CallResult, type ModelToolCall, type ResumePoint } from '../../agent';
 import { toRelayRecord, type Queries, type RecordAuditInput } from '../../db';
 import type { RelayResolvedEvent, RunEvent } from '../../contract';
 import type { RelayRequest } from '../../relay';
@@ -19,8 +19,6 @@ export interface ResumeDeps {
   /** Stores events of the run (with their audit rows): the interrupted calls' results, decisions not yet logged. */
   append(events: RunEvent[], audit?: RecordAuditInput[]): Promise<void>;
 }
-
-type CallResult = { output: string; isError: boolean };
 
 /** What the run's log holds of its main agent's calls: their relays, the decisions logged, their results. */
 interface Ledger {
@@ -68,26 +66,13 @@ export async function reconcileLastStep(deps: ResumeDeps, runId: string, message
 async function reconcileAnswered(deps: ResumeDeps, runId: string, messages: ModelMessage[], ledger: Ledger): Promise<void> {
   for (let i = 0; i + 1 < messages.length; i++) {
     const calls = toolCallsOf(messages[i]!);
-    if (calls.length > 0 && calls.some((call) => !ledger.results.has(call.toolCallId))) await reconcileCalls(deps, runId, calls, toolResultsOf(messages[i + 1]), ledger);
+    if (calls.length > 0 && calls.some((call) => !ledger.results.has(call.toolCallId))) await reconcileCalls(deps, runId, calls, checkpointedResults(messages[i + 1]), ledger);
   }
 }
 
 function toolCallsOf(message: ModelMessage): ModelToolCall[] {
   if (message.role !== 'assistant' || typeof message.content === 'string') return [];
   return message.content.flatMap((part) => (part.type === 'tool-call' ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : []));
-}
-
-/** The results a checkpointed tool message gave the model, by call id. */
-function toolResultsOf(message: ModelMessage | undefined): Map<string, CallResult> {
-  const results = new Map<string, CallResult>();
-  if (message?.role !== 'tool') return results;
-  for (const part of message.content) {
-    if (part.type !== 'tool-result') continue;
-    const output = part.output as { type: string; value?: unknown };
-    const value = typeof output.value === 'string' ? output.value : JSON.stringify(output.value ?? null);
-    results.set(part.toolCallId, { output: value, isError: output.type === 'error-text' || output.type === 'error-json' });
-  }
-  return results;
 }
 
 async function readLedger(q: Queries, runId: string): Promise<Ledger> {
@@ -100,7 +85,7 @@ async function readLedger(q: Queries, runId: string): Promise<Ledger> {
     else if (event.type === 'tool_call') {
       if (event.decision?.action === 'deny') ledger.policyDenied.add(event.toolCallId);
     } else if (event.type === 'tool_result') {
-      ledger.results.set(event.toolCallId, { output: String(event.output), isError: event.isError === true });
+      ledger.results.set(event.toolCallId, { output: String(event.output), isError: event.isError === true, ...(event.denied ? { denied: true } : {}) });
     }
   }
   for (const execution of await q.toolExecutions.listToolExecutions({ runId })) ledger.executions.set(execution.toolCallId, execution);
@@ -130,18 +115,10 @@ async function reconcileCalls({ q, append }: ResumeDeps, runId: string, calls: M
       outcome = await appendDecision({ q, append }, relay);
       if (outcome) ledger.logged.set(relay.id, outcome);
     }
-    const denied = !execution && (outcome !== undefined ? outcome !== 'approved' : ledger.policyDenied.has(call.toolCallId) || isDenial(result));
+    const denied = !execution && (outcome !== undefined ? outcome !== 'approved' : ledger.policyDenied.has(call.toolCallId) || result.denied === true);
     await append([{ type: 'tool_result', agentId: 'main', parents: [], runId, toolCallId: call.toolCallId, name: call.toolName, ...result, denied }]);
     ledger.results.set(call.toolCallId, result);
   }
-}
-
-/**
- * A result that never ran and reads as a denial: the runtime's own wording (`Tool execution denied:`),
- * for a call the policy denied whose `tool_call` the log lost too. Nothing else starts so without running.
- */
-function isDenial(result: CallResult): boolean {
-  return result.isError && result.output.startsWith(DENIAL_PREFIX);
 }
 
 /** A settled relay's `relay_resolved` event and its audit row, as the pump would have stored them; its status. */

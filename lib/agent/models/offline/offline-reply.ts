@@ -1,9 +1,8 @@
 // The offline model's words: the grammar help, the "tool not available" line, and the answer
-// that follows tool results (one entry per call, in call order). Pure string building.
+// that follows tool results (one entry per call, in call order). Pure string building. It recognises a
+// denial by the loop's wording (loop/results.ts), as a model reading the result would.
 import type { LanguageModelV4ToolResultOutput } from '@ai-sdk/provider';
-
-/** The prefix the agent loop puts on the result of a call the policy (or a human) refused. */
-export const DENIAL_PREFIX = 'Tool execution denied:';
+import { DENIAL_PREFIX } from '../../loop/results';
 
 /** Output longer than this is cut, so the answer stays a summary and not a copy. */
 export const MAX_RESULT_LINES = 5;

@@ -1,0 +1,150 @@
+// Asking a human: the relay a call raises when the policy says ask, waiting for its outcome (also
+// after a restart), an approval handler's answer, and Always Allow, which stores the grants and
+// settles the other waiting calls they now cover. Anything but an approval is a denial.
+import { randomUUID } from 'node:crypto';
+import { derivePermission, grantFitsCall, RuleSchema, type Decision, type Rule, type ToolCall } from '../../policy';
+import type { RelayOutcome, RelayRequest, RelayResponse } from '../../relay';
+import { renderPrompt } from '../approval';
+import { emit, type AgentLevel, type GatedCall, type RunContext } from './context';
+import { gate } from './gate';
+
+/** A relay's outcome, and `announce`, which emits its `relay_resolved` event (once, however often called). */
+export interface Answer {
+  outcome: RelayOutcome;
+  announce: () => void;
+}
+
+function timeoutOf(level: AgentLevel, decision: Decision, fallbackS: number): number {
+  const rule = decision.rule ? level.policy.policy.rules[decision.rule.index] : undefined;
+  return rule?.timeoutS ?? fallbackS;
+}
+
+export async function askHuman(scope: GatedCall, decision: Decision, inspection?: string): Promise<Answer> {
+  const { ctx, level, tool, input } = scope;
+  const call = { tool: tool.name, params: input, ...(level.agentId === 'main' ? {} : { agent: level.agentId }) };
+  let suggestedRules: Rule[];
+  try {
+    const derived = tool.derivePermission ? tool.derivePermission(input, ctx.env) : derivePermission(call, { workspaceRoot: ctx.env.workspace, risk: tool.risk, paramKinds: tool.paramKinds });
+    // Only what would allow this call again (a part that writes a file, say, no allow rule can).
+    suggestedRules = derived.filter((rule) => grantFitsCall(rule, call, { workspaceRoot: ctx.env.workspace, paramKinds: tool.paramKinds }));
+  } catch {
+    suggestedRules = [];
+  }
+  const preview = tool.preview ? await tool.preview(input, ctx.env).catch(() => undefined) : undefined;
+  const now = Date.now();
+  const request: RelayRequest = {
+    id: randomUUID(),
+    kind: 'permission',
+    runId: ctx.runId,
+    sessionId: ctx.sessionId,
+    agentId: level.agentId,
+    parents: level.parents,
+    toolCallId: scope.call.toolCallId,
+    tool: tool.name,
+    params: input,
+    risk: tool.risk,
+    decision,
+    suggestedRules,
+    ...(preview ? { preview } : {}),
+    prompt: renderPrompt(ctx.promptTemplates[tool.name] ?? ctx.promptTemplates['*'] ?? '', tool.name, input),
+    createdAt: now,
+    expiresAt: now + timeoutOf(level, decision, ctx.approvalTimeoutS) * 1000,
+  };
+  await ctx.broker.register(request);
+  // The request's own fields, flat on the event (the seed design's shape), and `respond` beside them.
+  emit(ctx, level, { ...request, type: 'relay', respond: (response) => answerOnce(ctx, request.id, response) });
+  if (ctx.onApproval) void answerWithHandler(ctx, request);
+  return awaitRelay(scope, request, inspection);
+}
+
+/**
+ * `respond` for the event: the seed design's consumers call it without awaiting (a timer's late
+ * "deny" after the human answered, a second key press), so a refused second answer must not
+ * become an unhandled rejection that ends their process. Whoever awaits still gets the error.
+ */
+function answerOnce(ctx: RunContext, relayId: string, response: RelayResponse): Promise<RelayOutcome> {
+  const answered = ctx.broker.resolve(relayId, response, 'user');
+  answered.catch(() => undefined);
+  return answered;
+}
+
+/**
+ * Waits for a registered relay's outcome (also after a restart), then applies Always Allow. Any
+ * outcome but an approval is announced at once; an approval is announced by the caller once the
+ * call is claimed (see `execute`, call.ts).
+ */
+export async function awaitRelay(scope: GatedCall, request: RelayRequest, inspection?: string): Promise<Answer> {
+  const { ctx, level, tool, input } = scope;
+  ctx.pending.set(request.id, { ctx, level, tool, input, request, inspection });
+  const outcome = await ctx.broker.wait(request.id, { signal: ctx.signal });
+  ctx.pending.delete(request.id);
+  let announced = false;
+  const announce = () => {
+    if (announced) return;
+    announced = true;
+    emit(ctx, level, {
+      type: 'relay_resolved',
+      relayId: request.id,
+      toolCallId: request.toolCallId,
+      status: outcome.status,
+      reason: outcome.reason,
+      decidedBy: outcome.decidedBy,
+      always: outcome.response?.always === true,
+    });
+  };
+  if (outcome.status !== 'approved') announce();
+  else if (outcome.response?.always) await grantAlways(scope, request, outcome);
+  return { outcome, announce };
+}
+
+async function answerWithHandler(ctx: RunContext, request: RelayRequest): Promise<void> {
+  const handler = ctx.onApproval!;
+  try {
+    const response = handler === 'auto-approve' ? { approved: true } : handler === 'auto-deny' ? { approved: false, reason: 'Denied automatically' } : await handler(request);
+    await ctx.broker.resolve(request.id, response, 'handler');
+  } catch (error) {
+    // A failing handler is a denial, never an approval.
+    await ctx.broker.resolve(request.id, { approved: false, reason: `The approval handler failed: ${(error as Error)?.message ?? String(error)}` }, 'system').catch(() => undefined);
+  }
+}
+
+/**
+ * Always Allow: store the rules (as edited by the human), then settle the pending relays they now
+ * cover. Defence in depth: whoever answered, only allow rules for the relay's own tool (no tool
+ * glob) that cover the call are stored; the rest are dropped (the approval itself stands). Roles
+ * (who may edit a rule, who may grant for everyone) are the server's: the library treats whoever
+ * calls `respond` as the relay's owner (lib/policy `checkGrantRules` applies them).
+ */
+async function grantAlways({ ctx, tool }: GatedCall, request: RelayRequest, outcome: RelayOutcome): Promise<void> {
+  const edited = outcome.response?.rule;
+  const candidates: unknown[] = edited === undefined ? request.suggestedRules : Array.isArray(edited) ? edited : [edited];
+  const call: ToolCall = { tool: request.tool, params: request.params, ...(request.agentId === 'main' ? {} : { agent: request.agentId }) };
+  const rules = candidates.flatMap((rule) => {
+    const parsed = RuleSchema.safeParse(rule);
+    return parsed.success && grantFitsCall(parsed.data, call, { workspaceRoot: ctx.env.workspace, paramKinds: tool.paramKinds }) ? [parsed.data] : [];
+  });
+  if (rules.length === 0) return;
+  const scope = outcome.response?.scope ?? 'session';
+  await ctx.grants.add(ctx.sessionId, rules, scope, outcome.decidedBy);
+  // A session grant covers this session's waiting calls; a global one everybody's.
+  const grantsBySession = new Map<string, Rule[]>();
+  for (const [id, pending] of ctx.pending) {
+    const sessionId = pending.request.sessionId;
+    if (scope === 'session' && sessionId !== ctx.sessionId) continue;
+    let grants = grantsBySession.get(sessionId);
+    if (!grants) grantsBySession.set(sessionId, (grants = await ctx.grants.list(sessionId)));
+    const again = gate({
+      policy: pending.level.policy,
+      tool: pending.tool,
+      rawInput: pending.input,
+      agentId: pending.level.agentId,
+      mode: pending.level.mode ?? pending.ctx.mode,
+      grants,
+      workspace: pending.ctx.env.workspace,
+      inspection: pending.inspection,
+    });
+    if (again.kind === 'decided' && again.decision.action === 'allow') {
+      await ctx.broker.resolve(id, { approved: true, reason: 'Covered by an "always allow" grant' }, 'grant').catch(() => undefined);
+    }
+  }
+}
