@@ -1,5 +1,4 @@
 // GET /api/audit: decisions, policy edits and grant changes, newest first, filtered, paginated.
-import { AppError } from '@/lib/server/http/errors';
 import { handle, searchParams } from '@/lib/server/http/handler';
 import { AuditQuerySchema } from './schema';
 
@@ -7,8 +6,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const GET = handle('audit:read', async (request, _params, rt) => {
-  const query = AuditQuerySchema.safeParse(searchParams(request));
-  if (!query.success) throw AppError.fromZod(query.error, 'query');
-  const page = await rt.q.audit.listAudit(query.data);
+  const query = searchParams(request, AuditQuerySchema);
+  const page = await rt.q.audit.listAudit(query);
   return Response.json({ items: page.items, nextCursor: page.nextCursor ?? null });
 });

@@ -1,6 +1,5 @@
 // GET /api/grants: the live Always Allow grants (of a session plus the global ones, or all).
 import { z } from 'zod';
-import { AppError } from '@/lib/server/http/errors';
 import { handle, searchParams } from '@/lib/server/http/handler';
 
 export const runtime = 'nodejs';
@@ -9,7 +8,6 @@ export const dynamic = 'force-dynamic';
 const QuerySchema = z.object({ sessionId: z.string().min(1).optional() });
 
 export const GET = handle('grants:read', async (request, _params, rt) => {
-  const query = QuerySchema.safeParse(searchParams(request));
-  if (!query.success) throw AppError.fromZod(query.error, 'query');
-  return Response.json({ items: await rt.q.grants.listGrants({ sessionId: query.data.sessionId }) });
+  const query = searchParams(request, QuerySchema);
+  return Response.json({ items: await rt.q.grants.listGrants({ sessionId: query.sessionId }) });
 });

@@ -1,9 +1,9 @@
 // GET /api/tokens: the caller's own live API tokens (never the secret or its hash).
 // POST /api/tokens: a new token for the caller; the secret is in this answer only (201).
-import { createApiToken, type AuthUser } from '@/lib/auth';
+import { createApiToken } from '@/lib/auth';
 import type { ApiTokenRow } from '@/lib/db';
 import { readJson } from '@/lib/server/http/body';
-import { handle, signedIn } from '@/lib/server/http/handler';
+import { handle } from '@/lib/server/http/handler';
 import { auditAccount } from '../users/audit';
 import { CreateTokenSchema } from './schema';
 
@@ -21,12 +21,11 @@ const toPublicToken = (row: Pick<ApiTokenRow, 'id' | 'name' | 'createdAt' | 'exp
 });
 
 export const GET = handle('tokens:manage:own', async (_request, _params, rt, user) => {
-  const rows = await rt.q.tokens.listApiTokens({ userId: signedIn(user).id });
+  const rows = await rt.q.tokens.listApiTokens({ userId: user.id });
   return Response.json({ items: rows.map(toPublicToken) }, { headers: { 'Cache-Control': 'no-store' } });
 });
 
-export const POST = handle('tokens:manage:own', async (request, _params, rt, user) => {
-  const me: AuthUser = signedIn(user);
+export const POST = handle('tokens:manage:own', async (request, _params, rt, me) => {
   const { name, expiresInDays } = await readJson(request, CreateTokenSchema, rt.config.maxBodyBytes);
   const expiresAt = expiresInDays === undefined ? undefined : new Date(Date.now() + expiresInDays * DAY_MS);
   const created = await createApiToken({ q: rt.q, userId: me.id, name, expiresAt });

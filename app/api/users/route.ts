@@ -2,7 +2,7 @@
 // POST /api/users: creates a user (201); 409 conflict:username when the name is taken (any case).
 import { createUser, listUsers } from '@/lib/auth';
 import { readJson } from '@/lib/server/http/body';
-import { handle, signedIn } from '@/lib/server/http/handler';
+import { handle } from '@/lib/server/http/handler';
 import { auditAccount } from './audit';
 import { CreateUserSchema } from './schema';
 
@@ -14,6 +14,6 @@ export const GET = handle('users:manage', async (_request, _params, rt) => Respo
 export const POST = handle('users:manage', async (request, _params, rt, user) => {
   const body = await readJson(request, CreateUserSchema, rt.config.maxBodyBytes);
   const created = await createUser({ q: rt.q, ...body });
-  await auditAccount(rt, signedIn(user), 'user_created', { userId: created.id, username: created.username, role: created.role, password: created.hasPassword });
+  await auditAccount(rt, user, 'user_created', { userId: created.id, username: created.username, role: created.role, password: created.hasPassword });
   return Response.json({ user: created }, { status: 201 });
 });

@@ -9,7 +9,7 @@ import { can, canDecideRelay, ForbiddenError } from '../../auth';
 import { RuleSchema } from '../../policy';
 import { readJson } from '../http/body';
 import { AppError } from '../http/errors';
-import { handle, signedIn } from '../http/handler';
+import { handle } from '../http/handler';
 import type { RouteRequest } from '../http/route-request';
 
 export const RelayDecisionSchema = z.object({
@@ -25,8 +25,7 @@ export const RelayDecisionSchema = z.object({
 
 export type RelayParams = { relayId: string };
 
-export const decideRelay = handle<RelayParams, RouteRequest>('relays:decide:own', async (request, { relayId }, rt, user) => {
-  const me = signedIn(user);
+export const decideRelay = handle<RelayParams, RouteRequest>('relays:decide:own', async (request, { relayId }, rt, me) => {
   const body = await readJson(request, RelayDecisionSchema, rt.config.maxBodyBytes);
   const relay = await rt.runs.relayAccess(relayId);
   if (!relay || relay.sessionId !== body.sessionId) throw new AppError('not_found:relay', 404, 'No such relay in this session');

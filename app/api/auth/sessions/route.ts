@@ -2,14 +2,13 @@
 // one included (its cookie is cleared). API tokens are not sessions and stay valid. Answers how
 // many sessions ended; audited as `user_sessions_ended`.
 import { clearSessionCookieHeader, endUserSessions, isSecureRequest } from '@/lib/auth';
-import { handle, signedIn } from '@/lib/server/http/handler';
+import { handle } from '@/lib/server/http/handler';
 import { auditAccount } from '../../users/audit';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const DELETE = handle('signed-in', async (request, _params, rt, user) => {
-  const me = signedIn(user);
+export const DELETE = handle('signed-in', async (request, _params, rt, me) => {
   const ended = await endUserSessions({ q: rt.q, userId: me.id });
   await auditAccount(rt, me, 'user_sessions_ended', { userId: me.id, username: me.username, ended });
   return Response.json({ ended }, { headers: { 'Set-Cookie': clearSessionCookieHeader({ secure: isSecureRequest(request) }), 'Cache-Control': 'no-store' } });

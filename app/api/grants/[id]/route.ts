@@ -1,12 +1,11 @@
 // DELETE /api/grants/:id: revokes a grant; the next matching call asks again.
 import { AppError } from '@/lib/server/http/errors';
-import { handle, signedIn } from '@/lib/server/http/handler';
+import { handle } from '@/lib/server/http/handler';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const DELETE = handle<{ id: string }>('grants:manage', async (_request, { id }, rt, user) => {
-  const me = signedIn(user);
+export const DELETE = handle<{ id: string }>('grants:manage', async (_request, { id }, rt, me) => {
   const revoked = await rt.q.grants.revokeGrant({ id, revokedBy: me.username });
   if (!revoked) throw new AppError('not_found:grant', 404, 'No such live grant');
   await rt.q.audit.recordAudit({ kind: 'grant_revoked', sessionId: revoked.sessionId ?? undefined, decidedBy: me.username, rule: revoked.rule, details: { grantId: id } });

@@ -5,20 +5,22 @@ import { z } from 'zod';
 import { importPolicy } from '@/lib/policy';
 import { readJson } from '@/lib/server/http/body';
 import { assertCan } from '@/lib/auth';
-import { handle, signedIn } from '@/lib/server/http/handler';
+import { handle, searchParams } from '@/lib/server/http/handler';
 import { savePolicyVersion } from '@/lib/server/stores/policy-store';
 import { expectedVersion } from '../schema';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
+const QuerySchema = z.object({ dryRun: z.string().optional() });
+
 // A dry run only converts (anyone who may read the policy); saving needs policy:edit.
 export const POST = handle('policy:read', async (request, _params, rt, user) => {
-  const dryRun = new URL(request.url).searchParams.get('dryRun') === '1';
+  const dryRun = searchParams(request, QuerySchema).dryRun === '1';
   if (!dryRun) assertCan(user, 'policy:edit');
   const expected = dryRun ? 0 : expectedVersion(request);
   const doc = await readJson(request, z.unknown(), rt.config.maxBodyBytes);
   if (dryRun) return Response.json({ policy: importPolicy(doc) });
-  const saved = await savePolicyVersion(rt.q, { policy: doc, expectedVersion: expected, createdBy: signedIn(user).username, note: 'Imported' });
+  const saved = await savePolicyVersion(rt.q, { policy: doc, expectedVersion: expected, createdBy: user.username, note: 'Imported' });
   return Response.json(saved, { headers: { ETag: `"${saved.version}"` } });
 });

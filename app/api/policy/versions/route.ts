@@ -1,6 +1,5 @@
 // GET /api/policy/versions: every saved version, newest first (for history and restore).
 import { z } from 'zod';
-import { AppError } from '@/lib/server/http/errors';
 import { handle, searchParams } from '@/lib/server/http/handler';
 import { MAX_INT4 } from '@/lib/server/http/input';
 
@@ -13,8 +12,7 @@ const QuerySchema = z.object({
 });
 
 export const GET = handle('policy:read', async (request, _params, rt) => {
-  const query = QuerySchema.safeParse(searchParams(request));
-  if (!query.success) throw AppError.fromZod(query.error, 'query');
-  const versions = await rt.q.policies.listPolicyVersions({ limit: query.data.limit, beforeVersion: query.data.before });
+  const query = searchParams(request, QuerySchema);
+  const versions = await rt.q.policies.listPolicyVersions({ limit: query.limit, beforeVersion: query.before });
   return Response.json({ items: versions });
 });

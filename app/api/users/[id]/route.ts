@@ -3,7 +3,7 @@
 // would leave no enabled admin (then nothing of it is made); 404 for an unknown user.
 import { toPublicUser, updateAccount, UserNotFoundError } from '@/lib/auth';
 import { readJson } from '@/lib/server/http/body';
-import { handle, signedIn } from '@/lib/server/http/handler';
+import { handle } from '@/lib/server/http/handler';
 import { auditAccount } from '../audit';
 import { UpdateUserSchema } from './schema';
 
@@ -26,6 +26,6 @@ export const PATCH = handle<{ id: string }>('users:manage', async (request, { id
   const changes = Object.fromEntries(
     (['displayName', 'role', 'disabled'] as const).filter((key) => before[key] !== after[key]).map((key) => [key, { from: before[key], to: after[key] }]),
   );
-  if (Object.keys(changes).length > 0) await auditAccount(rt, signedIn(user), 'user_changed', { userId: id, username: after.username, changes });
+  if (Object.keys(changes).length > 0) await auditAccount(rt, user, 'user_changed', { userId: id, username: after.username, changes });
   return Response.json({ user: after });
 });

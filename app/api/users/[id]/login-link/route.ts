@@ -3,7 +3,7 @@
 // behind a proxy too. Shown once: only the token's hash is stored.
 import { issueLoginToken, UserNotFoundError } from '@/lib/auth';
 import { AppError } from '@/lib/server/http/errors';
-import { handle, signedIn } from '@/lib/server/http/handler';
+import { handle } from '@/lib/server/http/handler';
 import { auditAccount } from '../../audit';
 
 export const runtime = 'nodejs';
@@ -14,6 +14,6 @@ export const POST = handle<{ id: string }>('users:manage', async (_request, { id
   if (!target) throw new UserNotFoundError(id);
   if (target.disabled) throw new AppError('conflict:user_disabled', 409, `${target.username} is disabled: enable the account first`);
   const { token, expiresAt } = await issueLoginToken({ q: rt.q, userId: id });
-  await auditAccount(rt, signedIn(user), 'user_login_link', { userId: id, username: target.username, expiresAt });
+  await auditAccount(rt, user, 'user_login_link', { userId: id, username: target.username, expiresAt });
   return Response.json({ path: `/login?token=${encodeURIComponent(token)}`, expiresAt }, { status: 201, headers: { 'Cache-Control': 'no-store' } });
 });

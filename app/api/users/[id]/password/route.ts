@@ -2,16 +2,15 @@
 // the caller's own when admins set their own password).
 import { resetPassword } from '@/lib/auth';
 import { readJson } from '@/lib/server/http/body';
-import { handle, signedIn } from '@/lib/server/http/handler';
+import { handle } from '@/lib/server/http/handler';
 import { auditAccount } from '../../audit';
 import { ResetPasswordSchema } from './schema';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const POST = handle<{ id: string }>('users:manage', async (request, { id }, rt, user) => {
+export const POST = handle<{ id: string }>('users:manage', async (request, { id }, rt, me) => {
   const { password } = await readJson(request, ResetPasswordSchema, rt.config.maxBodyBytes);
-  const me = signedIn(user);
   const changed = await resetPassword({ q: rt.q, id, password, keepSessionId: me.id === id ? me.sessionId : undefined });
   await auditAccount(rt, me, 'user_password_reset', { userId: id, username: changed.username });
   return Response.json({ user: changed });

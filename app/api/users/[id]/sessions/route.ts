@@ -2,7 +2,7 @@
 // ends at once, on every instance, and their open streams close. API tokens are not sessions
 // (disabling the user revokes those too). Answers how many ended; 404 for an unknown user.
 import { endUserSessions, UserNotFoundError } from '@/lib/auth';
-import { handle, signedIn } from '@/lib/server/http/handler';
+import { handle } from '@/lib/server/http/handler';
 import { auditAccount } from '../../audit';
 
 export const runtime = 'nodejs';
@@ -12,6 +12,6 @@ export const DELETE = handle<{ id: string }>('users:manage', async (_request, { 
   const target = await rt.q.users.getUser({ id });
   if (!target) throw new UserNotFoundError(id);
   const ended = await endUserSessions({ q: rt.q, userId: id });
-  await auditAccount(rt, signedIn(user), 'user_sessions_ended', { userId: id, username: target.username, ended });
+  await auditAccount(rt, user, 'user_sessions_ended', { userId: id, username: target.username, ended });
   return Response.json({ ended });
 });
