@@ -35,6 +35,18 @@ describeStores('grants', (store) => {
     expect((await q.grants.getGrant({ id: g.id }))?.revokedBy).toBe('admin');
   });
 
+  it('a revoke and its audit row are one transaction: a failed audit leaves the grant unrevoked', async () => {
+    const { q } = store();
+    const g = await q.grants.createGrant({ rule: rule('git *'), scope: 'session', sessionId: 's1', createdBy: 'alice' });
+    const taken = await q.audit.recordAudit({ kind: 'grant_revoked', decidedBy: 'earlier' });
+    // The audit row cannot be written (its id is taken): nothing is revoked.
+    await expect(q.grants.revokeGrant({ id: g.id, revokedBy: 'admin', audit: (row) => ({ id: taken.id, kind: 'grant_revoked', decidedBy: 'admin', rule: row.rule }) })).rejects.toThrow();
+    expect(await q.grants.getGrant({ id: g.id })).toMatchObject({ revokedAt: null, revokedBy: null });
+    const revoked = await q.grants.revokeGrant({ id: g.id, revokedBy: 'admin', audit: (row) => ({ kind: 'grant_revoked', sessionId: row.sessionId ?? undefined, decidedBy: 'admin', rule: row.rule, details: { grantId: row.id } }) });
+    expect(revoked).toMatchObject({ id: g.id, revokedBy: 'admin' });
+    expect((await q.audit.listAudit({})).items.filter((a) => a.decidedBy === 'admin')).toMatchObject([{ kind: 'grant_revoked', details: { grantId: g.id } }]);
+  });
+
   it('consumes an allow-once grant exactly once, even under concurrency', async () => {
     const { q } = store();
     const once = await q.grants.createGrant({ rule: rule('echo *', { once: true }), scope: 'session', sessionId: 's1', createdBy: 'alice' });

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Rule } from '../policy/types';
+import { auditQueries, type RecordAuditInput } from './audit';
 import type { Database } from './database';
 import { grants, type GrantRow, type GrantScope } from './schema';
 
@@ -63,13 +64,20 @@ export function grantQueries(db: Database) {
     },
 
     /** The revoked grant, or undefined when it does not exist or was already revoked. */
-    async revokeGrant({ id, revokedBy }: { id: string; revokedBy: string }): Promise<GrantRow | undefined> {
-      const [row] = await db
-        .update(grants)
-        .set({ revokedAt: sql`now()`, revokedBy })
-        .where(and(eq(grants.id, id), live()))
-        .returning();
-      return row;
+    /**
+     * Revokes a live grant; undefined if there is none. With `audit`, its audit row is written in
+     * the same transaction: a revoke is never stored without its record (nor the record without it).
+     */
+    async revokeGrant({ id, revokedBy, audit: auditOf }: { id: string; revokedBy: string; audit?: (row: GrantRow) => RecordAuditInput }): Promise<GrantRow | undefined> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(grants)
+          .set({ revokedAt: sql`now()`, revokedBy })
+          .where(and(eq(grants.id, id), live()))
+          .returning();
+        if (row && auditOf) await auditQueries(tx).recordAudit(auditOf(row));
+        return row;
+      });
     },
 
     /** Uses up an allow-once grant: the row for the one caller that consumed it, undefined for everyone else. */

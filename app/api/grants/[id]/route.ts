@@ -6,8 +6,11 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const DELETE = handle<{ id: string }>('grants:manage', async (_request, { id }, rt, me) => {
-  const revoked = await rt.q.grants.revokeGrant({ id, revokedBy: me.username });
+  const revoked = await rt.q.grants.revokeGrant({
+    id,
+    revokedBy: me.username,
+    audit: (grant) => ({ kind: 'grant_revoked', sessionId: grant.sessionId ?? undefined, decidedBy: me.username, rule: grant.rule, details: { grantId: id } }),
+  });
   if (!revoked) throw new AppError('not_found:grant', 404, 'No such live grant');
-  await rt.q.audit.recordAudit({ kind: 'grant_revoked', sessionId: revoked.sessionId ?? undefined, decidedBy: me.username, rule: revoked.rule, details: { grantId: id } });
   return Response.json({ success: true });
 });
