@@ -7,15 +7,14 @@
 // settling anything, and whoever continues the run finds it as it was.
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { realpath } from 'node:fs/promises';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentRun, GrantStore } from '../../agent';
 import { isLiveStatus, LIVE_RUN_STATUSES } from '../../contract';
 import { type Queries, type RelayAccess, type RenewedLease, type RunRow } from '../../db';
 import type { Mode } from '../../policy';
-import type { DurableRelayBroker, RelayRequest, RelayResponse } from '../../relay';
-import { assertScopeAllowed, checkedAlwaysAllow, isAlwaysAllow, type GrantAuthority } from './always-allow';
+import type { DurableRelayBroker, RelayResponse } from '../../relay';
+import type { GrantAuthority } from './always-allow';
 import { AppError, isDatabaseUnreachable } from '../http/errors';
 import { selectTools, type ToolSelection } from '../agents/agent-profiles';
 import { announceRunChange, listenForRunChanges, RunFollowers, type ClusterOptions } from '../cluster/cluster';
@@ -24,7 +23,9 @@ import { RunAgents } from '../agents/run-agents';
 import { RunLeases } from '../cluster/run-leases';
 import { RunLog, type EventListener } from './run-log';
 import { isLeaseLost, pumpRun } from './run-pump';
-import { cancelStrayRelays, finalReply, reconcileLastStep, resumePointOf } from './run-resume';
+import { executionLog, RunDecisions, type DecisionInput, type LiveRun } from './run-decisions';
+import { cancelRun, firstUserText, mainOrigin, setRunMode, type RunControlDeps } from './run-control';
+import { cancelStrayRelays, finalReply, finishEnded, resumePointOf } from './run-resume';
 
 export { auditParams } from './run-audit';
 
@@ -61,18 +62,6 @@ export interface RunManagerOptions {
   cluster?: ClusterOptions;
 }
 
-/** A run executing in this process. */
-interface LiveRun {
-  run: AgentRun;
-  /** Tool calls an approval claimed in its settle statement (by tool call id): true if it did. */
-  preClaims: Map<string, Promise<boolean>>;
-  /** The run's owner (runs.owner never changes): decisions on its relays are checked without a read. */
-  owner: string | null;
-  /** Stopped here without ending: what it emitted before is stored, nothing after. */
-  detached: boolean;
-  /** Settles when its pump has stopped (its last write done). */
-  pumped: Promise<void>;
-}
 
 export class RunManager {
   private readonly live = new Map<string, LiveRun>();
@@ -84,7 +73,7 @@ export class RunManager {
   private readonly leases: RunLeases | undefined;
   private readonly unlisten: Promise<(() => void) | undefined> | undefined;
   private stopping = false;
-  private realWorkspace: Promise<string> | undefined;
+  private readonly decisions: RunDecisions;
   /**
    * Runs outlive the request that starts them, so they are launched in the async context this
    * manager was created in (at boot), not the request's: every promise and timer of a run would
@@ -95,26 +84,8 @@ export class RunManager {
 
   constructor(private readonly options: RunManagerOptions) {
     const { q } = options;
-    this.agents = new RunAgents(options, {
-      claim: async ({ runId, toolCallId }) => {
-        const entry = this.live.get(runId);
-        const pre = entry?.preClaims.get(toolCallId);
-        if (pre) {
-          entry!.preClaims.delete(toolCallId);
-          // Claimed by the approval's own statement (lease held, nobody claimed it before).
-          if (await pre) return true;
-        }
-        try {
-          return await q.toolExecutions.claimToolExecution({ runId, toolCallId, ...this.fence });
-        } catch (error) {
-          this.detachIfCutOff(runId, error);
-          throw error;
-        }
-      },
-      finish: async ({ runId, toolCallId, output, isError }) => {
-        await q.toolExecutions.finishToolExecution({ runId, toolCallId, result: { output, isError } });
-      },
-    });
+    this.agents = new RunAgents(options, executionLog({ q, live: this.live, fence: () => this.fence, cutOff: (runId, error) => this.detachIfCutOff(runId, error) }));
+    this.decisions = new RunDecisions({ ...options, agents: this.agents, live: this.live, fence: () => this.fence });
     const cluster = options.cluster;
     this.followers = cluster ? new RunFollowers(cluster.bus, (error) => this.report(error)) : undefined;
     this.log = new RunLog(options.q.events, cluster && this.followers ? { bus: cluster.bus, followers: this.followers } : undefined, (error) => this.report(error));
@@ -257,13 +228,7 @@ export class RunManager {
     // never ask the model again (it would repeat the conversation's last request).
     const reply = finalReply(messages);
     if (reply !== undefined) {
-      await reconcileLastStep({ q, append: (events, audit) => this.log.append(runId, events, { audit, ...this.fence }) }, runId, messages);
-      await cancelStrayRelays(q, runId, undefined);
-      const origin = mainOrigin(runId);
-      await this.log.append(runId, [
-        ...(reply ? [{ ...origin, type: 'text' as const, content: reply }] : []),
-        { ...origin, type: 'done', finishReason: 'stop', text: reply },
-      ], { status: { to: 'done', ifStatus: [...LIVE_RUN_STATUSES] }, ...this.fence });
+      await finishEnded({ q, append: (events, options) => this.log.append(runId, events, { ...options, ...this.fence }) }, runId, messages, reply);
       await this.releaseLease(runId);
       return true;
     }
@@ -364,118 +329,43 @@ export class RunManager {
     return this.log.subscribe(runId, afterSeq, listener, onClose);
   }
 
-  /**
-   * A human decision. The relay must belong to the session; a second answer is a 409 with the
-   * first. Always Allow is judged as in decideChecked (by default as a decider without `grants:manage`).
-   */
-  async resolve(relayId: string, input: { sessionId: string; response: RelayResponse; decidedBy: string; authority?: GrantAuthority }) {
-    const relay = await this.options.q.relays.getRelay({ id: relayId });
-    if (!relay || relay.sessionId !== input.sessionId) throw new AppError('not_found:relay', 404, 'No such relay in this session');
-    const response = isAlwaysAllow(input.response) ? await this.checkAlwaysAllow(relayId, input.response, input.authority ?? { mayManageGrants: false }) : input.response;
-    return this.options.broker.resolve(relayId, response, input.decidedBy);
+  /** A human decision (checked against the relay's session); see RunDecisions.resolve. */
+  resolve(relayId: string, input: DecisionInput) {
+    return this.decisions.resolve(relayId, input);
   }
 
-  /**
-   * What a decision on a relay is checked against (its session, its run and the run's owner): from
-   * memory when the relay waits in this process (the facts never change, so the decision path reads
-   * nothing before its settle), else one joined read. Undefined for an unknown relay.
-   */
-  async relayAccess(relayId: string): Promise<RelayAccess | undefined> {
-    const waiting = this.agents.waitingRelay(relayId);
-    const entry = waiting ? this.live.get(waiting.runId) : undefined;
-    if (waiting && entry) return { sessionId: waiting.sessionId, runId: waiting.runId, owner: entry.owner };
-    return this.options.q.relays.getRelayAccess({ id: relayId });
+  /** What a decision on a relay is checked against; see RunDecisions.relayAccess. */
+  relayAccess(relayId: string): Promise<RelayAccess | undefined> {
+    return this.decisions.relayAccess(relayId);
   }
 
-  /**
-   * A human decision on a relay the caller has already checked (session and access): no re-read.
-   * An approval of a call that waits in a run executing here also claims the call in the settle
-   * statement, so the tool starts without a statement of its own (at most once still holds: the
-   * claim is made only by the winning settle, and the run's own claim finds it).
-   */
-  async decideChecked(relayId: string, response: RelayResponse, decidedBy: string, authority: GrantAuthority = { mayManageGrants: false }) {
-    // Always Allow is judged before anything is stored: a refused one leaves the relay pending.
-    if (isAlwaysAllow(response)) response = await this.checkAlwaysAllow(relayId, response, authority);
-    const waiting = response.approved ? this.agents.waitingRelay(relayId) : undefined;
-    const entry = waiting ? this.live.get(waiting.runId) : undefined;
-    // One claim per call: a second concurrent approval settles without one (and loses the settle).
-    if (!waiting || !entry || entry.detached || entry.preClaims.has(waiting.toolCallId)) return this.options.broker.resolve(relayId, response, decidedBy);
-    let told!: (claimed: boolean) => void;
-    entry.preClaims.set(waiting.toolCallId, new Promise<boolean>((resolve) => (told = resolve)));
-    const { leaseOwner } = this.fence;
-    try {
-      return await this.options.broker.resolve(relayId, response, decidedBy, { toolCallId: waiting.toolCallId, ...(leaseOwner === undefined ? {} : { leaseOwner }), done: told });
-    } finally {
-      told(false); // no-op once the store has told
-    }
+  /** A human decision on a relay the caller has already checked; see RunDecisions.decideChecked. */
+  decideChecked(relayId: string, response: RelayResponse, decidedBy: string, authority?: GrantAuthority) {
+    return this.decisions.decideChecked(relayId, response, decidedBy, authority);
   }
 
-  /** The response with its Always Allow rules checked against the relay (always-allow.ts); 403/422 when refused. */
-  private async checkAlwaysAllow(relayId: string, response: RelayResponse, authority: GrantAuthority): Promise<RelayResponse> {
-    assertScopeAllowed(response, authority);
-    if (response.rule === undefined) return response;
-    let relay: RelayRequest | undefined = this.agents.waitingRelay(relayId);
-    if (!relay) {
-      const row = await this.options.q.relays.getRelay({ id: relayId });
-      // Unknown or already decided: the broker answers (404, or 409 with the first decision).
-      if (row?.status !== 'pending') return response;
-      relay = row.request;
-    }
-    return checkedAlwaysAllow(response, relay, authority, await this.workspaceRoot());
+  /** Cancels a run wherever it executes (run-control.ts). */
+  cancel(runId: string): Promise<void> {
+    return cancelRun(this.control(), runId);
   }
 
-  /** The workspace as the tools see it (a real path), which path rules resolve against. */
-  private workspaceRoot(): Promise<string> {
-    this.realWorkspace ??= realpath(this.options.workspace).catch(() => this.options.workspace);
-    return this.realWorkspace;
+  /** Switches a run's mode wherever it executes (run-control.ts). */
+  setMode(runId: string, mode: Mode): Promise<{ runId: string; mode: Mode }> {
+    return setRunMode(this.control(), runId, mode);
   }
 
-  /**
-   * Cancels a run wherever it executes. Here: the run is stopped and ends as cancelled. Executed by
-   * another instance: the status is stored and that instance is told (it also sees the status at
-   * its next lease renewal). Executed nowhere (between a crash and its adoption): it is ended here,
-   * under its lease, with a `done` event so its streams close.
-   */
-  async cancel(runId: string): Promise<void> {
-    const { q } = this.options;
-    const local = this.live.get(runId);
-    if (local && !local.detached) return local.run.cancel();
-    const row = await q.runs.getRun({ id: runId });
-    if (!row) throw new AppError('not_found:run', 404, 'No such run');
-    if (!isLiveStatus(row.status)) return;
-    const bus = this.options.cluster?.bus;
-    if (bus && !(await this.acquireLease(runId))) {
-      await q.runs.updateRun({ id: runId, status: 'cancelled', ifStatus: [...LIVE_RUN_STATUSES] });
-      await announceRunChange(bus, runId, 'control').catch((error: Error) => this.report(error));
-      await this.options.broker.cancelRun(runId);
-      return;
-    }
-    try {
-      const cancelled = await q.runs.updateRun({ id: runId, status: 'cancelled', ifStatus: [...LIVE_RUN_STATUSES], ...this.fence });
-      if (!cancelled) return;
-      await this.options.broker.cancelRun(runId);
-      await this.log.append(runId, [{ ...mainOrigin(runId), type: 'done', finishReason: 'cancelled', text: '' }], this.fence);
-    } finally {
-      await this.releaseLease(runId);
-    }
-  }
-
-  /**
-   * Switches a run's mode (e.g. "Approve all for this session" → bypassPermissions). Applies to the
-   * run's next decisions, wherever it executes; a call already waiting stays waiting for its answer.
-   */
-  async setMode(runId: string, mode: Mode): Promise<{ runId: string; mode: Mode }> {
-    const row = await this.options.q.runs.updateRun({ id: runId, mode, ifStatus: [...LIVE_RUN_STATUSES] });
-    if (!row) {
-      const existing = await this.options.q.runs.getRun({ id: runId });
-      if (!existing) throw new AppError('not_found:run', 404, 'No such run');
-      throw new AppError('conflict:run_finished', 409, `The run is ${existing.status}; its mode can no longer change`, { status: existing.status });
-    }
-    const local = this.live.get(runId);
-    if (local) local.run.setMode(mode);
-    else if (this.options.cluster) await announceRunChange(this.options.cluster.bus, runId, 'control').catch((error: Error) => this.report(error));
-    await this.log.append(runId, [{ ...mainOrigin(runId), type: 'mode_changed', mode }]);
-    return { runId, mode };
+  private control(): RunControlDeps {
+    return {
+      q: this.options.q,
+      broker: this.options.broker,
+      log: this.log,
+      live: this.live,
+      bus: this.options.cluster?.bus,
+      fence: this.fence,
+      acquireLease: (runId) => this.acquireLease(runId),
+      releaseLease: (runId) => this.releaseLease(runId),
+      report: (error) => this.report(error),
+    };
   }
 
   isLive(runId: string): boolean {
@@ -502,15 +392,4 @@ export class RunManager {
     if (!isLiveStatus(status)) entry.run.cancel();
     else if (mode) entry.run.setMode(mode);
   }
-}
-
-/** Where the server's own events of a run come from: its main agent. */
-function mainOrigin(runId: string) {
-  return { runId, agentId: 'main', parents: [] as string[] };
-}
-
-function firstUserText(messages: ModelMessage[]): string {
-  const last = [...messages].reverse().find((m) => m.role === 'user');
-  if (!last) return '';
-  return typeof last.content === 'string' ? last.content : last.content.map((p) => ('text' in p ? p.text : '')).join(' ');
 }

@@ -8,11 +8,16 @@
 // checkpointed is reconciled too: the decisions and results the log lost are stored, and audited.
 import type { ModelMessage } from 'ai';
 import { checkpointedResults, type CallResult, type ModelToolCall, type ResumePoint } from '../../agent';
-import { toRelayRecord, type Queries, type RecordAuditInput } from '../../db';
-import type { RelayResolvedEvent, RunEvent } from '../../contract';
+import { toRelayRecord, type AppendEffects, type Queries, type RecordAuditInput } from '../../db';
+import { LIVE_RUN_STATUSES, type RelayResolvedEvent, type RunEvent } from '../../contract';
 import type { RelayRequest } from '../../relay';
 import { auditParams } from './run-audit';
 import { readEvents } from './run-log';
+
+export interface EndDeps {
+  q: Queries;
+  append(events: RunEvent[], effects?: AppendEffects): Promise<void>;
+}
 
 export interface ResumeDeps {
   q: Queries;
@@ -55,11 +60,19 @@ export async function resumePointOf(deps: ResumeDeps, runId: string, messages: M
 }
 
 /**
- * For a conversation that already ended (see finalReply): stores what the log lost of its steps
- * with tool calls: the decisions (from the relays) and the results (those the model was given).
+ * A conversation that already ended (see finalReply): the loop had returned, only its `done` was
+ * not stored. What the log lost of its steps with tool calls is stored (the decisions, from the
+ * relays, and the results the model was given), its stray relays cancelled, and it ends as done;
+ * the model is never asked again (it would repeat the conversation's last request).
  */
-export async function reconcileLastStep(deps: ResumeDeps, runId: string, messages: ModelMessage[]): Promise<void> {
-  await reconcileAnswered(deps, runId, messages, await readLedger(deps.q, runId));
+export async function finishEnded({ q, append }: EndDeps, runId: string, messages: ModelMessage[], reply: string): Promise<void> {
+  await reconcileAnswered({ q, append: (events, audit) => append(events, { audit }) }, runId, messages, await readLedger(q, runId));
+  await cancelStrayRelays(q, runId, undefined);
+  const origin = { runId, agentId: 'main', parents: [] as string[] };
+  await append([
+    ...(reply ? [{ ...origin, type: 'text' as const, content: reply }] : []),
+    { ...origin, type: 'done', finishReason: 'stop', text: reply },
+  ], { status: { to: 'done', ifStatus: [...LIVE_RUN_STATUSES] } });
 }
 
 /** Every step with tool calls followed by its results: what the log lacks of it is stored. */
