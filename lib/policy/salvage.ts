@@ -8,7 +8,7 @@ import { PolicyValidationError, type PolicyIssue } from './errors';
 import { PolicySchema, type Policy, type Rule } from './types';
 
 /** A param no call has: a rule constrained by it matches nothing. */
-export const DISABLED_RULE_PARAM = '__gatehouse_invalid_rule__';
+const DISABLED_RULE_PARAM = '__gatehouse_invalid_rule__';
 
 export interface SalvagedPolicy {
   policy: Policy;

@@ -65,7 +65,6 @@ export const RiskDefaultsSchema = z
     destructive: ActionSchema.optional(),
   })
   .strict();
-export type RiskDefaults = z.infer<typeof RiskDefaultsSchema>;
 
 export const PolicySchema = z
   .object({

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from './config';
+import { MODEL_ENV_VARIABLES } from '../agent/models/env';
+import { CONFIG_ENV, ConfigError, parseConfig } from './config';
 
 describe('parseConfig', () => {
   it('works with zero variables: embedded data under .data, offline model', () => {
@@ -46,5 +49,25 @@ describe('parseConfig', () => {
   ])('rejects %j naming the variable', (env, variable) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(variable);
+  });
+});
+
+describe("README's configuration table", () => {
+  // Read outside the config schema, each by the one module that needs it.
+  const READ_ELSEWHERE = [
+    'GATEHOUSE_INSTANCE_ID', // lib/server/cluster/instance.ts
+    'GATEHOUSE_SPAWN_HELPER', // lib/agent/exec/spawn-helper.ts
+    ...MODEL_ENV_VARIABLES.map((v) => v.name), // lib/agent/models/env.ts
+  ];
+
+  it('lists exactly the variables the config schema and the model providers read', () => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Configuration\n'));
+    const table = section.slice(0, section.indexOf('\n## ', 1));
+    const documented = table
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => [...line.split('|')[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!));
+    expect([...documented].sort()).toEqual([...CONFIG_ENV, ...READ_ELSEWHERE].sort());
   });
 });

@@ -43,6 +43,9 @@ const EnvSchema = z.object({
   GATEHOUSE_TRUSTED_PROXIES: countOf(0, 10),
 });
 
+/** The variables the config schema reads (README's configuration table lists them: config.test.ts). */
+export const CONFIG_ENV = Object.keys(EnvSchema.shape);
+
 export interface Config {
   /** Where embedded data lives (the PGlite database, the default workspace). */
   dataDir: string;
@@ -102,18 +105,3 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     ...(e.GATEHOUSE_PUBLIC_URL ? { publicUrl: e.GATEHOUSE_PUBLIC_URL.replace(/\/+$/, '') } : {}),
   };
 }
-
-/** The documented variables, for the README table. */
-export const CONFIG_VARIABLES = [
-  { name: 'GATEHOUSE_DATA_DIR', default: '.data', description: 'Directory of the embedded PGlite database (`<dir>/db`) and the default workspace.' },
-  { name: 'DATABASE_URL', default: '(unset: PGlite)', description: 'A `postgres://` URL: use PostgreSQL instead of the embedded database.' },
-  { name: 'GATEHOUSE_WORKSPACE', default: '`<data dir>/workspace`', description: 'The directory the tools act in; file tools never leave it.' },
-  { name: 'GATEHOUSE_MODEL', default: 'offline', description: 'The model: `offline`, `openai:<model>`, `anthropic:<model>` or `openai-compatible:<model>`.' },
-  { name: 'GATEHOUSE_APPROVAL_TIMEOUT_S', default: '300', description: 'Seconds an approval waits when its rule sets no `timeoutS`.' },
-  { name: 'GATEHOUSE_MAX_BODY_BYTES', default: '1000000', description: 'Largest request body the API accepts.' },
-  { name: 'GATEHOUSE_SSE_HEARTBEAT_MS', default: '15000', description: 'Milliseconds between the `: heartbeat` comments of an open event stream.' },
-  { name: 'GATEHOUSE_LEASE_TTL_S', default: '15', description: 'With `DATABASE_URL`: seconds a run lease lasts without renewal (renewed every third of it); also how long a stopped instance\'s runs wait before another instance adopts them.' },
-  { name: 'GATEHOUSE_ADMIN_TOKEN', default: '(unset)', description: 'The initial admin\'s API token (16+ characters) instead of a one-time sign-in link printed at first start; for scripted set-ups and tests.' },
-  { name: 'GATEHOUSE_SECRET', default: '(unset: random, stored in the database)', description: 'Signs session cookies (32+ characters); changing it signs everyone out.' },
-  { name: 'GATEHOUSE_TRUSTED_PROXIES', default: '0', description: 'How many reverse proxies in front of the server append to `X-Forwarded-For` (0-10); the login limits count attempts per client address taken that many entries from the right.' },
-] as const;

@@ -8,7 +8,7 @@ import { emit, type AgentLevel, type ResumePoint, type RunContext } from './cont
 import { toolMessage } from './results';
 import { runModelStep } from './step';
 
-export type { AgentLevel, CallResult, ExecutionLog, PendingRelays, ResumePoint, RunContext } from './context';
+export type { AgentLevel, ExecutionLog, PendingRelays, ResumePoint, RunContext } from './context';
 export { emit };
 
 export async function runAgentLevel(ctx: RunContext, level: AgentLevel, messages: ModelMessage[], resume?: ResumePoint): Promise<string> {

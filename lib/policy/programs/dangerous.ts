@@ -166,11 +166,6 @@ TABLE.nodejs = TABLE.bun = TABLE.node!;
 TABLE.vi = TABLE.nvim = TABLE.view = TABLE.vim!;
 TABLE.gmake = TABLE.make!;
 
-/** The programs of the table, for the documentation and tests. */
-export function dangerousPrograms(): string[] {
-  return Object.keys(TABLE);
-}
-
 function scriptDanger(program: string, script: ShellWord | undefined, read: (text: string) => string | undefined, found: Danger[]): void {
   if (!script) return;
   if (script.dynamic) {

@@ -166,11 +166,6 @@ function decodeFileUrl(url: string): string {
   }
 }
 
-/** The programs of the table, for the documentation and tests. */
-export function fileProgams(): string[] {
-  return Object.keys(TABLE);
-}
-
 /** A file xargs adds at run time. */
 const FROM_XARGS: ShellWord = { value: '(arguments from xargs)', dynamic: true, splittable: true };
 const NONE: readonly FileAccess[] = [];

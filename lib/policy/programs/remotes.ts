@@ -86,11 +86,6 @@ const TABLE: Record<string, Reader> = {
 TABLE.https = TABLE.httpie = TABLE.xh = TABLE.xhs = TABLE.http!;
 TABLE.ncat = TABLE.netcat = TABLE.telnet = TABLE.nc!;
 
-/** The programs of the table, for the documentation and tests. */
-export function hostPrograms(): string[] {
-  return Object.keys(TABLE);
-}
-
 /** `host:path`, `user@host:path`, `host::module`: a remote path (no `/` before the colon). */
 function isRemotePath(value: string): boolean {
   return /^[^/:]+:/.test(value) || /^[a-z][a-z0-9+.-]*:\/\//i.test(value);

@@ -277,11 +277,6 @@ export function specOf(program: string): ProgramSpec {
   return Object.hasOwn(SPECS, program) ? SPECS[program]! : EMPTY;
 }
 
-/** Programs with a spec of their own (the alias table), for the documentation and tests. */
-export function knownPrograms(): string[] {
-  return Object.keys(SPECS);
-}
-
 // Resolved once per (program, subcommand): a subcommand's own options, plus the program's
 // global ones where those may follow the subcommand.
 const subSpecs = new WeakMap<ProgramSpec, Map<string, ProgramSpec>>();

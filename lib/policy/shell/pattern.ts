@@ -182,9 +182,3 @@ function matchAt(p: readonly PatternWord[], words: readonly ShellWord[], mode: M
   memo[key] = result ? 1 : 2;
   return result;
 }
-
-/** The program word of a pattern, when it is a literal (used to index rules by program). */
-export function patternProgram(pattern: CommandPattern): string | undefined {
-  const first = pattern.words[0];
-  return first && first.kind === 'literal' ? first.text : undefined;
-}

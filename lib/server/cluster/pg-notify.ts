@@ -29,7 +29,6 @@ const SCHEMAS = {
 
 export type NotifyChannel = keyof typeof SCHEMAS;
 export type NotifyPayload<C extends NotifyChannel> = z.infer<(typeof SCHEMAS)[C]>;
-export const NOTIFY_CHANNELS = Object.keys(SCHEMAS) as NotifyChannel[];
 
 /** PostgreSQL refuses a payload of 8000 bytes or more. */
 export const MAX_PAYLOAD_BYTES = 7999;
@@ -58,14 +57,6 @@ export function encodePayload<C extends NotifyChannel>(channel: C, payload: Noti
  */
 export function notifySql<C extends NotifyChannel>(channel: C, payload: NotifyPayload<C>): SQL {
   return sql`SELECT pg_notify(${channel}, ${encodePayload(channel, payload)})`;
-}
-
-/**
- * A `pg_notify` expression for `gatehouse_events` computed inside a statement, e.g. in the event
- * append CTE: `SELECT ${eventsNotifyExpression(sql`run_id`, sql`max(seq)`)} FROM inserted GROUP BY run_id`.
- */
-export function eventsNotifyExpression(runId: SQL, seq: SQL): SQL {
-  return sql`pg_notify('gatehouse_events', json_build_object('runId', ${runId}, 'seq', ${seq})::text)`;
 }
 
 export interface Backoff {
