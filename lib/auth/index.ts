@@ -22,6 +22,7 @@ export { SESSION_SECRET_KEY, resolveSessionSecret } from './secret';
 export { endSession, endUserSessions, sessionIdFromCookie, startSession, type StartSessionInput } from './sessions';
 export { authenticate, toAuthUser, type AuthUser, type AuthenticateInput } from './authenticate';
 export { ADMIN_TOKEN_NAME, BOOTSTRAP_ADMIN_USERNAME, ensureAdmin, loginBaseUrl, type EnsureAdminInput, type EnsureAdminResult } from './bootstrap';
+export { withAccountAudit, type AccountAudit, type AccountAuditKind } from './account-audit';
 export {
   CreateUserSchema,
   LOGIN_TOKEN_TTL_S,
@@ -35,6 +36,7 @@ export {
   listUsers,
   loginWithPassword,
   resetPassword,
+  revokeApiToken,
   setDisabled,
   toPublicUser,
   updateAccount,

@@ -2,6 +2,7 @@
 // the token out in the signed cookie; signing out deletes it. A session is valid only while its
 // row exists, so every way of ending one (sign-out, sign out everywhere, password reset, disable)
 // is a DELETE that all instances see on their next request, and a copied cookie dies with its row.
+import { withAccountAudit, type AccountAudit } from './account-audit';
 import type { Queries } from '../db';
 import { UnauthorizedError } from './errors';
 import { createSessionValue, readCookie, SESSION_COOKIE, SESSION_TTL_S, sessionCookieHeader, verifySessionValue } from './session-cookie';
@@ -42,6 +43,6 @@ export async function endSession({ q, cookieHeader, secret, now }: { q: Pick<Que
 }
 
 /** Sign out everywhere: ends every session of `userId` (but `exceptId`); how many ended. API tokens are not sessions and stay. */
-export async function endUserSessions({ q, userId, exceptId }: { q: Pick<Queries, 'sessions'>; userId: string; exceptId?: string }): Promise<number> {
-  return q.sessions.deleteUserSessions({ userId, exceptId });
+export async function endUserSessions({ q, userId, exceptId, audit }: { q: Queries; userId: string; exceptId?: string; audit?: AccountAudit<number> }): Promise<number> {
+  return withAccountAudit(q, audit, (tx) => tx.sessions.deleteUserSessions({ userId, exceptId }));
 }

@@ -8,6 +8,7 @@ import type { UserRole, UserRow } from '../db/schema';
 import { LastAdminError, RateLimitedError, UnauthorizedError, UserDisabledError, UserNotFoundError, UsernameTakenError } from './errors';
 import { checkPasswordPolicy, DEFAULT_SCRYPT, hashPassword, verifyDummy, verifyPassword, type ScryptParams } from './password';
 import type { LoginThrottle } from './rate-limit';
+import { withAccountAudit, type AccountAudit } from './account-audit';
 import { generateApiToken, generateLoginToken, hashToken } from './tokens';
 
 export interface UserServiceDeps {
@@ -64,19 +65,23 @@ export async function listUsers({ q }: Pick<UserServiceDeps, 'q'>): Promise<Publ
   return (await q.users.listUsers()).map(toPublicUser);
 }
 
-export async function createUser({ q, scrypt = DEFAULT_SCRYPT, ...input }: UserServiceDeps & CreateUserInput): Promise<PublicUser> {
+export async function createUser({ q, scrypt = DEFAULT_SCRYPT, audit, ...input }: UserServiceDeps & CreateUserInput & { audit?: AccountAudit<PublicUser> }): Promise<PublicUser> {
   const { username, displayName, role, password } = CreateUserSchema.parse(input);
   if (password !== undefined) checkPasswordPolicy(password);
   const passwordHash = password === undefined ? null : await hashPassword(password, scrypt);
-  const created = await q.users.createUser({ username, displayName, role, passwordHash });
-  if (!created.ok) throw new UsernameTakenError(username);
-  return toPublicUser(created.user);
+  return withAccountAudit(q, audit, async (tx) => {
+    const created = await tx.users.createUser({ username, displayName, role, passwordHash });
+    if (!created.ok) throw new UsernameTakenError(username);
+    return toPublicUser(created.user);
+  });
 }
 
-async function update(q: Queries, input: Parameters<Queries['users']['updateUser']>[0]): Promise<PublicUser> {
-  const result = await q.users.updateUser(input);
-  if (result.ok) return toPublicUser(result.user);
-  throw result.reason === 'last_admin' ? new LastAdminError() : new UserNotFoundError(input.id);
+async function update(q: Queries, input: Parameters<Queries['users']['updateUser']>[0], audit?: AccountAudit<PublicUser>): Promise<PublicUser> {
+  return withAccountAudit(q, audit, async (tx) => {
+    const result = await tx.users.updateUser(input);
+    if (result.ok) return toPublicUser(result.user);
+    throw result.reason === 'last_admin' ? new LastAdminError() : new UserNotFoundError(input.id);
+  });
 }
 
 /** Refused with LastAdminError when it would leave no enabled admin. */
@@ -92,13 +97,17 @@ const disabling = (disabled: boolean) => ({ disabled, ...(disabled ? { endSessio
  * whole (LastAdminError, nothing changed) when it would leave no enabled admin. Disabling ends the
  * user's sessions, revokes their API tokens and deletes their unused sign-in links.
  */
-export async function updateAccount({ q, id, role, disabled, displayName }: Pick<UserServiceDeps, 'q'> & { id: string; role?: UserRole; disabled?: boolean; displayName?: string }): Promise<PublicUser> {
-  return update(q, {
-    id,
-    ...(role !== undefined ? { role: RoleSchema.parse(role) } : {}),
-    ...(disabled !== undefined ? disabling(disabled) : {}),
-    ...(displayName !== undefined ? { displayName } : {}),
-  });
+export async function updateAccount({ q, id, role, disabled, displayName, audit }: Pick<UserServiceDeps, 'q'> & { id: string; role?: UserRole; disabled?: boolean; displayName?: string; audit?: AccountAudit<PublicUser> }): Promise<PublicUser> {
+  return update(
+    q,
+    {
+      id,
+      ...(role !== undefined ? { role: RoleSchema.parse(role) } : {}),
+      ...(disabled !== undefined ? disabling(disabled) : {}),
+      ...(displayName !== undefined ? { displayName } : {}),
+    },
+    audit,
+  );
 }
 
 /** Disabling ends the user's sessions and revokes their API tokens and sign-in links; refused for the last enabled admin. */
@@ -110,9 +119,9 @@ export async function setDisabled({ q, id, disabled }: Pick<UserServiceDeps, 'q'
  * Sets a new password and ends the user's sessions, all but `keepSessionId` (an admin changing
  * their own password stays signed in where they did it).
  */
-export async function resetPassword({ q, scrypt = DEFAULT_SCRYPT, id, password, keepSessionId }: UserServiceDeps & { id: string; password: string; keepSessionId?: string }): Promise<PublicUser> {
+export async function resetPassword({ q, scrypt = DEFAULT_SCRYPT, id, password, keepSessionId, audit }: UserServiceDeps & { id: string; password: string; keepSessionId?: string; audit?: AccountAudit<PublicUser> }): Promise<PublicUser> {
   checkPasswordPolicy(password);
-  return update(q, { id, passwordHash: await hashPassword(password, scrypt), endSessions: keepSessionId ? { except: keepSessionId } : true });
+  return update(q, { id, passwordHash: await hashPassword(password, scrypt), endSessions: keepSessionId ? { except: keepSessionId } : true }, audit);
 }
 
 export interface LoginInput extends UserServiceDeps {
@@ -144,11 +153,13 @@ export async function loginWithPassword({ q, scrypt = DEFAULT_SCRYPT, username, 
  * Shown once. Only the newest link of a user is valid: their unused older ones are deleted.
  * UserNotFoundError for an unknown user, UserDisabledError for a disabled one.
  */
-export async function issueLoginToken({ q, userId, ttlS = LOGIN_TOKEN_TTL_S }: Pick<UserServiceDeps, 'q'> & { userId: string; ttlS?: number }): Promise<{ token: string; expiresAt: Date }> {
+export async function issueLoginToken({ q, userId, ttlS = LOGIN_TOKEN_TTL_S, audit }: Pick<UserServiceDeps, 'q'> & { userId: string; ttlS?: number; audit?: AccountAudit<{ expiresAt: Date }> }): Promise<{ token: string; expiresAt: Date }> {
   const token = generateLoginToken();
-  const row = await q.tokens.createLoginToken({ tokenHash: hashToken(token), userId, ttlS });
-  if (!row) throw (await q.users.getUser({ id: userId })) ? new UserDisabledError() : new UserNotFoundError(userId);
-  return { token, expiresAt: row.expiresAt };
+  return withAccountAudit<{ token: string; expiresAt: Date }>(q, audit, async (tx) => {
+    const row = await tx.tokens.createLoginToken({ tokenHash: hashToken(token), userId, ttlS });
+    if (!row) throw (await tx.users.getUser({ id: userId })) ? new UserDisabledError() : new UserNotFoundError(userId);
+    return { token, expiresAt: row.expiresAt };
+  });
 }
 
 export interface ExchangeLoginTokenInput extends Pick<UserServiceDeps, 'q'> {
@@ -175,10 +186,20 @@ export async function exchangeLoginToken({ q, token, throttle, ip = 'unknown' }:
 }
 
 /** A new API token for `userId`; the secret is returned once and only its hash is stored. */
-export async function createApiToken({ q, userId, name, expiresAt }: Pick<UserServiceDeps, 'q'> & { userId: string; name: string; expiresAt?: Date }): Promise<{ token: string; id: string; name: string; expiresAt: Date | null }> {
+export async function createApiToken({ q, userId, name, expiresAt, audit }: Pick<UserServiceDeps, 'q'> & { userId: string; name: string; expiresAt?: Date; audit?: AccountAudit<{ id: string; name: string; expiresAt: Date | null }> }): Promise<{ token: string; id: string; name: string; expiresAt: Date | null }> {
   const cleanName = z.string().trim().min(1).max(100).parse(name);
   const token = generateApiToken();
-  const row = await q.tokens.createApiToken({ userId, name: cleanName, tokenHash: hashToken(token), expiresAt: expiresAt ?? null });
-  if (!row) throw new Error('API token hash collision'); // 256 random bits: not in this universe
-  return { token, id: row.id, name: row.name, expiresAt: row.expiresAt };
+  return withAccountAudit<{ token: string; id: string; name: string; expiresAt: Date | null }>(q, audit, async (tx) => {
+    const row = await tx.tokens.createApiToken({ userId, name: cleanName, tokenHash: hashToken(token), expiresAt: expiresAt ?? null });
+    if (!row) throw new Error('API token hash collision'); // 256 random bits: not in this universe
+    return { token, id: row.id, name: row.name, expiresAt: row.expiresAt };
+  });
+}
+
+/** Revokes one live API token (of `userId`, when given); undefined when there is none. */
+export async function revokeApiToken({ q, id, userId, audit }: Pick<UserServiceDeps, 'q'> & { id: string; userId?: string; audit?: AccountAudit<{ name: string } | undefined> }): Promise<{ name: string } | undefined> {
+  return withAccountAudit(q, audit, async (tx) => {
+    const row = await tx.tokens.revokeApiToken({ id, ...(userId === undefined ? {} : { userId }) });
+    return row ? { name: row.name } : undefined;
+  });
 }

@@ -15,9 +15,12 @@ import { tokenQueries } from './tokens';
 import { toolExecutionQueries } from './tool-executions';
 import { userQueries } from './users';
 
-export function createQueries(db: Database) {
+export function createQueries(db: Database): Queries {
   const credentials = new CredentialChanges();
-  const credentialsChanged = (userId: string) => credentials.changed(userId);
+  return bind(db, credentials, (userId) => credentials.changed(userId));
+}
+
+function modules(db: Database, credentials: CredentialChanges, credentialsChanged: (userId: string) => void) {
   return {
     runs: runQueries(db),
     messages: messageQueries(db),
@@ -37,4 +40,22 @@ export function createQueries(db: Database) {
   };
 }
 
-export type Queries = ReturnType<typeof createQueries>;
+export type Queries = ReturnType<typeof modules> & {
+  /**
+   * Runs `fn` with every query module bound to one transaction: what it writes commits together
+   * or not at all (a change and its audit row). Credential changes are announced after the commit.
+   */
+  transaction<T>(fn: (tx: Queries) => Promise<T>): Promise<T>;
+};
+
+function bind(db: Database, credentials: CredentialChanges, changed: (userId: string) => void): Queries {
+  return {
+    ...modules(db, credentials, changed),
+    async transaction(fn) {
+      const changes: string[] = [];
+      const result = await db.transaction((tx) => fn(bind(tx, credentials, (userId) => changes.push(userId))));
+      for (const userId of changes) changed(userId);
+      return result;
+    },
+  };
+}

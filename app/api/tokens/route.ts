@@ -4,7 +4,6 @@ import { createApiToken } from '@/lib/auth';
 import type { ApiTokenRow } from '@/lib/db';
 import { readJson } from '@/lib/server/http/body';
 import { handle } from '@/lib/server/http/handler';
-import { auditAccount } from '../users/audit';
 import { CreateTokenSchema } from './schema';
 
 export const runtime = 'nodejs';
@@ -28,7 +27,12 @@ export const GET = handle('tokens:manage:own', async (_request, _params, rt, use
 export const POST = handle('tokens:manage:own', async (request, _params, rt, me) => {
   const { name, expiresInDays } = await readJson(request, CreateTokenSchema, rt.config.maxBodyBytes);
   const expiresAt = expiresInDays === undefined ? undefined : new Date(Date.now() + expiresInDays * DAY_MS);
-  const created = await createApiToken({ q: rt.q, userId: me.id, name, expiresAt });
-  await auditAccount(rt, me, 'token_created', { tokenId: created.id, name: created.name, userId: me.id, expiresAt: created.expiresAt });
+  const created = await createApiToken({
+    q: rt.q,
+    userId: me.id,
+    name,
+    expiresAt,
+    audit: { by: me.username, kind: 'token_created', details: (t) => ({ tokenId: t.id, name: t.name, userId: me.id, expiresAt: t.expiresAt }) },
+  });
   return Response.json(created, { status: 201, headers: { 'Cache-Control': 'no-store' } });
 });

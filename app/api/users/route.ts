@@ -3,7 +3,6 @@
 import { createUser, listUsers } from '@/lib/auth';
 import { readJson } from '@/lib/server/http/body';
 import { handle } from '@/lib/server/http/handler';
-import { auditAccount } from './audit';
 import { CreateUserSchema } from './schema';
 
 export const runtime = 'nodejs';
@@ -13,7 +12,10 @@ export const GET = handle('users:manage', async (_request, _params, rt) => Respo
 
 export const POST = handle('users:manage', async (request, _params, rt, user) => {
   const body = await readJson(request, CreateUserSchema, rt.config.maxBodyBytes);
-  const created = await createUser({ q: rt.q, ...body });
-  await auditAccount(rt, user, 'user_created', { userId: created.id, username: created.username, role: created.role, password: created.hasPassword });
+  const created = await createUser({
+    q: rt.q,
+    ...body,
+    audit: { by: user.username, kind: 'user_created', details: (u) => ({ userId: u.id, username: u.username, role: u.role, password: u.hasPassword }) },
+  });
   return Response.json({ user: created }, { status: 201 });
 });

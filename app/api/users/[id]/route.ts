@@ -1,10 +1,9 @@
 // PATCH /api/users/:id: changes the role, the display name, or disables / enables a user.
 // Disabling ends their sessions and stops their tokens; 409 conflict:last_admin when the change
 // would leave no enabled admin (then nothing of it is made); 404 for an unknown user.
-import { toPublicUser, updateAccount, UserNotFoundError } from '@/lib/auth';
+import { toPublicUser, updateAccount, UserNotFoundError, type PublicUser } from '@/lib/auth';
 import { readJson } from '@/lib/server/http/body';
 import { handle } from '@/lib/server/http/handler';
-import { auditAccount } from '../audit';
 import { UpdateUserSchema } from './schema';
 
 export const runtime = 'nodejs';
@@ -22,10 +21,17 @@ export const PATCH = handle<{ id: string }>('users:manage', async (request, { id
     ...(differs('role') ? { role: body.role } : {}),
     ...(differs('disabled') ? { disabled: body.disabled } : {}),
   };
-  const after = Object.keys(change).length === 0 ? toPublicUser(before) : await updateAccount({ q: rt.q, id, ...change });
-  const changes = Object.fromEntries(
-    (['displayName', 'role', 'disabled'] as const).filter((key) => before[key] !== after[key]).map((key) => [key, { from: before[key], to: after[key] }]),
-  );
-  if (Object.keys(changes).length > 0) await auditAccount(rt, user, 'user_changed', { userId: id, username: after.username, changes });
+  // The audit row (what changed, from and to) is written in the change's transaction.
+  const changesOf = (after: PublicUser) =>
+    Object.fromEntries((['displayName', 'role', 'disabled'] as const).filter((key) => before[key] !== after[key]).map((key) => [key, { from: before[key], to: after[key] }]));
+  const after =
+    Object.keys(change).length === 0
+      ? toPublicUser(before)
+      : await updateAccount({
+          q: rt.q,
+          id,
+          ...change,
+          audit: { by: user.username, kind: 'user_changed', details: (u) => (Object.keys(changesOf(u)).length > 0 ? { userId: id, username: u.username, changes: changesOf(u) } : undefined) },
+        });
   return Response.json({ user: after });
 });

@@ -4,7 +4,6 @@
 import { issueLoginToken, UserNotFoundError } from '@/lib/auth';
 import { AppError } from '@/lib/server/http/errors';
 import { handle } from '@/lib/server/http/handler';
-import { auditAccount } from '../../audit';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -13,7 +12,10 @@ export const POST = handle<{ id: string }>('users:manage', async (_request, { id
   const target = await rt.q.users.getUser({ id });
   if (!target) throw new UserNotFoundError(id);
   if (target.disabled) throw new AppError('conflict:user_disabled', 409, `${target.username} is disabled: enable the account first`);
-  const { token, expiresAt } = await issueLoginToken({ q: rt.q, userId: id });
-  await auditAccount(rt, user, 'user_login_link', { userId: id, username: target.username, expiresAt });
+  const { token, expiresAt } = await issueLoginToken({
+    q: rt.q,
+    userId: id,
+    audit: { by: user.username, kind: 'user_login_link', details: (link) => ({ userId: id, username: target.username, expiresAt: link.expiresAt }) },
+  });
   return Response.json({ path: `/login?token=${encodeURIComponent(token)}`, expiresAt }, { status: 201, headers: { 'Cache-Control': 'no-store' } });
 });

@@ -3,7 +3,6 @@
 import { resetPassword } from '@/lib/auth';
 import { readJson } from '@/lib/server/http/body';
 import { handle } from '@/lib/server/http/handler';
-import { auditAccount } from '../../audit';
 import { ResetPasswordSchema } from './schema';
 
 export const runtime = 'nodejs';
@@ -11,7 +10,12 @@ export const dynamic = 'force-dynamic';
 
 export const POST = handle<{ id: string }>('users:manage', async (request, { id }, rt, me) => {
   const { password } = await readJson(request, ResetPasswordSchema, rt.config.maxBodyBytes);
-  const changed = await resetPassword({ q: rt.q, id, password, keepSessionId: me.id === id ? me.sessionId : undefined });
-  await auditAccount(rt, me, 'user_password_reset', { userId: id, username: changed.username });
+  const changed = await resetPassword({
+    q: rt.q,
+    id,
+    password,
+    keepSessionId: me.id === id ? me.sessionId : undefined,
+    audit: { by: me.username, kind: 'user_password_reset', details: (u) => ({ userId: id, username: u.username }) },
+  });
   return Response.json({ user: changed });
 });

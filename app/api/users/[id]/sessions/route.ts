@@ -3,7 +3,6 @@
 // (disabling the user revokes those too). Answers how many ended; 404 for an unknown user.
 import { endUserSessions, UserNotFoundError } from '@/lib/auth';
 import { handle } from '@/lib/server/http/handler';
-import { auditAccount } from '../../audit';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -11,7 +10,6 @@ export const dynamic = 'force-dynamic';
 export const DELETE = handle<{ id: string }>('users:manage', async (_request, { id }, rt, user) => {
   const target = await rt.q.users.getUser({ id });
   if (!target) throw new UserNotFoundError(id);
-  const ended = await endUserSessions({ q: rt.q, userId: id });
-  await auditAccount(rt, user, 'user_sessions_ended', { userId: id, username: target.username, ended });
+  const ended = await endUserSessions({ q: rt.q, userId: id, audit: { by: user.username, kind: 'user_sessions_ended', details: (n) => ({ userId: id, username: target.username, ended: n }) } });
   return Response.json({ ended });
 });
