@@ -8,7 +8,7 @@ import { handle, signedIn } from '@/lib/server/http/handler';
 import { assertSessionUsable } from '@/lib/server/runs/run-access';
 import { sseResponse } from '@/lib/server/http/sse';
 import { runStreamGuard } from '@/lib/server/http/stream-guard';
-import { ChatRequestSchema } from './schema';
+import { ChatRequestSchema } from '@/lib/contract';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
