@@ -42,6 +42,17 @@ export const DRAFT_LIMITS: Readonly<DraftLimits> = {
   totalPatternLength: 5_000,
 };
 
+/**
+ * Size limits of a policy's tests (PolicyTestSchema). Each test is one evaluation, itself bounded
+ * by WORK_BUDGET, so these bound the work of running every test of a policy on each save.
+ */
+export const POLICY_TEST_LIMITS = {
+  tests: 100,
+  /** Characters of one test's call, as jsonSize counts them. */
+  callSize: 10_000,
+  nameLength: 200,
+} as const;
+
 /** Work left in one evaluation. Exhausted once a charge does not fit; it never goes below zero. */
 export class WorkBudget {
   private left: number;
