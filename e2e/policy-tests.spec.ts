@@ -3,7 +3,7 @@
 import { expect, test } from '@playwright/test';
 import { PolicyTestsPanel } from './pages/policy-tests-panel';
 import { RulesPage } from './pages/rules-page';
-import { addRules, getPolicy, marker, updatePolicy } from './support/policy-api';
+import { addRules, getPolicy, marker, updatePolicy, type StoredPolicy } from './support/policy-api';
 
 const mark = marker();
 const denyId = `ptests-deny-${mark}`;
@@ -62,7 +62,9 @@ test('a failing policy test shows what it got, blocks the save, and saves once f
     expect(outcome).not.toBe('refused');
   }
   expect(outcome).toBe('saved');
-  const saved = await getPolicy(request);
-  expect(saved.policy.tests).toContainEqual({ name: testName, call: { tool: 'bash', params: { command } }, expect: 'deny' });
+  // The saved version carries the test (read from the history: another spec may save after it).
+  const version = Number((await tests.panel.getByRole('status').filter({ hasText: /^Saved / }).textContent())?.match(/version (\d+)/)?.[1]);
+  const versions = (await (await request.get('/api/policy/versions?limit=200')).json()).items as StoredPolicy[];
+  expect(versions.find((v) => v.version === version)?.policy.tests).toContainEqual({ name: testName, call: { tool: 'bash', params: { command } }, expect: 'deny' });
   await expect(tests.panel.getByRole('button', { name: 'Save tests' })).toBeDisabled();
 });
