@@ -110,12 +110,15 @@ describe('policy tests in the schema', () => {
     expect(paths('all')).toEqual(['tests']);
   });
 
-  it(`bounds the number of tests (${POLICY_TEST_LIMITS.tests}) and the size of each call`, () => {
+  it(`bounds the number of tests (${POLICY_TEST_LIMITS.tests}), the size of each call and of all calls together`, () => {
     const many = Array.from({ length: POLICY_TEST_LIMITS.tests + 1 }, () => test);
     expect(issuesOf(() => compilePolicy({ rules, tests: many }))).toEqual([{ path: 'tests', message: `a policy may carry at most ${POLICY_TEST_LIMITS.tests} tests` }]);
     expect(compilePolicy({ rules, tests: many.slice(1) }).policy.tests).toHaveLength(POLICY_TEST_LIMITS.tests);
     const big = { call: { tool: 'bash', params: { command: 'x'.repeat(POLICY_TEST_LIMITS.callSize) } }, expect: 'ask' as const };
     expect(issuesOf(() => compilePolicy({ rules, tests: [big] })).map((i) => i.path)).toEqual(['tests.0.call']);
+    const nine = { call: { tool: 'bash', params: { command: 'x'.repeat(9_000) } }, expect: 'ask' as const };
+    const total = Array.from({ length: Math.ceil(POLICY_TEST_LIMITS.totalCallSize / 9_000) + 1 }, () => nine);
+    expect(issuesOf(() => compilePolicy({ rules, tests: total }))).toEqual([{ path: 'tests', message: expect.stringMatching(/^the calls of a policy's tests may total at most 100,000 characters/) }]);
     let deep: unknown = 'leaf';
     for (let i = 0; i < 40; i++) deep = { d: deep };
     expect(issuesOf(() => compilePolicy({ rules, tests: [{ call: { tool: 'x', params: { deep } }, expect: 'ask' }] })).map((i) => i.path)).toEqual(['tests.0.call']);

@@ -101,7 +101,17 @@ export const PolicySchema = z
     riskDefaults: RiskDefaultsSchema.optional(),
     rules: z.array(RuleSchema).max(100_000).default([]),
     /** Examples the policy must decide as stated; a save whose tests fail is refused. */
-    tests: z.array(PolicyTestSchema).max(POLICY_TEST_LIMITS.tests, `a policy may carry at most ${POLICY_TEST_LIMITS.tests} tests`).optional(),
+    tests: z
+      .array(PolicyTestSchema)
+      .max(POLICY_TEST_LIMITS.tests, `a policy may carry at most ${POLICY_TEST_LIMITS.tests} tests`)
+      .superRefine((tests, ctx) => {
+        if (tests.length > POLICY_TEST_LIMITS.tests) return;
+        const total = tests.reduce((n, t) => n + jsonSize(t.call, POLICY_TEST_LIMITS.callSize), 0);
+        if (total > POLICY_TEST_LIMITS.totalCallSize) {
+          ctx.addIssue({ code: 'custom', message: `the calls of a policy's tests may total at most ${POLICY_TEST_LIMITS.totalCallSize.toLocaleString('en-US')} characters as JSON (these total ${total.toLocaleString('en-US')})` });
+        }
+      })
+      .optional(),
   })
   .strict();
 export type Policy = z.infer<typeof PolicySchema>;
