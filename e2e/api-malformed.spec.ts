@@ -150,6 +150,12 @@ const CASES: Case[] = [
   { name: 'GET /api/policy/versions: before 0', method: 'GET', path: '/api/policy/versions?before=0', status: 400, field: 'before' },
   { name: 'GET /api/policy/versions: before beyond any version', method: 'GET', path: '/api/policy/versions?before=99999999999', status: 400, field: 'before' },
 
+  // POST /api/policy/tests
+  ...bodyCases('POST /api/policy/tests', 'POST', '/api/policy/tests', JSON_TYPE, json({ policy: { rules: [] } })),
+  { name: 'POST /api/policy/tests: policy missing', method: 'POST', path: '/api/policy/tests', headers: JSON_TYPE, body: '{}', status: 400, field: 'policy' },
+  { name: 'POST /api/policy/tests: a test without expect', method: 'POST', path: '/api/policy/tests', headers: JSON_TYPE, body: json({ policy: { rules: [], tests: [{ call: { tool: 'bash', params: {} } }] } }), status: 400, code: 'bad_request:policy', field: 'tests.0.expect' },
+  { name: 'PUT /api/policy: too many tests', method: 'PUT', path: '/api/policy', headers: IF_MATCH, body: json({ policy: { rules: [], tests: Array.from({ length: 101 }, () => ({ call: { tool: 'x', params: {} }, expect: 'ask' })) } }), status: 400, code: 'bad_request:policy', field: 'tests' },
+
   // POST /api/policy/evaluate
   ...bodyCases('POST /api/policy/evaluate', 'POST', '/api/policy/evaluate', JSON_TYPE, evaluateCall(bash)),
   { name: 'POST /api/policy/evaluate: call missing', method: 'POST', path: '/api/policy/evaluate', headers: JSON_TYPE, body: '{}', status: 400, field: 'call' },

@@ -9,6 +9,7 @@ import { ConflictNotice } from './conflict-notice';
 import { decidingRule } from './decision-view';
 import { GrantsList } from './grants-list';
 import { ImportExportPanel } from './import-export-panel';
+import { PolicyTestsPanel } from './policy-tests-panel';
 import { RulesEditor } from './rules-editor';
 import { TestCallPanel, type TestedDecision } from './test-call-panel';
 import { VersionHistory } from './version-history';
@@ -37,6 +38,7 @@ export function RulesView() {
       {conflict !== null && <ConflictNotice version={conflict} onReload={reload} />}
       <RulesEditor current={current} decidingIndex={decidingIndex} onConflict={setConflict} />
       <TestCallPanel current={current} result={tested} onResult={setTested} />
+      <PolicyTestsPanel current={current} onConflict={setConflict} />
       <ImportExportPanel current={current} onConflict={setConflict} />
       <GrantsList />
       <VersionHistory current={current} onConflict={setConflict} />

@@ -153,6 +153,7 @@ export const ROWS: Row[] = [
     codes: { admin: 'conflict:policy_version' },
     request: async (w) => ({ path: '/api/policy/import', headers: STALE, data: await currentPolicy(w) }),
   },
+  { route: 'POST /api/policy/tests', access: 'policy:edit', expect: adminOnly(200), request: async (w) => ({ path: '/api/policy/tests', data: { policy: await currentPolicy(w) } }) },
   { route: 'POST /api/policy/import', what: '?dryRun=1', access: 'policy:read', expect: signedIn(200), request: async (w) => ({ path: '/api/policy/import?dryRun=1', data: await currentPolicy(w) }) },
 
   { route: 'GET /api/grants', access: 'grants:read', expect: approverUp(200) },

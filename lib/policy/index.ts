@@ -7,7 +7,8 @@ export { derivePermission } from './derive';
 export { checkGrantRules, exactCallRules, grantCoverage, grantFitsCall, type AlwaysAllowRequest, type GrantCheck, type GrantContext, type GrantIssue } from './grant-check';
 export { importPolicy, detectFormat, type PolicyFormat } from './import';
 export { importDraftPolicy } from './draft';
-export { DRAFT_LIMITS, MAX_VALUE_LENGTH, WORK_BUDGET } from './limits';
+export { DRAFT_LIMITS, MAX_VALUE_LENGTH, POLICY_TEST_LIMITS, WORK_BUDGET } from './limits';
+export { describeTestResult, runPolicyTests, testLabel } from './policy-tests';
 export { consumeOnce } from './consume';
 export { salvagePolicy, type SalvagedPolicy } from './salvage';
 export { DEFAULT_POLICY } from './defaults';
@@ -18,6 +19,7 @@ export { parseCommand } from './shell/parse';
 export type { ParsedCommand, ShellPart } from './shell/types';
 export {
   PolicySchema,
+  PolicyTestSchema,
   RuleSchema,
   ConditionSchema,
   ToolCallSchema,
@@ -35,6 +37,10 @@ export {
   type PartDecision,
   type Policy,
   type PolicyInput,
+  type PolicyTest,
+  type PolicyTestInput,
+  type PolicyTestReport,
+  type PolicyTestResult,
   type Risk,
   type Rule,
   type RuleInput,
