@@ -9,3 +9,4 @@ export * from './modes';
 export * from './roles';
 export * from './dtos';
 export { upgradeStoredEvent, type StoredEventRow } from './stored';
+export * from './shadow';

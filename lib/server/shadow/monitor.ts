@@ -125,7 +125,7 @@ export class ShadowMonitor {
       if (!current || pending.shadowId !== current.id) continue;
       this.compare(current, pending);
     }
-    if (this.hasPending() && !this.writeTimer && !this.writing) this.writeTimer = setTimeout(() => this.write(), this.writeDelayMs);
+    if (this.hasPending() && !this.writeTimer && !this.writing) this.scheduleWrite();
   }
 
   private compare(current: Current, { observation, base, at }: Pending): void {
@@ -173,6 +173,11 @@ export class ShadowMonitor {
     return compiled;
   }
 
+  private scheduleWrite(): void {
+    this.writeTimer = setTimeout(() => this.write(), this.writeDelayMs);
+    this.writeTimer.unref?.(); // never what keeps a process alive
+  }
+
   private write(): void {
     clearTimeout(this.writeTimer);
     this.writeTimer = undefined;
@@ -193,7 +198,7 @@ export class ShadowMonitor {
         this.writing = undefined;
       }
       // More than one batch was waiting. (After a failure the next observation schedules the retry.)
-      if (this.diffs.length > 0 && !this.writeTimer) this.writeTimer = setTimeout(() => this.write(), this.writeDelayMs);
+      if (this.diffs.length > 0 && !this.writeTimer) this.scheduleWrite();
     })();
   }
 }
