@@ -10,6 +10,7 @@ import { decidingRule } from './decision-view';
 import { GrantsList } from './grants-list';
 import { ImportExportPanel } from './import-export-panel';
 import { RulesEditor } from './rules-editor';
+import { ShadowPanel } from './shadow-panel';
 import { TestCallPanel, type TestedDecision } from './test-call-panel';
 import { VersionHistory } from './version-history';
 import './rules.css';
@@ -38,6 +39,7 @@ export function RulesView() {
       <RulesEditor current={current} decidingIndex={decidingIndex} onConflict={setConflict} />
       <TestCallPanel current={current} result={tested} onResult={setTested} />
       <ImportExportPanel current={current} onConflict={setConflict} />
+      <ShadowPanel current={current} onConflict={setConflict} />
       <GrantsList />
       <VersionHistory current={current} onConflict={setConflict} />
     </div>
