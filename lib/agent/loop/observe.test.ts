@@ -48,6 +48,12 @@ describe('decision observer', () => {
     expect(loud.find((e) => e.type === 'tool_result')).toMatchObject({ output: expect.stringContaining('hi'), isError: false });
   });
 
+  it('an inactive observer is not called', async () => {
+    let calls = 0;
+    await run({ observe: () => void calls++, active: false }, '$ echo hi');
+    expect(calls).toBe(0);
+  });
+
   it('adjust applies what the gate applies after the policy: an inspection asks what an allow would run', () => {
     const adjust = adjuster({ path: 'x' }, 'read_file', { inspection: 'x has several hard links', mode: 'default' });
     expect(adjust({ action: 'allow', reason: 'matched_rule', explanation: 'Allowed.' })).toMatchObject({ action: 'ask' });

@@ -24,6 +24,8 @@ export interface DecisionObservation {
 
 export interface DecisionObserver {
   observe(observation: DecisionObservation): void;
+  /** False while there is nothing to watch for: the gate then builds no observation at all. */
+  readonly active?: boolean;
 }
 
 export interface Adjustments {
@@ -44,7 +46,7 @@ export function adjuster(input: Record<string, unknown>, tool: string, { shouldA
 
 /** Hands the observation over; nothing an observer does reaches the decision. */
 export function notifyObserver(observer: DecisionObserver | undefined, observation: () => DecisionObservation): void {
-  if (!observer) return;
+  if (!observer || observer.active === false) return;
   try {
     observer.observe(observation());
   } catch {

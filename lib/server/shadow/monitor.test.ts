@@ -55,12 +55,16 @@ describe('shadow monitor', () => {
     ]);
   });
 
-  it('does nothing without a shadow', async () => {
+  it('does nothing without a shadow, and tells the gate so (no observation is built)', async () => {
     const { batches, writer } = recorder();
     const monitor = new ShadowMonitor({ writer });
+    const observer = monitor.observerFor(live);
+    expect(observer.active).toBe(false);
     monitor.observe(observation(echo()), live.policy);
     await monitor.flush();
     expect(batches).toEqual([]);
+    monitor.set({ id: 'sh-1', policy: denyBash });
+    expect(observer.active).toBe(true);
   });
 
   it('holds a bounded queue: past it observations are dropped and counted, never queued', async () => {

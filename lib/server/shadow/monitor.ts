@@ -80,7 +80,14 @@ export class ShadowMonitor {
 
   /** The observer for agents built on `base` (the stored policy, compiled). */
   observerFor(base: CompiledPolicy): DecisionObserver {
-    return { observe: (observation) => this.observe(observation, base.policy) };
+    const isActive = () => this.current !== undefined;
+    return {
+      observe: (observation) => this.observe(observation, base.policy),
+      // Without a shadow the gate builds no observation: shadow mode off costs a property read.
+      get active() {
+        return isActive();
+      },
+    };
   }
 
   /** On the decision path: constant work, no I/O, never throws. */
