@@ -49,6 +49,17 @@ describeStores('shadow', (store) => {
     expect(await q.shadow.clearShadow()).toBe(false);
   });
 
+  it('stores at most maxStored differences per shadow, and still counts the rest', async () => {
+    const { q } = store();
+    const { id } = await q.shadow.setShadow({ policy: policy('bash'), baseVersion: 1, createdBy: 'alice' });
+    const batch = (from: number) => [0, 1, 2].map((i) => diff('bash', (from + i) * 1000));
+    expect(await q.shadow.recordShadowBatch({ shadowId: id, diffs: batch(1), compared: 3, same: 0, dropped: 0 }, 4)).toBe(3);
+    expect(await q.shadow.recordShadowBatch({ shadowId: id, diffs: batch(4), compared: 4, same: 1, dropped: 0 }, 4)).toBe(1);
+    expect(await q.shadow.recordShadowBatch({ shadowId: id, diffs: batch(7), compared: 3, same: 0, dropped: 0 }, 4)).toBe(0);
+    expect((await q.shadow.listShadowDiffs({ shadowId: id })).items).toHaveLength(4);
+    expect(await q.shadow.getShadow()).toMatchObject({ compared: 10, same: 1 });
+  });
+
   it('groups differences by (live -> shadow, tool) with the newest examples, and pages the recent ones', async () => {
     const { q } = store();
     const { id } = await q.shadow.setShadow({ policy: policy('bash'), baseVersion: 1, createdBy: 'alice' });

@@ -29,6 +29,9 @@ export interface NewShadowDiff {
   shadow: Record<string, unknown>;
 }
 
+/** Differences stored per shadow at most; past it they are only counted (compared - same). */
+export const MAX_STORED_SHADOW_DIFFS = 10_000;
+
 export interface ShadowBatch {
   shadowId: string;
   diffs: NewShadowDiff[];
@@ -82,11 +85,12 @@ export function shadowQueries(db: Database) {
 
     /**
      * Adds a batch's counters and differences in one statement, only while `shadowId` is the
-     * current shadow (a batch for a replaced or cleared shadow is discarded). Returns the number
-     * of differences stored.
+     * current shadow (a batch for a replaced or cleared shadow is discarded), and no more than
+     * `maxStored` differences per shadow (the rest only counted). Returns the number stored.
      */
-    async recordShadowBatch({ shadowId, diffs, compared, same, dropped }: ShadowBatch): Promise<number> {
-      const rows = diffs.map((d) => ({
+    async recordShadowBatch({ shadowId, diffs, compared, same, dropped }: ShadowBatch, maxStored = MAX_STORED_SHADOW_DIFFS): Promise<number> {
+      const rows = diffs.map((d, i) => ({
+        n: i + 1,
         id: randomUUID(),
         at: d.at.toISOString(),
         run_id: d.runId ?? null,
@@ -101,12 +105,14 @@ export function shadowQueries(db: Database) {
       const result = (await db.execute(sql`
         WITH s AS (
           UPDATE policy_shadow SET compared = compared + ${compared}, same = same + ${same}, dropped = dropped + ${dropped}
-          WHERE id = ${shadowId} RETURNING id
+          WHERE id = ${shadowId} RETURNING id, compared - same AS differ
         )
         INSERT INTO policy_shadow_diffs (id, shadow_id, at, run_id, agent_id, tool, params, live_action, shadow_action, live, shadow)
         SELECT x.id, s.id, x.at, x.run_id, x.agent_id, x.tool, x.params, x.live_action, x.shadow_action, x.live, x.shadow
         FROM s, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-          AS x(id text, at timestamptz, run_id text, agent_id text, tool text, params jsonb, live_action text, shadow_action text, live jsonb, shadow jsonb)
+          AS x(id text, at timestamptz, run_id text, agent_id text, tool text, params jsonb, live_action text, shadow_action text, live jsonb, shadow jsonb, n integer)
+        -- The cap, on the counter (differences so far, this batch's included): no count(*) per batch.
+        WHERE s.differ - ${rows.length} + x.n <= ${maxStored}
         RETURNING 1`)) as unknown as { rows?: unknown[]; rowCount?: number | null };
       return result.rows?.length ?? result.rowCount ?? 0;
     },
