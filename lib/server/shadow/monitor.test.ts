@@ -147,6 +147,19 @@ describe('shadow monitor', () => {
     expect(batches[0]).toMatchObject({ compared: 1, same: 1, diffs: [] });
   });
 
+  it('a stored shadow that no longer validates is used salvaged, never refused (the server must start)', async () => {
+    const { batches, writer } = recorder();
+    const errors: Error[] = [];
+    const monitor = new ShadowMonitor({ writer, onError: (e) => errors.push(e), writeDelayMs: 60_000 });
+    const stale = { defaultAction: 'ask', rules: [{ action: 'deny', tool: 'bash', when: [{ key: 'command', op: 'no_such_op', value: 'x' }] }] } as unknown as Policy;
+    expect(() => monitor.set({ id: 'sh-1', policy: stale })).not.toThrow();
+    expect(errors).toHaveLength(1);
+    monitor.observe(observation(echo()), live.policy);
+    await monitor.flush();
+    // Salvaged: the invalid deny rule is widened to its whole tool, never dropped.
+    expect(batches[0]!.diffs).toEqual([expect.objectContaining({ liveAction: 'allow', shadowAction: 'deny' })]);
+  });
+
   it('cuts long parameters in what it stores', async () => {
     const { batches, writer } = recorder();
     const monitor = new ShadowMonitor({ writer, writeDelayMs: 60_000 });

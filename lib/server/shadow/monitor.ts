@@ -6,7 +6,7 @@
 // after it, and their failures only count as dropped.
 import type { DecisionObservation, DecisionObserver } from '../../agent';
 import type { NewShadowDiff, ShadowBatch } from '../../db';
-import { compilePolicy, evaluate, type CompiledPolicy, type Decision, type Policy } from '../../policy';
+import { compilePolicy, evaluate, salvagePolicy, type CompiledPolicy, type Decision, type Policy } from '../../policy';
 import { describeDecision, storedParams } from './record';
 
 /** The current shadow, as the monitor needs it. */
@@ -68,10 +68,23 @@ export class ShadowMonitor {
   /** The shadow in force (undefined: none). A new one starts fresh: what was queued for the old one is discarded. */
   set(state: ShadowState | undefined): void {
     if (state?.id === this.current?.id) return;
-    this.current = state && { ...state, compiled: compilePolicy(state.policy), overlays: new Map() };
+    this.current = state && { ...state, compiled: this.compile(state.policy), overlays: new Map() };
     this.queue = [];
     this.diffs = [];
     this.counts = { compared: 0, same: 0, dropped: 0 };
+  }
+
+  /**
+   * A stored shadow that no longer validates (saved under older rules of validation) is used
+   * salvaged, as the live policy is (policy-store.ts): a server must start whatever is stored.
+   */
+  private compile(policy: Policy): CompiledPolicy {
+    try {
+      return compilePolicy(policy);
+    } catch (error) {
+      this.options.onError?.(error as Error);
+      return compilePolicy(salvagePolicy(policy).policy);
+    }
   }
 
   get shadowId(): string | undefined {
@@ -194,9 +207,11 @@ export class ShadowMonitor {
     const batch: ShadowBatch = { shadowId: current.id, diffs: this.diffs.splice(0, this.maxBatch), ...this.counts };
     this.counts = { compared: 0, same: 0, dropped: 0 };
     this.writing = (async () => {
+      let failed = false;
       try {
         await this.options.writer.recordShadowBatch(batch);
       } catch (error) {
+        failed = true;
         // Lost: counted as dropped with the next batch, so the totals stay honest.
         this.stats.writeFailures++;
         if (this.current?.id === batch.shadowId) this.counts.dropped += batch.compared + batch.dropped;
@@ -204,8 +219,9 @@ export class ShadowMonitor {
       } finally {
         this.writing = undefined;
       }
-      // More than one batch was waiting. (After a failure the next observation schedules the retry.)
-      if (this.diffs.length > 0 && !this.writeTimer) this.scheduleWrite();
+      // What came in meanwhile. (After a failure the next observation schedules the retry, so a
+      // database that is down is not retried in a loop.)
+      if (!failed && this.hasPending() && !this.writeTimer) this.scheduleWrite();
     })();
   }
 }
