@@ -155,6 +155,16 @@ const CASES: Case[] = [
   { name: 'POST /api/policy/tests: policy missing', method: 'POST', path: '/api/policy/tests', headers: JSON_TYPE, body: '{}', status: 400, field: 'policy' },
   { name: 'POST /api/policy/tests: a test without expect', method: 'POST', path: '/api/policy/tests', headers: JSON_TYPE, body: json({ policy: { rules: [], tests: [{ call: { tool: 'bash', params: {} } }] } }), status: 400, code: 'bad_request:policy', field: 'tests.0.expect' },
   { name: 'PUT /api/policy: too many tests', method: 'PUT', path: '/api/policy', headers: IF_MATCH, body: json({ policy: { rules: [], tests: Array.from({ length: 101 }, () => ({ call: { tool: 'x', params: {} }, expect: 'ask' })) } }), status: 400, code: 'bad_request:policy', field: 'tests' },
+  // The shadow policy (PUT/DELETE /api/policy/shadow, GET .../diffs, POST .../promote)
+  ...bodyCases('PUT /api/policy/shadow', 'PUT', '/api/policy/shadow', JSON_TYPE, json({ policy: { rules: [] } })),
+  { name: 'PUT /api/policy/shadow: note a number', method: 'PUT', path: '/api/policy/shadow', headers: JSON_TYPE, body: json({ policy: { rules: [] }, note: 5 }), status: 400, field: 'note' },
+  { name: 'PUT /api/policy/shadow: rules a string', method: 'PUT', path: '/api/policy/shadow', headers: JSON_TYPE, body: json({ policy: { rules: 'none' } }), status: 400, code: 'bad_request:policy', field: 'rules' },
+  { name: 'PUT /api/policy/shadow: a rule without a tool', method: 'PUT', path: '/api/policy/shadow', headers: JSON_TYPE, body: json({ policy: { rules: [{ action: 'deny' }] } }), status: 400, code: 'bad_request:policy', field: 'rules.0.tool' },
+  { name: 'DELETE /api/policy/shadow: an empty id', method: 'DELETE', path: '/api/policy/shadow?id=', status: 400, field: 'id' },
+  { name: 'GET /api/policy/shadow/diffs: limit 0', method: 'GET', path: '/api/policy/shadow/diffs?limit=0', status: 400, field: 'limit' },
+  { name: 'GET /api/policy/shadow/diffs: examples not a number', method: 'GET', path: '/api/policy/shadow/diffs?examples=all', status: 400, field: 'examples' },
+  { name: 'POST /api/policy/shadow/promote: If-Match missing', method: 'POST', path: '/api/policy/shadow/promote', status: 428, field: 'If-Match' },
+  { name: 'POST /api/policy/shadow/promote: If-Match not a version', method: 'POST', path: '/api/policy/shadow/promote', headers: { 'If-Match': '"latest"' }, status: 400, field: 'If-Match' },
 
   // POST /api/policy/evaluate
   ...bodyCases('POST /api/policy/evaluate', 'POST', '/api/policy/evaluate', JSON_TYPE, evaluateCall(bash)),

@@ -11,6 +11,7 @@ import { GrantsList } from './grants-list';
 import { ImportExportPanel } from './import-export-panel';
 import { PolicyTestsPanel } from './policy-tests-panel';
 import { RulesEditor } from './rules-editor';
+import { ShadowPanel } from './shadow-panel';
 import { TestCallPanel, type TestedDecision } from './test-call-panel';
 import { VersionHistory } from './version-history';
 import './rules.css';
@@ -40,6 +41,7 @@ export function RulesView() {
       <TestCallPanel current={current} result={tested} onResult={setTested} />
       <PolicyTestsPanel current={current} onConflict={setConflict} />
       <ImportExportPanel current={current} onConflict={setConflict} />
+      <ShadowPanel current={current} onConflict={setConflict} />
       <GrantsList />
       <VersionHistory current={current} onConflict={setConflict} />
     </div>

@@ -154,6 +154,13 @@ export const ROWS: Row[] = [
     request: async (w) => ({ path: '/api/policy/import', headers: STALE, data: await currentPolicy(w) }),
   },
   { route: 'POST /api/policy/tests', access: 'policy:edit', expect: adminOnly(200), request: async (w) => ({ path: '/api/policy/tests', data: { policy: await currentPolicy(w) } }) },
+  // The shadow: reads change nothing; writes are refused after the access check (a bad body, a
+  // shadow id that is not set, a missing If-Match), so the shared shadow stays as it was.
+  { route: 'GET /api/policy/shadow', access: 'policy:edit', expect: adminOnly(200) },
+  { route: 'PUT /api/policy/shadow', what: 'invalid policy', access: 'policy:edit', expect: adminOnly(400), codes: { admin: 'bad_request:policy' }, request: () => ({ path: '/api/policy/shadow', data: { policy: { rules: 'none' } } }) },
+  { route: 'DELETE /api/policy/shadow', what: 'a shadow not set', access: 'policy:edit', expect: adminOnly(404), codes: { admin: 'not_found:shadow' }, request: () => ({ path: '/api/policy/shadow?id=matrix-none' }) },
+  { route: 'GET /api/policy/shadow/diffs', what: 'a shadow not set', access: 'policy:edit', expect: adminOnly(404), codes: { admin: 'not_found:shadow' }, request: () => ({ path: '/api/policy/shadow/diffs?id=matrix-none' }) },
+  { route: 'POST /api/policy/shadow/promote', what: 'If-Match missing', access: 'policy:edit', expect: adminOnly(428), codes: { admin: 'precondition_required' }, request: () => ({ path: '/api/policy/shadow/promote' }) },
   { route: 'POST /api/policy/import', what: '?dryRun=1', access: 'policy:read', expect: signedIn(200), request: async (w) => ({ path: '/api/policy/import?dryRun=1', data: await currentPolicy(w) }) },
 
   { route: 'GET /api/grants', access: 'grants:read', expect: approverUp(200) },

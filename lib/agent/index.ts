@@ -7,5 +7,6 @@ export { DEFAULT_PROMPT_TEMPLATE, renderPrompt, type ApprovalHandler, type Inter
 export { MemoryGrantStore, type GrantStore } from './session';
 export type { CallResult, ExecutionLog, PendingRelays, ResumePoint } from './loop/run';
 export type { ModelToolCall } from './loop/step';
+export type { DecisionObservation, DecisionObserver } from './loop/observe';
 export * from './tools';
 export * from './models';

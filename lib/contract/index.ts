@@ -10,3 +10,4 @@ export * from './roles';
 export * from './dtos';
 export * from './chat';
 export { upgradeStoredEvent, type StoredEventRow } from './stored';
+export * from './shadow';

@@ -24,6 +24,7 @@ export {
   type RelayDecisionRow,
 } from './relays';
 export { toolExecutionQueries, type ToolExecutionQueries, type ToolCallKey } from './tool-executions';
+export { shadowQueries, type ShadowQueries, type SetShadowInput, type NewShadowDiff, type ShadowBatch, type ShadowDiffGroup } from './shadow';
 export { policyQueries, type PolicyQueries, type SavePolicyInput, type SavePolicyResult } from './policies';
 export { grantQueries, type GrantQueries, type CreateGrantInput, type ListGrantsInput } from './grants';
 export { auditQueries, type AuditQueries, type RecordAuditInput, type ListAuditInput } from './audit';

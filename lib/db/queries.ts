@@ -11,6 +11,7 @@ import { relayQueries } from './relays';
 import { runQueries } from './runs';
 import { sessionQueries } from './sessions';
 import { settingQueries } from './settings';
+import { shadowQueries } from './shadow';
 import { tokenQueries } from './tokens';
 import { toolExecutionQueries } from './tool-executions';
 import { userQueries } from './users';
@@ -25,6 +26,7 @@ export function createQueries(db: Database) {
     relays: relayQueries(db),
     toolExecutions: toolExecutionQueries(db),
     policies: policyQueries(db),
+    shadow: shadowQueries(db),
     grants: grantQueries(db),
     audit: auditQueries(db),
     users: userQueries(db, credentialsChanged),

@@ -11,6 +11,7 @@ import { renderPrompt, type ApprovalHandler, type InterruptOn, dynamicInterrupt 
 import type { EventBody } from '../../contract';
 import type { AgentEvent } from '../events';
 import { applyInspection, gate, inspectCall } from './gate';
+import { adjuster, notifyObserver, type DecisionObserver } from './observe';
 import type { EventQueue } from './queue';
 import type { GrantStore } from '../session';
 import { runModelStep, type ModelToolCall } from './step';
@@ -44,6 +45,8 @@ export interface RunContext {
   checkpoint?: (messages: ModelMessage[]) => Promise<void>;
   /** The administrator's policy alone, for what only it may unlock (tools/types.ts, ToolContext). */
   trustedPolicy?: CompiledPolicy;
+  /** Watches every real decision (the server's shadow policy); never changes one. */
+  observer?: DecisionObserver;
 }
 
 export interface ExecutionLog {
@@ -200,6 +203,11 @@ async function handleCall(ctx: RunContext, level: AgentLevel, call: ModelToolCal
   const { input } = gated;
   const inspection = await inspectCall(tool, input, ctx.env);
   const decision = inspection === undefined ? gated.decision : applyInspection(gated.decision, inspection, level.mode ?? ctx.mode);
+  notifyObserver(ctx.observer, () => ({
+    runId: ctx.runId, sessionId: ctx.sessionId, toolCallId: call.toolCallId, agentId: level.agentId,
+    call: gated.call, context: gated.evalContext, decision, policy: level.policy.policy,
+    adjust: adjuster(input, tool.name, { shouldApprove: dynamicInterrupt(ctx.interruptOn, tool.name), inspection, mode: level.mode ?? ctx.mode }),
+  }));
   emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, name: tool.name, params: input, decision });
   if (decision.action === 'deny') return finish(denial(decision.explanation), true);
   let announce: (() => void) | undefined;
