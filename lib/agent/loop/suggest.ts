@@ -1,0 +1,24 @@
+// What a relay offers for Always Allow: the rules it would add (derived for the call, kept only if
+// they could be stored as a grant for it) and the verdict on them under the policy that asked,
+// so the approver is offered Always Allow only when the grant would cover this very call.
+import { alwaysAllowVerdict, derivePermission, grantFitsCall, type AlwaysAllowVerdict, type CompiledPolicy, type Rule, type ToolCall } from '../../policy';
+import type { ToolDefinition, ToolEnvironment } from '../tools/types';
+
+export interface Suggestion {
+  suggestedRules: Rule[];
+  alwaysAllow: AlwaysAllowVerdict;
+}
+
+export function suggestAlwaysAllow(policy: CompiledPolicy, tool: ToolDefinition, input: Record<string, unknown>, call: ToolCall, env: ToolEnvironment, inspection?: string): Suggestion {
+  const ctx = { workspaceRoot: env.workspace, paramKinds: tool.paramKinds, risk: tool.risk };
+  try {
+    const derived = tool.derivePermission ? tool.derivePermission(input, env) : derivePermission(call, ctx);
+    // Only what would allow this call again (a part that writes a file, say, no allow rule can).
+    const suggestedRules = derived.filter((rule) => grantFitsCall(rule, call, ctx));
+    // What the tool itself found (inspectCall) asks whatever allowed the call, grants included.
+    if (inspection !== undefined) return { suggestedRules, alwaysAllow: { covers: false, reason: `Needs approval whatever is granted: ${inspection}.` } };
+    return { suggestedRules, alwaysAllow: alwaysAllowVerdict(policy, call, suggestedRules, ctx, derived) };
+  } catch {
+    return { suggestedRules: [], alwaysAllow: { covers: false, reason: 'No rule can be suggested for this call.' } };
+  }
+}
