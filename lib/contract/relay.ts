@@ -52,6 +52,11 @@ export const RelayRequestSchema = z.object({
   suggestedRules: z.array(SuggestedRuleSchema),
   /** Whether those rules cover this call, and if not why (absent on relays raised by older versions). */
   alwaysAllow: AlwaysAllowVerdictSchema.optional(),
+  /**
+   * Auto-approve would allow this call (no ask rule, nothing the tool itself found), so "approve
+   * this and all later calls" may settle it; absent on relays raised by older versions (never settled so).
+   */
+  autoApprove: z.boolean().optional(),
   /** A diff for file writes and edits. */
   preview: z.unknown().optional(),
   /** The question as text, e.g. `Run 'bash' with arguments {"command":"ls"}?`. */

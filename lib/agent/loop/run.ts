@@ -286,7 +286,7 @@ function timeoutOf(level: AgentLevel, decision: Decision, fallbackS: number): nu
 
 async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, decision: Decision, inspection?: string): Promise<Answer> {
   const call = { tool: tool.name, params: input, ...(level.agentId === 'main' ? {} : { agent: level.agentId }) };
-  const { suggestedRules, alwaysAllow } = suggestAlwaysAllow(level.policy, tool, input, call, ctx.env, inspection);
+  const { suggestedRules, alwaysAllow, autoApprove } = suggestAlwaysAllow(level.policy, tool, input, call, ctx.env, inspection, dynamicInterrupt(ctx.interruptOn, tool.name) !== undefined);
   const preview = tool.preview ? await tool.preview(input, ctx.env).catch(() => undefined) : undefined;
   const now = Date.now();
   const request: RelayRequest = {
@@ -303,6 +303,7 @@ async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition
     decision,
     suggestedRules,
     alwaysAllow,
+    autoApprove,
     ...(preview ? { preview } : {}),
     prompt: renderPrompt(ctx.promptTemplates[tool.name] ?? ctx.promptTemplates['*'] ?? '', tool.name, input),
     createdAt: now,
