@@ -79,7 +79,9 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
   const edited = canEditGrants && Object.keys(patterns).length > 0 && emptyPatterns(relay.suggestedRules, patterns).length === 0 ? editedRules(relay.suggestedRules, patterns) : undefined;
   const changed = edited !== undefined && JSON.stringify(edited) !== JSON.stringify(relay.suggestedRules);
   const verdict = useAlwaysAllow(relay, changed ? edited : undefined);
+  // While an edit is re-checked the button stays (disabled), so the layout does not jump.
   const offerAlways = verdict.covers && !verdict.checking;
+  const showAlways = offerAlways || verdict.checking === true;
 
   useEffect(() => {
     // After the dialog (a child) has called showModal: start on what the call does, so a stray
@@ -155,8 +157,8 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
               <Button variant="primary" onClick={approveOnce} disabled={blocked} aria-keyshortcuts="Y">
                 Approve Once
               </Button>
-              {offerAlways && (
-                <Button onClick={alwaysAllow} disabled={blocked} aria-keyshortcuts="A">
+              {showAlways && (
+                <Button onClick={alwaysAllow} disabled={blocked || !offerAlways} aria-keyshortcuts="A">
                   Always Allow
                 </Button>
               )}

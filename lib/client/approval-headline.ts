@@ -18,6 +18,7 @@ const VERBS: Record<string, [param: string, verb: string]> = {
   read_file: ['path', 'wants to read'],
   list_files: ['path', 'wants to list'],
   fetch_url: ['url', 'wants to fetch'],
+  task: ['agent', 'wants to hand a task to'],
 };
 
 /** Long values are clipped here; the parameters below show them whole. */
@@ -37,6 +38,7 @@ const TOOL_RISK: Record<string, string> = {
   read_file: 'Reads a file',
   list_files: 'Lists a folder',
   fetch_url: 'Fetches from the network (read-only)',
+  task: 'Starts a subagent (its own calls are gated too)',
 };
 
 const RISK_LABEL: Record<string, string> = {
