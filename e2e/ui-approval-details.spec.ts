@@ -4,6 +4,8 @@
 // parameter shortened on its own while the one after it stays readable.
 import { expect, test } from '@playwright/test';
 import { ChatPage } from './pages/chat-page';
+import { adminPrincipal, createUser, randomSuffix, signIn } from './support/access-principals';
+import { RunTracker } from './support/access-runs';
 import { listGrants, revokeGrant } from './support/grants-api';
 import { startRun, uniqueMarker } from './support/runs-api';
 
@@ -24,6 +26,25 @@ test('a shell call: the dialog shows the tool, the agent and the risk', async ({
 
   await chat.deny.click();
   await chat.expectCallStatus(chat.toolCall('bash', marker), 'denied');
+});
+
+test("someone else's run: the dialog says who started it", async ({ page, playwright, baseURL }) => {
+  const chat = new ChatPage(page);
+  const admin = await adminPrincipal(playwright, baseURL!);
+  const name = `starter-${randomSuffix()}`;
+  await createUser(admin, name, 'user', 'starter-password-1');
+  const starter = await signIn(playwright, baseURL!, name, 'starter-password-1');
+  const runs = new RunTracker();
+  try {
+    const marker = uniqueMarker('started-by');
+    const run = await runs.startWaiting(starter, marker);
+    await chat.goto(run.runId);
+    await chat.expectDialogFor(marker);
+    await expect(chat.dialog.getByRole('term')).toHaveText(['Agent', 'Started by', 'Risk', 'Time left']);
+    await expect(chat.dialog.getByRole('definition').nth(1)).toHaveText(name);
+  } finally {
+    await runs.cleanup(admin);
+  }
 });
 
 test("a subagent's call: the dialog names the agent and the chain of its parents", async ({ page }) => {

@@ -1,8 +1,11 @@
 // What the human is asked about: the headline ("bash wants to run `ls -la`"), then the agent
-// (with its parents), what the call can do, the time left, the parameters (once), the diff of
-// a file write or edit, and why it asks.
+// (with its parents), who started the run when it is someone else's, what the call can do, the
+// time left, the parameters (once), the diff of a file write or edit, and why it asks.
 import type { Ref } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Badge, JsonView, Revealed } from '@/components/ui';
+import { useMe } from '@/lib/client/auth';
+import { runQuery } from '@/lib/client/chat/run';
 import { headlineOf, riskLabel } from '@/lib/client/approval-headline';
 import type { RelayRequest } from '@/lib/contract';
 import { agentChain } from '@/lib/client/chat/types';
@@ -32,6 +35,9 @@ export function ApprovalHeadline({ relay, ref }: { relay: RelayRequest; ref?: Re
 }
 
 export function ApprovalDetails({ relay }: { relay: RelayRequest }) {
+  // Someone else's run (an approver or admin deciding it): who started it.
+  const startedBy = useQuery(runQuery(relay.runId)).data?.startedBy;
+  const me = useMe().data?.username;
   return (
     <>
       <dl className="approval-facts">
@@ -39,6 +45,14 @@ export function ApprovalDetails({ relay }: { relay: RelayRequest }) {
         <dd>
           <Revealed text={relay.parents.length > 0 ? `${relay.agentId} (subagent of ${agentChain(relay.parents.at(-1), relay.parents.slice(0, -1))})` : relay.agentId} />
         </dd>
+        {startedBy && me && startedBy !== me && (
+          <>
+            <dt>Started by</dt>
+            <dd>
+              <Revealed text={startedBy} />
+            </dd>
+          </>
+        )}
         <dt>Risk</dt>
         <dd>
           <Badge>{riskLabel(relay)}</Badge>
