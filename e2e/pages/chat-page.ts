@@ -28,7 +28,7 @@ export class ChatPage {
     this.approveOnce = this.dialog.getByRole('button', { name: 'Approve Once' });
     this.alwaysAllow = this.dialog.getByRole('button', { name: 'Always Allow' });
     this.deny = this.dialog.getByRole('button', { name: 'Deny' });
-    this.approveAll = this.dialog.getByRole('button', { name: 'Approve all for this session' });
+    this.approveAll = this.dialog.getByRole('button', { name: 'Approve this and all later calls (Auto-approve)' });
     this.reason = this.dialog.getByRole('textbox', { name: 'Reason' });
     this.cancelRun = page.getByRole('button', { name: 'Cancel run' });
   }
@@ -76,6 +76,16 @@ export class ChatPage {
   /** The command shown in the dialog's parameters. */
   dialogParams(): Locator {
     return this.dialog.getByLabel('Parameters', { exact: true });
+  }
+
+  /** Decisions count once the dialog is armed (a moment after a call appears or a decision). */
+  async expectArmed() {
+    await expect(this.dialog).toHaveAttribute('data-armed', 'true');
+  }
+
+  /** The banner shown while the dialog is closed without deciding, and its way back. */
+  pendingBanner(): Locator {
+    return this.page.getByRole('status', { name: 'Pending approvals' });
   }
 
   async expectDialogFor(text: string) {

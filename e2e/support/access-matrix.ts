@@ -234,6 +234,14 @@ export const ROWS: Row[] = [
       return { path: `/api/chat/relay/${run.relayId}`, data: { sessionId: run.sessionId, response: deny } };
     },
   },
+  // The inline rule editor's live re-check changes nothing: only those who may edit the rules ask it.
+  {
+    route: 'POST /api/chat/relay/:id/check',
+    what: "a relay of the user's waiting run",
+    access: 'grants:manage',
+    expect: adminOnly(200),
+    request: (w) => ({ path: `/api/chat/relay/${w.userWaiting.relayId}/check`, data: { sessionId: w.userWaiting.sessionId, rule: [{ action: 'allow', tool: 'bash', params: { command: 'echo *' } }] } }),
+  },
   {
     // 403 here, not 404: whoever names the relay and its session knows it exists (docs/AUTH.md).
     route: 'POST /api/chat/relay/:id',

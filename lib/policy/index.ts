@@ -4,7 +4,7 @@
 export { evaluate } from './evaluate';
 export { compilePolicy, isCompiledPolicy, type CompiledPolicy } from './compile';
 export { derivePermission } from './derive';
-export { checkGrantRules, exactCallRules, grantCoverage, grantFitsCall, type AlwaysAllowRequest, type GrantCheck, type GrantContext, type GrantIssue } from './grant-check';
+export { checkGrantRules, exactCallRules, grantCoverage, grantFitsCall, judgeGrant, type AlwaysAllowRequest, type Coverage, type GrantCheck, type GrantContext, type GrantIssue } from './grant-check';
 export { importPolicy, detectFormat, type PolicyFormat } from './import';
 export { importDraftPolicy } from './draft';
 export { DRAFT_LIMITS, MAX_VALUE_LENGTH, POLICY_TEST_LIMITS, WORK_BUDGET } from './limits';
@@ -28,6 +28,7 @@ export {
   RiskSchema,
   ParamKindSchema,
   type Action,
+  type AlwaysAllowVerdict,
   type Condition,
   type Decision,
   type DecisionReason,
@@ -47,3 +48,4 @@ export {
   type RuleRef,
   type ToolCall,
 } from './types';
+export { alwaysAllowVerdict } from './grant-verdict';

@@ -151,6 +151,16 @@ export interface RuleRef {
   action: Action;
 }
 
+/** Whether the rules Always Allow would add cover the very call they are for (grant-verdict.ts). */
+export interface AlwaysAllowVerdict {
+  /** The grant would allow this call: the same call would not ask again. */
+  covers: boolean;
+  /** Why it would not (absent when it covers). */
+  reason?: string;
+  /** The policy rule that decides the call whatever is granted (an ask rule). */
+  rule?: RuleRef;
+}
+
 /** The decision for one simple command of a shell script. */
 export interface PartDecision {
   /** The command as matched: wrappers removed, quotes resolved. */

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { derivePermission, evaluate, grantFitsCall, RuleSchema, type CompiledPolicy, type Decision, type Mode, type Rule, type ToolCall } from '../../policy';
+import { evaluate, grantFitsCall, RuleSchema, type CompiledPolicy, type Decision, type Mode, type Rule, type ToolCall } from '../../policy';
 import type { RelayBroker, RelayOutcome, RelayRequest, RelayResponse } from '../../relay';
 import { renderPrompt, type ApprovalHandler, type InterruptOn, dynamicInterrupt } from '../approval';
 import type { EventBody } from '../../contract';
@@ -15,6 +15,7 @@ import { adjuster, notifyObserver, type DecisionObserver } from './observe';
 import type { EventQueue } from './queue';
 import type { GrantStore } from '../session';
 import { runModelStep, type ModelToolCall } from './step';
+import { suggestAlwaysAllow } from './suggest';
 import { ToolError, type ToolDefinition, type ToolEnvironment } from '../tools/types';
 
 import { DENIAL_PREFIX } from '../models';
@@ -293,14 +294,7 @@ function timeoutOf(level: AgentLevel, decision: Decision, fallbackS: number): nu
 
 async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition, input: Record<string, unknown>, toolCallId: string, decision: Decision, inspection?: string): Promise<Answer> {
   const call = { tool: tool.name, params: input, ...(level.agentId === 'main' ? {} : { agent: level.agentId }) };
-  let suggestedRules: Rule[];
-  try {
-    const derived = tool.derivePermission ? tool.derivePermission(input, ctx.env) : derivePermission(call, { workspaceRoot: ctx.env.workspace, risk: tool.risk, paramKinds: tool.paramKinds });
-    // Only what would allow this call again (a part that writes a file, say, no allow rule can).
-    suggestedRules = derived.filter((rule) => grantFitsCall(rule, call, { workspaceRoot: ctx.env.workspace, paramKinds: tool.paramKinds }));
-  } catch {
-    suggestedRules = [];
-  }
+  const { suggestedRules, alwaysAllow, autoApprove } = suggestAlwaysAllow(level.policy, tool, input, call, ctx.env, inspection, dynamicInterrupt(ctx.interruptOn, tool.name) !== undefined);
   const preview = tool.preview ? await tool.preview(input, ctx.env).catch(() => undefined) : undefined;
   const now = Date.now();
   const request: RelayRequest = {
@@ -316,6 +310,8 @@ async function askHuman(ctx: RunContext, level: AgentLevel, tool: ToolDefinition
     risk: tool.risk,
     decision,
     suggestedRules,
+    alwaysAllow,
+    autoApprove,
     ...(preview ? { preview } : {}),
     prompt: renderPrompt(ctx.promptTemplates[tool.name] ?? ctx.promptTemplates['*'] ?? '', tool.name, input),
     createdAt: now,

@@ -417,7 +417,6 @@ export class RunManager {
   /** The response with its Always Allow rules checked against the relay (always-allow.ts); 403/422 when refused. */
   private async checkAlwaysAllow(relayId: string, response: RelayResponse, authority: GrantAuthority): Promise<RelayResponse> {
     assertScopeAllowed(response, authority);
-    if (response.rule === undefined) return response;
     let relay: RelayRequest | undefined = this.agents.waitingRelay(relayId);
     if (!relay) {
       const row = await this.options.q.relays.getRelay({ id: relayId });
@@ -425,7 +424,7 @@ export class RunManager {
       if (row?.status !== 'pending') return response;
       relay = row.request;
     }
-    return checkedAlwaysAllow(response, relay, authority, await this.workspaceRoot());
+    return checkedAlwaysAllow(response, relay, authority, await this.workspaceRoot(), (await loadPolicy(this.options.q)).policy);
   }
 
   /** The workspace as the tools see it (a real path), which path rules resolve against. */
