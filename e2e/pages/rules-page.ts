@@ -120,12 +120,24 @@ export class RulesPage {
    */
   async importPolicy(text: string): Promise<number | undefined> {
     await this.previewImport(text);
+    return this.confirmImport();
+  }
+
+  /** After a preview: Import as new version, confirm the replacement; the new version, or undefined after a conflict. */
+  async confirmImport(): Promise<number | undefined> {
     await this.importExport.getByRole('button', { name: 'Import as new version' }).click();
+    const dialog = this.importDialog;
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Replace the rules' }).click();
     const done = this.importExport.getByRole('status').filter({ hasText: /Imported \d+ rules as version \d+\./ });
     await expect(done.or(this.conflictNotice)).toBeVisible();
     if (await done.isVisible()) return Number((await done.textContent())?.match(/version (\d+)/)?.[1]);
     await this.reloadAfterConflict();
     return undefined;
+  }
+
+  get importDialog(): Locator {
+    return this.page.getByRole('dialog', { name: 'Replace the rules with the import?' });
   }
 
   /** The policy version the editor shows (and bases its saves on). */
