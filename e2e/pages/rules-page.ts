@@ -30,11 +30,22 @@ export class RulesPage {
   async goto(): Promise<void> {
     await this.page.goto('/rules');
     await expect(this.page.getByRole('heading', { level: 1, name: 'Rules' })).toBeVisible();
-    await expect(this.rules.getByRole('table', { name: 'Permission rules' })).toBeVisible();
+    await expect(this.rules.getByText(/^Version \d+ ·/)).toBeVisible();
   }
 
+  /** A rule's row, in whichever group (Allow / Ask / Deny, own or built-in) holds it. */
   ruleRow(text: string): Locator {
-    return this.rules.getByRole('table', { name: 'Permission rules' }).getByRole('row').filter({ hasText: text });
+    return this.rules.getByRole('row').filter({ hasText: text });
+  }
+
+  /** One action's group of rules: "Allow", "Ask" or "Deny". */
+  group(title: 'Allow' | 'Ask' | 'Deny'): Locator {
+    return this.rules.getByRole('region', { name: new RegExp(`^${title} \\(\\d+\\)$`) });
+  }
+
+  /** The section nav's link to a section. */
+  sectionLink(name: string): Locator {
+    return this.page.getByRole('navigation', { name: 'Rules page sections' }).getByRole('link', { name, exact: true });
   }
 
   form(name: string | RegExp = 'Add rule'): Locator {
