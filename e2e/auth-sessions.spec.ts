@@ -73,7 +73,7 @@ test.describe('sessions end for real', () => {
     const token = await tokenOf(sessions[0]!);
     const users = new UsersPage(page);
     await users.goto();
-    await users.table.getByRole('button', { name: `Sign ${account.username} out everywhere` }).click();
+    await users.table.getByRole('button', { name: `Sign out everywhere for ${account.username}` }).click();
     await expect(users.notice).toHaveText(`${account.username} is signed out everywhere (2 sessions ended).`);
     for (const session of sessions) expect(await meStatus(session)).toBe(401);
     expect(await meStatus(token.principal)).toBe(200);

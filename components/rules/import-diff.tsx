@@ -1,6 +1,6 @@
 // What an import would change, before anything is saved: the counts, the built-in safety denies it
 // would drop (called out first, as a warning), then the rules added, removed and changed.
-import { Badge, Notice, Revealed } from '@/components/ui';
+import { Notice, Revealed } from '@/components/ui';
 import { ruleName } from '@/lib/client/policy-edit';
 import type { PolicyDiff } from '@/lib/policy/diff';
 import { isEmptyDiff } from '@/lib/policy/diff';
@@ -21,7 +21,11 @@ export function diffSummary(diff: PolicyDiff): string {
 function RuleLine({ rule, index }: { rule: Rule; index: number }) {
   return (
     <li>
-      <Badge>{rule.action}</Badge> <strong>{rule.id ? <Revealed text={ruleName(rule, index)} /> : null}</strong>{' '}
+      {rule.id ? (
+        <strong>
+          <Revealed text={ruleName(rule, index)} />:{' '}
+        </strong>
+      ) : null}
       <code className="rules-code">
         <Revealed text={describeRule(rule)} />
       </code>
@@ -52,7 +56,7 @@ export function ImportDiff({ diff }: { diff: PolicyDiff }) {
       {diff.safetyDeniesLost.length > 0 && (
         <Notice tone="warning">
           <strong>
-            The import removes {plural(diff.safetyDeniesLost.length, 'built-in safety deny')}
+            The import removes {plural(diff.safetyDeniesLost.length, 'built-in safety deny rule')}
           </strong>
           : {diff.safetyDeniesLost.map((r) => r.id).join(', ')}. Calls they block today (private network addresses, deleting the file system, sudo, piping into a shell) would no longer be
           denied by them.

@@ -117,7 +117,7 @@ export function ImportPanel({ current, onConflict }: { current: StoredPolicy; on
         }
       >
         {converted && converted.diff.safetyDeniesLost.length > 0 ? (
-          <Notice tone="warning">It removes {converted.diff.safetyDeniesLost.length} built-in safety denies: {converted.diff.safetyDeniesLost.map((r) => r.id).join(', ')}.</Notice>
+          <Notice tone="warning">It removes {converted.diff.safetyDeniesLost.length} built-in safety deny rule{converted.diff.safetyDeniesLost.length === 1 ? '' : 's'}: {converted.diff.safetyDeniesLost.map((r) => r.id).join(', ')}.</Notice>
         ) : (
           <p className="rules-muted">You can restore the current version from the history.</p>
         )}
