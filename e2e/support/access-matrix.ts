@@ -117,6 +117,8 @@ export const ROWS: Row[] = [
   { route: 'POST /api/auth/logout', access: 'public', expect: anyone(200), request: async (w, name) => ({ path: '/api/auth/logout', headers: await spareSession(w, name) }) },
   { route: 'DELETE /api/auth/sessions', access: 'signed-in', expect: signedIn(200), request: async (w, name) => ({ path: '/api/auth/sessions', headers: await spareSession(w, name) }) },
   { route: 'GET /api/auth/me', access: 'signed-in', expect: signedIn(200) },
+  // Changing one's own password: an empty body (400 after the access check) changes nobody's password.
+  { route: 'POST /api/auth/password', what: 'empty body', access: 'signed-in', expect: signedIn(400), codes: { user: 'bad_request', approver: 'bad_request', admin: 'bad_request' }, request: () => ({ path: '/api/auth/password', data: {} }) },
 
   { route: 'GET /api/users', access: 'users:manage', expect: adminOnly(200) },
   {

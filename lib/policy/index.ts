@@ -15,6 +15,7 @@ export { DEFAULT_POLICY } from './defaults';
 export { PolicyValidationError, isPolicyValidationError, type PolicyIssue } from './errors';
 export { BUILTIN_PARAM_KINDS, BUILTIN_RISKS, paramKindOf, riskOf } from './kinds';
 export { describeRule } from './explain';
+export { canonicalJson, diffPolicies, isBuiltinRule, isEmptyDiff, isSafetyDeny, type PolicyDiff, type RuleChange } from './diff';
 export { parseCommand } from './shell/parse';
 export type { ParsedCommand, ShellPart } from './shell/types';
 export {
