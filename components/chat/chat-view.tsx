@@ -17,6 +17,7 @@ import { Composer } from './composer';
 import { AgentPicker, ModePicker } from './pickers';
 import { StatusBar } from './status-bar';
 import { TranscriptView } from './transcript-view';
+import { useFollow } from './use-follow';
 import './chat.css';
 
 export function ChatView() {
@@ -34,6 +35,7 @@ export function ChatView() {
   const setRunMode = useSetRunMode();
   const { runId, runStatus } = transcript;
   const live = runStatus === 'live' || runStatus === 'starting';
+  const { behind, jump } = useFollow(transcript.items);
 
   const changeMode = (next: Mode) => {
     const previous = mode;
@@ -52,11 +54,6 @@ export function ChatView() {
         <AgentPicker value={agent} onChange={setAgent} />
         <ModePicker value={mode} onChange={changeMode} />
         <div className="chat-toolbar__actions">
-          {runStatus === 'live' && runId && (
-            <Button variant="danger" onClick={() => cancel.mutate(runId)} disabled={cancel.isPending}>
-              Cancel run
-            </Button>
-          )}
           <Button variant="ghost" onClick={() => router.push('/')} disabled={transcript.items.length === 0}>
             New chat
           </Button>
@@ -67,7 +64,22 @@ export function ChatView() {
       {cancel.isError && <p role="alert">Could not cancel the run: {cancel.error.message}</p>}
       <QueueNoticeBanner />
       <TranscriptView items={transcript.items} />
-      <Composer busy={live} onSend={(text) => void send(text)} />
+      <div className="chat-bottom">
+        {behind && transcript.items.length > 0 && (
+          <Button className="chat-jump" variant="secondary" onClick={jump}>
+            Jump to latest ↓
+          </Button>
+        )}
+        <Composer
+          busy={live}
+          onSend={(text) => {
+            jump();
+            void send(text);
+          }}
+          onStop={runStatus === 'live' && runId ? () => cancel.mutate(runId) : undefined}
+          stopping={cancel.isPending}
+        />
+      </div>
       <ApprovalDialog />
     </div>
   );

@@ -30,7 +30,7 @@ export class ChatPage {
     this.deny = this.dialog.getByRole('button', { name: 'Deny' });
     this.approveAll = this.dialog.getByRole('button', { name: 'Approve all for this session' });
     this.reason = this.dialog.getByRole('textbox', { name: 'Reason' });
-    this.cancelRun = page.getByRole('button', { name: 'Cancel run' });
+    this.cancelRun = page.getByRole('button', { name: 'Stop', exact: true });
   }
 
   async goto(runId?: string) {
