@@ -8,4 +8,5 @@ export * from './runs';
 export * from './modes';
 export * from './roles';
 export * from './dtos';
+export * from './sessions';
 export { upgradeStoredEvent, type StoredEventRow } from './stored';
