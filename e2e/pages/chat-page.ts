@@ -59,7 +59,7 @@ export class ChatPage {
     return text ? cards.filter({ hasText: text }) : cards;
   }
 
-  async expectCallStatus(card: Locator, status: 'waiting for approval' | 'running' | 'done' | 'denied' | 'expired') {
+  async expectCallStatus(card: Locator, status: 'waiting for approval' | 'running' | 'done' | 'error' | 'denied' | 'expired') {
     await expect(card.getByText(status, { exact: true })).toBeVisible();
   }
 
