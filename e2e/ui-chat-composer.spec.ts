@@ -34,16 +34,19 @@ test('the view follows new output; scrolled up, it stays put and Jump to latest 
   await chat.message.press('Enter');
   await expect(chat.status).toContainText('Done');
   await expect(chat.toolCall('list_files')).toHaveCount(30);
-  await expect(chat.toolCall('list_files').last()).toBeInViewport();
+  // The end of the conversation (the reply after the cards) is on screen without any scrolling.
+  await expect(chat.reply(/list_files:/).last()).toBeInViewport();
   await expect(page.getByRole('button', { name: /Jump to latest/ })).toBeHidden();
 
   // A call that waits for approval, then the reader scrolls up to read while it is decided elsewhere.
+  const first = chat.runId();
   await chat.message.fill(`$ echo ${m}`);
   await chat.message.press('Enter');
+  const second = await chat.newRunAfter(first);
   await expect(chat.toolCall('bash', m)).toBeInViewport();
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
   await expect(page.getByRole('button', { name: /Jump to latest/ })).toBeVisible();
-  await decidePending(page.request, chat.runId(), { approved: true });
+  await decidePending(page.request, second, { approved: true });
   await chat.expectCallStatus(chat.toolCall('bash', m), 'done');
   await expect(chat.status).toContainText('Done');
   // The new output did not pull the reader down.

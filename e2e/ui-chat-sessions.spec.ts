@@ -6,10 +6,12 @@ import { expect, test, type Page } from '@playwright/test';
 import { ChatPage } from './pages/chat-page';
 import { decidePending, humanDecider, uniqueMarker } from './support/runs-api';
 
-async function sayAndWait(chat: ChatPage, text: string) {
+/** Sends with Enter and waits for the run it starts. */
+async function sayAndWait(chat: ChatPage, text: string): Promise<string> {
+  const previous = new URL(chat.page.url()).searchParams.get('run');
   await chat.message.fill(text);
   await chat.message.press('Enter');
-  await expect(chat.page).toHaveURL(/\?run=[\w-]+$/, { timeout: 15_000 });
+  return chat.newRunAfter(previous);
 }
 
 async function expectAllTurns(chat: ChatPage, m: string, me: string) {
@@ -32,11 +34,9 @@ async function expectAllTurns(chat: ChatPage, m: string, me: string) {
 async function threeTurns(page: Page, chat: ChatPage, m: string) {
   await sayAndWait(chat, `read ${m}-missing.txt\nls .`);
   await expect(chat.status).toContainText('Done');
-  await sayAndWait(chat, `$ echo ${m}-yes`);
-  await decidePending(page.request, chat.runId(), { approved: true });
+  await decidePending(page.request, await sayAndWait(chat, `$ echo ${m}-yes`), { approved: true });
   await expect(chat.status).toContainText('Done');
-  await sayAndWait(chat, `$ echo ${m}-no`);
-  await decidePending(page.request, chat.runId(), { approved: false, reason: `not now ${m}` });
+  await decidePending(page.request, await sayAndWait(chat, `$ echo ${m}-no`), { approved: false, reason: `not now ${m}` });
   await expect(chat.status).toContainText('Done');
 }
 
@@ -69,9 +69,8 @@ test('a conversation comes back with all its turns after going to another page, 
 test("a subagent's calls are nested under it", async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.goto();
-  await sayAndWait(chat, 'task reviewer: ls .');
   // The main agent's task call asks (read-only, by the risk default); the reviewer's listing is allowed.
-  await decidePending(page.request, chat.runId(), { approved: true });
+  await decidePending(page.request, await sayAndWait(chat, 'task reviewer: ls .'), { approved: true });
   await expect(chat.status).toContainText('Done');
   const group = page.getByRole('region', { name: 'Subagent main › reviewer' });
   await chat.expectCallStatus(group.getByRole('article', { name: 'list_files call' }), 'done');

@@ -47,6 +47,13 @@ export class ChatPage {
     return this.runId();
   }
 
+  /** Waits until the URL names a run other than `previous` (a follow-up starts a new run); returns its id. */
+  async newRunAfter(previous: string | null): Promise<string> {
+    const current = () => new URL(this.page.url()).searchParams.get('run');
+    await expect.poll(() => current() !== null && current() !== previous, { timeout: 15_000 }).toBe(true);
+    return this.runId();
+  }
+
   runId(): string {
     const id = new URL(this.page.url()).searchParams.get('run');
     if (!id) throw new Error(`no run in the URL ${this.page.url()}`);
