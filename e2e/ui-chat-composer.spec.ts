@@ -30,8 +30,9 @@ test('the view follows new output; scrolled up, it stays put and Jump to latest 
   await page.setViewportSize({ width: 1280, height: 800 });
   await chat.goto();
   // Thirty listings: far more than a screen.
+  // Sent with the button, so this test pins following alone.
   await chat.message.fill(Array.from({ length: 30 }, () => 'ls .').join('\n'));
-  await chat.message.press('Enter');
+  await chat.send.click();
   // Thirty calls on a busy 2-core machine: more than the default 5 s.
   await expect(chat.status).toContainText('Done', { timeout: 20_000 });
   await expect(chat.toolCall('list_files')).toHaveCount(30);
@@ -42,7 +43,7 @@ test('the view follows new output; scrolled up, it stays put and Jump to latest 
   // A call that waits for approval, then the reader scrolls up to read while it is decided elsewhere.
   const first = chat.runId();
   await chat.message.fill(`$ echo ${m}`);
-  await chat.message.press('Enter');
+  await chat.send.click();
   const second = await chat.newRunAfter(first);
   await expect(chat.toolCall('bash', m)).toBeInViewport();
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));

@@ -6,11 +6,11 @@ import { expect, test, type Page } from '@playwright/test';
 import { ChatPage } from './pages/chat-page';
 import { decidePending, humanDecider, uniqueMarker } from './support/runs-api';
 
-/** Sends with Enter and waits for the run it starts. */
+/** Sends (with the button: this spec is not about keys) and waits for the run it starts. */
 async function sayAndWait(chat: ChatPage, text: string): Promise<string> {
   const previous = new URL(chat.page.url()).searchParams.get('run');
   await chat.message.fill(text);
-  await chat.message.press('Enter');
+  await chat.send.click();
   return chat.newRunAfter(previous);
 }
 
