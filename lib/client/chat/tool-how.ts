@@ -16,7 +16,8 @@ function byResolution(r: Resolution): string {
   const reason = r.reason ? `: ${r.reason}` : '';
   switch (r.status) {
     case 'approved':
-      return r.always ? `Always Allow by ${r.decidedBy}` : `approved by ${r.decidedBy}`;
+      if (!r.always) return `approved by ${r.decidedBy}`;
+      return `Always Allow${r.scope ? ` (${r.scope === 'global' ? 'everyone' : 'session'})` : ''} by ${r.decidedBy}`;
     case 'denied':
       return r.decidedBy === NOBODY ? `denied${reason}` : `denied by ${r.decidedBy}${reason}`;
     case 'expired':

@@ -30,6 +30,8 @@ export interface Resolution {
   decidedBy: string;
   reason?: string;
   always?: boolean;
+  /** With `always`: whom the grant covers (absent in older stored events). */
+  scope?: 'session' | 'global';
 }
 
 export interface Transcript {
@@ -123,7 +125,7 @@ function applyEvent(state: Transcript, event: LoggedEvent): Transcript {
     case 'relay_resolved':
       return updateTool(next, key(event.toolCallId), (item) => ({
         ...item,
-        resolution: { status: event.status, decidedBy: event.decidedBy, ...(event.reason !== undefined ? { reason: event.reason } : {}), ...(event.always ? { always: true } : {}) },
+        resolution: { status: event.status, decidedBy: event.decidedBy, ...(event.reason !== undefined ? { reason: event.reason } : {}), ...(event.always ? { always: true } : {}), ...(event.scope ? { scope: event.scope } : {}) },
         status: event.status === 'approved' ? 'running' : event.status === 'expired' ? 'expired' : 'denied',
         reason: event.status === 'approved' ? undefined : (event.reason ?? (event.status === 'cancelled' ? 'The run was stopped' : undefined)),
       }));
