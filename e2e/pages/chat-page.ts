@@ -30,7 +30,7 @@ export class ChatPage {
     this.deny = this.dialog.getByRole('button', { name: 'Deny' });
     this.approveAll = this.dialog.getByRole('button', { name: 'Approve this and all later calls (Auto-approve)' });
     this.reason = this.dialog.getByRole('textbox', { name: 'Reason' });
-    this.cancelRun = page.getByRole('button', { name: 'Cancel run' });
+    this.cancelRun = page.getByRole('button', { name: 'Stop', exact: true });
   }
 
   async goto(runId?: string) {
@@ -47,6 +47,13 @@ export class ChatPage {
     return this.runId();
   }
 
+  /** Waits until the URL names a run other than `previous` (a follow-up starts a new run); returns its id. */
+  async newRunAfter(previous: string | null): Promise<string> {
+    const current = () => new URL(this.page.url()).searchParams.get('run');
+    await expect.poll(() => current() !== null && current() !== previous, { timeout: 15_000 }).toBe(true);
+    return this.runId();
+  }
+
   runId(): string {
     const id = new URL(this.page.url()).searchParams.get('run');
     if (!id) throw new Error(`no run in the URL ${this.page.url()}`);
@@ -59,7 +66,7 @@ export class ChatPage {
     return text ? cards.filter({ hasText: text }) : cards;
   }
 
-  async expectCallStatus(card: Locator, status: 'waiting for approval' | 'running' | 'done' | 'denied' | 'expired') {
+  async expectCallStatus(card: Locator, status: 'waiting for approval' | 'running' | 'done' | 'error' | 'denied' | 'expired') {
     await expect(card.getByText(status, { exact: true })).toBeVisible();
   }
 

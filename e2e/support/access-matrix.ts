@@ -177,6 +177,25 @@ export const ROWS: Row[] = [
 
   { route: 'GET /api/audit', access: 'audit:read', expect: approverUp(200) },
 
+  // Conversations: a user lists and opens only their own; another user's is 404, as a run is.
+  { route: 'GET /api/sessions', access: 'runs:read:own', expect: signedIn(200) },
+  {
+    route: 'GET /api/sessions',
+    what: "another user's list",
+    access: 'runs:read:own',
+    expect: { anonymous: 401, user: 403, approver: 200, admin: 200 },
+    codes: { user: 'forbidden:runs:read:any' },
+    request: (w) => ({ path: `/api/sessions?user=${encodeURIComponent(w.other.account!.id)}` }),
+  },
+  { route: 'GET /api/sessions/:id', what: "the user's own session", access: 'runs:read:own', expect: signedIn(200), request: (w) => ({ path: `/api/sessions/${w.userDone.sessionId}` }) },
+  {
+    route: 'GET /api/sessions/:id',
+    what: "another user's session",
+    access: 'runs:read:own',
+    expect: { anonymous: 401, user: 404, approver: 200, admin: 200 },
+    codes: { user: 'not_found:session' },
+    request: (w) => ({ path: `/api/sessions/${w.otherDone.sessionId}` }),
+  },
   { route: 'GET /api/runs', access: 'runs:read:own', expect: signedIn(200) },
   { route: 'GET /api/runs/:id', what: "the user's own run", access: 'runs:read:own', expect: signedIn(200), request: (w) => ({ path: `/api/runs/${w.userDone.runId}` }) },
   {

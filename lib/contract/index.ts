@@ -9,5 +9,6 @@ export * from './modes';
 export * from './roles';
 export * from './dtos';
 export * from './chat';
+export * from './sessions';
 export { upgradeStoredEvent, type StoredEventRow } from './stored';
 export * from './shadow';

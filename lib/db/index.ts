@@ -10,6 +10,7 @@ export { createQueries, type Queries } from './queries';
 export { CredentialChanges, type ChangeCounter, type CredentialChangeListener } from './credential-changes';
 export type { Page } from './pagination';
 export { runQueries, type RunQueries, type CreateRunInput, type ListRunsInput, type UpdateRunInput } from './runs';
+export { conversationQueries, type ConversationQueries, type ConversationRow, type ListConversationsInput } from './conversations';
 export { messageQueries, type MessageQueries, type NewMessage } from './messages';
 export { eventQueries, type EventQueries, type NewEvent, type ListEventsInput, type AppendEffects, type AppendEventsInput } from './events';
 export {

@@ -1,5 +1,6 @@
 // All query modules bound to one database (or transaction): `createQueries(db).relays.getRelay({ id })`.
 import { auditQueries } from './audit';
+import { conversationQueries } from './conversations';
 import { CredentialChanges } from './credential-changes';
 import type { Database } from './database';
 import { eventQueries } from './events';
@@ -21,6 +22,7 @@ export function createQueries(db: Database) {
   const credentialsChanged = (userId: string) => credentials.changed(userId);
   return {
     runs: runQueries(db),
+    conversations: conversationQueries(db),
     messages: messageQueries(db),
     events: eventQueries(db),
     relays: relayQueries(db),

@@ -362,6 +362,7 @@ async function awaitRelay(ctx: RunContext, level: AgentLevel, tool: ToolDefiniti
       reason: outcome.reason,
       decidedBy: outcome.decidedBy,
       always: outcome.response?.always === true,
+      ...(outcome.response?.always ? { scope: outcome.response.scope ?? 'session' } : {}),
     });
   };
   if (outcome.status !== 'approved') announce();
