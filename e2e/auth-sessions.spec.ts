@@ -1,6 +1,6 @@
 // Sessions and credentials that end, on the shared e2e server: signing out ends the session itself
 // (a copied cookie stops working), an admin or the user signs out everywhere, a password reset ends
-// the sessions, only the newest sign-in link works, a disabled user's tokens stay revoked when the
+// the sessions (changing your own keeps the one it came from), only the newest sign-in link works, a disabled user's tokens stay revoked when the
 // user is enabled again, and a run's open stream ends (delivering nothing more) when the credential
 // it was opened with stops being valid.
 import { expect, test, type PlaywrightWorkerArgs } from '@playwright/test';
@@ -73,7 +73,7 @@ test.describe('sessions end for real', () => {
     const token = await tokenOf(sessions[0]!);
     const users = new UsersPage(page);
     await users.goto();
-    await users.table.getByRole('button', { name: `Sign ${account.username} out everywhere` }).click();
+    await users.table.getByRole('button', { name: `Sign out everywhere for ${account.username}` }).click();
     await expect(users.notice).toHaveText(`${account.username} is signed out everywhere (2 sessions ended).`);
     for (const session of sessions) expect(await meStatus(session)).toBe(401);
     expect(await meStatus(token.principal)).toBe(200);
@@ -105,6 +105,22 @@ test.describe('sessions end for real', () => {
     const reset = await send(admin, 'POST', `/api/users/${account.id}/password`, { data: { password: 'another-password-2' } });
     expect(reset.status()).toBe(200);
     expect(await meStatus(sessions[0]!)).toBe(401);
+  });
+
+  test('changing your own password keeps the session it came from and ends your others', async ({ playwright, baseURL }) => {
+    const { account, sessions } = await accountWithSessions(playwright, baseURL!, 'user', 2);
+    const [here, elsewhere] = sessions as [Principal, Principal];
+    const wrong = await send(here, 'POST', '/api/auth/password', { data: { currentPassword: 'not-the-password', password: 'my-new-password-1' } });
+    expect(wrong.status()).toBe(400);
+    expect((await wrong.json()).error.fields).toEqual([{ path: 'currentPassword', message: 'This is not your current password' }]);
+    expect(await meStatus(elsewhere), 'a refused change ends nothing').toBe(200);
+
+    const changed = await send(here, 'POST', '/api/auth/password', { data: { currentPassword: PASSWORD, password: 'my-new-password-1' } });
+    expect(changed.status(), await changed.text()).toBe(200);
+    expect(await meStatus(here)).toBe(200);
+    expect(await meStatus(elsewhere)).toBe(401);
+    const login = await here.api.post('/api/auth/login', { headers: { Origin: new URL(baseURL!).origin, 'X-Forwarded-For': randomClientIp() }, data: { username: account.username, password: 'my-new-password-1' } });
+    expect(login.status()).toBe(200);
   });
 });
 

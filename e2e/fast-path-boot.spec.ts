@@ -2,7 +2,7 @@
 // start: a server whose runtime could not start at boot (its data directory held by another
 // server) boots it on a later request, and from then on decides relays on the fast path, not
 // through Next's router. The fast path's answers are told apart by Next's `Vary: rsc, ...` header,
-// which only Next's route responses carry (docs/ARCHITECTURE.md).
+// which only Next's route responses carry (docs/decisions/0011).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';

@@ -1,16 +1,19 @@
-// What the approval dialog shows beyond the basics: the tool, agent and risk (with the parent
+// What the approval dialog shows beyond the basics: the headline, agent and risk (with the parent
 // chain of a subagent's call), the diff of an edit, the "Everyone" scope of Always Allow (stored
 // as a global grant), the notice when a new grant covers another pending call, and a long
 // parameter shortened on its own while the one after it stays readable.
 import { expect, test } from '@playwright/test';
 import { ChatPage } from './pages/chat-page';
+import { adminPrincipal, createUser, randomSuffix, signIn } from './support/access-principals';
+import { RunTracker } from './support/access-runs';
 import { listGrants, revokeGrant } from './support/grants-api';
 import { startRun, uniqueMarker } from './support/runs-api';
 
-/** The dialog's facts, in order: the tool, the agent (with its parents), the risk, the time left. */
-async function expectFacts(chat: ChatPage, tool: string, agent: string, risk: string) {
-  await expect(chat.dialog.getByRole('term')).toHaveText(['Tool', 'Agent', 'Risk', 'Time left']);
-  await expect(chat.dialog.getByRole('definition')).toHaveText([tool, agent, risk, /Expires in \d/]);
+/** The headline names the tool and what it wants; then the facts: the agent (with its parents), what the call can do, the time left. */
+async function expectFacts(chat: ChatPage, headline: RegExp, agent: string, risk: string | RegExp) {
+  await expect(chat.dialog).toHaveAccessibleDescription(headline);
+  await expect(chat.dialog.getByRole('term')).toHaveText(['Agent', 'Risk', 'Time left']);
+  await expect(chat.dialog.getByRole('definition')).toHaveText([agent, risk, /Expires in \d/]);
 }
 
 test('a shell call: the dialog shows the tool, the agent and the risk', async ({ page }) => {
@@ -19,10 +22,29 @@ test('a shell call: the dialog shows the tool, the agent and the risk', async ({
   await chat.goto();
   await chat.say(`$ echo ${marker}`);
   await chat.expectDialogFor(`echo ${marker}`);
-  await expectFacts(chat, 'bash', 'main', 'write');
+  await expectFacts(chat, new RegExp(`^bash wants to run echo ${marker}$`), 'main', /shell command/);
 
   await chat.deny.click();
   await chat.expectCallStatus(chat.toolCall('bash', marker), 'denied');
+});
+
+test("someone else's run: the dialog says who started it", async ({ page, playwright, baseURL }) => {
+  const chat = new ChatPage(page);
+  const admin = await adminPrincipal(playwright, baseURL!);
+  const name = `starter-${randomSuffix()}`;
+  await createUser(admin, name, 'user', 'starter-password-1');
+  const starter = await signIn(playwright, baseURL!, name, 'starter-password-1');
+  const runs = new RunTracker();
+  try {
+    const marker = uniqueMarker('started-by');
+    const run = await runs.startWaiting(starter, marker);
+    await chat.goto(run.runId);
+    await chat.expectDialogFor(marker);
+    await expect(chat.dialog.getByRole('term')).toHaveText(['Agent', 'Started by', 'Risk', 'Time left']);
+    await expect(chat.dialog.getByRole('definition').nth(1)).toHaveText(name);
+  } finally {
+    await runs.cleanup(admin);
+  }
 });
 
 test("a subagent's call: the dialog names the agent and the chain of its parents", async ({ page }) => {
@@ -33,11 +55,11 @@ test("a subagent's call: the dialog names the agent and the chain of its parents
 
   // First the main agent's `task` call itself (read-only, asked by the risk default).
   await chat.expectDialogFor(marker);
-  await expectFacts(chat, 'task', 'main', 'read_only');
+  await expectFacts(chat, /^task wants to hand a task to reviewer$/, 'main', /subagent/);
   await chat.approveOnce.click();
 
   // Then the reviewer's read outside the workspace, which no allow rule covers.
-  await expectFacts(chat, 'read_file', 'reviewer (subagent of main)', 'read_only');
+  await expectFacts(chat, new RegExp(`^read_file wants to read /tmp/${marker}\\.txt$`), 'reviewer (subagent of main)', 'Reads a file');
   await expect(chat.dialogParams()).toContainText(`/tmp/${marker}.txt`);
   await chat.reason.fill(`not outside the workspace ${marker}`);
   await chat.deny.click();
@@ -60,7 +82,7 @@ test('an edit: the dialog shows the diff of the change, with its - and + lines',
   await chat.message.fill(`edit ${file}: beta => BETA`);
   await chat.send.click();
   await chat.expectDialogFor('BETA');
-  await expectFacts(chat, 'edit_file', 'main', 'write');
+  await expectFacts(chat, new RegExp(`^edit_file wants to change ${marker}\\.txt$`), 'main', 'Changes a file');
   await expect(chat.dialog.getByText(`Changes to ${file}: 1 line added, 1 removed`)).toBeVisible();
   const diff = chat.dialog.getByLabel(`Diff of ${file}`);
   await expect(diff).toContainText('-beta');

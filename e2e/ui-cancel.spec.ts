@@ -1,5 +1,5 @@
 // A live run from the chat: changing the mode applies to it at once (POST /api/runs/:id/mode),
-// and Cancel stops the running call; the run ends cancelled and the composer is free again.
+// and Stop (beside the composer) cancels the running call; the run ends cancelled and the composer is free again.
 import { expect, test } from '@playwright/test';
 import { ChatPage } from './pages/chat-page';
 import { uniqueMarker } from './support/runs-api';

@@ -57,7 +57,7 @@ test('a right-to-left override inside quotes is shown as a token in the dialog, 
   await expect(params.getByRole('img', { name: NAME })).toBeVisible();
   await expect(params.getByRole('img', { name: NAME })).toHaveAttribute('title', NAME);
   expect(await drawnLeftToRight(params, tail)).toBe(true);
-  // The prompt (the dialog's description) too.
+  // The headline (the dialog's description) too.
   await expect(chat.dialog).toHaveAccessibleDescription(new RegExp(`abc ?${NAME.replace('+', '\\+')} ?${tail}`));
   const description = chat.dialog.locator('.ui-dialog__description');
   await expectRevealed(description, `abc${TOKEN}${tail}`);

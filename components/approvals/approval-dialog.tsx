@@ -1,35 +1,40 @@
-// The approval dialog: the oldest pending approval of the queue ("1 of 3"), with Approve Once,
-// Always Allow (with the editable rules and their scope) and Deny (with a reason). Keyboard:
-// Y approve once, A always allow, N or Escape deny (letters not while typing in a field).
-// Previous/Next pick another pending approval, so they can be answered in any order. One
-// <dialog> per relay (keyed), so each opens afresh with focus on its first action.
+// The approval dialog: the oldest pending approval of the queue ("1 of 3"), headed by what the
+// call does ("bash wants to run `ls -la`"). Approve Once; Always Allow only when the grant would
+// cover this very call (else why not, and what would work); Deny (with the reason); "Approve this
+// and all later calls (Auto-approve)", confirmed. No accidental approvals: decisions are ignored
+// for a moment after a call appears and after each decision (`data-armed` says when they count),
+// focus starts on the headline, not on an approving button. Keys: Y approve once, A always allow,
+// N deny with the reason typed so far (letters not while typing in a field), Enter in the Reason
+// field denies with it, Escape closes the dialog without deciding (a banner reopens it).
+// Previous/Next pick another pending approval. One prompt per relay (keyed): each opens afresh.
 'use client';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Button, Dialog, Notice, Revealed, TextField } from '@/components/ui';
+import { Button, Dialog, Notice, TextField } from '@/components/ui';
 import { useMe } from '@/lib/client/auth';
 import { useApprovalStore } from '@/lib/client/chat/approval-store';
 import { useDecideRelay } from '@/lib/client/chat/relays';
-import { setRunMode } from '@/lib/client/chat/run';
-import { clipText } from '@/lib/client/reveal';
-import { useChatSettings } from '@/lib/client/chat/settings-store';
 import type { GrantScope, RelayRequest, RelayResponse } from '@/lib/contract';
-import { ApprovalDetails } from './approval-details';
+import { AlwaysAllowPanel } from './always-allow-panel';
+import { ApprovalDetails, ApprovalHeadline } from './approval-details';
+import { APPROVE_ALL_LABEL, ApproveAllConfirm } from './approve-all';
+import { PendingBanner } from './pending-banner';
 import { QueueNotice } from './queue-notice';
-import { RuleEditorInline, editedRules, emptyPatterns } from './rule-editor-inline';
+import { editedRules, emptyPatterns } from './rule-editor-inline';
+import { useAlwaysAllow } from './use-always-allow';
+import { useArmed } from './use-armed';
 import { useFocusReturn } from './use-focus-return';
 import './approvals.css';
 
-/** The prompt repeats the parameters, which the details show in full (a write's content can be megabytes). */
-const PROMPT_LIMIT = 240;
-
 export function ApprovalDialog() {
   const queue = useApprovalStore((s) => s.queue);
+  const dismissed = useApprovalStore((s) => s.dismissed);
   const [selected, setSelected] = useState<string>();
   // The chosen one while it is pending, else the oldest.
   const index = Math.max(0, queue.findIndex((r) => r.id === selected));
   const current = queue[index];
-  useFocusReturn(current !== undefined);
+  useFocusReturn(current !== undefined && !dismissed);
   if (!current) return null;
+  if (dismissed) return <PendingBanner count={queue.length} />;
   const go = (to: number) => setSelected(queue[to]?.id);
   return (
     <ApprovalPrompt
@@ -61,30 +66,41 @@ function isTyping(target: EventTarget | null): boolean {
 function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptProps) {
   const decide = useDecideRelay();
   const submitting = useApprovalStore((s) => Boolean(s.submitting[relay.id]));
+  const dismiss = useApprovalStore((s) => s.dismiss);
   const [reason, setReason] = useState('');
   const [patterns, setPatterns] = useState<Record<string, string>>({});
   const [scope, setScope] = useState<GrantScope>('session');
   const [errors, setErrors] = useState<string[]>([]);
-  const [modeError, setModeError] = useState<string>();
-  const actions = useRef<HTMLDivElement>(null);
+  const [confirmingAll, setConfirmingAll] = useState(false);
+  const headline = useRef<HTMLParagraphElement>(null);
+  const { armed, isArmed, disarm } = useArmed();
   // Only those who may manage grants may edit a suggested rule or grant it to everyone.
   const canEditGrants = useMe().data?.permissions.includes('grants:manage') ?? false;
+  const edited = canEditGrants && Object.keys(patterns).length > 0 && emptyPatterns(relay.suggestedRules, patterns).length === 0 ? editedRules(relay.suggestedRules, patterns) : undefined;
+  const changed = edited !== undefined && JSON.stringify(edited) !== JSON.stringify(relay.suggestedRules);
+  const verdict = useAlwaysAllow(relay, changed ? edited : undefined);
+  // While an edit is re-checked the button stays (disabled), so the layout does not jump.
+  const offerAlways = verdict.covers && !verdict.checking;
+  const showAlways = offerAlways || verdict.checking === true;
 
   useEffect(() => {
-    // After the dialog (a child) has called showModal: start on the first action.
-    actions.current?.querySelector('button')?.focus({ preventScroll: true });
+    // After the dialog (a child) has called showModal: start on what the call does, so a stray
+    // Enter or Space approves nothing.
+    headline.current?.focus({ preventScroll: true });
   }, []);
 
   const send = (response: RelayResponse) => {
     const store = useApprovalStore.getState();
-    // Claimed synchronously: a second key press (or Escape and the dialog's cancel) sends nothing.
-    if (store.submitting[relay.id]) return;
+    // Claimed synchronously: a second key press sends nothing; and the next decision waits a moment.
+    if (!isArmed() || store.submitting[relay.id]) return;
+    disarm();
     store.startSubmit(relay.id);
     decide.mutate({ relay, response });
   };
   const approveOnce = () => send({ approved: true });
   const deny = () => send({ approved: false, ...(reason.trim() ? { reason: reason.trim() } : {}) });
   const alwaysAllow = () => {
+    if (!offerAlways) return;
     const empty = emptyPatterns(relay.suggestedRules, patterns);
     setErrors(empty);
     if (empty.length > 0) return;
@@ -92,25 +108,16 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
     const rules = editedRules(relay.suggestedRules, patterns);
     send({ approved: true, always: true, scope, ...(rules.length > 0 ? { rule: rules } : {}) });
   };
-  const approveAll = async () => {
-    setModeError(undefined);
-    try {
-      await setRunMode(relay.runId, 'bypassPermissions');
-      useChatSettings.getState().setMode('bypassPermissions');
-      approveOnce();
-    } catch (error) {
-      setModeError((error as Error).message);
-    }
-  };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
     if (event.key === 'Escape') {
-      // Handled here (not only by the dialog's cancel) so Escape always means deny.
+      // Closing never decides: the call stays pending (the banner reopens it).
       event.preventDefault();
-      deny();
+      if (confirmingAll) setConfirmingAll(false);
+      else dismiss();
       return;
     }
-    if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+    if (confirmingAll || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
     const key = event.key.toLowerCase();
     const action = key === 'y' ? approveOnce : key === 'a' ? alwaysAllow : key === 'n' ? deny : undefined;
     if (!action) return;
@@ -118,30 +125,54 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
     action();
   };
 
+  const blocked = submitting || !armed;
   const failure = decide.error && !submitting ? decide.error.message : undefined;
   return (
     <Dialog
       open
       title="Permission required"
-      description={<Revealed text={relay.prompt.length > PROMPT_LIMIT ? `${clipText(relay.prompt, PROMPT_LIMIT)}…` : relay.prompt} />}
-      onCancel={deny}
+      description={<ApprovalHeadline relay={relay} ref={headline} />}
+      onCancel={() => (confirmingAll ? setConfirmingAll(false) : dismiss())}
       onKeyDown={onKeyDown}
       className="approval-dialog"
+      data={{ armed: String(armed && !submitting) }}
       footer={
-        <div ref={actions} className="approval-actions">
-          <Button variant="primary" onClick={approveOnce} disabled={submitting} aria-keyshortcuts="Y">
-            Approve Once
-          </Button>
-          <Button onClick={alwaysAllow} disabled={submitting} aria-keyshortcuts="A">
-            Always Allow
-          </Button>
-          <Button variant="danger" onClick={deny} disabled={submitting} aria-keyshortcuts="N Escape">
-            Deny
-          </Button>
-          <Button variant="ghost" onClick={() => void approveAll()} disabled={submitting}>
-            Approve all for this session
-          </Button>
-        </div>
+        confirmingAll ? (
+          <ApproveAllConfirm relay={relay} onBack={() => setConfirmingAll(false)} />
+        ) : (
+          <div className="approval-footer">
+            <TextField
+              label="Reason"
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
+                e.preventDefault();
+                deny();
+              }}
+              hint="Sent to the agent when you deny (Enter denies)."
+              autoComplete="off"
+            />
+            <div className="approval-actions">
+              <Button variant="primary" onClick={approveOnce} disabled={blocked} aria-keyshortcuts="Y">
+                Approve Once
+              </Button>
+              {showAlways && (
+                <Button onClick={alwaysAllow} disabled={blocked || !offerAlways} aria-keyshortcuts="A">
+                  Always Allow
+                </Button>
+              )}
+              <Button variant="danger" onClick={deny} disabled={blocked} aria-keyshortcuts="N">
+                Deny
+              </Button>
+              {relay.autoApprove === true && (
+                <Button variant="ghost" onClick={() => setConfirmingAll(true)} disabled={blocked}>
+                  {APPROVE_ALL_LABEL}
+                </Button>
+              )}
+            </div>
+          </div>
+        )
       }
     >
       <div className="approval-queue">
@@ -156,22 +187,21 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
             </Button>
           </span>
         )}
-        <span>Keys: Y approve once · A always allow · N or Esc deny</span>
+        <span>Keys: Y approve once · A always allow · N deny · Esc close (decide later)</span>
       </div>
       <QueueNotice />
       {failure && <Notice tone="danger">Could not send the decision: {failure}. Try again.</Notice>}
-      {modeError && <Notice tone="danger">Could not switch to Auto-approve: {modeError}</Notice>}
       <ApprovalDetails relay={relay} />
-      <RuleEditorInline
-        rules={relay.suggestedRules}
-        editable={canEditGrants}
+      <AlwaysAllowPanel
+        relay={relay}
+        verdict={verdict}
+        canEdit={canEditGrants}
         patterns={patterns}
         onPatternChange={(key, value) => setPatterns((p) => ({ ...p, [key]: value }))}
         scope={scope}
         onScopeChange={setScope}
         errors={errors}
       />
-      <TextField label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} hint="Sent to the agent when you deny." autoComplete="off" />
     </Dialog>
   );
 }

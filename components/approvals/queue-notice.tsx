@@ -32,6 +32,6 @@ export function QueueNotice() {
 
 /** On the page, only while the dialog is closed (the dialog shows it itself when open). */
 export function QueueNoticeBanner() {
-  const open = useApprovalStore((s) => s.queue.length > 0);
+  const open = useApprovalStore((s) => s.queue.length > 0 && !s.dismissed);
   return open ? null : <QueueNotice />;
 }

@@ -1,12 +1,15 @@
-// The header's account corner: who is signed in (name and role) with Sign out and Sign out
-// everywhere (every session of mine ends, on every device), or a Sign in link. Signing out drops
+// The header's account corner: who is signed in (name and role) with Change password (this
+// session stays), Sign out and Sign out everywhere (every session of mine ends, on every device),
+// or a Sign in link. Signing out drops
 // every cached query (lib/client/auth) and goes to /login, so no page keeps showing data it may
 // no longer fetch.
 'use client';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
+import { useState } from 'react';
 import { Button } from '@/components/ui';
 import { useLogout, useLogoutEverywhere, useMe } from '@/lib/client/auth';
+import { ChangePasswordDialog } from './change-password-dialog';
 import { RoleBadge } from './role-badge';
 import './auth.css';
 
@@ -16,6 +19,8 @@ export function UserMenu() {
   const everywhere = useLogoutEverywhere();
   const pathname = usePathname();
   const router = useRouter();
+  const [changing, setChanging] = useState(false);
+  const [changed, setChanged] = useState(false);
 
   if (me.isPending) return <div className="user-menu" aria-hidden="true" />;
   if (!me.data) {
@@ -45,12 +50,34 @@ export function UserMenu() {
         {displayName !== username && <span className="user-menu__username">{username}</span>}
       </span>
       <RoleBadge role={role} />
+      <Button
+        size="sm"
+        variant="ghost"
+        onClick={() => {
+          setChanged(false);
+          setChanging(true);
+        }}
+      >
+        Change password
+      </Button>
       <Button size="sm" variant="ghost" onClick={() => signOut(false)} disabled={busy}>
         Sign out
       </Button>
       <Button size="sm" variant="ghost" onClick={() => signOut(true)} disabled={busy} title="End every session of yours, on every device (API tokens stay)">
         Sign out everywhere
       </Button>
+      <ChangePasswordDialog
+        open={changing}
+        onClose={(done) => {
+          setChanging(false);
+          setChanged(done);
+        }}
+      />
+      {changed && (
+        <span role="status" className="user-menu__done">
+          Password changed. Your other sessions are signed out.
+        </span>
+      )}
       {failed && (
         <span role="alert" className="user-menu__error">
           Sign-out failed: {failed.message}

@@ -1,11 +1,14 @@
-// Import: paste or upload a policy in any format the server reads, preview the conversion
-// (dry run, nothing saved), then save it as a new version based on the version on screen.
+// Import: paste or upload a policy in any format the server reads, preview the conversion (dry
+// run, nothing saved) with what it would change against the version on screen, then replace the
+// policy only after a confirmation that repeats the diff's summary and any safety denies it drops.
 'use client';
 import { useId, useState, type ChangeEvent } from 'react';
-import { Button, JsonView, Notice, TextArea } from '@/components/ui';
+import { Button, Dialog, JsonView, Notice, TextArea } from '@/components/ui';
 import { ApiError } from '@/lib/client/api';
 import { conflictVersion, useImportPolicy, usePreviewImport, type StoredPolicy } from '@/lib/client/policy';
+import { diffPolicies, type PolicyDiff } from '@/lib/policy/diff';
 import type { Policy } from '@/lib/policy/types';
+import { diffSummary, ImportDiff } from './import-diff';
 
 const FORMATS_HINT = 'JSON in any format the server reads: the canonical { defaultAction, rules }, the seeds’ { allowlist, deny, allowOnce }, or snake_case { default_action, rules: [{ tool, action, timeout_s }] }.';
 
@@ -22,7 +25,8 @@ export function ImportPanel({ current, onConflict }: { current: StoredPolicy; on
   const save = useImportPolicy();
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
-  const [converted, setConverted] = useState<{ text: string; policy: Policy; base: StoredPolicy } | null>(null);
+  const [converted, setConverted] = useState<{ text: string; policy: Policy; base: StoredPolicy; diff: PolicyDiff } | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const [done, setDone] = useState<string>();
 
   function edit(next: string) {
@@ -47,7 +51,8 @@ export function ImportPanel({ current, onConflict }: { current: StoredPolicy; on
     }
     try {
       const base = current;
-      setConverted({ text, policy: await preview.mutateAsync(doc), base });
+      const policy = await preview.mutateAsync(doc);
+      setConverted({ text, policy, base, diff: diffPolicies(base.policy, policy) });
       setError(undefined);
     } catch (e) {
       setConverted(null);
@@ -56,6 +61,7 @@ export function ImportPanel({ current, onConflict }: { current: StoredPolicy; on
   }
 
   async function runImport() {
+    setConfirming(false);
     if (!converted) return;
     try {
       const saved = await save.mutateAsync({ doc: JSON.parse(converted.text), version: converted.base.version });
@@ -83,7 +89,7 @@ export function ImportPanel({ current, onConflict }: { current: StoredPolicy; on
         <Button onClick={runPreview} disabled={!text.trim() || preview.isPending}>
           Preview import
         </Button>
-        <Button variant="primary" onClick={runImport} disabled={!converted || save.isPending}>
+        <Button variant="primary" onClick={() => setConfirming(true)} disabled={!converted || save.isPending}>
           Import as new version
         </Button>
       </div>
@@ -92,9 +98,30 @@ export function ImportPanel({ current, onConflict }: { current: StoredPolicy; on
           <Notice>
             Preview: {converted.policy.rules.length} rules, default action {converted.policy.defaultAction}. Nothing is saved until you import; the import replaces all rules of version {converted.base.version}.
           </Notice>
+          <ImportDiff diff={converted.diff} />
           <JsonView value={converted.policy} label="Converted policy" limit={1_000_000} />
         </>
       )}
+      <Dialog
+        open={confirming && converted !== null}
+        title="Replace the rules with the import?"
+        description={converted ? `All rules of version ${converted.base.version} are replaced: ${diffSummary(converted.diff)}` : undefined}
+        onCancel={() => setConfirming(false)}
+        footer={
+          <>
+            <Button onClick={() => setConfirming(false)}>Cancel</Button>
+            <Button variant="danger" onClick={runImport}>
+              Replace the rules
+            </Button>
+          </>
+        }
+      >
+        {converted && converted.diff.safetyDeniesLost.length > 0 ? (
+          <Notice tone="warning">It removes {converted.diff.safetyDeniesLost.length} built-in safety deny rule{converted.diff.safetyDeniesLost.length === 1 ? '' : 's'}: {converted.diff.safetyDeniesLost.map((r) => r.id).join(', ')}.</Notice>
+        ) : (
+          <p className="rules-muted">You can restore the current version from the history.</p>
+        )}
+      </Dialog>
       {done && <Notice tone="success">{done}</Notice>}
     </div>
   );

@@ -33,16 +33,16 @@ export function RuleRow({ rule, index, deciding, disabled, onEdit, onDelete }: R
           </p>
         )}
       </td>
-      <td>
+      <td data-label="Action">
         <Badge>{rule.action}</Badge>
         {rule.once && <p className="rules-muted">once</p>}
       </td>
-      <td>
+      <td data-label="Tool">
         <code className="rules-code">
           <Revealed text={rule.tool} />
         </code>
       </td>
-      <td>
+      <td data-label="Agent">
         {rule.agent ? (
           <code className="rules-code">
             <Revealed text={rule.agent} />
@@ -51,7 +51,7 @@ export function RuleRow({ rule, index, deciding, disabled, onEdit, onDelete }: R
           <span className="rules-muted">any</span>
         )}
       </td>
-      <td>
+      <td data-label="Params">
         {params.length === 0 ? (
           <span className="rules-muted">any</span>
         ) : (
@@ -67,7 +67,7 @@ export function RuleRow({ rule, index, deciding, disabled, onEdit, onDelete }: R
           </ul>
         )}
       </td>
-      <td>
+      <td data-label="Conditions">
         {(rule.when ?? []).length === 0 ? (
           <span className="rules-muted">none</span>
         ) : (
@@ -83,7 +83,7 @@ export function RuleRow({ rule, index, deciding, disabled, onEdit, onDelete }: R
           </ul>
         )}
       </td>
-      <td>{rule.timeoutS === undefined ? <span className="rules-muted">none</span> : `${rule.timeoutS} s${rule.onTimeout ? ', then deny' : ''}`}</td>
+      <td data-label="Timeout">{rule.timeoutS === undefined ? <span className="rules-muted">none</span> : `${rule.timeoutS} s${rule.onTimeout ? ', then deny' : ''}`}</td>
       <td>
         <div className="rules-row__actions">
           <Button size="sm" onClick={() => onEdit(index)} disabled={disabled} aria-label={`Edit rule ${name}`}>

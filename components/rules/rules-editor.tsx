@@ -10,7 +10,7 @@ import { conflictVersion, useSavePolicy, type StoredPolicy } from '@/lib/client/
 import { describeRule } from '@/lib/policy/explain';
 import type { Policy, Rule } from '@/lib/policy/types';
 import { RuleForm, type SaveProblem } from './rule-form';
-import { RulesTable } from './rules-table';
+import { RuleGroups } from './rule-groups';
 
 interface Editing {
   base: StoredPolicy;
@@ -104,7 +104,7 @@ export function RulesEditor({ current, decidingIndex, onConflict }: RulesEditorP
         />
       )}
       <TextField label="Filter rules" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} className="rules-filter" autoComplete="off" />
-      <RulesTable
+      <RuleGroups
         rules={current.policy.rules}
         filter={filter}
         decidingIndex={decidingIndex}

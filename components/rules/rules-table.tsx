@@ -1,5 +1,6 @@
-// The policy's rules as a table. Order does not matter to the engine, so the table keeps the
-// stored order and does not offer reordering.
+// Some of the policy's rules as a table (a card per rule at phone width). Order does not matter to
+// the engine, so the table keeps the stored order and does not offer reordering.
+import '@/components/runs/table-cards.css';
 import { Table } from '@/components/ui';
 import { describeRule } from '@/lib/policy/explain';
 import type { Rule } from '@/lib/policy/types';
@@ -7,6 +8,9 @@ import { RuleRow } from './rule-row';
 
 export interface RulesTableProps {
   rules: readonly Rule[];
+  /** The indexes of the rules this table shows (all when absent). */
+  only?: readonly number[];
+  caption?: string;
   /** Only rules whose id, summary or description contain this text (case-insensitive). */
   filter?: string;
   decidingIndex?: number;
@@ -15,15 +19,15 @@ export interface RulesTableProps {
   onDelete: (index: number) => void;
 }
 
-const matches = (rule: Rule, query: string) => `${rule.id ?? ''} ${describeRule(rule)} ${rule.description ?? ''}`.toLowerCase().includes(query);
+export const matchesFilter = (rule: Rule, query: string) => `${rule.id ?? ''} ${describeRule(rule)} ${rule.description ?? ''}`.toLowerCase().includes(query);
 
-export function RulesTable({ rules, filter = '', decidingIndex, disabled, onEdit, onDelete }: RulesTableProps) {
-  if (rules.length === 0) return <p className="rules-muted">No rules yet: every call gets the default action.</p>;
+export function RulesTable({ rules, only, caption = 'Permission rules', filter = '', decidingIndex, disabled, onEdit, onDelete }: RulesTableProps) {
   const query = filter.trim().toLowerCase();
-  const shown = rules.map((rule, index) => ({ rule, index })).filter(({ rule }) => !query || matches(rule, query));
-  if (shown.length === 0) return <p className="rules-muted">No rule matches “{filter.trim()}”.</p>;
+  const indexes = only ?? rules.map((_, index) => index);
+  const shown = indexes.flatMap((index) => (rules[index] ? [{ rule: rules[index], index }] : [])).filter(({ rule }) => !query || matchesFilter(rule, query));
+  if (shown.length === 0) return <p className="rules-muted">No rule here matches “{filter.trim()}”.</p>;
   return (
-    <Table caption="Permission rules" className="rules-table">
+    <Table caption={caption} className="rules-table cards-at-phone">
       <thead>
         <tr>
           <th scope="col">Rule</th>

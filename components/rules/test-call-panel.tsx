@@ -1,10 +1,13 @@
 // "Test a call": a tool, its params as JSON, an agent and a mode in; the engine's decision out.
 // The call is evaluated against the stored policy, and the answer names the version it used: when
 // that is the version on screen, the deciding rule's index points into the table the user sees.
+// An answer from a newer version than the one on screen reloads the rules, so the page catches up
+// instead of calling every later test stale.
 'use client';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Button, Card, CardHeader, Notice, SelectField, TextArea, TextField } from '@/components/ui';
-import { useEvaluateCall, type StoredPolicy } from '@/lib/client/policy';
+import { policyKeys, useEvaluateCall, type StoredPolicy } from '@/lib/client/policy';
 import type { Decision, Mode } from '@/lib/policy/types';
 import { KNOWN_TOOLS, MODE_OPTIONS } from './constants';
 import { DecisionView } from './decision-view';
@@ -26,6 +29,7 @@ function parseParams(text: string): { params: Record<string, unknown> } | { erro
 
 export function TestCallPanel({ current, result, onResult }: { current: StoredPolicy; result: TestedDecision | null; onResult: (r: TestedDecision | null) => void }) {
   const evaluate = useEvaluateCall();
+  const client = useQueryClient();
   const [tool, setTool] = useState('bash');
   const [agent, setAgent] = useState('');
   const [mode, setMode] = useState<Mode>('default');
@@ -41,6 +45,7 @@ export function TestCallPanel({ current, result, onResult }: { current: StoredPo
     try {
       const { decision, version } = await evaluate.mutateAsync({ call: { tool: tool.trim(), params: parsed.params, ...(agent.trim() ? { agent: agent.trim() } : {}) }, mode });
       onResult({ decision, version: version ?? current.version });
+      if (version !== undefined && version > current.version) void client.invalidateQueries({ queryKey: policyKeys.current() });
     } catch (error) {
       onResult(null);
       setErrors({ form: error instanceof Error ? error.message : 'The test failed' });
@@ -70,7 +75,8 @@ export function TestCallPanel({ current, result, onResult }: { current: StoredPo
         </div>
       </form>
       {result && result.version === current.version && <DecisionView decision={result.decision} policy={current.policy} />}
-      {result && result.version !== current.version && <p className="rules-muted">The rules changed since this test; run it again.</p>}
+      {result && result.version > current.version && <p className="rules-muted">Someone saved newer rules; loading them…</p>}
+      {result && result.version < current.version && <p className="rules-muted">The rules changed since this test; run it again.</p>}
     </Card>
   );
 }

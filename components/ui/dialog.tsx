@@ -14,9 +14,11 @@ export interface DialogProps {
   footer?: ReactNode;
   className?: string;
   onKeyDown?: (event: React.KeyboardEvent<HTMLDialogElement>) => void;
+  /** `data-*` attributes of the dialog element (state that tests and styles read, e.g. `armed`). */
+  data?: Record<string, string>;
 }
 
-export function Dialog({ open, title, description, onCancel, children, footer, className, onKeyDown }: DialogProps) {
+export function Dialog({ open, title, description, onCancel, children, footer, className, onKeyDown, data }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
@@ -40,6 +42,7 @@ export function Dialog({ open, title, description, onCancel, children, footer, c
         onCancel();
       }}
       onKeyDown={onKeyDown}
+      {...Object.fromEntries(Object.entries(data ?? {}).map(([key, value]) => [`data-${key}`, value]))}
     >
       {open && (
         <div className="ui-dialog__body">

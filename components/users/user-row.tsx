@@ -42,13 +42,13 @@ export function UserRow({ user, isMe, busy, onRole, onDisabled, onResetPassword,
           <Button size="sm" variant={user.disabled ? 'secondary' : 'danger'} disabled={busy || isMe} title={isMe ? 'You cannot disable yourself here' : undefined} onClick={() => onDisabled(!user.disabled)} aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.username}`}>
             {user.disabled ? 'Enable' : 'Disable'}
           </Button>
-          <Button size="sm" disabled={busy} onClick={onResetPassword} aria-label={`Reset the password of ${user.username}`}>
+          <Button size="sm" disabled={busy} onClick={onResetPassword} aria-label={`Reset password of ${user.username}`}>
             Reset password
           </Button>
           <Button size="sm" disabled={busy || user.disabled} onClick={onLoginLink} aria-label={`Create a sign-in link for ${user.username}`}>
             Sign-in link
           </Button>
-          <Button size="sm" disabled={busy || user.disabled} onClick={onSignOutEverywhere} aria-label={`Sign ${user.username} out everywhere`}>
+          <Button size="sm" disabled={busy || user.disabled} onClick={onSignOutEverywhere} aria-label={`Sign out everywhere for ${user.username}`}>
             Sign out everywhere
           </Button>
         </div>

@@ -28,9 +28,9 @@ export class ChatPage {
     this.approveOnce = this.dialog.getByRole('button', { name: 'Approve Once' });
     this.alwaysAllow = this.dialog.getByRole('button', { name: 'Always Allow' });
     this.deny = this.dialog.getByRole('button', { name: 'Deny' });
-    this.approveAll = this.dialog.getByRole('button', { name: 'Approve all for this session' });
+    this.approveAll = this.dialog.getByRole('button', { name: 'Approve this and all later calls (Auto-approve)' });
     this.reason = this.dialog.getByRole('textbox', { name: 'Reason' });
-    this.cancelRun = page.getByRole('button', { name: 'Cancel run' });
+    this.cancelRun = page.getByRole('button', { name: 'Stop', exact: true });
   }
 
   async goto(runId?: string) {
@@ -47,6 +47,13 @@ export class ChatPage {
     return this.runId();
   }
 
+  /** Waits until the URL names a run other than `previous` (a follow-up starts a new run); returns its id. */
+  async newRunAfter(previous: string | null): Promise<string> {
+    const current = () => new URL(this.page.url()).searchParams.get('run');
+    await expect.poll(() => current() !== null && current() !== previous, { timeout: 15_000 }).toBe(true);
+    return this.runId();
+  }
+
   runId(): string {
     const id = new URL(this.page.url()).searchParams.get('run');
     if (!id) throw new Error(`no run in the URL ${this.page.url()}`);
@@ -59,7 +66,7 @@ export class ChatPage {
     return text ? cards.filter({ hasText: text }) : cards;
   }
 
-  async expectCallStatus(card: Locator, status: 'waiting for approval' | 'running' | 'done' | 'denied' | 'expired') {
+  async expectCallStatus(card: Locator, status: 'waiting for approval' | 'running' | 'done' | 'error' | 'denied' | 'expired') {
     await expect(card.getByText(status, { exact: true })).toBeVisible();
   }
 
@@ -76,6 +83,16 @@ export class ChatPage {
   /** The command shown in the dialog's parameters. */
   dialogParams(): Locator {
     return this.dialog.getByLabel('Parameters', { exact: true });
+  }
+
+  /** Decisions count once the dialog is armed (a moment after a call appears or a decision). */
+  async expectArmed() {
+    await expect(this.dialog).toHaveAttribute('data-armed', 'true');
+  }
+
+  /** The banner shown while the dialog is closed without deciding, and its way back. */
+  pendingBanner(): Locator {
+    return this.page.getByRole('status', { name: 'Pending approvals' });
   }
 
   async expectDialogFor(text: string) {

@@ -30,11 +30,22 @@ export class RulesPage {
   async goto(): Promise<void> {
     await this.page.goto('/rules');
     await expect(this.page.getByRole('heading', { level: 1, name: 'Rules' })).toBeVisible();
-    await expect(this.rules.getByRole('table', { name: 'Permission rules' })).toBeVisible();
+    await expect(this.rules.getByText(/^Version \d+ ·/)).toBeVisible();
   }
 
+  /** A rule's row, in whichever group (Allow / Ask / Deny, own or built-in) holds it. */
   ruleRow(text: string): Locator {
-    return this.rules.getByRole('table', { name: 'Permission rules' }).getByRole('row').filter({ hasText: text });
+    return this.rules.getByRole('row').filter({ hasText: text });
+  }
+
+  /** One action's group of rules: "Allow", "Ask" or "Deny". */
+  group(title: 'Allow' | 'Ask' | 'Deny'): Locator {
+    return this.rules.getByRole('region', { name: new RegExp(`^${title} \\(\\d+\\)$`) });
+  }
+
+  /** The section nav's link to a section. */
+  sectionLink(name: string): Locator {
+    return this.page.getByRole('navigation', { name: 'Rules page sections' }).getByRole('link', { name, exact: true });
   }
 
   form(name: string | RegExp = 'Add rule'): Locator {
@@ -120,12 +131,24 @@ export class RulesPage {
    */
   async importPolicy(text: string): Promise<number | undefined> {
     await this.previewImport(text);
+    return this.confirmImport();
+  }
+
+  /** After a preview: Import as new version, confirm the replacement; the new version, or undefined after a conflict. */
+  async confirmImport(): Promise<number | undefined> {
     await this.importExport.getByRole('button', { name: 'Import as new version' }).click();
+    const dialog = this.importDialog;
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Replace the rules' }).click();
     const done = this.importExport.getByRole('status').filter({ hasText: /Imported \d+ rules as version \d+\./ });
     await expect(done.or(this.conflictNotice)).toBeVisible();
     if (await done.isVisible()) return Number((await done.textContent())?.match(/version (\d+)/)?.[1]);
     await this.reloadAfterConflict();
     return undefined;
+  }
+
+  get importDialog(): Locator {
+    return this.page.getByRole('dialog', { name: 'Replace the rules with the import?' });
   }
 
   /** The policy version the editor shows (and bases its saves on). */

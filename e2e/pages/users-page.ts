@@ -68,7 +68,7 @@ export class UsersPage {
   }
 
   async resetPassword(username: string, password: string) {
-    await this.table.getByRole('button', { name: `Reset the password of ${username}` }).click();
+    await this.table.getByRole('button', { name: `Reset password of ${username}` }).click();
     const dialog = this.page.getByRole('dialog', { name: `Reset the password of ${username}` });
     await dialog.getByLabel('New password').fill(password);
     await dialog.getByRole('button', { name: 'Set password' }).click();

@@ -117,6 +117,8 @@ export const ROWS: Row[] = [
   { route: 'POST /api/auth/logout', access: 'public', expect: anyone(200), request: async (w, name) => ({ path: '/api/auth/logout', headers: await spareSession(w, name) }) },
   { route: 'DELETE /api/auth/sessions', access: 'signed-in', expect: signedIn(200), request: async (w, name) => ({ path: '/api/auth/sessions', headers: await spareSession(w, name) }) },
   { route: 'GET /api/auth/me', access: 'signed-in', expect: signedIn(200) },
+  // Changing one's own password: an empty body (400 after the access check) changes nobody's password.
+  { route: 'POST /api/auth/password', what: 'empty body', access: 'signed-in', expect: signedIn(400), codes: { user: 'bad_request', approver: 'bad_request', admin: 'bad_request' }, request: () => ({ path: '/api/auth/password', data: {} }) },
 
   { route: 'GET /api/users', access: 'users:manage', expect: adminOnly(200) },
   {
@@ -153,6 +155,14 @@ export const ROWS: Row[] = [
     codes: { admin: 'conflict:policy_version' },
     request: async (w) => ({ path: '/api/policy/import', headers: STALE, data: await currentPolicy(w) }),
   },
+  { route: 'POST /api/policy/tests', access: 'policy:edit', expect: adminOnly(200), request: async (w) => ({ path: '/api/policy/tests', data: { policy: await currentPolicy(w) } }) },
+  // The shadow: reads change nothing; writes are refused after the access check (a bad body, a
+  // shadow id that is not set, a missing If-Match), so the shared shadow stays as it was.
+  { route: 'GET /api/policy/shadow', access: 'policy:edit', expect: adminOnly(200) },
+  { route: 'PUT /api/policy/shadow', what: 'invalid policy', access: 'policy:edit', expect: adminOnly(400), codes: { admin: 'bad_request:policy' }, request: () => ({ path: '/api/policy/shadow', data: { policy: { rules: 'none' } } }) },
+  { route: 'DELETE /api/policy/shadow', what: 'a shadow not set', access: 'policy:edit', expect: adminOnly(404), codes: { admin: 'not_found:shadow' }, request: () => ({ path: '/api/policy/shadow?id=matrix-none' }) },
+  { route: 'GET /api/policy/shadow/diffs', what: 'a shadow not set', access: 'policy:edit', expect: adminOnly(404), codes: { admin: 'not_found:shadow' }, request: () => ({ path: '/api/policy/shadow/diffs?id=matrix-none' }) },
+  { route: 'POST /api/policy/shadow/promote', what: 'If-Match missing', access: 'policy:edit', expect: adminOnly(428), codes: { admin: 'precondition_required' }, request: () => ({ path: '/api/policy/shadow/promote' }) },
   { route: 'POST /api/policy/import', what: '?dryRun=1', access: 'policy:read', expect: signedIn(200), request: async (w) => ({ path: '/api/policy/import?dryRun=1', data: await currentPolicy(w) }) },
 
   { route: 'GET /api/grants', access: 'grants:read', expect: approverUp(200) },
@@ -167,6 +177,25 @@ export const ROWS: Row[] = [
 
   { route: 'GET /api/audit', access: 'audit:read', expect: approverUp(200) },
 
+  // Conversations: a user lists and opens only their own; another user's is 404, as a run is.
+  { route: 'GET /api/sessions', access: 'runs:read:own', expect: signedIn(200) },
+  {
+    route: 'GET /api/sessions',
+    what: "another user's list",
+    access: 'runs:read:own',
+    expect: { anonymous: 401, user: 403, approver: 200, admin: 200 },
+    codes: { user: 'forbidden:runs:read:any' },
+    request: (w) => ({ path: `/api/sessions?user=${encodeURIComponent(w.other.account!.id)}` }),
+  },
+  { route: 'GET /api/sessions/:id', what: "the user's own session", access: 'runs:read:own', expect: signedIn(200), request: (w) => ({ path: `/api/sessions/${w.userDone.sessionId}` }) },
+  {
+    route: 'GET /api/sessions/:id',
+    what: "another user's session",
+    access: 'runs:read:own',
+    expect: { anonymous: 401, user: 404, approver: 200, admin: 200 },
+    codes: { user: 'not_found:session' },
+    request: (w) => ({ path: `/api/sessions/${w.otherDone.sessionId}` }),
+  },
   { route: 'GET /api/runs', access: 'runs:read:own', expect: signedIn(200) },
   { route: 'GET /api/runs/:id', what: "the user's own run", access: 'runs:read:own', expect: signedIn(200), request: (w) => ({ path: `/api/runs/${w.userDone.runId}` }) },
   {
@@ -225,6 +254,14 @@ export const ROWS: Row[] = [
       const run = await freshRelay(w, name === 'anonymous' ? undefined : w.who[name], w.userWaiting);
       return { path: `/api/chat/relay/${run.relayId}`, data: { sessionId: run.sessionId, response: deny } };
     },
+  },
+  // The inline rule editor's live re-check changes nothing: only those who may edit the rules ask it.
+  {
+    route: 'POST /api/chat/relay/:id/check',
+    what: "a relay of the user's waiting run",
+    access: 'grants:manage',
+    expect: adminOnly(200),
+    request: (w) => ({ path: `/api/chat/relay/${w.userWaiting.relayId}/check`, data: { sessionId: w.userWaiting.sessionId, rule: [{ action: 'allow', tool: 'bash', params: { command: 'echo *' } }] } }),
   },
   {
     // 403 here, not 404: whoever names the relay and its session knows it exists (docs/AUTH.md).

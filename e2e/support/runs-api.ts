@@ -1,7 +1,7 @@
 // Starting runs through the HTTP API for UI specs: POST /api/chat, read the `connected` event for
 // the ids, optionally wait for the relay (the run then waits for approval), and decide it. Both the
 // SSE reader and the `request` fixture carry the admin's token (e2e/support/auth.ts).
-import type { APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext } from '@playwright/test';
 import { SseReader, type SseEvent } from './sse';
 
 /** Who the audit names as the human decider of this spec's API calls: the signed-in username (`user` without access control). */
@@ -57,3 +57,17 @@ export async function cancelRun(request: APIRequestContext, runId: string): Prom
 }
 
 export const uniqueMarker = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+
+/** Decides a run's first pending relay through the API (as another tab or person would), once it is pending. */
+export async function decidePending(request: APIRequestContext, runId: string, response: { approved: boolean; reason?: string }): Promise<void> {
+  let relay: { id: string; sessionId: string } | undefined;
+  await expect
+    .poll(async () => {
+      const detail = (await (await request.get(`/api/runs/${runId}`)).json()) as { pendingRelays: Array<{ id: string; sessionId: string }> };
+      relay = detail.pendingRelays[0];
+      return relay !== undefined;
+    })
+    .toBe(true);
+  const answer = await request.post(`/api/chat/relay/${relay!.id}`, { data: { sessionId: relay!.sessionId, response } });
+  expect(answer.ok(), await answer.text()).toBe(true);
+}

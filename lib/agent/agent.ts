@@ -12,6 +12,7 @@ import { approvalRules, DEFAULT_PROMPT_TEMPLATE, type ApprovalHandler, type Inte
 import type { AgentEvent } from './events';
 import { createOfflineModel } from './models';
 import { EventQueue } from './loop/queue';
+import type { DecisionObserver } from './loop/observe';
 import { MaxStepsError, runAgentLevel, type AgentLevel, type ExecutionLog, type PendingRelays, type ResumePoint, type RunContext } from './loop/run';
 import { runModel, selectRunTools, withPermissions, type RunTool } from './run-options';
 import { MemoryGrantStore, type GrantStore } from './session';
@@ -53,6 +54,8 @@ export interface AgentOptions {
   executions?: ExecutionLog;
   /** Pending relays shared with other agents (the server shares one map across all runs). */
   pendingRelays?: PendingRelays;
+  /** Watches every real decision without changing it (the server compares each with its shadow policy). */
+  observer?: DecisionObserver;
 }
 
 export interface InvokeOptions {
@@ -176,6 +179,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         pending,
         executions: options.executions,
         trustedPolicy,
+        observer: options.observer,
         // A detached run saves nothing more: its unwinding (calls ending as denied) is not the run's state.
         checkpoint: input.checkpoint && (async (conversation) => {
           if (detached) throw new RunDetachedError();

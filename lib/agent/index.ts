@@ -8,5 +8,6 @@ export { MemoryGrantStore, type GrantStore } from './session';
 export type { CallResult, ExecutionLog, PendingRelays, ResumePoint } from './loop/context';
 export { checkpointedResults } from './loop/results';
 export type { ModelToolCall } from './loop/step';
+export type { DecisionObservation, DecisionObserver } from './loop/observe';
 export * from './tools';
 export * from './models';

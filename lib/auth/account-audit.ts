@@ -4,7 +4,7 @@
 // caller's choice, and callers pass no passwords, tokens or hashes.
 import type { Queries } from '../db';
 
-export type AccountAuditKind = 'user_created' | 'user_changed' | 'user_password_reset' | 'user_login_link' | 'user_sessions_ended' | 'token_created' | 'token_revoked';
+export type AccountAuditKind = 'user_created' | 'user_changed' | 'user_password_reset' | 'user_password_changed' | 'user_login_link' | 'user_sessions_ended' | 'token_created' | 'token_revoked';
 
 /** The audit row of one account change; `details` sees the change's result (undefined: nothing to record). */
 export interface AccountAudit<R> {

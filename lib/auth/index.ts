@@ -19,6 +19,7 @@ export { ACTIONS, PERMISSIONS, ROLES, assertCan, can, canDecideRelay, canSeeRun,
 export { assertSameOrigin, checkOrigin, isSameOrigin, ownOrigins, type OriginCheck } from './origin';
 export { LoginThrottle, RateLimiter, clientIp, type RateLimitResult, type RateLimiterOptions } from './rate-limit';
 export { SESSION_SECRET_KEY, resolveSessionSecret } from './secret';
+export { changeOwnPassword, WrongCurrentPasswordError, type ChangeOwnPasswordInput } from './own-password';
 export { endSession, endUserSessions, sessionIdFromCookie, startSession, type StartSessionInput } from './sessions';
 export { authenticate, toAuthUser, type AuthUser, type AuthenticateInput } from './authenticate';
 export { ADMIN_TOKEN_NAME, BOOTSTRAP_ADMIN_USERNAME, ensureAdmin, loginBaseUrl, type EnsureAdminInput, type EnsureAdminResult } from './bootstrap';

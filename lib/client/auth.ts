@@ -23,6 +23,8 @@ export async function fetchMe(): Promise<Me | null> {
 export const login = (input: { username: string; password: string }) => apiFetch<{ user: Me }>('/api/auth/login', { method: 'POST', json: input });
 export const loginWithToken = (token: string) => apiFetch<{ user: Me }>('/api/auth/login-token', { method: 'POST', json: { token } });
 export const logout = () => apiFetch<{ success: true }>('/api/auth/logout', { method: 'POST' });
+/** Changes the caller's own password; this session stays, the caller's others end. */
+export const changeOwnPassword = (input: { currentPassword: string; password: string }) => apiFetch<{ user: unknown }>('/api/auth/password', { method: 'POST', json: input });
 export const logoutEverywhere = () => apiFetch<{ ended: number }>('/api/auth/sessions', { method: 'DELETE' });
 
 export function useMe() {
@@ -51,6 +53,10 @@ export function useLoginWithToken() {
 export function useLogout() {
   const changed = useSessionChange();
   return useMutation({ mutationFn: logout, onSuccess: () => changed(null) });
+}
+
+export function useChangeOwnPassword() {
+  return useMutation({ mutationFn: changeOwnPassword });
 }
 
 export function useLogoutEverywhere() {

@@ -1,9 +1,9 @@
 // The policy as server state: query keys, fetchers and react-query hooks for the current policy,
-// its versions, test-a-call and import. Every write sends the version it was based on (If-Match),
+// its versions, test-a-call, policy tests and import. Every write sends the version it was based on (If-Match),
 // so a save over someone else's change fails with 412 instead of overwriting it.
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Decision, Mode, Policy } from '../policy/types';
+import type { Decision, Mode, Policy, PolicyTestReport } from '../policy/types';
 import { ApiError, apiFetch } from './api';
 
 export interface StoredPolicy {
@@ -50,6 +50,9 @@ export const importPolicy = ({ doc, version }: { doc: unknown; version: number }
 
 export const previewImport = async (doc: unknown) => (await apiFetch<{ policy: Policy }>('/api/policy/import?dryRun=1', { method: 'POST', json: doc })).policy;
 
+/** Runs the tests of `policy` (rules and tests) without saving it (admins only). */
+export const runPolicyTests = (policy: Policy) => apiFetch<PolicyTestReport>('/api/policy/tests', { method: 'POST', json: { policy } });
+
 export const evaluateCall = (input: EvaluateInput) => apiFetch<EvaluateResult>('/api/policy/evaluate', { method: 'POST', json: input });
 
 /** The version now in force when `error` is the 412 of a stale save; undefined for other errors. */
@@ -92,4 +95,8 @@ export function usePreviewImport() {
 
 export function useEvaluateCall() {
   return useMutation({ mutationFn: evaluateCall });
+}
+
+export function useRunPolicyTests() {
+  return useMutation({ mutationFn: runPolicyTests });
 }

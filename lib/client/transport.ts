@@ -5,23 +5,12 @@
 // (an API token). A non-2xx answer throws ApiError with the server's code and field errors.
 import { toApiError } from './api';
 import { parseSseBlock } from '../contract';
-import type { RelayResponse, ServerEvent } from '../contract';
+import type { ChatRequest, RelayResponse, ServerEvent } from '../contract';
 
 export type { RelayResponse, ServerEvent } from '../contract';
 
-/** The body of POST /api/chat: the seed design's `{ model, messages, tools, permissions }` and Gatehouse's extras. */
-export interface ChatStreamRequest {
-  messages: Array<{ role: 'user' | 'assistant' | 'system'; content: string }>;
-  /** A model spec: `offline`, `openai:<model>`, ... */
-  model?: string;
-  /** Any policy format the server imports (the seed's `{ allowlist, deny }`), over the stored policy for this run. */
-  permissions?: Record<string, unknown>;
-  /** Tool names, a subset of the agent profile's. */
-  tools?: string[];
-  sessionId?: string;
-  mode?: string;
-  agent?: string;
-}
+/** The body of POST /api/chat (the contract's ChatRequest). */
+export type ChatStreamRequest = ChatRequest;
 
 export interface TransportOptions {
   /** Where the API lives: `/api` on Gatehouse's own pages, `http://host:3000/api` elsewhere. */

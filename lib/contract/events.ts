@@ -5,7 +5,7 @@
 // `relay` the relay request's own fields, flat, where the tool is `tool` (docs/decisions/0008).
 import { z } from 'zod';
 import { ModeSchema } from '../policy/types';
-import { DecisionSchema, RelayOutcomeStatusSchema, RelayRequestSchema, type RelayOutcome, type RelayResponse } from './relay';
+import { DecisionSchema, GrantScopeSchema, RelayOutcomeStatusSchema, RelayRequestSchema, type RelayOutcome, type RelayResponse } from './relay';
 
 const origin = {
   runId: z.string(),
@@ -37,6 +37,8 @@ export const RelayResolvedEventSchema = z.object({
   reason: z.string().optional(),
   decidedBy: z.string(),
   always: z.boolean().optional(),
+  /** With `always`: whom the grant covers. Absent in events stored before it was recorded. */
+  scope: GrantScopeSchema.optional(),
 });
 
 export const ToolResultEventSchema = z.object({

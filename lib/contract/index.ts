@@ -8,5 +8,8 @@ export * from './runs';
 export * from './modes';
 export * from './roles';
 export * from './dtos';
+export * from './chat';
+export * from './sessions';
 export { upgradeStoredEvent, type StoredEventRow } from './stored';
 export * from './sse';
+export * from './shadow';

@@ -2,7 +2,7 @@
 // `relay` event carries, a human's answer (the library's `respond`, POST /api/chat/relay/:id), and
 // the recorded outcome. The field names are the seed design's (`kind`, `id`, `tool`, `params`, ...).
 import { z } from 'zod';
-import { ActionSchema, RiskSchema, RuleSchema, type Decision, type Rule } from '../policy/types';
+import { ActionSchema, RiskSchema, RuleSchema, type AlwaysAllowVerdict, type Decision, type Rule } from '../policy/types';
 
 export const RELAY_STATUSES = ['pending', 'approved', 'denied', 'expired', 'cancelled'] as const;
 export const RelayStatusSchema = z.enum(RELAY_STATUSES);
@@ -28,6 +28,11 @@ export const SuggestedRuleSchema = z.custom<Rule>((value) => typeof value === 'o
   message: 'expected a rule { action, tool, params? }',
 });
 
+/** Whether Always Allow would cover this very call (lib/policy `alwaysAllowVerdict`), computed when the relay is raised. */
+export const AlwaysAllowVerdictSchema = z.custom<AlwaysAllowVerdict>((value) => typeof value === 'object' && value !== null && typeof (value as AlwaysAllowVerdict).covers === 'boolean', {
+  message: 'expected a verdict { covers, reason?, rule? }',
+});
+
 export const RelayRequestSchema = z.object({
   id: z.string(),
   kind: z.literal('permission'),
@@ -45,6 +50,13 @@ export const RelayRequestSchema = z.object({
   decision: DecisionSchema,
   /** The rules "Always Allow" would add. */
   suggestedRules: z.array(SuggestedRuleSchema),
+  /** Whether those rules cover this call, and if not why (absent on relays raised by older versions). */
+  alwaysAllow: AlwaysAllowVerdictSchema.optional(),
+  /**
+   * Auto-approve would allow this call (no ask rule, nothing the tool itself found), so "approve
+   * this and all later calls" may settle it; absent on relays raised by older versions (never settled so).
+   */
+  autoApprove: z.boolean().optional(),
   /** A diff for file writes and edits. */
   preview: z.unknown().optional(),
   /** The question as text, e.g. `Run 'bash' with arguments {"command":"ls"}?`. */

@@ -53,5 +53,7 @@ export const RunDetailSchema = z.object({
   pendingRelays: z.array(RelayRequestSchema),
   /** Executing on the server that answered (a finished status may still have events to come). */
   live: z.boolean(),
+  /** The username of who started the run (the approval dialog names them on someone else's run). */
+  startedBy: z.string().nullable().optional(),
 });
 export type RunDetail = z.infer<typeof RunDetailSchema>;

@@ -1,5 +1,6 @@
 // All query modules bound to one database (or transaction): `createQueries(db).relays.getRelay({ id })`.
 import { auditQueries } from './audit';
+import { conversationQueries } from './conversations';
 import { CredentialChanges } from './credential-changes';
 import type { Database } from './database';
 import { eventQueries } from './events';
@@ -11,6 +12,7 @@ import { relayQueries } from './relays';
 import { runQueries } from './runs';
 import { sessionQueries } from './sessions';
 import { settingQueries } from './settings';
+import { shadowQueries } from './shadow';
 import { tokenQueries } from './tokens';
 import { toolExecutionQueries } from './tool-executions';
 import { userQueries } from './users';
@@ -23,11 +25,13 @@ export function createQueries(db: Database): Queries {
 function modules(db: Database, credentials: CredentialChanges, credentialsChanged: (userId: string) => void) {
   return {
     runs: runQueries(db),
+    conversations: conversationQueries(db),
     messages: messageQueries(db),
     events: eventQueries(db),
     relays: relayQueries(db),
     toolExecutions: toolExecutionQueries(db),
     policies: policyQueries(db),
+    shadow: shadowQueries(db),
     grants: grantQueries(db),
     audit: auditQueries(db),
     users: userQueries(db, credentialsChanged),

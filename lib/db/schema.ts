@@ -325,3 +325,57 @@ export const runLeases = pgTable(
 );
 
 export type RunLeaseRow = typeof runLeases.$inferSelect;
+
+// --- Shadow policy (policy/shadow: a candidate evaluated beside the live policy) ---
+
+/**
+ * The shadow policy: at most one row (the unique `slot`). Setting a new shadow replaces the row
+ * (a new `id`), so its differences (cascade) and counters start fresh. `baseVersion` is the live
+ * version it was set against. The counters are bumped by the background writer in batches.
+ */
+export const policyShadow = pgTable(
+  'policy_shadow',
+  {
+    id: text('id').primaryKey(),
+    slot: text('slot').notNull().default('current'),
+    policy: jsonb('policy').$type<Policy>().notNull(),
+    baseVersion: integer('base_version').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    note: text('note'),
+    /** Real decisions compared with the shadow, identical ones included. */
+    compared: bigint('compared', { mode: 'number' }).notNull().default(0),
+    /** Decisions the shadow agreed with (counted, never stored). */
+    same: bigint('same', { mode: 'number' }).notNull().default(0),
+    /** Decisions not compared: the background queue was full, or a write failed. */
+    dropped: bigint('dropped', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [uniqueIndex('policy_shadow_slot_idx').on(t.slot), check('policy_shadow_slot_check', sql`${t.slot} = 'current'`)],
+);
+
+/** One real decision the shadow would have made differently. */
+export const policyShadowDiffs = pgTable(
+  'policy_shadow_diffs',
+  {
+    id: text('id').primaryKey(),
+    shadowId: text('shadow_id')
+      .notNull()
+      .references(() => policyShadow.id, { onDelete: 'cascade' }),
+    at: at('at').notNull(),
+    runId: text('run_id'),
+    agentId: text('agent_id').notNull(),
+    tool: text('tool').notNull(),
+    params: jsonb('params').$type<JsonObject>().notNull(),
+    liveAction: text('live_action').notNull(),
+    shadowAction: text('shadow_action').notNull(),
+    live: jsonb('live').$type<JsonObject>().notNull(),
+    shadow: jsonb('shadow').$type<JsonObject>().notNull(),
+  },
+  (t) => [
+    index('policy_shadow_diffs_at_idx').on(t.shadowId, t.at, t.id),
+    index('policy_shadow_diffs_group_idx').on(t.shadowId, t.liveAction, t.shadowAction, t.tool),
+  ],
+);
+
+export type PolicyShadowRow = typeof policyShadow.$inferSelect;
+export type PolicyShadowDiffRow = typeof policyShadowDiffs.$inferSelect;

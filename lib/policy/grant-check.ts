@@ -11,23 +11,34 @@ import { escapePathGlob, pathContext, resolvePath } from './paths';
 import { parseCommand } from './shell/parse';
 import { quoteWord } from './shell/words';
 import { normalizeUrl } from './urls';
-import { RuleSchema, type EvaluationContext, type Rule, type ToolCall } from './types';
+import { RuleSchema, type Decision, type EvaluationContext, type Rule, type ToolCall } from './types';
 
-/** What the engine needs to judge a grant against a call: where paths resolve, the tool's param kinds. */
-export type GrantContext = Pick<EvaluationContext, 'workspaceRoot' | 'homeDir' | 'paramKinds'>;
+/** What the engine needs to judge a grant against a call: where paths resolve, the tool's param kinds and risk. */
+export type GrantContext = Pick<EvaluationContext, 'workspaceRoot' | 'homeDir' | 'paramKinds' | 'risk'>;
 
 /** Nothing is allowed but by the grant under test. */
 let denyAll: CompiledPolicy | undefined;
 
+export type Coverage = 'all' | 'part' | 'none';
+
 /**
- * How much of the call `rule`, as the only grant, allows: `all` of it, a `part` of a shell command
- * (the other parts need other rules, or can never be allowed), or `none`.
+ * The one check of "does this grant cover this call": the engine's decision on the call with
+ * `rules` as the only grants, under `policy` (by default an empty deny-all one, which judges the
+ * rules alone; the real policy also shows what a grant can never override, such as an ask rule).
+ * Coverage: `all` of the call, a `part` of a shell command, or `none`.
  */
-export function grantCoverage(rule: Rule, call: ToolCall, ctx: GrantContext = {}): 'all' | 'part' | 'none' {
-  denyAll ??= compilePolicy({ defaultAction: 'deny', rules: [] });
-  const decision = evaluate(denyAll, call, { mode: 'default', grants: [rule], workspaceRoot: ctx.workspaceRoot, homeDir: ctx.homeDir, paramKinds: ctx.paramKinds });
-  if (decision.action === 'allow' && decision.grant) return 'all';
-  return decision.parts?.some((part) => part.action === 'allow' && part.grant) ? 'part' : 'none';
+export function judgeGrant(rules: Rule | readonly Rule[], call: ToolCall, ctx: GrantContext = {}, policy?: CompiledPolicy): { coverage: Coverage; decision: Decision } {
+  const under = policy ?? (denyAll ??= compilePolicy({ defaultAction: 'deny', rules: [] }));
+  const grants = Array.isArray(rules) ? rules : [rules as Rule];
+  const decision = evaluate(under, call, { mode: 'default', grants, workspaceRoot: ctx.workspaceRoot, homeDir: ctx.homeDir, paramKinds: ctx.paramKinds, risk: ctx.risk });
+  const byGrant = (d: { action: string; grant?: unknown }) => d.action === 'allow' && d.grant !== undefined;
+  if (decision.action === 'allow' && (byGrant(decision) || decision.parts?.some(byGrant))) return { coverage: 'all', decision };
+  return { coverage: decision.parts?.some(byGrant) ? 'part' : 'none', decision };
+}
+
+/** How much of the call `rule`, as the only grant of a deny-all policy, allows (judgeGrant). */
+export function grantCoverage(rule: Rule, call: ToolCall, ctx: GrantContext = {}): Coverage {
+  return judgeGrant(rule, call, ctx).coverage;
 }
 
 /** True when the rule could be stored as a grant for this call at all: see the module comment. */

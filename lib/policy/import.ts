@@ -19,11 +19,16 @@ const SeedEntrySchema = z
   })
   .passthrough();
 
+// Policy tests are carried as they are in every format (PolicySchema validates them, naming
+// `tests.<i>`); only the snake_case format's tests may also say `approve` for ask.
+const TestsField = z.array(z.unknown()).optional();
+
 const SeedPermissionsSchema = z
   .object({
     allowlist: z.array(SeedEntrySchema).default([]),
     deny: z.array(SeedEntrySchema).default([]),
     allowOnce: z.array(SeedEntrySchema).default([]),
+    tests: TestsField,
   })
   .strict();
 
@@ -50,6 +55,7 @@ const SnakePolicySchema = z
   .object({
     default_action: z.enum(['allow', 'approve', 'ask', 'deny']).optional(),
     rules: z.array(SnakeRuleSchema),
+    tests: TestsField,
   })
   .strict();
 
@@ -95,7 +101,7 @@ function fromSeed(doc: unknown): Policy {
   add(parsed.data.deny, 'deny', false);
   add(parsed.data.allowlist, 'allow', false);
   add(parsed.data.allowOnce, 'allow', true);
-  return { defaultAction: 'ask', rules };
+  return { defaultAction: 'ask', rules, ...withTests(parsed.data.tests) };
 }
 
 function fromSnake(doc: unknown): Policy {
@@ -116,5 +122,11 @@ function fromSnake(doc: unknown): Policy {
     if (r.on_timeout) rule.onTimeout = r.on_timeout;
     return rule;
   });
-  return { defaultAction: toAction(parsed.data.default_action ?? 'ask'), rules };
+  const tests = parsed.data.tests?.map((t) => (typeof t === 'object' && t !== null && (t as { expect?: unknown }).expect === 'approve' ? { ...t, expect: 'ask' } : t));
+  return { defaultAction: toAction(parsed.data.default_action ?? 'ask'), rules, ...withTests(tests) };
+}
+
+/** Tests as given, for PolicySchema to validate (left out when the document has none). */
+function withTests(tests: unknown[] | undefined): Pick<Policy, 'tests'> {
+  return tests === undefined ? {} : { tests: tests as Policy['tests'] };
 }

@@ -4,20 +4,23 @@
 export { evaluate } from './evaluate';
 export { compilePolicy, isCompiledPolicy, type CompiledPolicy } from './compile';
 export { derivePermission } from './derive';
-export { checkGrantRules, exactCallRules, grantCoverage, grantFitsCall, type AlwaysAllowRequest, type GrantCheck, type GrantContext, type GrantIssue } from './grant-check';
+export { checkGrantRules, exactCallRules, grantCoverage, grantFitsCall, judgeGrant, type AlwaysAllowRequest, type Coverage, type GrantCheck, type GrantContext, type GrantIssue } from './grant-check';
 export { importPolicy, detectFormat, type PolicyFormat } from './import';
 export { importDraftPolicy } from './draft';
-export { DRAFT_LIMITS, MAX_VALUE_LENGTH, WORK_BUDGET } from './limits';
+export { DRAFT_LIMITS, MAX_VALUE_LENGTH, POLICY_TEST_LIMITS, WORK_BUDGET } from './limits';
+export { describeTestResult, runPolicyTests, testLabel } from './policy-tests';
 export { consumeOnce } from './consume';
 export { salvagePolicy, type SalvagedPolicy } from './salvage';
 export { DEFAULT_POLICY } from './defaults';
 export { PolicyValidationError, isPolicyValidationError, type PolicyIssue } from './errors';
 export { BUILTIN_PARAM_KINDS, BUILTIN_RISKS, paramKindOf, riskOf } from './kinds';
 export { describeRule } from './explain';
+export { canonicalJson, diffPolicies, isBuiltinRule, isEmptyDiff, isSafetyDeny, type PolicyDiff, type RuleChange } from './diff';
 export { parseCommand } from './shell/parse';
 export type { ParsedCommand, ShellPart } from './shell/types';
 export {
   PolicySchema,
+  PolicyTestSchema,
   RuleSchema,
   ConditionSchema,
   ToolCallSchema,
@@ -26,6 +29,7 @@ export {
   RiskSchema,
   ParamKindSchema,
   type Action,
+  type AlwaysAllowVerdict,
   type Condition,
   type Decision,
   type DecisionReason,
@@ -35,9 +39,14 @@ export {
   type PartDecision,
   type Policy,
   type PolicyInput,
+  type PolicyTest,
+  type PolicyTestInput,
+  type PolicyTestReport,
+  type PolicyTestResult,
   type Risk,
   type Rule,
   type RuleInput,
   type RuleRef,
   type ToolCall,
 } from './types';
+export { alwaysAllowVerdict } from './grant-verdict';

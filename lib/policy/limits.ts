@@ -42,6 +42,24 @@ export const DRAFT_LIMITS: Readonly<DraftLimits> = {
   totalPatternLength: 5_000,
 };
 
+/**
+ * Size limits of a policy's tests (PolicyTestSchema). Each test is one evaluation, itself bounded
+ * by WORK_BUDGET, so these bound the work of running every test of a policy on each save.
+ */
+export const POLICY_TEST_LIMITS = {
+  tests: 100,
+  /** Characters of one test's call, as jsonSize counts them. */
+  callSize: 10_000,
+  /**
+   * Characters of all tests' calls together. Evaluating costs up to a few microseconds per
+   * character of a command (brace-heavy words), so this keeps a whole run near a tenth of a second
+   * there; deeply nested substitutions cost more per character but are short (measured: 100 tests
+   * of 50 nested `$(` take about 1 s).
+   */
+  totalCallSize: 100_000,
+  nameLength: 200,
+} as const;
+
 /** Work left in one evaluation. Exhausted once a charge does not fit; it never goes below zero. */
 export class WorkBudget {
   private left: number;

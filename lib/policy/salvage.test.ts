@@ -30,6 +30,13 @@ describe('salvagePolicy: a stored policy that no longer validates', () => {
     expect(evaluate(policy, call('aa'))).toMatchObject({ action: 'ask' });
   });
 
+  it('keeps the tests that still validate, and drops those that do not', () => {
+    const bad = { action: 'deny', tool: 'bash', when: [{ key: 'command', op: 'regex', value: '(?=x)' }] };
+    const tests = [{ call: call('ls'), expect: 'deny' }];
+    expect(salvagePolicy({ rules: [bad], tests }).policy.tests).toEqual(tests);
+    expect(salvagePolicy({ rules: [bad], tests: [{ call: call('ls'), expect: 'never' }] }).policy).not.toHaveProperty('tests');
+  });
+
   it('never throws on garbage, and asks by default', () => {
     for (const doc of [null, 1, 'x', { rules: 'no' }, { defaultAction: 'maybe', rules: [null, { action: 'allow' }] }]) {
       const { policy } = salvagePolicy(doc);

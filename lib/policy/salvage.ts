@@ -25,7 +25,9 @@ export function salvagePolicy(input: unknown): SalvagedPolicy {
     const rules = Array.isArray(doc.rules) ? doc.rules : [];
     const base = PolicySchema.safeParse({ defaultAction: doc.defaultAction, riskDefaults: doc.riskDefaults });
     const salvaged: Rule[] = rules.map((rule) => salvageRule(rule));
-    const policy = compilePolicy({ ...(base.success ? base.data : { defaultAction: 'ask' }), rules: salvaged }).policy;
+    // Tests never change a decision: kept when they still validate, so an admin fixing the rules keeps them.
+    const tests = PolicySchema.shape.tests.safeParse(doc.tests);
+    const policy = compilePolicy({ ...(base.success ? base.data : { defaultAction: 'ask' }), rules: salvaged, ...(tests.success && tests.data ? { tests: tests.data } : {}) }).policy;
     return { policy, issues: error.issues };
   }
 }

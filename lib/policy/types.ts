@@ -1,6 +1,8 @@
 // The permission engine's data model: zod schemas for everything that crosses its boundary,
 // and the plain types of what it returns. Pure: no I/O, no other project layer.
 import { z } from 'zod';
+import { jsonSize, MAX_JSON_DEPTH } from './json-size';
+import { POLICY_TEST_LIMITS } from './limits';
 
 export const ActionSchema = z.enum(['allow', 'ask', 'deny']);
 export type Action = z.infer<typeof ActionSchema>;
@@ -65,16 +67,7 @@ export const RiskDefaultsSchema = z
     destructive: ActionSchema.optional(),
   })
   .strict();
-
-export const PolicySchema = z
-  .object({
-    defaultAction: ActionSchema.default('ask'),
-    riskDefaults: RiskDefaultsSchema.optional(),
-    rules: z.array(RuleSchema).max(100_000).default([]),
-  })
-  .strict();
-export type Policy = z.infer<typeof PolicySchema>;
-export type PolicyInput = z.input<typeof PolicySchema>;
+export type RiskDefaults = z.infer<typeof RiskDefaultsSchema>;
 
 export const ToolCallSchema = z.object({
   tool: nonEmpty('tool'),
@@ -82,6 +75,48 @@ export const ToolCallSchema = z.object({
   agent: z.string().min(1).optional(),
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+/**
+ * An example a policy carries: this call (its agent is the call's), in this mode, must get this
+ * decision. Bounded (POLICY_TEST_LIMITS) so running every test of a policy stays cheap.
+ */
+export const PolicyTestSchema = z
+  .object({
+    name: z.string().trim().min(1, 'name must not be empty').max(POLICY_TEST_LIMITS.nameLength).optional(),
+    call: ToolCallSchema.superRefine((call, ctx) => {
+      if (jsonSize(call, POLICY_TEST_LIMITS.callSize) > POLICY_TEST_LIMITS.callSize) {
+        ctx.addIssue({ code: 'custom', message: `a test's call may be at most ${POLICY_TEST_LIMITS.callSize.toLocaleString('en-US')} characters as JSON, nested at most ${MAX_JSON_DEPTH} deep` });
+      }
+    }),
+    expect: ActionSchema,
+    mode: ModeSchema.optional(),
+  })
+  .strict();
+export type PolicyTest = z.infer<typeof PolicyTestSchema>;
+export type PolicyTestInput = z.input<typeof PolicyTestSchema>;
+
+export const PolicySchema = z
+  .object({
+    defaultAction: ActionSchema.default('ask'),
+    riskDefaults: RiskDefaultsSchema.optional(),
+    rules: z.array(RuleSchema).max(100_000).default([]),
+    /** Examples the policy must decide as stated; a save whose tests fail is refused. */
+    tests: z
+      .array(PolicyTestSchema)
+      .max(POLICY_TEST_LIMITS.tests, `a policy may carry at most ${POLICY_TEST_LIMITS.tests} tests`)
+      .superRefine((tests, ctx) => {
+        if (tests.length > POLICY_TEST_LIMITS.tests) return;
+        const total = tests.reduce((n, t) => n + jsonSize(t.call, POLICY_TEST_LIMITS.callSize), 0);
+        if (total > POLICY_TEST_LIMITS.totalCallSize) {
+          ctx.addIssue({ code: 'custom', message: `the calls of a policy's tests may total at most ${POLICY_TEST_LIMITS.totalCallSize.toLocaleString('en-US')} characters as JSON (these total ${total.toLocaleString('en-US')})` });
+        }
+      })
+      .optional(),
+  })
+  .strict();
+export type Policy = z.infer<typeof PolicySchema>;
+export type PolicyInput = z.input<typeof PolicySchema>;
+
 
 export interface EvaluationContext {
   mode?: Mode;
@@ -116,6 +151,16 @@ export interface RuleRef {
   action: Action;
 }
 
+/** Whether the rules Always Allow would add cover the very call they are for (grant-verdict.ts). */
+export interface AlwaysAllowVerdict {
+  /** The grant would allow this call: the same call would not ask again. */
+  covers: boolean;
+  /** Why it would not (absent when it covers). */
+  reason?: string;
+  /** The policy rule that decides the call whatever is granted (an ask rule). */
+  rule?: RuleRef;
+}
+
 /** The decision for one simple command of a shell script. */
 export interface PartDecision {
   /** The command as matched: wrappers removed, quotes resolved. */
@@ -140,4 +185,25 @@ export interface Decision {
   parts?: PartDecision[];
   /** Allow-once entries this decision used: the caller consumes them when it acts on the decision. */
   consumes?: { rules: number[]; grants: number[] };
+}
+
+/** What one policy test got: the decision of its call, and whether that is what it expected. */
+export interface PolicyTestResult {
+  /** Position in the policy's `tests`. */
+  index: number;
+  name?: string;
+  call: ToolCall;
+  mode: Mode;
+  expect: Action;
+  got: Action;
+  pass: boolean;
+  reason: DecisionReason;
+  rule?: RuleRef;
+  explanation: string;
+}
+
+export interface PolicyTestReport {
+  results: PolicyTestResult[];
+  passed: number;
+  failed: number;
 }

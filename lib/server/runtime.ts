@@ -15,6 +15,8 @@ import { DbGrantStore } from './stores/grant-store';
 import { DbRelayStore } from './stores/relay-store';
 import { RunManager } from './runs/run-manager';
 import { loadPolicy } from './stores/policy-store';
+import { ShadowMonitor } from './shadow/monitor';
+import { refreshShadow, type ShadowContext } from './shadow/shadow-store';
 
 export interface Runtime {
   config: Config;
@@ -27,6 +29,8 @@ export interface Runtime {
   loginThrottle: LoginThrottle;
   /** With DATABASE_URL: the LISTEN/NOTIFY bus shared with the other instances. */
   bus?: PgNotifyBus;
+  /** The shadow policy: this process's monitor and how its changes reach the other instances. */
+  shadow: ShadowContext;
 }
 
 const KEY = Symbol.for('gatehouse.runtime');
@@ -58,6 +62,7 @@ async function createRuntime(): Promise<Runtime> {
   const broker = new DurableRelayBroker(relayStore, { pollMs: 30_000 });
   if (bus) await listenForRelays(bus, broker);
   if (cluster) await shareCredentialChanges(cluster.bus, q.credentials, cluster.owner, cluster.onError);
+  const shadow = await startShadow(q, database, cluster);
   const runs = new RunManager({
     q,
     broker,
@@ -67,6 +72,7 @@ async function createRuntime(): Promise<Runtime> {
     resolveModel: (spec) => resolveModel(spec),
     workspace: config.workspace,
     approvalTimeoutS: config.approvalTimeoutS,
+    observerFor: (policy) => shadow.monitor.observerFor(policy),
     ...(cluster ? { cluster } : {}),
   });
   await loadPolicy(q); // seeds the built-in default policy on first start
@@ -74,7 +80,7 @@ async function createRuntime(): Promise<Runtime> {
   void warmBash(config.workspace).catch(() => undefined);
   // Runs that were paused (or running) when the process stopped continue now, not on first use.
   void runs.recover().catch((error) => console.error('[gatehouse] could not resume runs:', (error as Error).message));
-  return { config, database, q, broker, runs, sessionSecret, loginThrottle: new LoginThrottle(), ...(bus ? { bus } : {}) };
+  return { config, database, q, broker, runs, sessionSecret, loginThrottle: new LoginThrottle(), shadow, ...(bus ? { bus } : {}) };
 }
 
 async function joinCluster(databaseUrl: string, database: DatabaseHandle, leaseTtlS: number): Promise<ClusterOptions> {
@@ -87,4 +93,29 @@ async function joinCluster(databaseUrl: string, database: DatabaseHandle, leaseT
   await Promise.race([bus.ready(), new Promise((resolve) => (timer = setTimeout(resolve, 5_000)))]);
   clearTimeout(timer);
   return { bus, owner, leaseTtlS, onError };
+}
+
+/**
+ * The shadow monitor, loaded with the stored shadow. Its write errors are logged, not thrown (a
+ * decision never waits on them). With several instances a change made elsewhere is announced on
+ * the bus, and a reconnected listener re-reads (notices sent meanwhile are lost).
+ */
+async function startShadow(q: Queries, database: DatabaseHandle, cluster: ClusterOptions | undefined): Promise<ShadowContext> {
+  let errors = 0;
+  const monitor = new ShadowMonitor({
+    writer: q.shadow,
+    onError: (error) => {
+      if (errors++ % 100 === 0) console.error(`[gatehouse] shadow policy: ${error.message} (${errors} error(s) so far; decisions are not affected)`);
+    },
+  });
+  await refreshShadow(q, monitor);
+  const context: ShadowContext = { q, db: database.db, monitor };
+  if (!cluster) return context;
+  const { bus, owner, onError } = cluster;
+  const reread = () => void refreshShadow(q, monitor).catch(onError);
+  await bus.subscribe('gatehouse_shadow', ({ from }) => {
+    if (from !== owner) reread();
+  });
+  bus.on('reconnected', reread);
+  return { ...context, announce: () => void bus.notify('gatehouse_shadow', { from: owner }).catch(onError) };
 }

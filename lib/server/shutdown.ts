@@ -22,8 +22,10 @@ export interface ShutdownDeps {
 }
 
 /** Detaches this process's runs, releases their leases, closes the bus and the database. */
-export async function shutdownRuntime(runtime: Pick<Runtime, 'runs' | 'bus' | 'database'>): Promise<string[]> {
+export async function shutdownRuntime(runtime: Pick<Runtime, 'runs' | 'bus' | 'database'> & Partial<Pick<Runtime, 'shadow'>>): Promise<string[]> {
   const handedOver = await runtime.runs.shutdown();
+  // The shadow's last differences, before the database closes (a failure only loses them).
+  await runtime.shadow?.monitor.flush();
   await runtime.bus?.close();
   await runtime.database.close();
   return handedOver;

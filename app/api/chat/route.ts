@@ -7,7 +7,7 @@ import { readJson } from '@/lib/server/http/body';
 import { handle } from '@/lib/server/http/handler';
 import { runEventStream } from '@/lib/server/http/run-stream';
 import { assertSessionUsable } from '@/lib/server/runs/run-access';
-import { ChatRequestSchema } from './schema';
+import { ChatRequestSchema } from '@/lib/contract';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -2,11 +2,12 @@
 // after a restart), an approval handler's answer, and Always Allow, which stores the grants and
 // settles the other waiting calls they now cover. Anything but an approval is a denial.
 import { randomUUID } from 'node:crypto';
-import { derivePermission, grantFitsCall, RuleSchema, type Decision, type Rule, type ToolCall } from '../../policy';
+import { grantFitsCall, RuleSchema, type Decision, type Rule, type ToolCall } from '../../policy';
 import type { RelayOutcome, RelayRequest, RelayResponse } from '../../relay';
-import { renderPrompt } from '../approval';
+import { dynamicInterrupt, renderPrompt } from '../approval';
 import { emit, type AgentLevel, type GatedCall, type RunContext } from './context';
 import { gate } from './gate';
+import { suggestAlwaysAllow } from './suggest';
 
 /** A relay's outcome, and `announce`, which emits its `relay_resolved` event (once, however often called). */
 export interface Answer {
@@ -22,14 +23,7 @@ function timeoutOf(level: AgentLevel, decision: Decision, fallbackS: number): nu
 export async function askHuman(scope: GatedCall, decision: Decision, inspection?: string): Promise<Answer> {
   const { ctx, level, tool, input } = scope;
   const call = { tool: tool.name, params: input, ...(level.agentId === 'main' ? {} : { agent: level.agentId }) };
-  let suggestedRules: Rule[];
-  try {
-    const derived = tool.derivePermission ? tool.derivePermission(input, ctx.env) : derivePermission(call, { workspaceRoot: ctx.env.workspace, risk: tool.risk, paramKinds: tool.paramKinds });
-    // Only what would allow this call again (a part that writes a file, say, no allow rule can).
-    suggestedRules = derived.filter((rule) => grantFitsCall(rule, call, { workspaceRoot: ctx.env.workspace, paramKinds: tool.paramKinds }));
-  } catch {
-    suggestedRules = [];
-  }
+  const { suggestedRules, alwaysAllow, autoApprove } = suggestAlwaysAllow(level.policy, tool, input, call, ctx.env, inspection, dynamicInterrupt(ctx.interruptOn, tool.name) !== undefined);
   const preview = tool.preview ? await tool.preview(input, ctx.env).catch(() => undefined) : undefined;
   const now = Date.now();
   const request: RelayRequest = {
@@ -45,6 +39,8 @@ export async function askHuman(scope: GatedCall, decision: Decision, inspection?
     risk: tool.risk,
     decision,
     suggestedRules,
+    alwaysAllow,
+    autoApprove,
     ...(preview ? { preview } : {}),
     prompt: renderPrompt(ctx.promptTemplates[tool.name] ?? ctx.promptTemplates['*'] ?? '', tool.name, input),
     createdAt: now,
@@ -90,6 +86,7 @@ export async function awaitRelay(scope: GatedCall, request: RelayRequest, inspec
       reason: outcome.reason,
       decidedBy: outcome.decidedBy,
       always: outcome.response?.always === true,
+      ...(outcome.response?.always ? { scope: outcome.response.scope ?? 'session' } : {}),
     });
   };
   if (outcome.status !== 'approved') announce();

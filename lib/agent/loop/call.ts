@@ -9,6 +9,7 @@ import { ToolError } from '../tools/types';
 import { askHuman, awaitRelay } from './ask';
 import { emit, type CallResult, type CallScope, type GatedCall } from './context';
 import { applyInspection, gate, inspectCall } from './gate';
+import { adjuster, notifyObserver } from './observe';
 import { denial } from './results';
 
 type ToolOutcome = CallResult & { metadata?: Record<string, unknown> };
@@ -58,6 +59,11 @@ export async function handleCall(scope: CallScope): Promise<CallResult> {
   const checked: GatedCall = { ...scope, tool, input: gated.input };
   const inspection = await inspectCall(tool, checked.input, ctx.env);
   const decision = inspection === undefined ? gated.decision : applyInspection(gated.decision, inspection, mode);
+  notifyObserver(ctx.observer, () => ({
+    runId: ctx.runId, sessionId: ctx.sessionId, toolCallId: call.toolCallId, agentId: level.agentId,
+    call: gated.call, context: gated.evalContext, decision, policy: level.policy.policy,
+    adjust: adjuster(checked.input, tool.name, { shouldApprove: dynamicInterrupt(ctx.interruptOn, tool.name), inspection, mode }),
+  }));
   emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, name: tool.name, params: checked.input, decision });
   if (decision.action === 'deny') return finish(scope, denial(decision.explanation));
   if (decision.action === 'allow') {

@@ -7,6 +7,7 @@ import type { RelayBroker, RelayRequest } from '../../relay';
 import type { ApprovalHandler, InterruptOn } from '../approval';
 import type { EventBody } from '../../contract';
 import type { AgentEvent } from '../events';
+import type { DecisionObserver } from './observe';
 import type { EventQueue } from './queue';
 import type { GrantStore } from '../session';
 import type { ModelToolCall } from './step';
@@ -38,6 +39,8 @@ export interface RunContext {
   checkpoint?: (messages: ModelMessage[]) => Promise<void>;
   /** The administrator's policy alone, for what only it may unlock (tools/types.ts, ToolContext). */
   trustedPolicy?: CompiledPolicy;
+  /** Watches every real decision (the server's shadow policy); never changes one. */
+  observer?: DecisionObserver;
 }
 
 export interface ExecutionLog {

@@ -43,7 +43,7 @@ export function gate(options: GateOptions): GateResult {
 }
 
 /** `shouldApprove` acts like a rule: true adds an ask, false an allow (which an explicit ask rule still beats). */
-function applyShouldApprove(decision: Decision, shouldApprove: (args: Record<string, unknown>) => boolean, input: Record<string, unknown>, tool: string): Decision {
+export function applyShouldApprove(decision: Decision, shouldApprove: (args: Record<string, unknown>) => boolean, input: Record<string, unknown>, tool: string): Decision {
   let ask: boolean;
   try {
     ask = shouldApprove(input) !== false;

@@ -54,3 +54,23 @@ describe('approval queue notices', () => {
     expect(store().notice).toBeUndefined();
   });
 });
+
+describe('closing the dialog without deciding', () => {
+  beforeEach(() => useApprovalStore.getState().reset());
+  const store = () => useApprovalStore.getState();
+
+  it('keeps the calls pending; reopening shows them again, and a new call reopens it by itself', () => {
+    store().add(relay('a', 1));
+    store().dismiss();
+    expect(store().dismissed).toBe(true);
+    expect(store().queue.map((r) => r.id)).toEqual(['a']);
+    store().reopen();
+    expect(store().dismissed).toBe(false);
+    store().dismiss();
+    // The same relay again (a replay) does not reopen it; a new call does.
+    store().add(relay('a', 1));
+    expect(store().dismissed).toBe(true);
+    store().add(relay('b', 2));
+    expect(store().dismissed).toBe(false);
+  });
+});

@@ -15,7 +15,11 @@ interface ApprovalState {
   /** Relays this tab has posted a decision for and not yet heard back about. */
   submitting: Record<string, true>;
   notice?: QueueNotice;
+  /** The dialog was closed without deciding (Escape): the calls stay pending, a banner reopens it. */
+  dismissed: boolean;
   add(relay: RelayRequest): void;
+  dismiss(): void;
+  reopen(): void;
   /** A `relay_resolved` event. `live` is false while replaying history (no notice then). */
   resolved(relayId: string, outcome: { status: RelayOutcomeStatus; decidedBy: string }, live: boolean): void;
   startSubmit(relayId: string): void;
@@ -34,8 +38,12 @@ let noticeId = 0;
 export const useApprovalStore = create<ApprovalState>()((set) => ({
   queue: [],
   submitting: {},
+  dismissed: false,
+  // A new call opens the dialog again, even after it was closed without deciding.
   add: (relay) =>
-    set((s) => (s.queue.some((r) => r.id === relay.id) ? s : { queue: [...s.queue, relay].sort((a, b) => a.createdAt - b.createdAt) })),
+    set((s) => (s.queue.some((r) => r.id === relay.id) ? s : { queue: [...s.queue, relay].sort((a, b) => a.createdAt - b.createdAt), dismissed: false })),
+  dismiss: () => set({ dismissed: true }),
+  reopen: () => set({ dismissed: false }),
   resolved: (relayId, outcome, live) =>
     set((s) => {
       if (!s.queue.some((r) => r.id === relayId)) return s;
@@ -50,7 +58,7 @@ export const useApprovalStore = create<ApprovalState>()((set) => ({
     set((s) => ({ queue: s.queue.filter((r) => r.id !== relayId), submitting: without(s.submitting, relayId), notice: { id: ++noticeId, text } })),
   failed: (relayId) => set((s) => ({ submitting: without(s.submitting, relayId) })),
   dismissNotice: () => set({ notice: undefined }),
-  reset: () => set({ queue: [], submitting: {}, notice: undefined }),
+  reset: () => set({ queue: [], submitting: {}, notice: undefined, dismissed: false }),
 }));
 
 /** The short notice for a relay decided somewhere else. */

@@ -36,3 +36,16 @@ export function useSetRunMode() {
     onSettled: (_data, _error, { runId }) => client.invalidateQueries({ queryKey: runKeys.detail(runId) }),
   });
 }
+
+export interface ApproveAllResult {
+  runId: string;
+  mode: Mode;
+  /** The relays approved now, and those left for their own decision (an ask rule). */
+  approved: string[];
+  left: string[];
+}
+
+/** "Approve this and all later calls": Auto-approve, and the run's pending calls it allows approved. */
+export function approveAllPending(runId: string): Promise<ApproveAllResult> {
+  return apiFetch(`/api/runs/${encodeURIComponent(runId)}/mode`, { method: 'POST', json: { mode: 'bypassPermissions', approvePending: true } });
+}

@@ -79,10 +79,42 @@ describe('transcript', () => {
     ]);
   });
 
-  it('loading a run starts from its history (prior turns and its prompt)', () => {
-    const t = transcriptReducer(emptyTranscript, { type: 'load', runId: RUN, sessionId: 's1', runStatus: 'live', history: [{ role: 'user', text: 'hi' }, { role: 'assistant', text: 'hello' }, { role: 'user', text: '$ ls' }] });
-    expect(t.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'user']);
+  it('loading a run brings back every earlier turn of its session with its tool cards, then its own prompt', () => {
+    const earlierEvent = (seq: number, event: Record<string, unknown>) => ({ runId: 'run-0', seq, agentId: 'main', parents: [], ...event }) as unknown as LoggedEvent;
+    const earlier = [
+      {
+        prompt: 'ls .',
+        events: [
+          earlierEvent(1, { type: 'tool_call', toolCallId: 'c0', name: 'list_files', params: { path: '.' }, decision: { action: 'allow', reason: 'matched_rule', explanation: '' } }),
+          earlierEvent(2, { type: 'tool_result', toolCallId: 'c0', name: 'list_files', output: 'a.txt', isError: false, denied: false }),
+          earlierEvent(3, { type: 'text', content: 'list_files: a.txt' }),
+          earlierEvent(4, { type: 'done', finishReason: 'stop', text: 'list_files: a.txt' }),
+        ],
+      },
+    ];
+    const t = transcriptReducer(emptyTranscript, { type: 'load', runId: RUN, sessionId: 's1', runStatus: 'live', earlier, prompt: '$ ls' });
+    expect(t.items.map((i) => i.kind)).toEqual(['user', 'tool', 'assistant', 'user']);
+    expect(t.items[1]).toMatchObject({ kind: 'tool', tool: 'list_files', status: 'done', output: 'a.txt' });
     expect(t.runStatus).toBe('live');
+    expect(toMessages(t)).toEqual([
+      { role: 'user', content: 'ls .' },
+      { role: 'assistant', content: 'list_files: a.txt' },
+      { role: 'user', content: '$ ls' },
+    ]);
+  });
+
+  it('one status per card: a call that ran and failed is `error`, not done', () => {
+    const t = play(ev({ type: 'tool_call', toolCallId: 'c1', name: 'bash', params: {} }), ev({ type: 'tool_result', toolCallId: 'c1', name: 'bash', output: 'boom', isError: true, denied: false }));
+    expect(tool(t)).toMatchObject({ status: 'error', output: 'boom' });
+  });
+
+  it('a decided relay keeps who decided it, whether it was Always Allow, and the reason', () => {
+    const t = play(
+      ev({ type: 'tool_call', toolCallId: 'c1', name: 'bash', params: {} }),
+      ev({ ...relay(), type: 'relay' }),
+      ev({ type: 'relay_resolved', relayId: 'r1', toolCallId: 'c1', status: 'approved', decidedBy: 'alice', always: true }),
+    );
+    expect(tool(t)).toMatchObject({ resolution: { status: 'approved', decidedBy: 'alice', always: true } });
   });
 
   it('a message whose run could not start stays visible but is not sent with the next message', () => {

@@ -1,10 +1,11 @@
 // The transcript model and its pure reducer: run events in, what the chat shows out. Replays are
 // harmless (an event at or below a run's last applied sequence is ignored), so a reconnect that
 // re-reads from the start, or from Last-Event-ID, never duplicates anything.
-import type { LoggedEvent } from '@/lib/contract';
+import type { LoggedEvent, RelayOutcomeStatus } from '@/lib/contract';
 import type { Decision } from '@/lib/policy/types';
 
-export type ToolStatus = 'waiting for approval' | 'running' | 'done' | 'denied' | 'expired';
+/** One status per card: a call that ran ends `done` or `error`; one that never ran `denied` or `expired`. */
+export type ToolStatus = 'waiting for approval' | 'running' | 'done' | 'error' | 'denied' | 'expired';
 /** Where the chat's current run stands, as the status bar shows it (not the stored run status). */
 export type TranscriptStatus = 'idle' | 'starting' | 'live' | 'done' | 'cancelled' | 'failed';
 
@@ -17,11 +18,21 @@ export type TranscriptItem =
   /** `unsent`: its run could not start, so it is not part of the conversation sent next time. */
   | { kind: 'user'; id: string; text: string; unsent?: boolean }
   | (Who & { kind: 'assistant'; id: string; runId: string; text: string })
-  | (Who & { kind: 'tool'; id: string; runId: string; toolCallId: string; tool: string; params: unknown; status: ToolStatus; decision?: Decision; relayId?: string; output?: string; isError?: boolean; reason?: string })
+  | (Who & { kind: 'tool'; id: string; runId: string; toolCallId: string; tool: string; params: unknown; status: ToolStatus; decision?: Decision; relayId?: string; resolution?: Resolution; output?: string; isError?: boolean; reason?: string })
   | (Who & { kind: 'agent'; id: string; runId: string; profile: string; prompt: string; output?: string })
   | { kind: 'error'; id: string; message: string };
 
 export type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
+
+/** How a human (or the deadline) settled the call's approval: its `relay_resolved`. */
+export interface Resolution {
+  status: RelayOutcomeStatus;
+  decidedBy: string;
+  reason?: string;
+  always?: boolean;
+  /** With `always`: whom the grant covers (absent in older stored events). */
+  scope?: 'session' | 'global';
+}
 
 export interface Transcript {
   sessionId?: string;
@@ -32,15 +43,16 @@ export interface Transcript {
   lastSeq: Record<string, number>;
 }
 
-export interface HistoryMessage {
-  role: 'user' | 'assistant' | 'system';
-  text: string;
+/** A finished turn of the conversation, as GET /api/sessions/:id gives it. */
+export interface EarlierTurn {
+  prompt: string;
+  events: LoggedEvent[];
 }
 
 export type TranscriptAction =
   | { type: 'reset' }
-  /** A run opened from its URL: the conversation before it (text only) and its own prompt. */
-  | { type: 'load'; runId: string; sessionId: string; history: HistoryMessage[]; runStatus: TranscriptStatus }
+  /** A run opened from its URL: the session's turns before it (prompts and events) and its own prompt; its events follow. */
+  | { type: 'load'; runId: string; sessionId: string; earlier: EarlierTurn[]; prompt: string; runStatus: TranscriptStatus }
   | { type: 'send'; text: string }
   | { type: 'started'; runId: string; sessionId: string }
   | { type: 'event'; event: LoggedEvent }
@@ -53,12 +65,12 @@ export function transcriptReducer(state: Transcript, action: TranscriptAction): 
     case 'reset':
       return emptyTranscript;
     case 'load': {
-      const items: TranscriptItem[] = action.history.flatMap((m, i): TranscriptItem[] => {
-        if (m.role === 'user') return [{ kind: 'user', id: `h${i}`, text: m.text }];
-        if (m.role === 'assistant') return [{ kind: 'assistant', id: `h${i}`, runId: '', agentId: 'main', parents: [], text: m.text }];
-        return [];
-      });
-      return { runId: action.runId, sessionId: action.sessionId, runStatus: action.runStatus, items, lastSeq: {} };
+      let loaded: Transcript = { runId: action.runId, sessionId: action.sessionId, runStatus: action.runStatus, items: [], lastSeq: {} };
+      for (const turn of action.earlier) {
+        loaded = addPrompt(loaded, turn.prompt);
+        for (const event of turn.events) loaded = applyEvent(loaded, event);
+      }
+      return addPrompt(loaded, action.prompt);
     }
     case 'send':
       return { ...state, runStatus: 'starting', items: [...state.items, { kind: 'user', id: `u${state.items.length}`, text: action.text }] };
@@ -81,6 +93,10 @@ export function toMessages(state: Transcript): Array<{ role: 'user' | 'assistant
     if (item.kind === 'assistant' && item.parents.length === 0 && item.text) return [{ role: 'assistant', content: item.text }];
     return [];
   });
+}
+
+function addPrompt(state: Transcript, text: string): Transcript {
+  return text ? { ...state, items: [...state.items, { kind: 'user', id: `u${state.items.length}`, text }] } : state;
 }
 
 function markLastUserUnsent(items: TranscriptItem[]): TranscriptItem[] {
@@ -109,6 +125,7 @@ function applyEvent(state: Transcript, event: LoggedEvent): Transcript {
     case 'relay_resolved':
       return updateTool(next, key(event.toolCallId), (item) => ({
         ...item,
+        resolution: { status: event.status, decidedBy: event.decidedBy, ...(event.reason !== undefined ? { reason: event.reason } : {}), ...(event.always ? { always: true } : {}), ...(event.scope ? { scope: event.scope } : {}) },
         status: event.status === 'approved' ? 'running' : event.status === 'expired' ? 'expired' : 'denied',
         reason: event.status === 'approved' ? undefined : (event.reason ?? (event.status === 'cancelled' ? 'The run was stopped' : undefined)),
       }));
@@ -116,7 +133,7 @@ function applyEvent(state: Transcript, event: LoggedEvent): Transcript {
       return upsertTool(next, key(event.toolCallId), (item) => {
         const base = item ?? { kind: 'tool' as const, id: key(event.toolCallId), runId: event.runId, toolCallId: event.toolCallId, tool: event.name, params: undefined, ...who, status: 'running' as ToolStatus };
         if (event.denied) return { ...base, status: base.status === 'expired' ? 'expired' : 'denied', reason: base.reason ?? denialReason(event.output), output: event.output, isError: true };
-        return { ...base, status: 'done', output: event.output, isError: event.isError };
+        return { ...base, status: event.isError ? 'error' : 'done', output: event.output, isError: event.isError };
       });
     case 'agent_start':
       return { ...next, items: [...next.items, { kind: 'agent', id: `${event.runId}:agent:${event.seq}`, runId: event.runId, ...who, profile: event.profile, prompt: event.prompt }] };

@@ -6,8 +6,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useEffectEvent, useReducer, useRef, useState } from 'react';
 import { ApiError } from '../api';
 import { useApprovalStore } from './approval-store';
-import { historyFromMessages } from './history';
 import { fetchRun, runQuery } from './run';
+import { fetchSession, sessionKeys } from './sessions';
 import { useChatSettings } from './settings-store';
 import { followRun, startChat, type StreamCallbacks } from './stream';
 import { emptyTranscript, toMessages, transcriptReducer, type TranscriptStatus } from './transcript';
@@ -73,9 +73,15 @@ export function useChatSession({ urlRunId, onRunStarted }: ChatSessionOptions) {
     try {
       const { run, pendingRelays, live } = await client.fetchQuery(runQuery(runId));
       if (controller.signal.aborted) return;
+      // Every turn of the session up to this run comes back with its tool cards; this run's own
+      // events follow from its stream.
+      const session = await client.fetchQuery({ queryKey: sessionKeys.detail(run.sessionId), queryFn: () => fetchSession(run.sessionId), staleTime: 0 });
+      if (controller.signal.aborted) return;
+      const index = session.turns.findIndex((turn) => turn.run.id === runId);
+      const earlier = session.turns.slice(0, Math.max(0, index));
       replayUntil.current = { [runId]: run.lastEventSeq };
       const runStatus: TranscriptStatus = live || !isFinishedStatus(run.status) ? 'live' : (run.status as TranscriptStatus);
-      dispatch({ type: 'load', runId, sessionId: run.sessionId, history: historyFromMessages(run.state.messages), runStatus });
+      dispatch({ type: 'load', runId, sessionId: run.sessionId, earlier, prompt: session.turns[index]?.prompt ?? '', runStatus });
       useChatSettings.getState().setMode(run.mode ?? 'default');
       if (run.agent) useChatSettings.getState().setAgent(run.agent);
       for (const relay of pendingRelays) useApprovalStore.getState().add(relay);

@@ -8,7 +8,7 @@ import { openDatabase } from '../open';
 import { resolveMigrationsFolder } from '../migrate';
 import { MEMORY_DATA_DIR, openPglite } from '../pglite';
 import { createQueries, type Queries } from '../queries';
-import { audit, events, grants, messages, policyVersions, relays, runs, toolExecutions } from '../schema';
+import { audit, events, grants, messages, policyShadow, policyVersions, relays, runs, toolExecutions } from '../schema';
 import { migratedTemplate } from './pglite-template';
 import { createScratchDatabase, probePostgres } from './postgres';
 
@@ -25,7 +25,7 @@ if (!postgres.url && process.env.CI === 'true') {
 }
 
 // DELETE, not TRUNCATE: on tables this small it is an order of magnitude faster (PGlite above all).
-const EMPTY_TABLES = [audit, events, grants, messages, policyVersions, relays, runs, toolExecutions].map((table) =>
+const EMPTY_TABLES = [audit, events, grants, messages, policyShadow, policyVersions, relays, runs, toolExecutions].map((table) =>
   sql.raw(`DELETE FROM "${getTableName(table)}"`),
 );
 

@@ -4,7 +4,7 @@
 // agent and permissions). An agent holds no per-run state, and building one per run cost memory
 // for every paused run.
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { createAgent, type Agent, type ExecutionLog, type GrantStore, type PendingRelays } from '../../agent';
+import { createAgent, type Agent, type DecisionObserver, type ExecutionLog, type GrantStore, type PendingRelays } from '../../agent';
 import { compilePolicy, type CompiledPolicy } from '../../policy';
 import type { DurableRelayBroker } from '../../relay';
 import { AppError } from '../http/errors';
@@ -19,6 +19,8 @@ export interface RunAgentsOptions {
   resolveModel?: (spec: string) => LanguageModelV4;
   workspace: string;
   approvalTimeoutS: number;
+  /** Watches the decisions of agents built on a stored policy (the shadow monitor). */
+  observerFor?: (policy: CompiledPolicy) => DecisionObserver;
 }
 
 export class RunAgents {
@@ -91,6 +93,7 @@ export class RunAgents {
       approvalTimeoutS: this.options.approvalTimeoutS,
       pendingRelays: this.pendingRelays,
       executions: this.executions,
+      observer: this.options.observerFor?.(policy),
     });
     if (this.agents.size >= 64) this.agents.clear();
     this.agents.set(key, agent);

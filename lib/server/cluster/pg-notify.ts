@@ -25,6 +25,8 @@ const SCHEMAS = {
    * their cached credentials, and their streams of that user (of anyone without `userId`) re-check.
    */
   gatehouse_credentials: z.object({ from: id, userId: id.optional() }),
+  /** The shadow policy was set, cleared or promoted by instance `from`: the others re-read it. */
+  gatehouse_shadow: z.object({ from: id }),
 };
 
 export type NotifyChannel = keyof typeof SCHEMAS;

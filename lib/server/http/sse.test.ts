@@ -223,16 +223,35 @@ describe('sseResponse with a guard: a stream lives only as long as its credentia
     await body.cancel();
   });
 
-  it('after an announced change, held events are never delivered when the re-check fails (or throws)', async () => {
-    for (const refusal of [false, new Error('database unreachable')]) {
+  it('after an announced change, held events are never delivered when the re-check fails', async () => {
+    const { fake, body, send } = guarded();
+    await body.received();
+    fake.announce();
+    send(event(1));
+    await fake.answer(false);
+    const all = await body.rest();
+    expect(all).not.toContain(formatSse(event(1)));
+    expect(all.endsWith(ended)).toBe(true);
+  });
+
+  it('a check that throws (database away) holds events until a later check: released when it passes, dropped when it fails', async () => {
+    for (const later of [true, false]) {
       const { fake, body, send } = guarded();
       await body.received();
-      fake.announce();
+      await vi.advanceTimersByTimeAsync(1_000);
+      await fake.answer(new Error('database unreachable'));
       send(event(1));
-      await fake.answer(refusal);
-      const all = await body.rest();
-      expect(all).not.toContain(formatSse(event(1)));
-      expect(all.endsWith(ended)).toBe(true);
+      expect(await body.received()).not.toContain('data:');
+      await vi.advanceTimersByTimeAsync(1_000);
+      await fake.answer(later);
+      if (later) {
+        expect(await body.received()).toContain(formatSse(event(1)));
+        await body.cancel();
+      } else {
+        const all = await body.rest();
+        expect(all).not.toContain(formatSse(event(1)));
+        expect(all.endsWith(ended)).toBe(true);
+      }
     }
   });
 

@@ -114,7 +114,8 @@ export function sseResponse(
  * Delivery behind a guard. `check(true)` (a change was announced) holds what is sent until the
  * credential passed again; `check(false)` (a heartbeat) re-checks without holding. Checks never
  * overlap: a change announced during one runs another after it, so a held stream is released only
- * by a check that started after the last announcement.
+ * by a check that started after the last announcement. A check that throws holds what is sent
+ * until a later one passes, so a database outage neither delivers unchecked events nor ends the stream.
  */
 function guardedDelivery(guard: StreamGuard, enqueue: (bytes: Uint8Array) => void, close: () => void, isClosed: () => boolean, origin?: StreamOrigin) {
   const encoder = new TextEncoder();
@@ -127,8 +128,14 @@ function guardedDelivery(guard: StreamGuard, enqueue: (bytes: Uint8Array) => voi
     try {
       do {
         again = false;
-        const ok = await guard.check().catch(() => false);
+        // A check that cannot answer (the database is away) is no refusal: what is sent is held
+        // until a later check (the next heartbeat) passes, and nothing is released before.
+        const ok = await guard.check().catch(() => undefined);
         if (isClosed()) return;
+        if (ok === undefined) {
+          held ??= [];
+          return;
+        }
         if (!ok) {
           held = undefined;
           enqueue(encoder.encode(formatSse(accessEnded(origin))));

@@ -7,6 +7,7 @@ import type { RelayResponse } from '../../relay';
 import { describeStores } from '../../db/test-support/stores';
 import type { RunManager } from './run-manager';
 import { followRun, testRunManager, useTempWorkspace } from '../test-support/run-manager';
+import { loadPolicy, savePolicyVersion } from '../stores/policy-store';
 
 const workspace = useTempWorkspace('gatehouse-always-');
 const user = { mayManageGrants: false };
@@ -114,5 +115,27 @@ describeStores('Always Allow on the server', (store) => {
       await m.decideChecked(relayId, { approved: true, always: true, rule: bash('echo *') }, 'u1', user);
     });
     expect((await store().q.grants.listGrants()).map((g) => g.rule.params?.command)).toEqual(['echo *']);
+  });
+
+  it('a grant that could never apply to the call is refused (422 naming the field), and the relay stays pending', async () => {
+    const m = manager();
+    // A redirection: no command rule covers it, so Always Allow would store nothing useful.
+    await withRelay(m, 'echo hi > r.txt', async (relayId) => {
+      await expect(m.decideChecked(relayId, { approved: true, always: true }, 'u1', user)).rejects.toMatchObject({ status: 422, details: { fields: [expect.objectContaining({ path: 'response.always' })] } });
+      await expect(m.decideChecked(relayId, { approved: true, always: true, rule: bash('echo *') }, 'admin', admin)).rejects.toMatchObject({ status: 422, details: { fields: [expect.objectContaining({ path: expect.stringMatching(/^response\.rule/) })] } });
+      expect(await pending(relayId)).toBe('pending');
+      await m.decideChecked(relayId, { approved: false }, 'u1', user);
+    });
+    // An ask rule asks whatever is granted: the suggestion, or an admin's edit, would never apply.
+    const { version, policy } = await loadPolicy(store().q);
+    await savePolicyVersion(store().q, { policy: { ...policy, rules: [...(policy.rules ?? []), { action: 'ask', tool: 'bash', params: { command: 'echo gated *' } }] }, expectedVersion: version, createdBy: 'admin' });
+    await withRelay(m, 'echo gated one', async (relayId) => {
+      const refused = await m.decideChecked(relayId, { approved: true, always: true }, 'u1', user).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ status: 422, details: { fields: [expect.objectContaining({ path: 'response.always', message: expect.stringMatching(/ask/) })] } });
+      await expect(m.decideChecked(relayId, { approved: true, always: true, rule: bash('echo gated *') }, 'admin', admin)).rejects.toMatchObject({ status: 422 });
+      expect(await pending(relayId)).toBe('pending');
+      await m.decideChecked(relayId, { approved: true }, 'u1', user);
+    });
+    expect(await store().q.grants.listGrants()).toEqual([]);
   });
 });

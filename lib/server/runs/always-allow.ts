@@ -2,9 +2,11 @@
 // leaves the relay pending): `scope: 'global'` (a grant for everyone) needs `grants:manage` (admins),
 // checked by the route; the rules supplied with the decision must fit the relay's call, and a
 // decider without `grants:manage` may supply only the engine's suggestions, unchanged, or the
-// exact call (lib/policy checkGrantRules). Without rules, the relay's suggestions are stored.
+// exact call (lib/policy checkGrantRules). Without rules, the relay's suggestions are stored. Either
+// way the grant must cover this very call under the policy (alwaysAllowVerdict): one that could
+// never apply to it (a redirection, an ask rule that asks whatever is granted) is refused.
 import { builtinTools } from '../../agent';
-import { checkGrantRules, type Rule, type ToolCall } from '../../policy';
+import { alwaysAllowVerdict, checkGrantRules, compilePolicy, type AlwaysAllowVerdict, type Policy, type Rule, type ToolCall } from '../../policy';
 import type { RelayRequest, RelayResponse } from '../../relay';
 import { AppError, type FieldError } from '../http/errors';
 
@@ -24,16 +26,34 @@ export const isAlwaysAllow = (response: RelayResponse) => response.approved && r
 
 /**
  * The response as it will be stored: its rules replaced by the ones checkGrantRules accepted (for a
- * decider who may not edit, the engine's own copies), or a 422 naming each refused rule.
+ * decider who may not edit, the engine's own copies), or a 422 naming each refused rule, or naming
+ * `response.always` / `response.rule` when the grant would not cover the call under `policy`.
  */
-export function checkedAlwaysAllow(response: RelayResponse, relay: RelayRequest, authority: GrantAuthority, workspaceRoot: string): RelayResponse {
-  if (!isAlwaysAllow(response) || response.rule === undefined) return response;
-  const supplied: Rule[] = Array.isArray(response.rule) ? response.rule : [response.rule];
+export function checkedAlwaysAllow(response: RelayResponse, relay: RelayRequest, authority: GrantAuthority, workspaceRoot: string, policy: Policy): RelayResponse {
+  if (!isAlwaysAllow(response)) return response;
   const call: ToolCall = { tool: relay.tool, params: relay.params, ...(relay.agentId === 'main' ? {} : { agent: relay.agentId }) };
-  const paramKinds = builtinTools.find((tool) => tool.name === relay.tool)?.paramKinds;
-  const result = checkGrantRules(supplied, { call, suggested: relay.suggestedRules ?? [], mayEdit: authority.mayManageGrants }, { workspaceRoot, paramKinds });
-  if (result.ok) return { ...response, rule: result.rules };
+  const tool = builtinTools.find((t) => t.name === relay.tool);
+  const ctx = { workspaceRoot, paramKinds: tool?.paramKinds, risk: relay.risk ?? tool?.risk };
+  if (response.rule === undefined) {
+    // The verdict made when the relay was raised, under the policy the run decided with.
+    assertCovers(relay.alwaysAllow ?? alwaysAllowVerdict(compilePolicy(policy), call, relay.suggestedRules ?? [], ctx), 'response.always');
+    return response;
+  }
+  const supplied: Rule[] = Array.isArray(response.rule) ? response.rule : [response.rule];
+  const result = checkGrantRules(supplied, { call, suggested: relay.suggestedRules ?? [], mayEdit: authority.mayManageGrants }, ctx);
+  if (result.ok) {
+    assertCovers(alwaysAllowVerdict(compilePolicy(policy), call, result.rules, ctx), 'response.rule');
+    return { ...response, rule: result.rules };
+  }
   const at = (index: number, path: string) => ['response.rule', ...(Array.isArray(response.rule) ? [String(index)] : []), ...(path ? [path] : [])].join('.');
   const fields: FieldError[] = result.issues.map((issue) => ({ path: at(issue.index, issue.path), message: issue.message }));
   throw new AppError('unprocessable:rule', 422, `Not a rule Always Allow may add here: ${fields[0]!.path} ${fields[0]!.message}`, { fields });
+}
+
+/** 422 at `path` when the grant would not cover the call: the same call would only ask again. */
+function assertCovers(verdict: AlwaysAllowVerdict, path: string): void {
+  if (verdict.covers) return;
+  const because = verdict.rule ? `${verdict.reason ?? ''} An ask rule asks whatever is granted.` : (verdict.reason ?? 'no rule can be suggested for it.');
+  const message = `the grant would never apply to this call, so it would ask again: ${because.trim()} Approve once instead.`;
+  throw new AppError('unprocessable:always', 422, `Not an Always Allow that keeps its word: ${path} ${message}`, { fields: [{ path, message }] });
 }

@@ -7,6 +7,7 @@ import type { Queries, RelayAccess } from '../../db';
 import type { DurableRelayBroker, RelayRequest, RelayResponse } from '../../relay';
 import type { RunAgents } from '../agents/run-agents';
 import { AppError } from '../http/errors';
+import { loadPolicy } from '../stores/policy-store';
 import { assertScopeAllowed, checkedAlwaysAllow, isAlwaysAllow, type GrantAuthority } from './always-allow';
 
 /** A run executing in this process. */
@@ -94,7 +95,6 @@ export class RunDecisions {
   /** The response with its Always Allow rules checked against the relay (always-allow.ts); 403/422 when refused. */
   private async checkAlwaysAllow(relayId: string, response: RelayResponse, authority: GrantAuthority): Promise<RelayResponse> {
     assertScopeAllowed(response, authority);
-    if (response.rule === undefined) return response;
     let relay: RelayRequest | undefined = this.deps.agents.waitingRelay(relayId);
     if (!relay) {
       const row = await this.deps.q.relays.getRelay({ id: relayId });
@@ -102,7 +102,7 @@ export class RunDecisions {
       if (row?.status !== 'pending') return response;
       relay = row.request;
     }
-    return checkedAlwaysAllow(response, relay, authority, await this.workspaceRoot());
+    return checkedAlwaysAllow(response, relay, authority, await this.workspaceRoot(), (await loadPolicy(this.deps.q)).policy);
   }
 
   /** The workspace as the tools see it (a real path), which path rules resolve against. */

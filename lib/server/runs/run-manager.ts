@@ -9,10 +9,10 @@ import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import type { AgentRun, GrantStore } from '../../agent';
+import type { AgentRun, DecisionObserver, GrantStore } from '../../agent';
 import { isLiveStatus, LIVE_RUN_STATUSES } from '../../contract';
 import { type Queries, type RelayAccess, type RenewedLease, type RunRow } from '../../db';
-import type { Mode } from '../../policy';
+import type { CompiledPolicy, Mode } from '../../policy';
 import type { DurableRelayBroker, RelayResponse } from '../../relay';
 import type { GrantAuthority } from './always-allow';
 import { AppError, isDatabaseUnreachable } from '../http/errors';
@@ -54,6 +54,8 @@ export interface RunManagerOptions {
   resolveModel?: (spec: string) => LanguageModelV4;
   workspace: string;
   approvalTimeoutS: number;
+  /** Watches the decisions of agents built on a stored policy (the shadow monitor). */
+  observerFor?: (policy: CompiledPolicy) => DecisionObserver;
   /**
    * Several instances on one PostgreSQL: runs are executed only under a lease, every write of an
    * executing run is fenced by it, appends are announced on the bus, and streams follow the

@@ -1,7 +1,7 @@
 // The stored policy: the latest version in the database, seeded with the built-in default policy
 // on first start. Every save is a new version; a save against a stale version is refused.
 import type { Queries } from '../../db';
-import { compilePolicy, DEFAULT_POLICY, importPolicy, salvagePolicy, type Policy } from '../../policy';
+import { compilePolicy, DEFAULT_POLICY, describeTestResult, importPolicy, runPolicyTests, salvagePolicy, type Policy } from '../../policy';
 import { AppError } from '../http/errors';
 
 export interface StoredPolicy {
@@ -38,14 +38,27 @@ function usable(version: number, stored: unknown): Policy {
 
 /**
  * Saves a new version if `expectedVersion` is still the latest (race-safe in the database).
- * Accepts any format importPolicy reads; an invalid document throws PolicyValidationError (400).
+ * Accepts any format importPolicy reads; an invalid document throws PolicyValidationError (400),
+ * one whose tests fail (run with paths resolved against `workspaceRoot`) a 422 naming each.
  */
-export async function savePolicyVersion(q: Queries, input: { policy: unknown; expectedVersion: number; createdBy: string; note?: string }): Promise<StoredPolicy> {
+export async function savePolicyVersion(q: Queries, input: { policy: unknown; expectedVersion: number; createdBy: string; note?: string; workspaceRoot?: string }): Promise<StoredPolicy> {
   const policy = importPolicy(input.policy);
+  assertPolicyTestsPass(policy, input.workspaceRoot);
   const saved = await q.policies.savePolicy({ policy, expectedVersion: input.expectedVersion, createdBy: input.createdBy, note: input.note });
   if (!saved.ok) {
     throw new AppError('conflict:policy_version', 412, `The policy changed since version ${input.expectedVersion}: it is now version ${saved.currentVersion}. Reload and apply your edit again.`, { currentVersion: saved.currentVersion });
   }
   await q.audit.recordAudit({ kind: 'policy_edit', decidedBy: input.createdBy, details: { version: saved.version.version, note: input.note, rules: policy.rules.length } });
   return { version: saved.version.version, policy };
+}
+
+/** Throws 422 when a test of the policy fails: each failing test by its index, name, call, expected and got. */
+export function assertPolicyTestsPass(policy: Policy, workspaceRoot?: string): void {
+  if (!policy.tests?.length) return;
+  const report = runPolicyTests(policy, undefined, workspaceRoot ? { workspaceRoot } : {});
+  if (report.failed === 0) return;
+  const failures = report.results.filter((r) => !r.pass);
+  const fields = failures.map((r) => ({ path: `tests.${r.index}`, message: describeTestResult(r) }));
+  const more = failures.length > 1 ? ` (and ${failures.length - 1} more)` : '';
+  throw new AppError('unprocessable:policy_tests', 422, `The policy was not saved: ${report.failed} of ${report.results.length} tests fail: ${fields[0]!.message}${more}`, { fields, failures });
 }

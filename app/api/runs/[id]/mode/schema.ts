@@ -2,4 +2,10 @@
 import { z } from 'zod';
 import { ModeSchema } from '@/lib/policy';
 
-export const SetModeSchema = z.object({ mode: ModeSchema });
+export const SetModeSchema = z
+  .object({
+    mode: ModeSchema,
+    /** Also approve the run's pending calls that Auto-approve allows (only with bypassPermissions). */
+    approvePending: z.boolean().optional(),
+  })
+  .refine((body) => !body.approvePending || body.mode === 'bypassPermissions', { path: ['approvePending'], message: 'approvePending needs mode "bypassPermissions" (Auto-approve)' });

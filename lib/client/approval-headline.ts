@@ -1,0 +1,53 @@
+// The dialog's headline, the sentence people read first: "bash wants to run `ls -la`",
+// "write_file wants to change `notes.md`", "fetch_url wants to fetch `https://…`", and a risk
+// label that says what kind of thing the call does. Pure, so the wording is pinned by a test.
+import type { RelayRequest } from '@/lib/contract';
+
+export interface Headline {
+  tool: string;
+  /** "wants to run", "wants to change"... */
+  verb: string;
+  /** The value the verb is about (the command, the path, the URL), if the call has one. */
+  object?: string;
+}
+
+const VERBS: Record<string, [param: string, verb: string]> = {
+  bash: ['command', 'wants to run'],
+  write_file: ['path', 'wants to change'],
+  edit_file: ['path', 'wants to change'],
+  read_file: ['path', 'wants to read'],
+  list_files: ['path', 'wants to list'],
+  fetch_url: ['url', 'wants to fetch'],
+  task: ['agent', 'wants to hand a task to'],
+};
+
+/** Long values are clipped here; the parameters below show them whole. */
+const OBJECT_LIMIT = 160;
+
+export function headlineOf(relay: Pick<RelayRequest, 'tool' | 'params'>): Headline {
+  const [param, verb] = VERBS[relay.tool] ?? [undefined, 'wants to be used'];
+  const value = param ? relay.params[param] : undefined;
+  if (typeof value !== 'string' || value === '') return { tool: relay.tool, verb: param ? verb : 'wants to be used' };
+  return { tool: relay.tool, verb, object: value.length > OBJECT_LIMIT ? `${value.slice(0, OBJECT_LIMIT)}…` : value };
+}
+
+const TOOL_RISK: Record<string, string> = {
+  bash: 'Runs a shell command: it can do anything your account can',
+  write_file: 'Changes a file',
+  edit_file: 'Changes a file',
+  read_file: 'Reads a file',
+  list_files: 'Lists a folder',
+  fetch_url: 'Fetches from the network (read-only)',
+  task: 'Starts a subagent (its own calls are gated too)',
+};
+
+const RISK_LABEL: Record<string, string> = {
+  read_only: 'Read-only',
+  write: 'Can change things',
+  destructive: 'Can delete or overwrite',
+};
+
+/** What the call can do, in words: the tool's own label, else its declared risk. */
+export function riskLabel(relay: Pick<RelayRequest, 'tool' | 'risk'>): string {
+  return TOOL_RISK[relay.tool] ?? (relay.risk ? RISK_LABEL[relay.risk]! : 'Unknown risk');
+}
