@@ -55,7 +55,9 @@ export default defineConfig(
     files: CODE_FILES,
     plugins: { 'import-x': importX, gatehouse: { rules: { 'no-type-cycle': noTypeCycle } } },
     settings: {
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${ROOT}/tsconfig.json`, alwaysTryTypes: true })],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: `${ROOT}/tsconfig.json`, alwaysTryTypes: true }),
+      ],
       'import-x/extensions': ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
     },
     rules: {

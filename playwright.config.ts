@@ -15,7 +15,9 @@ const baseURL = `http://127.0.0.1:${port}`;
 // so e2e runs on other ports (E2E_PORT) never share, or drop, each other's database.
 const pgPort = Number(process.env.E2E_PG_PORT ?? port + 1);
 const pgBaseURL = `http://127.0.0.1:${pgPort}`;
-const pgDatabaseUrl = process.env.E2E_DATABASE_URL || `postgres://gatehouse:gatehouse@127.0.0.1:5432/${pgPort === 3101 ? 'gatehouse_e2e' : `gatehouse_e2e_${pgPort}`}`;
+const pgDatabaseUrl =
+  process.env.E2E_DATABASE_URL ||
+  `postgres://gatehouse:gatehouse@127.0.0.1:5432/${pgPort === 3101 ? 'gatehouse_e2e' : `gatehouse_e2e_${pgPort}`}`;
 const isCI = Boolean(process.env.CI);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-'));
 
@@ -25,16 +27,26 @@ const API_SPECS = ['api-chat.spec.ts', 'api-flows.spec.ts', 'api-admin.spec.ts',
 
 // Under CI the PostgreSQL project always runs, so a PostgreSQL that cannot start fails the run.
 // Locally it runs when a PostgreSQL can be had (E2E_POSTGRES=0 turns it off).
-const withPostgres = isCI || (process.env.E2E_POSTGRES !== '0' && (Boolean(process.env.E2E_DATABASE_URL) || existsSync('/usr/bin/pg_lsclusters')));
+const withPostgres =
+  isCI ||
+  (process.env.E2E_POSTGRES !== '0' && (Boolean(process.env.E2E_DATABASE_URL) || existsSync('/usr/bin/pg_lsclusters')));
 if (!withPostgres && !process.env.TEST_WORKER_INDEX) {
-  console.warn('e2e: the postgres project is off (no local PostgreSQL, or E2E_POSTGRES=0); set E2E_DATABASE_URL to use another server.');
+  console.warn(
+    'e2e: the postgres project is off (no local PostgreSQL, or E2E_POSTGRES=0); set E2E_DATABASE_URL to use another server.',
+  );
 }
 
 // Short heartbeats, so a spec can see them on a paused run's stream without waiting 15 s.
 // The suite is signed in as the bootstrap admin through GATEHOUSE_ADMIN_TOKEN (e2e/support/auth.ts).
 // GATEHOUSE_TRUSTED_PROXIES=1: the specs stand in for a reverse proxy, giving their requests
 // addresses of their own (X-Forwarded-For) so the login limits of one spec do not reach another's.
-const serverEnv = { GATEHOUSE_MODEL: 'offline', GATEHOUSE_SSE_HEARTBEAT_MS: '1000', GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN, GATEHOUSE_TRUSTED_PROXIES: '1', NEXT_TELEMETRY_DISABLED: '1' };
+const serverEnv = {
+  GATEHOUSE_MODEL: 'offline',
+  GATEHOUSE_SSE_HEARTBEAT_MS: '1000',
+  GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+  GATEHOUSE_TRUSTED_PROXIES: '1',
+  NEXT_TELEMETRY_DISABLED: '1',
+};
 
 const chromium = {
   ...devices['Desktop Chrome'],
@@ -74,7 +86,12 @@ const webServer: NonNullable<PlaywrightTestConfig['webServer']> = [
 ];
 
 if (withPostgres) {
-  projects.push({ name: 'postgres', testMatch: API_SPECS, use: { ...chromium, baseURL: pgBaseURL }, metadata: { database: 'postgres' } });
+  projects.push({
+    name: 'postgres',
+    testMatch: API_SPECS,
+    use: { ...chromium, baseURL: pgBaseURL },
+    metadata: { database: 'postgres' },
+  });
   webServer.push({
     // No build here: Playwright starts the web servers one after the other, each once the previous
     // one answers, so the build above is complete before this `next start` reads it.

@@ -9,7 +9,14 @@ export default defineConfig({
   },
   test: {
     environment: 'node',
-    include: ['lib/**/*.test.ts', 'app/**/*.test.ts', 'lint/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts', 'examples/**/*.test.ts'],
+    include: [
+      'lib/**/*.test.ts',
+      'app/**/*.test.ts',
+      'lint/**/*.test.ts',
+      'scripts/**/*.test.ts',
+      'bench/**/*.test.ts',
+      'examples/**/*.test.ts',
+    ],
     exclude: ['node_modules/**', '.next/**', 'e2e/**'],
   },
 });

@@ -28,7 +28,9 @@ function runBench(checkout: Checkout, args: CompareArgs): Promise<{ output: stri
 }
 
 function hasScript(checkout: Checkout, script: string): boolean {
-  const manifest = JSON.parse(readFileSync(path.join(checkout.dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(path.join(checkout.dir, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
   return Boolean(manifest.scripts?.[script]);
 }
 
@@ -51,9 +53,16 @@ async function main(args: CompareArgs): Promise<number> {
     process.exit(130);
   });
   try {
-    const sides = [prepareCheckout(root, args.base, temp, 'A', log), prepareCheckout(root, args.head, temp, 'B', log)] as const;
-    for (const [label, side] of [['A', sides[0]], ['B', sides[1]]] as const) {
-      if (!hasScript(side, args.script)) throw new UsageError(`${label} (${side.ref}) has no npm script "${args.script}"`);
+    const sides = [
+      prepareCheckout(root, args.base, temp, 'A', log),
+      prepareCheckout(root, args.head, temp, 'B', log),
+    ] as const;
+    for (const [label, side] of [
+      ['A', sides[0]],
+      ['B', sides[1]],
+    ] as const) {
+      if (!hasScript(side, args.script))
+        throw new UsageError(`${label} (${side.ref}) has no npm script "${args.script}"`);
       log(`${label} = ${side.ref} (${side.commit}) in ${side.dir}, node_modules ${side.modules}`);
     }
     if (sides[0].commit === sides[1].commit) log('A and B are the same commit: the comparison shows the noise alone');
@@ -84,29 +93,48 @@ async function main(args: CompareArgs): Promise<number> {
         figures[s].push(parsed);
         steal[s].push(stealPct);
         busy[s].push(busyNow);
-        log(`run ${round + 1}/${args.runs} ${label}: ${((performance.now() - t0) / 1000).toFixed(1)} s, ${parsed.size} figures, CPU steal ${pct(stealPct)}, machine busy ${pct(busyNow)}`);
+        log(
+          `run ${round + 1}/${args.runs} ${label}: ${((performance.now() - t0) / 1000).toFixed(1)} s, ${parsed.size} figures, CPU steal ${pct(stealPct)}, machine busy ${pct(busyNow)}`,
+        );
       }
     }
 
     const rows = compareFigures(figures[0], figures[1], { all: args.all, only: args.only });
-    console.log(`bench:compare: npm run ${args.script}${args.benchArgs.length ? ` -- ${args.benchArgs.join(' ')}` : ''}, ${args.runs} runs each, alternating A, B (node ${process.version}, ${os.cpus().length} CPUs)`);
+    console.log(
+      `bench:compare: npm run ${args.script}${args.benchArgs.length ? ` -- ${args.benchArgs.join(' ')}` : ''}, ${args.runs} runs each, alternating A, B (node ${process.version}, ${os.cpus().length} CPUs)`,
+    );
     console.log(`  A = ${sides[0].ref} (${sides[0].commit})`);
     console.log(`  B = ${sides[1].ref} (${sides[1].commit})`);
-    console.log(`  Medians over the runs of each figure the bench printed in its tables; B/A < 1 means B is lower (faster, for times).${args.all ? '' : ' Constants left out.'}`);
-    console.log('  "all above"/"all below": every run of B is above/below every run of A (a change, not noise, at 5+ runs each).');
+    console.log(
+      `  Medians over the runs of each figure the bench printed in its tables; B/A < 1 means B is lower (faster, for times).${args.all ? '' : ' Constants left out.'}`,
+    );
+    console.log(
+      '  "all above"/"all below": every run of B is above/below every run of A (a change, not noise, at 5+ runs each).',
+    );
     console.log('');
     console.log(formatComparison(rows));
     console.log('');
     const noisy = [...steal[0], ...steal[1]].filter((x) => x > NOISY_STEAL_PCT).length;
-    console.log(`  CPU steal during the runs (share of the machine's CPU time the host took): A median ${pct(median(steal[0]))} (max ${pct(Math.max(...steal[0]))}), B median ${pct(median(steal[1]))} (max ${pct(Math.max(...steal[1]))})`);
-    console.log(`  Machine busy during the runs (all CPUs; the bench itself keeps about one of ${os.cpus().length} busy): A median ${pct(median(busy[0]))}, B median ${pct(median(busy[1]))}`);
+    console.log(
+      `  CPU steal during the runs (share of the machine's CPU time the host took): A median ${pct(median(steal[0]))} (max ${pct(Math.max(...steal[0]))}), B median ${pct(median(steal[1]))} (max ${pct(Math.max(...steal[1]))})`,
+    );
+    console.log(
+      `  Machine busy during the runs (all CPUs; the bench itself keeps about one of ${os.cpus().length} busy): A median ${pct(median(busy[0]))}, B median ${pct(median(busy[1]))}`,
+    );
     const busyFloor = 100 / os.cpus().length;
     if (median([...busy[0], ...busy[1]]) > busyFloor + 25) {
-      console.log(`  The machine was much busier than the bench alone makes it: other processes competed for the CPUs, so differences`);
+      console.log(
+        `  The machine was much busier than the bench alone makes it: other processes competed for the CPUs, so differences`,
+      );
       console.log('  between A and B here are mostly noise; compare again on a quiet machine before trusting one.');
     }
-    if (noisy > 0) console.log(`  ${noisy} of ${2 * args.runs} runs had more than ${NOISY_STEAL_PCT}% steal: the host was busy; compare again on a quiet host before trusting a small difference.`);
-    console.log(`  (total ${((performance.now() - started) / 1000).toFixed(0)} s${args.keep ? `; checkouts and logs kept in ${temp}` : ''})`);
+    if (noisy > 0)
+      console.log(
+        `  ${noisy} of ${2 * args.runs} runs had more than ${NOISY_STEAL_PCT}% steal: the host was busy; compare again on a quiet host before trusting a small difference.`,
+      );
+    console.log(
+      `  (total ${((performance.now() - started) / 1000).toFixed(0)} s${args.keep ? `; checkouts and logs kept in ${temp}` : ''})`,
+    );
     return 0;
   } finally {
     cleanup();

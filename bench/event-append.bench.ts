@@ -20,7 +20,11 @@ const ROUNDS = Number(process.env.BENCH_APPEND_ROUNDS ?? 400);
 async function before(db: Database, q: Queries, runId: string): Promise<void> {
   const append = (type: string, data: Record<string, unknown>) =>
     db.transaction(async (tx) => {
-      const [row] = await tx.update(runs).set({ lastEventSeq: sql`${runs.lastEventSeq} + 1` }).where(eq(runs.id, runId)).returning({ last: runs.lastEventSeq });
+      const [row] = await tx
+        .update(runs)
+        .set({ lastEventSeq: sql`${runs.lastEventSeq} + 1` })
+        .where(eq(runs.id, runId))
+        .returning({ last: runs.lastEventSeq });
       await tx.insert(events).values({ runId, seq: row!.last, type, data }).returning();
     });
   await q.relays.insertRelay({ request: relayRequest(runId) });
@@ -32,8 +36,18 @@ async function before(db: Database, q: Queries, runId: string): Promise<void> {
 
 async function after(q: Queries, runId: string): Promise<void> {
   await q.relays.insertRelay({ request: relayRequest(runId) });
-  await q.events.appendEvent({ runId, type: 'tool_call', data: { name: 'bash' }, audit: [{ kind: 'decision', runId, tool: 'bash', params: { command: 'date' }, action: 'ask' }] });
-  await q.events.appendEvent({ runId, type: 'relay', data: { id: 'x' }, status: { to: 'waiting', ifStatus: [...LIVE_RUN_STATUSES] } });
+  await q.events.appendEvent({
+    runId,
+    type: 'tool_call',
+    data: { name: 'bash' },
+    audit: [{ kind: 'decision', runId, tool: 'bash', params: { command: 'date' }, action: 'ask' }],
+  });
+  await q.events.appendEvent({
+    runId,
+    type: 'relay',
+    data: { id: 'x' },
+    status: { to: 'waiting', ifStatus: [...LIVE_RUN_STATUSES] },
+  });
 }
 
 function relayRequest(runId: string) {
@@ -58,7 +72,8 @@ function relayRequest(runId: string) {
   };
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-append-'));
@@ -75,11 +90,17 @@ async function main(): Promise<void> {
         if (i >= 50) times[which].push(performance.now() - t0);
       }
     }
-    console.log(`tool_call + relay writes on PGlite (relay INSERT included), ${ROUNDS} rounds each, interleaved, after 50 warm-up rounds:`);
+    console.log(
+      `tool_call + relay writes on PGlite (relay INSERT included), ${ROUNDS} rounds each, interleaved, after 50 warm-up rounds:`,
+    );
     for (const which of ['before', 'after'] as const) {
-      console.log(`  ${which.padEnd(6)} ${which === 'before' ? '10 statements' : ' 3 statements'}: p50 ${pct(times[which], 50).toFixed(2)} ms, p99 ${pct(times[which], 99).toFixed(2)} ms`);
+      console.log(
+        `  ${which.padEnd(6)} ${which === 'before' ? '10 statements' : ' 3 statements'}: p50 ${pct(times[which], 50).toFixed(2)} ms, p99 ${pct(times[which], 99).toFixed(2)} ms`,
+      );
     }
-    console.log(`  ratio of the medians: ${(pct(times.before, 50) / pct(times.after, 50)).toFixed(2)}x; machine load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`);
+    console.log(
+      `  ratio of the medians: ${(pct(times.before, 50) / pct(times.after, 50)).toFixed(2)}x; machine load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`,
+    );
   } finally {
     await handle.close();
     rmSync(dir, { recursive: true, force: true });

@@ -12,7 +12,8 @@ import path from 'node:path';
 
 const RUNS = Number(process.env.BENCH_MEMORY_RUNS ?? 1000);
 const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc && process.argv[2] !== '--create') throw new Error('run with node --expose-gc --import tsx bench/gate-memory.ts');
+if (!gc && process.argv[2] !== '--create')
+  throw new Error('run with node --expose-gc --import tsx bench/gate-memory.ts');
 
 interface Reading {
   label: string;
@@ -31,7 +32,13 @@ async function settle(): Promise<void> {
 async function read(label: string): Promise<Reading> {
   await settle();
   const m = process.memoryUsage();
-  const r = { label, rss: m.rss / 2 ** 20, heapUsed: m.heapUsed / 2 ** 20, heapTotal: m.heapTotal / 2 ** 20, external: m.external / 2 ** 20 };
+  const r = {
+    label,
+    rss: m.rss / 2 ** 20,
+    heapUsed: m.heapUsed / 2 ** 20,
+    heapTotal: m.heapTotal / 2 ** 20,
+    external: m.external / 2 ** 20,
+  };
   readings.push(r);
   return r;
 }
@@ -48,7 +55,11 @@ async function main(): Promise<void> {
     await rt.database.close();
     return;
   }
-  const created = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'gate-memory.ts'), '--create'], { env: process.env, stdio: 'inherit' });
+  const created = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, 'gate-memory.ts'), '--create'],
+    { env: process.env, stdio: 'inherit' },
+  );
   if (created.status !== 0) throw new Error('could not create the database');
   await read('node + tsx, nothing loaded');
   const { getRuntime } = await import('../lib/server/runtime');
@@ -87,7 +98,8 @@ async function main(): Promise<void> {
   // Heap snapshots before and after the N runs, for a closer look (compare in Chrome DevTools).
   const snapshots = process.env.BENCH_MEMORY_SNAPSHOTS;
   if (snapshots) (await import('node:v8')).writeHeapSnapshot(path.join(snapshots, 'paused-1.heapsnapshot'));
-  for (let i = 1; i < RUNS; i += 20) await Promise.all(Array.from({ length: Math.min(20, RUNS - i) }, (_, k) => start(i + k)));
+  for (let i = 1; i < RUNS; i += 20)
+    await Promise.all(Array.from({ length: Math.min(20, RUNS - i) }, (_, k) => start(i + k)));
   const all = await read(`${RUNS} runs paused`);
   if (snapshots) (await import('node:v8')).writeHeapSnapshot(path.join(snapshots, `paused-${RUNS}.heapsnapshot`));
 
@@ -100,7 +112,9 @@ async function main(): Promise<void> {
   }
   const per = (a: number, b: number) => (((b - a) * 1024) / (RUNS - 1)).toFixed(1);
   console.log(`  per paused run: RSS ${per(one.rss, all.rss)} KB, V8 heap used ${per(one.heapUsed, all.heapUsed)} KB`);
-  console.log('  (external: mostly the WebAssembly memory PGlite has allocated, of which only touched pages are resident;');
+  console.log(
+    '  (external: mostly the WebAssembly memory PGlite has allocated, of which only touched pages are resident;',
+  );
   console.log('   rest of RSS: code (Node, V8, compiled WebAssembly), malloc arenas, touched WebAssembly pages)');
   await rt.database.close();
 }

@@ -79,8 +79,16 @@ if (args.help) {
 // Each mode is loaded only when chosen (the two-instance one brings pg along).
 const mode =
   args.instances === 2
-    ? await import('./gate/two-instances').then((m) => ({ check: m.checkTwoInstanceArguments, run: m.twoInstances, drop: m.dropTwoInstanceDatabase }))
-    : await import('./gate/one-instance').then((m) => ({ check: m.checkArguments, run: m.oneInstance, drop: m.dropDatabase }));
+    ? await import('./gate/two-instances').then((m) => ({
+        check: m.checkTwoInstanceArguments,
+        run: m.twoInstances,
+        drop: m.dropTwoInstanceDatabase,
+      }))
+    : await import('./gate/one-instance').then((m) => ({
+        check: m.checkArguments,
+        run: m.oneInstance,
+        drop: m.dropDatabase,
+      }));
 mode.check();
 
 mode

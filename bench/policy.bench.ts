@@ -72,7 +72,14 @@ function quantile(sorted: Float64Array, q: number): number {
  */
 function measure(
   op: (i: number) => void,
-  opts: { budgetMs?: number; maxSamples?: number; warmupMs?: number; maxCalls?: number; batch?: number; minSamples?: number } = {},
+  opts: {
+    budgetMs?: number;
+    maxSamples?: number;
+    warmupMs?: number;
+    maxCalls?: number;
+    batch?: number;
+    minSamples?: number;
+  } = {},
 ): Stats {
   const batch = opts.batch ?? BATCH;
   const maxCalls = opts.maxCalls ?? Infinity;
@@ -100,7 +107,15 @@ function measure(
     if (n >= minSamples && t1 - start > budgetNs) break;
   }
   const s = xs.subarray(0, n).sort();
-  return { p50: quantile(s, 0.5), p99: quantile(s, 0.99), mean: total / (n * batch), samples: n, batch, calls: n * batch, lastIndex: i - 1 };
+  return {
+    p50: quantile(s, 0.5),
+    p99: quantile(s, 0.99),
+    mean: total / (n * batch),
+    samples: n,
+    batch,
+    calls: n * batch,
+    lastIndex: i - 1,
+  };
 }
 
 /** Median wall time (ms) of `fn()` over `runs` runs after one warm-up run. */
@@ -190,9 +205,37 @@ interface ToolSpec {
   params: { name: string; kind: Kind; patterns: string[] }[];
 }
 
-const PATH_PATTERNS = ['src/**', 'src/**/*.ts', 'tests/**', 'docs/*.md', '**/.env*', '**/*.pem', '/etc/**', '~/.ssh/**', 'dist/**/*.map', 'node_modules/**', '*.json', 'scripts/*.sh'];
-const URL_PATTERNS = ['https://docs.python.org/*', 'https://api.github.com/*', 'https://*.example.com/*', 'http://*', 'https://registry.npmjs.org/*'];
-const textPatterns = (k: number): string[] => [`acme/*`, `*secret*`, `prod-*`, `*-rc${k % 7}`, `team-${k % 5}-*`, `*.internal`, `release-*`, `*urgent*`];
+const PATH_PATTERNS = [
+  'src/**',
+  'src/**/*.ts',
+  'tests/**',
+  'docs/*.md',
+  '**/.env*',
+  '**/*.pem',
+  '/etc/**',
+  '~/.ssh/**',
+  'dist/**/*.map',
+  'node_modules/**',
+  '*.json',
+  'scripts/*.sh',
+];
+const URL_PATTERNS = [
+  'https://docs.python.org/*',
+  'https://api.github.com/*',
+  'https://*.example.com/*',
+  'http://*',
+  'https://registry.npmjs.org/*',
+];
+const textPatterns = (k: number): string[] => [
+  `acme/*`,
+  `*secret*`,
+  `prod-*`,
+  `*-rc${k % 7}`,
+  `team-${k % 5}-*`,
+  `*.internal`,
+  `release-*`,
+  `*urgent*`,
+];
 
 const REAL_TOOLS: ToolSpec[] = [
   { name: 'read_file', params: [{ name: 'path', kind: 'path', patterns: PATH_PATTERNS }] },
@@ -200,43 +243,51 @@ const REAL_TOOLS: ToolSpec[] = [
   { name: 'edit_file', params: [{ name: 'path', kind: 'path', patterns: PATH_PATTERNS }] },
   { name: 'list_files', params: [{ name: 'path', kind: 'path', patterns: PATH_PATTERNS }] },
   { name: 'fetch_url', params: [{ name: 'url', kind: 'url', patterns: URL_PATTERNS }] },
-  ...([
-    ['web_search', 'query'],
-    ['grep', 'pattern'],
-    ['glob', 'pattern'],
-    ['task', 'description'],
-    ['todo_write', 'content'],
-    ['notebook_edit', 'cell'],
-    ['ask_user', 'question'],
-    ['memory_read', 'key'],
-    ['memory_write', 'key'],
-    ['send_email', 'to'],
-    ['calendar_create', 'title'],
-    ['deploy_service', 'service'],
-    ['image_generate', 'prompt'],
-    ['mcp__github__create_issue', 'repo'],
-    ['mcp__github__list_issues', 'repo'],
-    ['mcp__github__create_pr', 'branch'],
-    ['mcp__github__merge_pr', 'branch'],
-    ['mcp__github__delete_branch', 'branch'],
-    ['mcp__github__get_file', 'repo'],
-    ['mcp__slack__post_message', 'channel'],
-    ['mcp__slack__list_channels', 'team'],
-    ['mcp__slack__delete_message', 'channel'],
-    ['mcp__jira__create_ticket', 'project'],
-    ['mcp__jira__transition', 'ticket'],
-    ['mcp__jira__search', 'jql'],
-    ['mcp__linear__create_issue', 'team'],
-    ['mcp__linear__update_issue', 'issue'],
-    ['mcp__postgres__query', 'sql'],
-    ['mcp__postgres__execute', 'sql'],
-    ['mcp__aws__s3_get', 'bucket'],
-    ['mcp__aws__s3_put', 'bucket'],
-    ['mcp__aws__ec2_terminate', 'instance'],
-    ['mcp__k8s__get_pods', 'namespace'],
-    ['mcp__k8s__delete_pod', 'namespace'],
-    ['mcp__k8s__apply', 'manifest'],
-  ] as const).map(([name, p], k): ToolSpec => ({ name, params: [{ name: p, kind: 'text', patterns: textPatterns(k) }, { name: 'note', kind: 'text', patterns: ['*todo*', 'ref-*'] }] })),
+  ...(
+    [
+      ['web_search', 'query'],
+      ['grep', 'pattern'],
+      ['glob', 'pattern'],
+      ['task', 'description'],
+      ['todo_write', 'content'],
+      ['notebook_edit', 'cell'],
+      ['ask_user', 'question'],
+      ['memory_read', 'key'],
+      ['memory_write', 'key'],
+      ['send_email', 'to'],
+      ['calendar_create', 'title'],
+      ['deploy_service', 'service'],
+      ['image_generate', 'prompt'],
+      ['mcp__github__create_issue', 'repo'],
+      ['mcp__github__list_issues', 'repo'],
+      ['mcp__github__create_pr', 'branch'],
+      ['mcp__github__merge_pr', 'branch'],
+      ['mcp__github__delete_branch', 'branch'],
+      ['mcp__github__get_file', 'repo'],
+      ['mcp__slack__post_message', 'channel'],
+      ['mcp__slack__list_channels', 'team'],
+      ['mcp__slack__delete_message', 'channel'],
+      ['mcp__jira__create_ticket', 'project'],
+      ['mcp__jira__transition', 'ticket'],
+      ['mcp__jira__search', 'jql'],
+      ['mcp__linear__create_issue', 'team'],
+      ['mcp__linear__update_issue', 'issue'],
+      ['mcp__postgres__query', 'sql'],
+      ['mcp__postgres__execute', 'sql'],
+      ['mcp__aws__s3_get', 'bucket'],
+      ['mcp__aws__s3_put', 'bucket'],
+      ['mcp__aws__ec2_terminate', 'instance'],
+      ['mcp__k8s__get_pods', 'namespace'],
+      ['mcp__k8s__delete_pod', 'namespace'],
+      ['mcp__k8s__apply', 'manifest'],
+    ] as const
+  ).map(([name, p], k): ToolSpec => ({
+    name,
+    params: [
+      { name: p, kind: 'text', patterns: textPatterns(k) },
+      { name: 'note', kind: 'text', patterns: ['*todo*', 'ref-*'] },
+    ],
+  })),
 ];
 
 function realisticPolicy(nRules: number, seed: number): PolicyInput {
@@ -265,7 +316,12 @@ function realisticPolicy(nRules: number, seed: number): PolicyInput {
   while (rules.length < nRules) {
     const t = REAL_TOOLS[k % REAL_TOOLS.length]!;
     const p = t.params[Math.floor(k / REAL_TOOLS.length) % t.params.length]!;
-    rules.push({ id: `r${rules.length}`, action: pick(rng, actions), tool: t.name, params: { [p.name]: pick(rng, p.patterns) } });
+    rules.push({
+      id: `r${rules.length}`,
+      action: pick(rng, actions),
+      tool: t.name,
+      params: { [p.name]: pick(rng, p.patterns) },
+    });
     k++;
   }
   return { defaultAction: 'ask', rules };
@@ -287,15 +343,26 @@ function realisticCalls(policy: PolicyInput, n: number, seed: number): ToolCall[
     for (const p of t.params) {
       if (rng() < 0.55) {
         const base = instantiate(pick(rng, p.patterns), rng);
-        params[p.name] = p.kind === 'path' && !base.startsWith('/') && !base.startsWith('~') && rng() < 0.3 ? `${WORKSPACE}/${base}` : base;
+        params[p.name] =
+          p.kind === 'path' && !base.startsWith('/') && !base.startsWith('~') && rng() < 0.3
+            ? `${WORKSPACE}/${base}`
+            : base;
       } else {
-        params[p.name] = p.kind === 'path' ? `lib/${word(rng)}/${word(rng)}.ts` : p.kind === 'url' ? `https://unknown.org/${word(rng)}` : `plain ${word(rng)}`;
+        params[p.name] =
+          p.kind === 'path'
+            ? `lib/${word(rng)}/${word(rng)}.ts`
+            : p.kind === 'url'
+              ? `https://unknown.org/${word(rng)}`
+              : `plain ${word(rng)}`;
       }
     }
     calls.push({ tool: t.name, params });
   }
   // Make sure a glob-tool-only name is in the mix too.
-  calls.push({ tool: 'mcp__github__rerun_workflow', params: { repo: 'acme/api' } }, { tool: 'billing_admin', params: {} });
+  calls.push(
+    { tool: 'mcp__github__rerun_workflow', params: { repo: 'acme/api' } },
+    { tool: 'billing_admin', params: {} },
+  );
   void rules;
   return calls;
 }
@@ -305,11 +372,40 @@ function realisticCalls(policy: PolicyInput, n: number, seed: number): ToolCall[
 // ---------------------------------------------------------------------------------------------
 
 const SHELL_RULES: RuleInput[] = [
-  ...['git status', 'git status *', 'git diff *', 'git log *', 'git add *', 'git commit *', 'npm test', 'npm test *', 'npm run *', 'ls', 'ls *', 'cd *', 'grep *', 'cat *', 'head *', 'tail *', 'tee *', 'echo *', 'pwd', 'wc *', 'find *', 'node *'].map(
-    (c): RuleInput => ({ action: 'allow', tool: 'bash', params: { command: c } }),
-  ),
-  ...['git push *', 'npm install *', 'npm publish *', 'docker *', 'curl *'].map((c): RuleInput => ({ action: 'ask', tool: 'bash', params: { command: c } })),
-  ...['rm -rf *', 'sudo *', 'git push --force *', 'chmod 777 *', 'dd *'].map((c): RuleInput => ({ action: 'deny', tool: 'bash', params: { command: c } })),
+  ...[
+    'git status',
+    'git status *',
+    'git diff *',
+    'git log *',
+    'git add *',
+    'git commit *',
+    'npm test',
+    'npm test *',
+    'npm run *',
+    'ls',
+    'ls *',
+    'cd *',
+    'grep *',
+    'cat *',
+    'head *',
+    'tail *',
+    'tee *',
+    'echo *',
+    'pwd',
+    'wc *',
+    'find *',
+    'node *',
+  ].map((c): RuleInput => ({ action: 'allow', tool: 'bash', params: { command: c } })),
+  ...['git push *', 'npm install *', 'npm publish *', 'docker *', 'curl *'].map((c): RuleInput => ({
+    action: 'ask',
+    tool: 'bash',
+    params: { command: c },
+  })),
+  ...['rm -rf *', 'sudo *', 'git push --force *', 'chmod 777 *', 'dd *'].map((c): RuleInput => ({
+    action: 'deny',
+    tool: 'bash',
+    params: { command: c },
+  })),
 ];
 
 const SHELL_TEMPLATES: ((i: number) => string)[] = [
@@ -336,10 +432,14 @@ function syntheticPolicy(n: number): PolicyInput {
   for (let k = 0; k < n; k++) {
     const action = acts[k % 3]!;
     switch (k % 10) {
-      case 0: case 1: case 2: case 3:
+      case 0:
+      case 1:
+      case 2:
+      case 3:
         rules.push({ action, tool: `tool_${k}` });
         break;
-      case 4: case 5:
+      case 4:
+      case 5:
         rules.push({ action, tool: `tool_${k}`, params: { arg: `v${k}-*` } });
         break;
       case 6:
@@ -362,11 +462,17 @@ function syntheticPolicy(n: number): PolicyInput {
 /** Same calls for every size: some hit rules that exist only in the larger policies. */
 const SCALING_CALLS: ToolCall[] = (() => {
   const calls: ToolCall[] = [];
-  for (const k of [0, 3, 5, 9, 42, 99, 305, 999, 4003, 9999]) calls.push({ tool: `tool_${k}`, params: { arg: `v${k}-x-${k}`, mode: 'm1z' } });
+  for (const k of [0, 3, 5, 9, 42, 99, 305, 999, 4003, 9999])
+    calls.push({ tool: `tool_${k}`, params: { arg: `v${k}-x-${k}`, mode: 'm1z' } });
   for (const k of [6, 96, 906, 9006]) calls.push({ tool: `mcp__svc${k}__run`, params: {} });
   for (const k of [7, 97, 907, 9007]) calls.push({ tool: 'read_file', params: { path: `dir${k}/a/b.ts` } });
-  for (const k of [8, 98, 908, 9008]) calls.push({ tool: 'write_file', params: { path: `${WORKSPACE}/out${k}/r.txt` } });
-  calls.push({ tool: 'unknown_tool', params: {} }, { tool: 'read_file', params: { path: 'src/index.ts' } }, { tool: 'tool_12345', params: { arg: 'nope' } });
+  for (const k of [8, 98, 908, 9008])
+    calls.push({ tool: 'write_file', params: { path: `${WORKSPACE}/out${k}/r.txt` } });
+  calls.push(
+    { tool: 'unknown_tool', params: {} },
+    { tool: 'read_file', params: { path: 'src/index.ts' } },
+    { tool: 'tool_12345', params: { arg: 'nope' } },
+  );
   return calls;
 })();
 
@@ -376,10 +482,24 @@ const SCALING_CALLS: ToolCall[] = (() => {
 
 // Tool names that are not built-in tools (so every param is a `text` param in Gatehouse) and
 // param names that are not `path`/`url`/`command`.
-const SHARED_TOOLS = REAL_TOOLS.filter((t) => t.params.every((p) => p.kind === 'text')).map((t) => ({ name: t.name, params: t.params.map((p) => p.name) }));
+const SHARED_TOOLS = REAL_TOOLS.filter((t) => t.params.every((p) => p.kind === 'text')).map((t) => ({
+  name: t.name,
+  params: t.params.map((p) => p.name),
+}));
 // Pattern characters restricted to [a-z0-9_./ -] plus `*`, so `*` is the only special character for
 // both engines. No lone `*` pattern (would make "missing param" vs "empty string" matter).
-const SHARED_TEXT_PATTERNS = ['acme/*', '*secret*', 'prod-*', '*.internal', 'release-*-rc', '*urgent*', 'team-*-eng', 'ref-*', '*todo*', '*/admin/*'];
+const SHARED_TEXT_PATTERNS = [
+  'acme/*',
+  '*secret*',
+  'prod-*',
+  '*.internal',
+  'release-*-rc',
+  '*urgent*',
+  'team-*-eng',
+  'ref-*',
+  '*todo*',
+  '*/admin/*',
+];
 
 function sharedPolicy(n: number, seed: number): PolicyInput {
   const rng = mulberry32(seed);
@@ -393,7 +513,8 @@ function sharedPolicy(n: number, seed: number): PolicyInput {
   ];
   // Extra synthetic tools for big policies, so the tool-name space grows with the rule count.
   const tools = [...SHARED_TOOLS];
-  for (let k = 0; tools.length < Math.max(SHARED_TOOLS.length, n / 5); k++) tools.push({ name: `svc${k}_action`, params: ['target', 'note'] });
+  for (let k = 0; tools.length < Math.max(SHARED_TOOLS.length, n / 5); k++)
+    tools.push({ name: `svc${k}_action`, params: ['target', 'note'] });
   let k = 0;
   while (rules.length < n) {
     const t = tools[k % tools.length]!;
@@ -401,9 +522,20 @@ function sharedPolicy(n: number, seed: number): PolicyInput {
     const action = rng() < 0.65 ? 'allow' : 'deny';
     const r = rng();
     if (r < 0.15) rules.push({ action, tool: t.name });
-    else if (r < 0.85) rules.push({ action, tool: t.name, params: { [pick(rng, t.params)]: pick(rng, SHARED_TEXT_PATTERNS) } });
-    else if (r < 0.93) rules.push({ action, tool: t.name, params: { [p0]: pick(rng, SHARED_TEXT_PATTERNS), [p1]: pick(rng, SHARED_TEXT_PATTERNS) } });
-    else rules.push({ action, tool: t.name.replace(/_[a-z0-9]+$/, '_*'), params: { [p0]: pick(rng, SHARED_TEXT_PATTERNS) } });
+    else if (r < 0.85)
+      rules.push({ action, tool: t.name, params: { [pick(rng, t.params)]: pick(rng, SHARED_TEXT_PATTERNS) } });
+    else if (r < 0.93)
+      rules.push({
+        action,
+        tool: t.name,
+        params: { [p0]: pick(rng, SHARED_TEXT_PATTERNS), [p1]: pick(rng, SHARED_TEXT_PATTERNS) },
+      });
+    else
+      rules.push({
+        action,
+        tool: t.name.replace(/_[a-z0-9]+$/, '_*'),
+        params: { [p0]: pick(rng, SHARED_TEXT_PATTERNS) },
+      });
     k++;
   }
   return { defaultAction: 'deny', rules };
@@ -422,7 +554,8 @@ function sharedCalls(policy: PolicyInput, n: number, seed: number): ToolCall[] {
     const r = pick(rng, rules);
     const tool = r.tool.includes('*') ? instantiate(r.tool, rng).replace(/[^a-z0-9_]/g, '_') : r.tool;
     const params: Record<string, unknown> = {};
-    for (const [name, pat] of Object.entries(r.params ?? {})) params[name] = rng() < 0.75 ? instantiate(pat, rng) : `other ${word(rng)}`;
+    for (const [name, pat] of Object.entries(r.params ?? {}))
+      params[name] = rng() < 0.75 ? instantiate(pat, rng) : `other ${word(rng)}`;
     if (rng() < 0.5) params.note = rng() < 0.3 ? `has secret ${word(rng)}` : `fyi ${word(rng)}`;
     calls.push({ tool, params });
   }
@@ -434,7 +567,8 @@ const cedarStr = (s: string): string => {
   return `"${s}"`;
 };
 /** Gatehouse `*` glob -> Cedar expression on `expr`: `==` when there is no `*`, else `like` (Cedar `*` = any chars). */
-const cedarMatch = (expr: string, glob: string): string => (glob.includes('*') ? `${expr} like ${cedarStr(glob)}` : `${expr} == ${cedarStr(glob)}`);
+const cedarMatch = (expr: string, glob: string): string =>
+  glob.includes('*') ? `${expr} like ${cedarStr(glob)}` : `${expr} == ${cedarStr(glob)}`;
 
 /** One Cedar policy per Gatehouse rule; tool name and params live on the resource entity. */
 function toCedar(policy: PolicyInput): Record<string, string> {
@@ -446,7 +580,8 @@ function toCedar(policy: PolicyInput): Record<string, string> {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(p)) throw new Error(`benchmark bug: param name ${p}`);
       conds.push(`resource.params has ${p}`, cedarMatch(`resource.params.${p}`, pat));
     }
-    out[`rule${i}`] = `${r.action === 'allow' ? 'permit' : 'forbid'}(principal, action, resource) when { ${conds.join(' && ')} };`;
+    out[`rule${i}`] =
+      `${r.action === 'allow' ? 'permit' : 'forbid'}(principal, action, resource) when { ${conds.join(' && ')} };`;
   });
   return out;
 }
@@ -458,13 +593,20 @@ const cedarRequest = (psetId: string, call: ToolCall): CedarRequest => ({
   resource: { type: 'Gatehouse::Call', id: 'c' },
   context: {},
   preparsedPolicySetId: psetId,
-  entities: [{ uid: { type: 'Gatehouse::Call', id: 'c' }, attrs: { tool: call.tool, params: call.params as Record<string, string> }, parents: [] }],
+  entities: [
+    {
+      uid: { type: 'Gatehouse::Call', id: 'c' },
+      attrs: { tool: call.tool, params: call.params as Record<string, string> },
+      parents: [],
+    },
+  ],
 });
 
 function cedarDecide(req: CedarRequest): 'allow' | 'deny' {
   const a = cedar.statefulIsAuthorized(req);
   if (a.type !== 'success') throw new Error(`Cedar failure: ${JSON.stringify(a.errors)}`);
-  if (a.response.diagnostics.errors.length) throw new Error(`Cedar evaluation errors: ${JSON.stringify(a.response.diagnostics.errors.slice(0, 3))}`);
+  if (a.response.diagnostics.errors.length)
+    throw new Error(`Cedar evaluation errors: ${JSON.stringify(a.response.diagnostics.errors.slice(0, 3))}`);
   return a.response.decision;
 }
 
@@ -474,17 +616,35 @@ function cedarDecide(req: CedarRequest): 'allow' | 'deny' {
 
 const t00 = process.hrtime.bigint();
 console.log('Gatehouse policy benchmark');
-console.log(`  node ${process.version}, ${process.platform}/${process.arch}, cedar-wasm ${cedar.getCedarSDKVersion()} (Cedar ${cedar.getCedarVersion()})`);
-console.log(`  Method: per case, warm-up first (${WARMUP_MS} ms), then samples for ~${BUDGET_MS} ms (min ${MIN_SAMPLES} samples). A sample`);
-console.log(`  times a batch of ${BATCH} consecutive calls with one process.hrtime.bigint() pair, subtracts the measured timer`);
-console.log(`  overhead (${TIMER_NS} ns per pair, median of 20,001 back-to-back pairs) and divides by ${BATCH}. p50/p99 are over these`);
-console.log(`  per-batch averages (p99 = the 99th-percentile batch, which smooths single-call outliers; p50 is close to the mean`);
-console.log(`  of the rotating call mix). decisions/s = calls / total measured time. Only Cedar (>= ~40 us per call) is timed`);
-console.log(`  call by call (batch 1, same subtraction). Calls rotate through a fixed, pre-built set of ToolCall objects;`);
+console.log(
+  `  node ${process.version}, ${process.platform}/${process.arch}, cedar-wasm ${cedar.getCedarSDKVersion()} (Cedar ${cedar.getCedarVersion()})`,
+);
+console.log(
+  `  Method: per case, warm-up first (${WARMUP_MS} ms), then samples for ~${BUDGET_MS} ms (min ${MIN_SAMPLES} samples). A sample`,
+);
+console.log(
+  `  times a batch of ${BATCH} consecutive calls with one process.hrtime.bigint() pair, subtracts the measured timer`,
+);
+console.log(
+  `  overhead (${TIMER_NS} ns per pair, median of 20,001 back-to-back pairs) and divides by ${BATCH}. p50/p99 are over these`,
+);
+console.log(
+  `  per-batch averages (p99 = the 99th-percentile batch, which smooths single-call outliers; p50 is close to the mean`,
+);
+console.log(
+  `  of the rotating call mix). decisions/s = calls / total measured time. Only Cedar (>= ~40 us per call) is timed`,
+);
+console.log(
+  `  call by call (batch 1, same subtraction). Calls rotate through a fixed, pre-built set of ToolCall objects;`,
+);
 console.log(`  policies go through compilePolicy once, before timing.`);
 if (KEEP_NAMES) {
-  console.log('  Note: running under tsx, which transpiles with esbuild keepNames: every function created at run time goes');
-  console.log('  through a __name() helper (an Object.defineProperty call). Engine code that creates closures per call pays');
+  console.log(
+    '  Note: running under tsx, which transpiles with esbuild keepNames: every function created at run time goes',
+  );
+  console.log(
+    '  through a __name() helper (an Object.defineProperty call). Engine code that creates closures per call pays',
+  );
   console.log('  for it (see bench/README.md for running the same file without keepNames).');
 }
 console.log(`  evaluate() gets ctx = ${JSON.stringify(CTX)}.`);
@@ -504,11 +664,19 @@ for (const c of callsA) {
 }
 // A few calls whose decision follows unambiguously from the stated semantics.
 const sanityA: [ToolCall, string, string][] = [
-  [{ tool: 'mcp__github__delete_branch', params: { branch: 'feature-x' } }, 'deny', 'mcp__*__delete_* deny beats mcp__github__* ask'],
+  [
+    { tool: 'mcp__github__delete_branch', params: { branch: 'feature-x' } },
+    'deny',
+    'mcp__*__delete_* deny beats mcp__github__* ask',
+  ],
   [{ tool: 'mcp__aws__ec2_terminate', params: { instance: 'i-1' } }, 'deny', 'exact deny'],
   [{ tool: 'billing_admin', params: {} }, 'deny', '*_admin deny'],
   [{ tool: 'totally_unknown', params: {} }, 'ask', 'defaultAction ask'],
-  [{ tool: 'mcp__jira__search', params: { jql: 'x', note: 'my secret note' } }, 'deny', 'mcp__* note=*secret* deny beats jira allow'],
+  [
+    { tool: 'mcp__jira__search', params: { jql: 'x', note: 'my secret note' } },
+    'deny',
+    'mcp__* note=*secret* deny beats jira allow',
+  ],
 ];
 for (const [call, want, why] of sanityA) {
   const got = evaluate(compiledA, call, CTX).action;
@@ -517,17 +685,30 @@ for (const [call, want, why] of sanityA) {
 const nA = callsA.length;
 const sA = measure((i) => consume(evaluate(compiledA, callsA[i % nA], CTX)));
 // Informational: passing the raw (uncompiled) policy object each time.
-const sARaw = measure((i) => consume(evaluate(polA as never, callsA[i % nA], CTX)), { budgetMs: Math.min(BUDGET_MS, 600) });
+const sARaw = measure((i) => consume(evaluate(polA as never, callsA[i % nA], CTX)), {
+  budgetMs: Math.min(BUDGET_MS, 600),
+});
 
-console.log(`(a) 200-rule policy: ${toolsA.size - globToolsA} tool names + ${globToolsA} tool globs; text, path and url params; ${nA} rotating non-shell calls`);
-console.log(`    decision mix of the call set: ${Object.entries(histA).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-table(statHead, [statRow('compiled policy', 200, sA), statRow('raw policy object (no compilePolicy; info)', 200, sARaw)]);
+console.log(
+  `(a) 200-rule policy: ${toolsA.size - globToolsA} tool names + ${globToolsA} tool globs; text, path and url params; ${nA} rotating non-shell calls`,
+);
+console.log(
+  `    decision mix of the call set: ${Object.entries(histA)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}`,
+);
+table(statHead, [
+  statRow('compiled policy', 200, sA),
+  statRow('raw policy object (no compilePolicy; info)', 200, sARaw),
+]);
 console.log('');
 
 // (b) -------------------------------------------------------------------------------------------
 const polB: PolicyInput = { defaultAction: 'ask', rules: SHELL_RULES };
 const compiledB = compilePolicy(polB);
-const warmCmds = Array.from({ length: 50 }, (_, k) => shellCall(SHELL_TEMPLATES[k % SHELL_TEMPLATES.length]!(Math.floor(k / SHELL_TEMPLATES.length))));
+const warmCmds = Array.from({ length: 50 }, (_, k) =>
+  shellCall(SHELL_TEMPLATES[k % SHELL_TEMPLATES.length]!(Math.floor(k / SHELL_TEMPLATES.length))),
+);
 const histB: Record<string, number> = {};
 let partsB = 0;
 for (const c of warmCmds) {
@@ -544,22 +725,29 @@ const sanityB: [string, string][] = [
 ];
 for (const [cmd, want] of sanityB) {
   const d = evaluate(compiledB, shellCall(cmd), CTX);
-  if (d.action !== want) anomalies.push(`(b) bash ${JSON.stringify(cmd)}: expected ${want}, got ${d.action} (${d.explanation})`);
+  if (d.action !== want)
+    anomalies.push(`(b) bash ${JSON.stringify(cmd)}: expected ${want}, got ${d.action} (${d.explanation})`);
 }
 // Cold: every command string is new (template + counter), pre-generated outside the timed loop.
 const COLD_N = QUICK ? 40_000 : 200_000;
 const coldCmds: ToolCall[] = new Array(COLD_N);
 for (let k = 0; k < COLD_N; k++) coldCmds[k] = shellCall(SHELL_TEMPLATES[k % SHELL_TEMPLATES.length]!(100_000 + k));
-const sBCold = measure(
-  (i) => consume(evaluate(compiledB, coldCmds[i], CTX)),
-  { maxCalls: COLD_N },
-);
+const sBCold = measure((i) => consume(evaluate(compiledB, coldCmds[i], CTX)), { maxCalls: COLD_N });
 if (sBCold.lastIndex >= COLD_N) throw new Error('cold command pool exhausted');
 const sBWarm = measure((i) => consume(evaluate(compiledB, warmCmds[i % 50], CTX)));
 console.log(`(b) 3-part shell commands, ${SHELL_RULES.length} command rules (tool "bash")`);
-console.log(`    warm set of 50: ${Object.entries(histB).map(([k, v]) => `${k} ${v}`).join(', ')}; ${(partsB / 50).toFixed(1)} parts per command on average`);
-console.log(`    cold: ${(sBCold.lastIndex + 1).toLocaleString('en-US')} distinct command strings used (warm-up + samples), none repeated`);
-table(statHead, [statRow('cold (unique commands, full parse)', SHELL_RULES.length, sBCold), statRow('warm (50 repeated commands)', SHELL_RULES.length, sBWarm)]);
+console.log(
+  `    warm set of 50: ${Object.entries(histB)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}; ${(partsB / 50).toFixed(1)} parts per command on average`,
+);
+console.log(
+  `    cold: ${(sBCold.lastIndex + 1).toLocaleString('en-US')} distinct command strings used (warm-up + samples), none repeated`,
+);
+table(statHead, [
+  statRow('cold (unique commands, full parse)', SHELL_RULES.length, sBCold),
+  statRow('warm (50 repeated commands)', SHELL_RULES.length, sBWarm),
+]);
 console.log('');
 
 // (c) -------------------------------------------------------------------------------------------
@@ -572,12 +760,27 @@ for (const n of [10, 100, 1_000, 10_000]) {
   const calls = SCALING_CALLS;
   let hits = 0;
   for (const c of calls) if (evaluate(compiled, c, CTX).reason !== 'default_action') hits++;
-  const s = measure((i) => consume(evaluate(compiled, calls[i % calls.length], CTX)), { budgetMs: Math.min(BUDGET_MS, 1000) });
+  const s = measure((i) => consume(evaluate(compiled, calls[i % calls.length], CTX)), {
+    budgetMs: Math.min(BUDGET_MS, 1000),
+  });
   scaleP50.push(s.p50);
-  scaleRows.push([n.toLocaleString('en-US'), `${hits}/${calls.length}`, us(s.p50), us(s.p99), perSec(s.mean), `x${(s.p50 / scaleP50[0]!).toFixed(2)}`, compileMs.toFixed(2)]);
+  scaleRows.push([
+    n.toLocaleString('en-US'),
+    `${hits}/${calls.length}`,
+    us(s.p50),
+    us(s.p99),
+    perSec(s.mean),
+    `x${(s.p50 / scaleP50[0]!).toFixed(2)}`,
+    compileMs.toFixed(2),
+  ]);
 }
-console.log(`(c) scaling: synthetic policies (exact tools, mcp__svcN__* globs, text and path params), ${SCALING_CALLS.length} fixed calls`);
-table(['rules', 'calls hit a rule', 'p50 us', 'p99 us', 'decisions/s', 'p50 vs 10', 'compilePolicy ms (median)'], scaleRows);
+console.log(
+  `(c) scaling: synthetic policies (exact tools, mcp__svcN__* globs, text and path params), ${SCALING_CALLS.length} fixed calls`,
+);
+table(
+  ['rules', 'calls hit a rule', 'p50 us', 'p99 us', 'decisions/s', 'p50 vs 10', 'compilePolicy ms (median)'],
+  scaleRows,
+);
 console.log('');
 
 // (d) -------------------------------------------------------------------------------------------
@@ -586,10 +789,13 @@ const cmpRows: string[][] = [];
 // the same kind of request against an empty preparsed policy set.
 cedar.preparsePolicySet('gatehouse-empty', { staticPolicies: {} });
 const floorReqs = sharedCalls(sharedPolicy(200, 210), 256, 220).map((c) => cedarRequest('gatehouse-empty', c));
-const sCFloor = measure((i) => {
-  const a = cedar.statefulIsAuthorized(floorReqs[i % floorReqs.length]!);
-  sink = (sink + (a.type === 'success' ? a.response.decision.length : 1)) | 0;
-}, { budgetMs: Math.min(BUDGET_MS, 800), batch: 1 });
+const sCFloor = measure(
+  (i) => {
+    const a = cedar.statefulIsAuthorized(floorReqs[i % floorReqs.length]!);
+    sink = (sink + (a.type === 'success' ? a.response.decision.length : 1)) | 0;
+  },
+  { budgetMs: Math.min(BUDGET_MS, 800), batch: 1 },
+);
 const ratios: Record<number, number> = {};
 for (const n of [200, 1_000]) {
   const pol = sharedPolicy(n, 10 + n);
@@ -598,7 +804,8 @@ for (const n of [200, 1_000]) {
   const cedarPolicies = toCedar(pol);
   const psetId = `gatehouse-${n}`;
   const parsed = cedar.preparsePolicySet(psetId, { staticPolicies: cedarPolicies });
-  if (parsed.type !== 'success') throw new Error(`Cedar could not parse the translated policy set: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
+  if (parsed.type !== 'success')
+    throw new Error(`Cedar could not parse the translated policy set: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
   const reqs = calls.map((c) => cedarRequest(psetId, c));
 
   // Equivalence check on every call of the comparison set.
@@ -611,10 +818,15 @@ for (const n of [200, 1_000]) {
     else if (g.reason === 'default_action') mix.denyDefault++;
     else mix.denyRule++;
     const gAsCedar = g.action === 'allow' ? 'allow' : g.action === 'deny' ? 'deny' : `ask(!)`;
-    if (gAsCedar !== cd) mismatches.push(`call ${JSON.stringify(c)}: Gatehouse ${g.action} (${g.reason}${g.rule ? ` rule #${g.rule.index} ${JSON.stringify((pol.rules ?? [])[g.rule.index])}` : ''}), Cedar ${cd} (${JSON.stringify(cedar.statefulIsAuthorized(reqs[i]!))})`);
+    if (gAsCedar !== cd)
+      mismatches.push(
+        `call ${JSON.stringify(c)}: Gatehouse ${g.action} (${g.reason}${g.rule ? ` rule #${g.rule.index} ${JSON.stringify((pol.rules ?? [])[g.rule.index])}` : ''}), Cedar ${cd} (${JSON.stringify(cedar.statefulIsAuthorized(reqs[i]!))})`,
+      );
   });
   if (mismatches.length) {
-    console.error(`\n!!! (d) ${n}-rule shared subset: Gatehouse and Cedar DISAGREE on ${mismatches.length}/${calls.length} calls:`);
+    console.error(
+      `\n!!! (d) ${n}-rule shared subset: Gatehouse and Cedar DISAGREE on ${mismatches.length}/${calls.length} calls:`,
+    );
     for (const m of mismatches.slice(0, 10)) console.error('  - ' + m);
     console.error('Aborting: the comparison is only meaningful when both engines decide identically.');
     process.exit(1);
@@ -622,29 +834,65 @@ for (const n of [200, 1_000]) {
 
   const nc = calls.length;
   const sG = measure((i) => consume(evaluate(compiled, calls[i % nc], CTX)));
-  const sC = measure((i) => {
-    const a = cedar.statefulIsAuthorized(reqs[i % nc]!);
-    sink = (sink + (a.type === 'success' ? a.response.decision.length : 1)) | 0;
-  }, { batch: 1 });
-  ratios[n] = sC.p50 / sG.p50;
-  cmpRows.push(
-    [`${n.toLocaleString('en-US')}`, `${nc} (allow ${mix.allow}, deny by rule ${mix.denyRule}, deny by default ${mix.denyDefault})`, us(sG.p50), us(sC.p50), `${ratios[n].toFixed(1)}x`, perSec(sG.mean), perSec(sC.mean), us(sG.p99), us(sC.p99)],
+  const sC = measure(
+    (i) => {
+      const a = cedar.statefulIsAuthorized(reqs[i % nc]!);
+      sink = (sink + (a.type === 'success' ? a.response.decision.length : 1)) | 0;
+    },
+    { batch: 1 },
   );
+  ratios[n] = sC.p50 / sG.p50;
+  cmpRows.push([
+    `${n.toLocaleString('en-US')}`,
+    `${nc} (allow ${mix.allow}, deny by rule ${mix.denyRule}, deny by default ${mix.denyDefault})`,
+    us(sG.p50),
+    us(sC.p50),
+    `${ratios[n].toFixed(1)}x`,
+    perSec(sG.mean),
+    perSec(sC.mean),
+    us(sG.p99),
+    us(sC.p99),
+  ]);
 }
-console.log('(d) Gatehouse vs Cedar (cedar-wasm statefulIsAuthorized on a preparsePolicySet-cached policy set; resource entity');
-console.log('    with attrs {tool, params} passed per call). Same allow/deny-only policies, defaultAction deny; decisions agree');
+console.log(
+  '(d) Gatehouse vs Cedar (cedar-wasm statefulIsAuthorized on a preparsePolicySet-cached policy set; resource entity',
+);
+console.log(
+  '    with attrs {tool, params} passed per call). Same allow/deny-only policies, defaultAction deny; decisions agree',
+);
 console.log('    on every call of each comparison set (checked above).');
 console.log(`    Cedar per-call floor (same requests, empty policy set): p50 ${us(sCFloor.p50)} us.`);
-table(['rules', 'comparison calls', 'Gatehouse p50 us', 'Cedar p50 us', 'Cedar/Gatehouse', 'Gatehouse dec/s', 'Cedar dec/s', 'Gatehouse p99 us', 'Cedar p99 us'], cmpRows);
+table(
+  [
+    'rules',
+    'comparison calls',
+    'Gatehouse p50 us',
+    'Cedar p50 us',
+    'Cedar/Gatehouse',
+    'Gatehouse dec/s',
+    'Cedar dec/s',
+    'Gatehouse p99 us',
+    'Cedar p99 us',
+  ],
+  cmpRows,
+);
 console.log('');
 
 // Summary ---------------------------------------------------------------------------------------
 const verdict = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
 console.log('Summary');
-console.log(`  ${verdict(sA.p50 <= 5_000)}  (a) 200-rule policy, non-shell calls: p50 ${us(sA.p50)} us (target <= 5 us)`);
-console.log(`  ${verdict(sBCold.p50 <= 40_000)}  (b) 3-part shell commands, cold parse: p50 ${us(sBCold.p50)} us (target <= 40 us); warm p50 ${us(sBWarm.p50)} us${KEEP_NAMES ? ' [tsx keepNames on]' : ' [keepNames off]'}`);
-console.log(`  info  (c) scaling p50: ${[10, 100, 1000, 10000].map((n, i) => `${n.toLocaleString('en-US')} rules ${us(scaleP50[i]!)} us`).join(', ')}`);
-console.log(`  info  (d) Cedar/Gatehouse p50 ratio: 200 rules ${ratios[200]!.toFixed(1)}x, 1,000 rules ${ratios[1000]!.toFixed(1)}x`);
+console.log(
+  `  ${verdict(sA.p50 <= 5_000)}  (a) 200-rule policy, non-shell calls: p50 ${us(sA.p50)} us (target <= 5 us)`,
+);
+console.log(
+  `  ${verdict(sBCold.p50 <= 40_000)}  (b) 3-part shell commands, cold parse: p50 ${us(sBCold.p50)} us (target <= 40 us); warm p50 ${us(sBWarm.p50)} us${KEEP_NAMES ? ' [tsx keepNames on]' : ' [keepNames off]'}`,
+);
+console.log(
+  `  info  (c) scaling p50: ${[10, 100, 1000, 10000].map((n, i) => `${n.toLocaleString('en-US')} rules ${us(scaleP50[i]!)} us`).join(', ')}`,
+);
+console.log(
+  `  info  (d) Cedar/Gatehouse p50 ratio: 200 rules ${ratios[200]!.toFixed(1)}x, 1,000 rules ${ratios[1000]!.toFixed(1)}x`,
+);
 if (anomalies.length) {
   console.log('');
   console.log('Decisions that look wrong under the documented semantics:');

@@ -7,7 +7,13 @@
 // spares ready again, as it would between a human's decisions. Figures: p50 / p99 in ms from
 // startCommand() to the command running, and how many commands a spare bash took.
 import { scrubbedEnv } from '../lib/agent/tools/bash';
-import { prepareCommands, setSpawnMode, startCommand, startSpawnHelper, stopSpawnHelper } from '../lib/agent/exec/spawn-helper';
+import {
+  prepareCommands,
+  setSpawnMode,
+  startCommand,
+  startSpawnHelper,
+  stopSpawnHelper,
+} from '../lib/agent/exec/spawn-helper';
 import { tempWorkspace } from '../lib/agent/tools/test-support';
 
 const ROUNDS = Number(process.env.BENCH_SPAWN_ROUNDS ?? 60);
@@ -38,9 +44,22 @@ function startDate(cwd: string, env: Record<string, string>): Promise<Started> {
   });
 }
 
-const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+const pct = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
 const row = (name: string, runs: Started[]) =>
-  console.log(`  ${name.padEnd(34)} ${pct(runs.map((r) => r.ms), 50).toFixed(2).padStart(6)} / ${pct(runs.map((r) => r.ms), 99).toFixed(2).padStart(6)}   ${runs.filter((r) => r.warm).length}/${runs.length}`);
+  console.log(
+    `  ${name.padEnd(34)} ${pct(
+      runs.map((r) => r.ms),
+      50,
+    )
+      .toFixed(2)
+      .padStart(6)} / ${pct(
+      runs.map((r) => r.ms),
+      99,
+    )
+      .toFixed(2)
+      .padStart(6)}   ${runs.filter((r) => r.warm).length}/${runs.length}`,
+  );
 
 async function series(cwd: string, env: Record<string, string>) {
   const single: Started[] = [];
@@ -61,7 +80,9 @@ async function main() {
   const t = await tempWorkspace();
   const env = scrubbedEnv(t.workspace);
   try {
-    console.log(`Starting \`date +%s%N\` from this process: ${ROUNDS} rounds, ${PAUSE_MS} ms apart; ms from startCommand() to the command running, p50 / p99, and how many a spare bash took.`);
+    console.log(
+      `Starting \`date +%s%N\` from this process: ${ROUNDS} rounds, ${PAUSE_MS} ms apart; ms from startCommand() to the command running, p50 / p99, and how many a spare bash took.`,
+    );
     console.log(`  ${'case'.padEnd(34)} ${'p50'.padStart(6)} / ${'p99'.padStart(6)}   spare`);
     await startSpawnHelper();
     prepareCommands({ cwd: t.workspace, env });

@@ -31,7 +31,10 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await createUser(admin, `matrix-other-${suffix}`, 'user', PASSWORD);
   const target = await createUser(admin, `matrix-target-${suffix}`, 'user', PASSWORD);
   // The sign-out rows end these accounts' sessions, never the principals' own.
-  const spares = { user: await createUser(admin, `matrix-spare-user-${suffix}`, 'user', PASSWORD), approver: await createUser(admin, `matrix-spare-approver-${suffix}`, 'approver', PASSWORD) };
+  const spares = {
+    user: await createUser(admin, `matrix-spare-user-${suffix}`, 'user', PASSWORD),
+    approver: await createUser(admin, `matrix-spare-approver-${suffix}`, 'approver', PASSWORD),
+  };
   const [user, approver, other] = await Promise.all([
     signIn(playwright, base, `matrix-user-${suffix}`, PASSWORD),
     signIn(playwright, base, `matrix-approver-${suffix}`, PASSWORD),
@@ -66,11 +69,16 @@ test.describe('role × route matrix', () => {
       const seen: string[] = [];
       for (const name of PRINCIPALS) {
         const req = row.request ? await row.request(w, name) : defaultRequest(row);
-        const response = await send(w.who[name], row.route.split(' ')[0]!, req.path, { data: req.data, headers: req.headers });
+        const response = await send(w.who[name], row.route.split(' ')[0]!, req.path, {
+          data: req.data,
+          headers: req.headers,
+        });
         const status = response.status();
         const code = await errorCode(response);
         const expected = row.expect[name];
-        const expectedCode = row.codes?.[name] ?? (expected === 401 ? 'unauthorized' : expected === 403 ? `forbidden:${row.access}` : undefined);
+        const expectedCode =
+          row.codes?.[name] ??
+          (expected === 401 ? 'unauthorized' : expected === 403 ? `forbidden:${row.access}` : undefined);
         seen.push(`${name}: ${status}${code ? ` ${code}` : ''}`);
         expect.soft(status, `${name} → ${req.path}`).toBe(expected);
         if (expectedCode) expect.soft(code, `${name}'s error code`).toBe(expectedCode);
@@ -109,12 +117,17 @@ test.describe('run ownership', () => {
   test("a user's decision on another user's relay is refused with 403 and the relay stays pending; the owner then decides it", async () => {
     const { user, admin } = w.who;
     const run = await w.runs.startWaiting(w.other, `matrix-refused-${w.suffix}`);
-    const refused = await send(user, 'POST', `/api/chat/relay/${run.relayId}`, { data: { sessionId: run.sessionId, response: { approved: true } } });
+    const refused = await send(user, 'POST', `/api/chat/relay/${run.relayId}`, {
+      data: { sessionId: run.sessionId, response: { approved: true } },
+    });
     expect(refused.status()).toBe(403);
     expect(await errorCode(refused)).toBe('forbidden:relays:decide:any');
     // Cancelling the run or switching it to "approve everything" is refused too: the run is not
     // theirs to see, so it is 404 there.
-    for (const [action, data] of [['cancel', undefined], ['mode', { mode: 'bypassPermissions' }]] as const) {
+    for (const [action, data] of [
+      ['cancel', undefined],
+      ['mode', { mode: 'bypassPermissions' }],
+    ] as const) {
       const response = await send(user, 'POST', `/api/runs/${run.runId}/${action}`, { data });
       expect(response.status(), action).toBe(404);
       expect(await errorCode(response)).toBe('not_found:run');
@@ -125,7 +138,9 @@ test.describe('run ownership', () => {
     expect(view.run.mode).toBe('default');
     expect(view.pendingRelays.map((r) => r.id)).toEqual([run.relayId]);
 
-    const decided = await send(w.other, 'POST', `/api/chat/relay/${run.relayId}`, { data: { sessionId: run.sessionId, response: { approved: true } } });
+    const decided = await send(w.other, 'POST', `/api/chat/relay/${run.relayId}`, {
+      data: { sessionId: run.sessionId, response: { approved: true } },
+    });
     expect(decided.status(), await decided.text()).toBe(200);
     await run.events.until('done');
     expect((await getRun(admin, run.runId)).run.status).toBe('done');
@@ -135,7 +150,9 @@ test.describe('run ownership', () => {
   test("an approver decides another user's relay, and the audit names the approver", async () => {
     const { user, approver, admin } = w.who;
     const run = await w.runs.startWaiting(user, `matrix-approved-${w.suffix}`);
-    const decided = await send(approver, 'POST', `/api/chat/relay/${run.relayId}`, { data: { sessionId: run.sessionId, response: { approved: true } } });
+    const decided = await send(approver, 'POST', `/api/chat/relay/${run.relayId}`, {
+      data: { sessionId: run.sessionId, response: { approved: true } },
+    });
     expect(decided.status(), await decided.text()).toBe(200);
     await run.events.until('done');
     expect((await getRun(admin, run.runId)).pendingRelays).toEqual([]);
@@ -150,7 +167,9 @@ test.describe('run ownership', () => {
     const session = w.otherDone.sessionId;
     const before = await listRunIds(admin, `?sessionId=${session}`);
     for (const who of [user, approver]) {
-      const response = await send(who, 'POST', '/api/chat', { data: { sessionId: session, messages: [{ role: 'user', content: `$ echo borrowed-${w.suffix}` }] } });
+      const response = await send(who, 'POST', '/api/chat', {
+        data: { sessionId: session, messages: [{ role: 'user', content: `$ echo borrowed-${w.suffix}` }] },
+      });
       expect(response.status(), who.name).toBe(403);
       expect(await errorCode(response)).toBe('forbidden:runs:start');
     }
@@ -172,45 +191,87 @@ test.describe('cross-origin requests', () => {
 
     // Bearer (admin): create a user, replace the policy with its own current version, revoke a token.
     const username = `matrix-evil-${w.suffix}`;
-    await expectOriginRefused(await send(admin, 'POST', '/api/users', { origin: EVIL, data: { username, role: 'admin', password: PASSWORD } }), 'POST /api/users');
+    await expectOriginRefused(
+      await send(admin, 'POST', '/api/users', { origin: EVIL, data: { username, role: 'admin', password: PASSWORD } }),
+      'POST /api/users',
+    );
     const users = (await (await send(admin, 'GET', '/api/users')).json()) as { items: { username: string }[] };
     expect(users.items.map((u) => u.username)).not.toContain(username);
 
     const policy = await send(admin, 'GET', '/api/policy');
     const { version, policy: doc } = (await policy.json()) as { version: number; policy: unknown };
-    await expectOriginRefused(await send(admin, 'PUT', '/api/policy', { origin: EVIL, headers: { 'If-Match': `"${version}"` }, data: { policy: doc, note: 'evil' } }), 'PUT /api/policy');
-    const versions = (await (await send(admin, 'GET', '/api/policy/versions?limit=1')).json()) as { items: { version: number; createdBy?: string; note?: string }[] };
+    await expectOriginRefused(
+      await send(admin, 'PUT', '/api/policy', {
+        origin: EVIL,
+        headers: { 'If-Match': `"${version}"` },
+        data: { policy: doc, note: 'evil' },
+      }),
+      'PUT /api/policy',
+    );
+    const versions = (await (await send(admin, 'GET', '/api/policy/versions?limit=1')).json()) as {
+      items: { version: number; createdBy?: string; note?: string }[];
+    };
     expect(versions.items[0]?.note).not.toBe('evil');
 
     // Cookie (user): create and revoke tokens, start a run.
     const tokensBefore = await tokenIds(user);
-    await expectOriginRefused(await send(user, 'POST', '/api/tokens', { origin: EVIL, data: { name: 'evil' } }), 'POST /api/tokens');
+    await expectOriginRefused(
+      await send(user, 'POST', '/api/tokens', { origin: EVIL, data: { name: 'evil' } }),
+      'POST /api/tokens',
+    );
     const created = await send(user, 'POST', '/api/tokens', { data: { name: 'kept' } });
     expect(created.status()).toBe(201);
     const tokenId = ((await created.json()) as { id: string }).id;
-    await expectOriginRefused(await send(user, 'DELETE', `/api/tokens/${tokenId}`, { origin: EVIL }), 'DELETE /api/tokens/:id');
+    await expectOriginRefused(
+      await send(user, 'DELETE', `/api/tokens/${tokenId}`, { origin: EVIL }),
+      'DELETE /api/tokens/:id',
+    );
     expect(await tokenIds(user)).toEqual([...tokensBefore, tokenId].sort());
     expect((await send(user, 'DELETE', `/api/tokens/${tokenId}`)).status()).toBe(200);
 
     const runsBefore = await listRunIds(admin, '?limit=200');
-    await expectOriginRefused(await send(user, 'POST', '/api/chat', { origin: EVIL, data: { messages: [{ role: 'user', content: 'hello' }] } }), 'POST /api/chat');
-    await expectOriginRefused(await send(admin, 'POST', '/api/chat', { origin: EVIL, data: { messages: [{ role: 'user', content: 'hello' }] } }), 'POST /api/chat (Bearer)');
+    await expectOriginRefused(
+      await send(user, 'POST', '/api/chat', { origin: EVIL, data: { messages: [{ role: 'user', content: 'hello' }] } }),
+      'POST /api/chat',
+    );
+    await expectOriginRefused(
+      await send(admin, 'POST', '/api/chat', {
+        origin: EVIL,
+        data: { messages: [{ role: 'user', content: 'hello' }] },
+      }),
+      'POST /api/chat (Bearer)',
+    );
     expect(await listRunIds(admin, '?limit=200')).toEqual(runsBefore);
 
     // Cookie (approver) and Bearer (admin): deciding a relay leaves it pending.
     const run = await w.runs.startWaiting(w.other, `matrix-evil-${w.suffix}`);
     for (const who of [approver, admin]) {
-      await expectOriginRefused(await send(who, 'POST', `/api/chat/relay/${run.relayId}`, { origin: EVIL, data: { sessionId: run.sessionId, response: { approved: true } } }), `relay as ${who.name}`);
+      await expectOriginRefused(
+        await send(who, 'POST', `/api/chat/relay/${run.relayId}`, {
+          origin: EVIL,
+          data: { sessionId: run.sessionId, response: { approved: true } },
+        }),
+        `relay as ${who.name}`,
+      );
     }
-    await expectOriginRefused(await send(approver, 'POST', `/api/runs/${run.runId}/cancel`, { origin: EVIL }), 'cancel');
+    await expectOriginRefused(
+      await send(approver, 'POST', `/api/runs/${run.runId}/cancel`, { origin: EVIL }),
+      'cancel',
+    );
     const view = await getRun(admin, run.runId);
     expect(view.run.status).toBe('waiting');
     expect(view.pendingRelays.map((r) => r.id)).toEqual([run.relayId]);
 
     // The origin check comes first: an anonymous cross-origin POST is 403 too, not 401.
-    await expectOriginRefused(await send(w.who.anonymous, 'POST', '/api/auth/login', { origin: EVIL, data: { username: 'x', password: 'y' } }), 'anonymous login');
+    await expectOriginRefused(
+      await send(w.who.anonymous, 'POST', '/api/auth/login', { origin: EVIL, data: { username: 'x', password: 'y' } }),
+      'anonymous login',
+    );
     // `Origin: null` (sandboxed frames) never matches.
-    await expectOriginRefused(await send(user, 'POST', '/api/tokens', { origin: 'null', data: { name: 'null-origin' } }), 'Origin: null');
+    await expectOriginRefused(
+      await send(user, 'POST', '/api/tokens', { origin: 'null', data: { name: 'null-origin' } }),
+      'Origin: null',
+    );
   });
 
   test('a cookie POST needs a same-origin Origin or Sec-Fetch-Site; a Bearer script without either passes', async () => {
@@ -220,7 +281,11 @@ test.describe('cross-origin requests', () => {
     expect(noOrigin.status()).toBe(403);
     expect(await errorCode(noOrigin)).toBe('forbidden:origin');
     for (const site of ['cross-site', 'same-site']) {
-      const response = await send(user, 'POST', '/api/tokens', { ...body, origin: null, headers: { 'Sec-Fetch-Site': site } });
+      const response = await send(user, 'POST', '/api/tokens', {
+        ...body,
+        origin: null,
+        headers: { 'Sec-Fetch-Site': site },
+      });
       expect(response.status(), site).toBe(403);
     }
     const created: string[] = [];
@@ -231,7 +296,11 @@ test.describe('cross-origin requests', () => {
     }
     const script = await send(admin, 'POST', '/api/tokens', { ...body, origin: null });
     expect(script.status()).toBe(201);
-    expect((await send(admin, 'DELETE', `/api/tokens/${((await script.json()) as { id: string }).id}`, { origin: null })).status()).toBe(200);
+    expect(
+      (
+        await send(admin, 'DELETE', `/api/tokens/${((await script.json()) as { id: string }).id}`, { origin: null })
+      ).status(),
+    ).toBe(200);
     for (const id of created) expect((await send(user, 'DELETE', `/api/tokens/${id}`)).status()).toBe(200);
     // Reads are not state changes: a GET from another origin is answered (without CORS headers a page cannot read it).
     const read = await send(user, 'GET', '/api/auth/me', { origin: EVIL });
@@ -245,7 +314,9 @@ async function decisionsBy(who: Principal, runId: string): Promise<string[]> {
   const response = await send(who, 'GET', `/api/audit?runId=${runId}&kind=decision`);
   expect(response.status(), await response.text()).toBe(200);
   const { items } = (await response.json()) as { items: { decidedBy: string | null; action: string | null }[] };
-  return items.filter((e) => e.decidedBy && e.decidedBy !== 'policy' && e.decidedBy !== 'system').map((e) => e.decidedBy!);
+  return items
+    .filter((e) => e.decidedBy && e.decidedBy !== 'policy' && e.decidedBy !== 'system')
+    .map((e) => e.decidedBy!);
 }
 
 async function tokenIds(who: Principal): Promise<string[]> {
@@ -262,7 +333,10 @@ function listApiRoutes(dir: string, prefix = '/api'): string[] {
     if (entry.isDirectory()) routes.push(...listApiRoutes(full, `${prefix}/${entry.name.replace(/^\[.+\]$/, ':id')}`));
     else if (entry.name === 'route.ts') {
       const source = readFileSync(full, 'utf8');
-      for (const [, method] of source.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g)) routes.push(`${method} ${prefix}`);
+      for (const [, method] of source.matchAll(
+        /export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g,
+      ))
+        routes.push(`${method} ${prefix}`);
     }
   }
   return routes.sort();

@@ -15,7 +15,10 @@ test('health reports the database of the project', async ({ request }) => {
   expect(await response.json()).toMatchObject({ ok: true, database, model: 'offline' });
 });
 
-test('a run pauses on a relay and finishes after it is approved; a second answer is a 409', async ({ baseURL, request }) => {
+test('a run pauses on a relay and finishes after it is approved; a second answer is a 409', async ({
+  baseURL,
+  request,
+}) => {
   const { response, events } = await SseReader.open(`${baseURL}/api/chat`, {
     method: 'POST',
     headers: json,
@@ -29,28 +32,56 @@ test('a run pauses on a relay and finishes after it is approved; a second answer
   const relay = await events.until('relay', seen);
   const relayData = relay.data as RelayEvent;
   // The seed design's relay: the request's own fields on the event itself.
-  expect(relayData).toMatchObject({ type: 'relay', kind: 'permission', runId, sessionId, agentId: 'main', parents: [], tool: 'bash', params: { command: 'echo over-http' }, prompt: `Run 'bash' with arguments {"command":"echo over-http"}?` });
+  expect(relayData).toMatchObject({
+    type: 'relay',
+    kind: 'permission',
+    runId,
+    sessionId,
+    agentId: 'main',
+    parents: [],
+    tool: 'bash',
+    params: { command: 'echo over-http' },
+    prompt: `Run 'bash' with arguments {"command":"echo over-http"}?`,
+  });
   expect(relayData).not.toHaveProperty('relay');
   expect(relayData.toolCallId).toBe((seen.find((e) => e.event === 'tool_call')?.data as ToolCallEvent).toolCallId);
   expect(relayData.suggestedRules).toHaveLength(1);
 
-  const wrongSession = await request.post(`/api/chat/relay/${relayData.id}`, { data: { sessionId: 'not-mine', response: { approved: true } } });
+  const wrongSession = await request.post(`/api/chat/relay/${relayData.id}`, {
+    data: { sessionId: 'not-mine', response: { approved: true } },
+  });
   expect(wrongSession.status()).toBe(404);
-  const approve = await request.post(`/api/chat/relay/${relayData.id}`, { data: { sessionId, response: { approved: true } } });
+  const approve = await request.post(`/api/chat/relay/${relayData.id}`, {
+    data: { sessionId, response: { approved: true } },
+  });
   expect(await approve.json()).toEqual({ success: true });
-  const again = await request.post(`/api/chat/relay/${relayData.id}`, { data: { sessionId, response: { approved: false } } });
+  const again = await request.post(`/api/chat/relay/${relayData.id}`, {
+    data: { sessionId, response: { approved: false } },
+  });
   expect(again.status()).toBe(409);
   expect((await again.json()).error.outcome).toMatchObject({ status: 'approved' });
 
   const rest = await events.rest();
   const all = [...seen, ...rest];
   expect(all.find((e) => e.event === 'tool_result')?.data).toMatchObject({ name: 'bash', output: 'over-http\n' });
-  expect(all.find((e) => e.event === 'tool_call')?.data).toMatchObject({ type: 'tool_call', name: 'bash', params: { command: 'echo over-http' } });
-  expect(all.filter((e) => e.event === 'text').map((e) => (e.data as { content: string }).content).join('')).toContain('over-http');
+  expect(all.find((e) => e.event === 'tool_call')?.data).toMatchObject({
+    type: 'tool_call',
+    name: 'bash',
+    params: { command: 'echo over-http' },
+  });
+  expect(
+    all
+      .filter((e) => e.event === 'text')
+      .map((e) => (e.data as { content: string }).content)
+      .join(''),
+  ).toContain('over-http');
   // Every event is the contract's, with its place in the log as the SSE id (and in `seq`).
   expect(connected.data).toEqual({ type: 'connected', sessionId, runId, agentId: 'main', parents: [] });
   for (const event of all) {
-    expect(ServerEventSchema.safeParse(event.data).error, `${event.event} ${JSON.stringify(event.data)}`).toBeUndefined();
+    expect(
+      ServerEventSchema.safeParse(event.data).error,
+      `${event.event} ${JSON.stringify(event.data)}`,
+    ).toBeUndefined();
     expect(event.data).toMatchObject({ type: event.event, runId, seq: event.id });
   }
   expect(all.at(-1)?.event).toBe('done');
@@ -70,10 +101,14 @@ test('bad requests get a 4xx with field-level errors, and the server keeps servi
   expect(wrongType.status()).toBe(400);
   const notJson = await request.post('/api/chat', { headers: json, data: '{nope' });
   expect(notJson.status()).toBe(400);
-  const badDecision = await request.post('/api/chat/relay/whatever', { data: { sessionId: 's', response: { approved: 'yes' } } });
+  const badDecision = await request.post('/api/chat/relay/whatever', {
+    data: { sessionId: 's', response: { approved: 'yes' } },
+  });
   expect(badDecision.status()).toBe(400);
   expect((await badDecision.json()).error.fields[0]).toMatchObject({ path: 'response.approved' });
-  const unknownRelay = await request.post('/api/chat/relay/whatever', { data: { sessionId: 's', response: { approved: true } } });
+  const unknownRelay = await request.post('/api/chat/relay/whatever', {
+    data: { sessionId: 's', response: { approved: true } },
+  });
   expect(unknownRelay.status()).toBe(404);
   const unknownRun = await request.get('/api/runs/nope/events');
   expect(unknownRun.status()).toBe(404);

@@ -5,7 +5,14 @@
 import { lookup } from 'node:dns/promises';
 import os from 'node:os';
 import { expect, test } from '@playwright/test';
-import { adminPrincipal, createUser, openStream, randomSuffix, signIn, type Principal } from './support/access-principals';
+import {
+  adminPrincipal,
+  createUser,
+  openStream,
+  randomSuffix,
+  signIn,
+  type Principal,
+} from './support/access-principals';
 import type { SseEvent } from './support/sse';
 
 const PASSWORD = 'fetch-local-password-1';
@@ -20,7 +27,10 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 
 /** Runs `fetch <url>` as the user, with permissions allowing every fetch; the call's decision and result. */
 async function fetchAsUser(url: string) {
-  const body = { messages: [{ role: 'user', content: `fetch ${url}` }], permissions: { allowlist: [{ tool: 'fetch_url' }] } };
+  const body = {
+    messages: [{ role: 'user', content: `fetch ${url}` }],
+    permissions: { allowlist: [{ tool: 'fetch_url' }] },
+  };
   const { response, events } = await openStream(user, 'POST', '/api/chat', body);
   expect(response.status).toBe(200);
   const seen: SseEvent[] = [];
@@ -29,7 +39,9 @@ async function fetchAsUser(url: string) {
   return { call: data('tool_call'), result: data('tool_result') };
 }
 
-test("a host name for 127.0.0.1 is refused although the user's own permissions allow every URL", async ({ baseURL }) => {
+test("a host name for 127.0.0.1 is refused although the user's own permissions allow every URL", async ({
+  baseURL,
+}) => {
   const name = os.hostname();
   const { address } = await lookup(name);
   test.skip(!address.startsWith('127.'), `${name} resolves to ${address}, not to loopback, on this machine`);

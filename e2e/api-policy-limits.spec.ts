@@ -20,7 +20,9 @@ test.afterAll(async () => {
 });
 
 const evaluateAs = (who: Principal, data: unknown) => send(who, 'POST', '/api/policy/evaluate', { data });
-const regexPolicy = (value: string) => ({ rules: [{ action: 'deny', tool: 'http', when: [{ key: 'path', op: 'regex', value }] }] });
+const regexPolicy = (value: string) => ({
+  rules: [{ action: 'deny', tool: 'http', when: [{ key: 'path', op: 'regex', value }] }],
+});
 
 test('a user tests a call against the stored policy, and may not send a draft policy', async () => {
   const call = { tool: 'bash', params: { command: 'ls' } };
@@ -30,7 +32,10 @@ test('a user tests a call against the stored policy, and may not send a draft po
   expect(['allow', 'ask', 'deny']).toContain(answer.decision.action);
   expect(answer.version).toBe((await (await send(user, 'GET', '/api/policy')).json()).version);
 
-  const draft = await evaluateAs(user, { call, policy: { rules: Array.from({ length: 8000 }, () => ({ action: 'allow', tool: 'bash' })) } });
+  const draft = await evaluateAs(user, {
+    call,
+    policy: { rules: Array.from({ length: 8000 }, () => ({ action: 'allow', tool: 'bash' })) },
+  });
   expect(draft.status()).toBe(403);
   const { error } = await draft.json();
   expect(error).toMatchObject({ code: 'forbidden:policy:edit', fields: [{ path: 'policy' }] });
@@ -43,32 +48,67 @@ test('a user tests a call against the stored policy, and may not send a draft po
 test('a regex and a glob that backtrack are answered at once', async () => {
   const started = Date.now();
   // Backtracking took 6 s at 26 characters and 4 times longer for every 2 more.
-  const regex = await evaluateAs(admin, { call: { tool: 'http', params: { path: `${'a'.repeat(5000)}!` } }, policy: regexPolicy('(a+)+$') });
+  const regex = await evaluateAs(admin, {
+    call: { tool: 'http', params: { path: `${'a'.repeat(5000)}!` } },
+    policy: regexPolicy('(a+)+$'),
+  });
   expect((await regex.json()).decision.action).toBe('ask');
   // 2.4 s at 300 characters.
-  const glob = await evaluateAs(admin, { call: { tool: 'http', params: { path: 'a'.repeat(5000) } }, policy: { rules: [{ action: 'deny', tool: 'http', params: { path: '*a*a*a*a*a*a*a*a*b' } }] } });
+  const glob = await evaluateAs(admin, {
+    call: { tool: 'http', params: { path: 'a'.repeat(5000) } },
+    policy: { rules: [{ action: 'deny', tool: 'http', params: { path: '*a*a*a*a*a*a*a*a*b' } }] },
+  });
   expect((await glob.json()).decision.action).toBe('ask');
   expect(Date.now() - started).toBeLessThan(5000);
 });
 
 test('a regex RE2 cannot run is a 400 naming the field, when tested, saved or given to a run', async () => {
-  const tested = await evaluateAs(admin, { call: { tool: 'http', params: { path: '/x' } }, policy: regexPolicy('^(?!/public)') });
+  const tested = await evaluateAs(admin, {
+    call: { tool: 'http', params: { path: '/x' } },
+    policy: regexPolicy('^(?!/public)'),
+  });
   expect(tested.status()).toBe(400);
-  expect((await tested.json()).error.fields[0]).toMatchObject({ path: 'rules.0.when.0.value', message: expect.stringMatching(/lookarounds/) });
+  expect((await tested.json()).error.fields[0]).toMatchObject({
+    path: 'rules.0.when.0.value',
+    message: expect.stringMatching(/lookarounds/),
+  });
 
   const { version } = await (await send(admin, 'GET', '/api/policy')).json();
-  const saved = await send(admin, 'PUT', '/api/policy', { data: { policy: regexPolicy('(a)\\1') }, headers: { 'If-Match': `"${version}"` } });
+  const saved = await send(admin, 'PUT', '/api/policy', {
+    data: { policy: regexPolicy('(a)\\1') },
+    headers: { 'If-Match': `"${version}"` },
+  });
   expect(saved.status()).toBe(400);
-  expect((await saved.json()).error.fields[0]).toMatchObject({ path: 'rules.0.when.0.value', message: expect.stringMatching(/backreferences/) });
+  expect((await saved.json()).error.fields[0]).toMatchObject({
+    path: 'rules.0.when.0.value',
+    message: expect.stringMatching(/backreferences/),
+  });
 });
 
 test("a run's permissions over the size limits are a 400 naming the field, and no run starts", async () => {
   const runsBefore = (await (await send(user, 'GET', '/api/runs')).json()).items.length;
-  const chat = (permissions: unknown) => send(user, 'POST', '/api/chat', { data: { messages: [{ role: 'user', content: 'hi' }], permissions } });
+  const chat = (permissions: unknown) =>
+    send(user, 'POST', '/api/chat', { data: { messages: [{ role: 'user', content: 'hi' }], permissions } });
   const cases: [unknown, string, RegExp][] = [
     [{ allowlist: Array.from({ length: 101 }, () => ({ tool: 'bash' })) }, '', /at most 100 rules/],
-    [{ allowlist: [{ tool: 'bash', params: { command: `echo ${'x'.repeat(500)}` } }] }, 'allowlist.0.params.command', /at most 500 characters/],
-    [{ rules: [{ action: 'deny', tool: 'x', when: [{ key: 'k', op: 'regex', value: '(?:.{999}){1}(?:.{999}){1}(?:.{999}){1}' }] }] }, 'rules', /total at most 5,000/],
+    [
+      { allowlist: [{ tool: 'bash', params: { command: `echo ${'x'.repeat(500)}` } }] },
+      'allowlist.0.params.command',
+      /at most 500 characters/,
+    ],
+    [
+      {
+        rules: [
+          {
+            action: 'deny',
+            tool: 'x',
+            when: [{ key: 'k', op: 'regex', value: '(?:.{999}){1}(?:.{999}){1}(?:.{999}){1}' }],
+          },
+        ],
+      },
+      'rules',
+      /total at most 5,000/,
+    ],
     [regexPolicy('(?<=a)b'), 'rules.0.when.0.value', /lookarounds/],
   ];
   for (const [permissions, field, message] of cases) {

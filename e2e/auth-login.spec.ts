@@ -27,9 +27,17 @@ class OwnServer {
   ) {
     this.base = `http://127.0.0.1:${port}`;
     const { GATEHOUSE_ADMIN_TOKEN: _ignored, GATEHOUSE_TRUSTED_PROXIES: _default, ...env } = process.env;
-    const [command, args] = serve ? ['/bin/sh', ['scripts/serve.sh']] : [process.execPath, ['node_modules/next/dist/bin/next', 'start']];
+    const [command, args] = serve
+      ? ['/bin/sh', ['scripts/serve.sh']]
+      : [process.execPath, ['node_modules/next/dist/bin/next', 'start']];
     this.child = spawn(command, [...args, '--hostname', '127.0.0.1', '--port', String(port)], {
-      env: { ...env, GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-auth-')), GATEHOUSE_MODEL: 'offline', NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next' },
+      env: {
+        ...env,
+        GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-auth-')),
+        GATEHOUSE_MODEL: 'offline',
+        NEXT_TELEMETRY_DISABLED: '1',
+        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
@@ -62,7 +70,9 @@ class OwnServer {
 
   /** Ready to serve, and the one-time admin sign-in link it printed at startup. */
   async ready(): Promise<string> {
-    const [, url] = await this.waitFor(/Sign in as "admin" with this one-time link[^\n]*\n[^\n]*?(http:\/\/\S+\/login\?token=\S+)/);
+    const [, url] = await this.waitFor(
+      /Sign in as "admin" with this one-time link[^\n]*\n[^\n]*?(http:\/\/\S+\/login\?token=\S+)/,
+    );
     await this.waitFor(/Ready in|Gatehouse ready on/);
     return url!;
   }
@@ -79,7 +89,10 @@ class OwnServer {
 async function expectAccessible(page: Page, what: string) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), what).toEqual([]);
+  expect(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    what,
+  ).toEqual([]);
 }
 
 // Explicitly without the suite's admin Authorization header (the config's `use` options also reach
@@ -125,7 +138,9 @@ test.describe('sign-in and user management (first start without GATEHOUSE_ADMIN_
     await other.context.close();
   });
 
-  test('an admin creates users, changes a role, disables one, resets a password and hands out a link', async ({ browser }) => {
+  test('an admin creates users, changes a role, disables one, resets a password and hands out a link', async ({
+    browser,
+  }) => {
     const users = new UsersPage(admin.page);
     await users.goto();
     await expect(users.row('admin')).toContainText('(you)');
@@ -196,7 +211,9 @@ test.describe('sign-in and user management (first start without GATEHOUSE_ADMIN_
     await admin.page.waitForURL(`${server.base}/login?next=%2Fusers`);
     expect((await login.signIn('alice', 'alice-new-password')).status()).toBe(200);
     await admin.page.waitForURL(`${server.base}/users`);
-    await expect(admin.page.getByRole('heading', { level: 1, name: 'You do not have access to this page' })).toBeVisible();
+    await expect(
+      admin.page.getByRole('heading', { level: 1, name: 'You do not have access to this page' }),
+    ).toBeVisible();
     await expect(admin.page.getByRole('table', { name: 'Users' })).toBeHidden();
   });
 });
@@ -230,22 +247,33 @@ test.describe('login rate limit', () => {
     await context.close();
   });
 
-  test('failed one-time links count per address: the 11th is refused like a password, even with a valid link, which stays unused', async ({ playwright }) => {
+  test('failed one-time links count per address: the 11th is refused like a password, even with a valid link, which stays unused', async ({
+    playwright,
+  }) => {
     // Addresses of their own (X-Forwarded-For), so this budget is not the browser test's above.
     const api = await playwright.request.newContext({ baseURL: server.base, extraHTTPHeaders: {} });
     const from = (ip: string) => ({ Origin: server.base, 'X-Forwarded-For': ip });
     const valid = new URL(loginUrl).searchParams.get('token')!;
     for (let attempt = 1; attempt <= 10; attempt++) {
-      const wrong = await api.post('/api/auth/login-token', { headers: from('203.0.113.9'), data: { token: `not-the-token-${attempt}` } });
+      const wrong = await api.post('/api/auth/login-token', {
+        headers: from('203.0.113.9'),
+        data: { token: `not-the-token-${attempt}` },
+      });
       expect(wrong.status()).toBe(401);
       expect((await wrong.json()).error.code).toBe('unauthorized:login_token');
     }
     const refused = await api.post('/api/auth/login-token', { headers: from('203.0.113.9'), data: { token: valid } });
     expect(refused.status()).toBe(429);
     expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(0);
-    expect((await refused.json()).error).toMatchObject({ code: 'rate_limited:login', retryAfterS: Number(refused.headers()['retry-after']) });
+    expect((await refused.json()).error).toMatchObject({
+      code: 'rate_limited:login',
+      retryAfterS: Number(refused.headers()['retry-after']),
+    });
     // One budget per address: passwords from there are refused too.
-    const password = await api.post('/api/auth/login', { headers: from('203.0.113.9'), data: { username: 'someone-else', password: 'a-password-guess' } });
+    const password = await api.post('/api/auth/login', {
+      headers: from('203.0.113.9'),
+      data: { username: 'someone-else', password: 'a-password-guess' },
+    });
     expect(password.status()).toBe(429);
     // The refused attempt did not use the link up: from another address it signs in.
     const signedIn = await api.post('/api/auth/login-token', { headers: from('203.0.113.10'), data: { token: valid } });
@@ -268,13 +296,21 @@ test.describe('the login limit per address, behind no proxy (npm start, GATEHOUS
     await server?.stop();
   });
 
-  test('a client that sends a new X-Forwarded-For with every attempt is still one address: the 11th failure is refused', async ({ playwright }) => {
+  test('a client that sends a new X-Forwarded-For with every attempt is still one address: the 11th failure is refused', async ({
+    playwright,
+  }) => {
     const api = await playwright.request.newContext({ baseURL: server.base, extraHTTPHeaders: {} });
     for (let attempt = 1; attempt <= 10; attempt++) {
-      const wrong = await api.post('/api/auth/login-token', { headers: { Origin: server.base, 'X-Forwarded-For': `198.51.100.${attempt}` }, data: { token: `not-the-token-${attempt}` } });
+      const wrong = await api.post('/api/auth/login-token', {
+        headers: { Origin: server.base, 'X-Forwarded-For': `198.51.100.${attempt}` },
+        data: { token: `not-the-token-${attempt}` },
+      });
       expect(wrong.status()).toBe(401);
     }
-    const refused = await api.post('/api/auth/login-token', { headers: { Origin: server.base, 'X-Forwarded-For': '198.51.100.99' }, data: { token: 'not-the-token-11' } });
+    const refused = await api.post('/api/auth/login-token', {
+      headers: { Origin: server.base, 'X-Forwarded-For': '198.51.100.99' },
+      data: { token: 'not-the-token-11' },
+    });
     expect(refused.status()).toBe(429);
     expect((await refused.json()).error.code).toBe('rate_limited:login');
     await api.dispose();

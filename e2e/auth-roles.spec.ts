@@ -45,7 +45,11 @@ test('a user cannot open the rules editor', async ({ browser, baseURL }) => {
   await expect(page.getByText('Your role (user) does not allow it.')).toBeVisible();
 });
 
-test("an approver approves a user's waiting call, the user's card finishes, and the audit shows the approver", async ({ browser, baseURL, page }) => {
+test("an approver approves a user's waiting call, the user's card finishes, and the audit shows the approver", async ({
+  browser,
+  baseURL,
+  page,
+}) => {
   test.setTimeout(60_000);
   const marker = `roles-${randomSuffix()}`;
 
@@ -77,7 +81,11 @@ test("an approver approves a user's waiting call, the user's card finishes, and 
   await expect(audit.cell(audit.rows, 'Why')).toHaveText('approved');
 });
 
-test('a user’s Always Allow shows the suggested rule read-only, for this session, and grants exactly it', async ({ browser, baseURL, page }) => {
+test('a user’s Always Allow shows the suggested rule read-only, for this session, and grants exactly it', async ({
+  browser,
+  baseURL,
+  page,
+}) => {
   test.setTimeout(60_000);
   const marker = `roles-always-${randomSuffix()}`;
   const userChat = new ChatPage(await signInAs(browser, baseURL!, 'user'));
@@ -97,8 +105,21 @@ test('a user’s Always Allow shows the suggested rule read-only, for this sessi
   // The admin sees the grant: the suggested rule, for the user's session, made by the user.
   const sessionId = await userChat.sessionId();
   const grants = await page.request.get(`/api/grants?sessionId=${encodeURIComponent(sessionId)}`);
-  const items = ((await grants.json()) as { items: Array<{ sessionId: string | null; scope: string; createdBy: string; rule: { tool: string; params?: Record<string, string> } }> }).items;
+  const items = (
+    (await grants.json()) as {
+      items: Array<{
+        sessionId: string | null;
+        scope: string;
+        createdBy: string;
+        rule: { tool: string; params?: Record<string, string> };
+      }>;
+    }
+  ).items;
   const mine = items.filter((g) => g.sessionId === sessionId);
   expect(mine).toHaveLength(1);
-  expect(mine[0]).toMatchObject({ scope: 'session', createdBy: people.user, rule: { tool: 'bash', params: { command: 'echo *' } } });
+  expect(mine[0]).toMatchObject({
+    scope: 'session',
+    createdBy: people.user,
+    rule: { tool: 'bash', params: { command: 'echo *' } },
+  });
 });

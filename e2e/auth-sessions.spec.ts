@@ -32,7 +32,12 @@ test.afterAll(async () => {
 });
 
 /** A new account of `role`, and `sessions` sessions of it (each signed in on its own). */
-async function accountWithSessions(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string, role: 'user' | 'approver', sessions: number) {
+async function accountWithSessions(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string,
+  role: 'user' | 'approver',
+  sessions: number,
+) {
   const account = await createUser(admin, `sessions-${role}-${randomSuffix()}`, role, PASSWORD);
   const signedIn: Principal[] = [];
   for (let i = 0; i < sessions; i++) signedIn.push(await signIn(playwright, baseURL, account.username, PASSWORD));
@@ -59,7 +64,10 @@ async function setDisabled(account: Account, disabled: boolean) {
 }
 
 test.describe('sessions end for real', () => {
-  test('signing out ends the session: a copy of its cookie is refused afterwards, other sessions go on', async ({ playwright, baseURL }) => {
+  test('signing out ends the session: a copy of its cookie is refused afterwards, other sessions go on', async ({
+    playwright,
+    baseURL,
+  }) => {
     const { sessions } = await accountWithSessions(playwright, baseURL!, 'user', 2);
     const [laptop, phone] = sessions as [Principal, Principal];
     const copy: Principal = { ...laptop, credentials: { ...laptop.credentials } };
@@ -68,7 +76,11 @@ test.describe('sessions end for real', () => {
     expect(await meStatus(phone)).toBe(200);
   });
 
-  test('an admin signs a user out everywhere from the users page: every session ends, the API token stays', async ({ playwright, baseURL, page }) => {
+  test('an admin signs a user out everywhere from the users page: every session ends, the API token stays', async ({
+    playwright,
+    baseURL,
+    page,
+  }) => {
     const { account, sessions } = await accountWithSessions(playwright, baseURL!, 'user', 2);
     const token = await tokenOf(sessions[0]!);
     const users = new UsersPage(page);
@@ -81,7 +93,11 @@ test.describe('sessions end for real', () => {
     expect(JSON.stringify(await audit.json())).toContain(account.username);
   });
 
-  test('signing out everywhere from the account menu ends every session of mine', async ({ playwright, baseURL, browser }) => {
+  test('signing out everywhere from the account menu ends every session of mine', async ({
+    playwright,
+    baseURL,
+    browser,
+  }) => {
     const { sessions } = await accountWithSessions(playwright, baseURL!, 'user', 2);
     const [inBrowser, elsewhere] = sessions as [Principal, Principal];
     const context = await browser.newContext({ extraHTTPHeaders: {} });
@@ -100,26 +116,40 @@ test.describe('sessions end for real', () => {
     }
   });
 
-  test('a password reset ends the user\'s sessions', async ({ playwright, baseURL }) => {
+  test("a password reset ends the user's sessions", async ({ playwright, baseURL }) => {
     const { account, sessions } = await accountWithSessions(playwright, baseURL!, 'approver', 1);
-    const reset = await send(admin, 'POST', `/api/users/${account.id}/password`, { data: { password: 'another-password-2' } });
+    const reset = await send(admin, 'POST', `/api/users/${account.id}/password`, {
+      data: { password: 'another-password-2' },
+    });
     expect(reset.status()).toBe(200);
     expect(await meStatus(sessions[0]!)).toBe(401);
   });
 
-  test('changing your own password keeps the session it came from and ends your others', async ({ playwright, baseURL }) => {
+  test('changing your own password keeps the session it came from and ends your others', async ({
+    playwright,
+    baseURL,
+  }) => {
     const { account, sessions } = await accountWithSessions(playwright, baseURL!, 'user', 2);
     const [here, elsewhere] = sessions as [Principal, Principal];
-    const wrong = await send(here, 'POST', '/api/auth/password', { data: { currentPassword: 'not-the-password', password: 'my-new-password-1' } });
+    const wrong = await send(here, 'POST', '/api/auth/password', {
+      data: { currentPassword: 'not-the-password', password: 'my-new-password-1' },
+    });
     expect(wrong.status()).toBe(400);
-    expect((await wrong.json()).error.fields).toEqual([{ path: 'currentPassword', message: 'This is not your current password' }]);
+    expect((await wrong.json()).error.fields).toEqual([
+      { path: 'currentPassword', message: 'This is not your current password' },
+    ]);
     expect(await meStatus(elsewhere), 'a refused change ends nothing').toBe(200);
 
-    const changed = await send(here, 'POST', '/api/auth/password', { data: { currentPassword: PASSWORD, password: 'my-new-password-1' } });
+    const changed = await send(here, 'POST', '/api/auth/password', {
+      data: { currentPassword: PASSWORD, password: 'my-new-password-1' },
+    });
     expect(changed.status(), await changed.text()).toBe(200);
     expect(await meStatus(here)).toBe(200);
     expect(await meStatus(elsewhere)).toBe(401);
-    const login = await here.api.post('/api/auth/login', { headers: { Origin: new URL(baseURL!).origin, 'X-Forwarded-For': randomClientIp() }, data: { username: account.username, password: 'my-new-password-1' } });
+    const login = await here.api.post('/api/auth/login', {
+      headers: { Origin: new URL(baseURL!).origin, 'X-Forwarded-For': randomClientIp() },
+      data: { username: account.username, password: 'my-new-password-1' },
+    });
     expect(login.status()).toBe(200);
   });
 });
@@ -138,7 +168,11 @@ test.describe('credentials that must not come back', () => {
     const exchange = (token: string) =>
       fetch(new URL('/api/auth/login-token', admin.baseURL), {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Origin: new URL(admin.baseURL).origin, 'X-Forwarded-For': randomClientIp() },
+        headers: {
+          'Content-Type': 'application/json',
+          Origin: new URL(admin.baseURL).origin,
+          'X-Forwarded-For': randomClientIp(),
+        },
         body: JSON.stringify({ token }),
       });
     const refused = await exchange(older);
@@ -147,7 +181,10 @@ test.describe('credentials that must not come back', () => {
     expect((await exchange(newer)).status).toBe(200);
   });
 
-  test('disabling a user revokes their API tokens: enabling them again brings none back', async ({ playwright, baseURL }) => {
+  test('disabling a user revokes their API tokens: enabling them again brings none back', async ({
+    playwright,
+    baseURL,
+  }) => {
     const { account, sessions } = await accountWithSessions(playwright, baseURL!, 'user', 1);
     const token = await tokenOf(sessions[0]!);
     expect(await meStatus(token.principal)).toBe(200);
@@ -161,7 +198,9 @@ test.describe('credentials that must not come back', () => {
 test.describe('open streams end with their credential', () => {
   /** The user's own waiting run, its stream open with the user's credentials. */
   async function waitingStream(who: Principal) {
-    const { response, events } = await openStream(who, 'POST', '/api/chat', { messages: [{ role: 'user', content: `$ echo ${uniqueMarker('stream-end')}` }] });
+    const { response, events } = await openStream(who, 'POST', '/api/chat', {
+      messages: [{ role: 'user', content: `$ echo ${uniqueMarker('stream-end')}` }],
+    });
     expect(response.status).toBe(200);
     const { runId, sessionId } = (await events.until('connected')).data as { runId: string; sessionId: string };
     const relayId = ((await events.until('relay')).data as { id: string }).id;
@@ -175,17 +214,22 @@ test.describe('open streams end with their credential', () => {
     expect(await events.rest()).toEqual([]);
   }
 
-  test('a user disabled while their stream is open: the stream ends and the approved call\'s output never reaches it', async ({ playwright, baseURL }) => {
+  test("a user disabled while their stream is open: the stream ends and the approved call's output never reaches it", async ({
+    playwright,
+    baseURL,
+  }) => {
     const { account, sessions } = await accountWithSessions(playwright, baseURL!, 'user', 1);
     const run = await waitingStream(sessions[0]!);
     await setDisabled(account, true);
     await endsWithAccessError(run.events);
     // The run itself goes on: an admin approves, and the output goes to whoever may still see it.
-    const approved = await send(admin, 'POST', `/api/chat/relay/${run.relayId}`, { data: { sessionId: run.sessionId, response: { approved: true } } });
+    const approved = await send(admin, 'POST', `/api/chat/relay/${run.relayId}`, {
+      data: { sessionId: run.sessionId, response: { approved: true } },
+    });
     expect(approved.status()).toBe(200);
   });
 
-  test('a follower\'s stream ends when its session signs out', async ({ playwright, baseURL }) => {
+  test("a follower's stream ends when its session signs out", async ({ playwright, baseURL }) => {
     const { sessions } = await accountWithSessions(playwright, baseURL!, 'user', 1);
     const run = await waitingStream(sessions[0]!);
     await run.events.cancel();

@@ -4,7 +4,12 @@ import { spawn } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN_TOKEN } from './support/auth';
 
-function runCli(baseURL: string, token: string, message: string, input: string): Promise<{ code: number | null; out: string }> {
+function runCli(
+  baseURL: string,
+  token: string,
+  message: string,
+  input: string,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'examples/cli-remote.ts', message], {
       env: { ...process.env, GATEHOUSE_URL: baseURL, GATEHOUSE_TOKEN: token },

@@ -18,7 +18,14 @@ const portB = Number(process.env.E2E_FASTBOOT_PORT_B ?? 3199);
 function serve(port: number, dataDir: string): { child: ChildProcess; output: () => string } {
   let output = '';
   const child = spawn('/bin/sh', ['scripts/serve.sh', '--hostname', '127.0.0.1', '--port', String(port)], {
-    env: { ...process.env, GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_MODEL: 'offline', GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next' },
+    env: {
+      ...process.env,
+      GATEHOUSE_DATA_DIR: dataDir,
+      GATEHOUSE_MODEL: 'offline',
+      GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      NEXT_TELEMETRY_DISABLED: '1',
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -57,16 +64,22 @@ test('a server whose first start failed decides relays on the fast path once its
   const holder = serve(portA, dataDir);
   let late: ReturnType<typeof serve> | undefined;
   try {
-    await until('the first server', async () => ((await fetch(`http://127.0.0.1:${portA}/api/health`)).ok ? true : undefined));
+    await until('the first server', async () =>
+      (await fetch(`http://127.0.0.1:${portA}/api/health`)).ok ? true : undefined,
+    );
     // The second server's first start fails: the embedded database is held by the first.
     late = serve(portB, dataDir);
-    await until('the refused start', async () => (/startup failed:.*in use by process/.test(late!.output()) ? true : undefined));
+    await until('the refused start', async () =>
+      /startup failed:.*in use by process/.test(late!.output()) ? true : undefined,
+    );
     const refused = await decide(portB, 'no-such-relay', 'no-session');
     expect(refused.status).toBeGreaterThanOrEqual(500);
 
     // Once the holder is gone, the next request starts the runtime, and decisions take the fast path.
     await kill(holder.child);
-    await until('the late start', async () => ((await fetch(`http://127.0.0.1:${portB}/api/health`)).ok ? true : undefined));
+    await until('the late start', async () =>
+      (await fetch(`http://127.0.0.1:${portB}/api/health`)).ok ? true : undefined,
+    );
     const base = `http://127.0.0.1:${portB}`;
     const { runId, sessionId, relayId, events } = await startWaitingRun(base, '$ echo fast >> fast.log');
     // Next's router would answer this route too; only its answers carry `Vary: rsc, ...`.

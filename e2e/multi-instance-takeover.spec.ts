@@ -27,8 +27,14 @@ const EXPECTED_EVENTS = ['tool_call', 'relay', 'resumed', 'relay_resolved', 'too
 
 /** A fresh database named after A's port (so parallel runs on other ports never share it), or why not. */
 function freshDatabase(): { url?: string; reason?: string } {
-  const target = process.env.E2E_TAKEOVER_DATABASE_URL || `postgres://gatehouse:gatehouse@127.0.0.1:5432/gatehouse_e2e_takeover_${portA}`;
-  const result = spawnSync(process.execPath, ['scripts/ensure-postgres.mjs'], { env: { ...process.env, E2E_DATABASE_URL: target }, encoding: 'utf8', timeout: 60_000 });
+  const target =
+    process.env.E2E_TAKEOVER_DATABASE_URL ||
+    `postgres://gatehouse:gatehouse@127.0.0.1:5432/gatehouse_e2e_takeover_${portA}`;
+  const result = spawnSync(process.execPath, ['scripts/ensure-postgres.mjs'], {
+    env: { ...process.env, E2E_DATABASE_URL: target },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (result.status === 0) return { url: result.stdout.trim().split('\n').at(-1) };
   return { reason: `${result.stderr ?? ''}${result.error?.message ?? ''}`.trim() || `exit ${result.status}` };
 }
@@ -45,21 +51,25 @@ class Instance {
   static async start(id: string, port: number, env: Record<string, string>): Promise<Instance> {
     const log = path.join(logDir, `${id}.log`);
     const out = openSync(log, 'a');
-    const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
-      env: {
-        ...process.env,
-        ...env,
-        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
-        GATEHOUSE_INSTANCE_ID: id,
-        GATEHOUSE_LEASE_TTL_S: String(LEASE_TTL_S),
-        GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), `gatehouse-takeover-${id}-`)),
-        GATEHOUSE_MODEL: 'offline',
-        GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
-        GATEHOUSE_SSE_HEARTBEAT_MS: '1000',
-        NEXT_TELEMETRY_DISABLED: '1',
+    const child = spawn(
+      process.execPath,
+      ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)],
+      {
+        env: {
+          ...process.env,
+          ...env,
+          NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
+          GATEHOUSE_INSTANCE_ID: id,
+          GATEHOUSE_LEASE_TTL_S: String(LEASE_TTL_S),
+          GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), `gatehouse-takeover-${id}-`)),
+          GATEHOUSE_MODEL: 'offline',
+          GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+          GATEHOUSE_SSE_HEARTBEAT_MS: '1000',
+          NEXT_TELEMETRY_DISABLED: '1',
+        },
+        stdio: ['ignore', out, out],
       },
-      stdio: ['ignore', out, out],
-    });
+    );
     closeSync(out);
     const instance = new Instance(id, `http://127.0.0.1:${port}`, log, child);
     await instance.waitHealthy();
@@ -68,8 +78,15 @@ class Instance {
 
   private async waitHealthy(): Promise<void> {
     for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-      if (this.child.exitCode !== null) throw new Error(`instance ${this.id} exited with ${this.child.exitCode}; see ${this.log}`);
-      if (await fetch(`${this.base}/api/health`).then((r) => r.ok, () => false)) return;
+      if (this.child.exitCode !== null)
+        throw new Error(`instance ${this.id} exited with ${this.child.exitCode}; see ${this.log}`);
+      if (
+        await fetch(`${this.base}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
     }
     throw new Error(`instance ${this.id} was not healthy within 60 s; see ${this.log}`);
   }
@@ -158,7 +175,8 @@ test.afterAll(async () => {
 });
 
 async function attachLogs(testInfo: TestInfo): Promise<void> {
-  for (const instance of started) if (existsSync(instance.log)) await testInfo.attach(`${instance.id}.log`, { path: instance.log });
+  for (const instance of started)
+    if (existsSync(instance.log)) await testInfo.attach(`${instance.id}.log`, { path: instance.log });
 }
 
 async function startA(id: string): Promise<Instance> {
@@ -199,7 +217,10 @@ async function lease(runId: string): Promise<{ owner: string | null; epoch: numb
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ owner: string | null; epoch: number; live: boolean }>('SELECT owner, epoch, expires_at > now() AS live FROM run_leases WHERE run_id = $1', [runId]);
+    const { rows } = await client.query<{ owner: string | null; epoch: number; live: boolean }>(
+      'SELECT owner, epoch, expires_at > now() AS live FROM run_leases WHERE run_id = $1',
+      [runId],
+    );
     return rows[0];
   } finally {
     await client.end();
@@ -207,9 +228,21 @@ async function lease(runId: string): Promise<{ owner: string | null; epoch: numb
 }
 
 /** Reads `events` until a `type` event, failing with `what` after `ms` instead of hanging until the test timeout. */
-async function untilWithin(events: SseReader, type: string, seen: SseEvent[], ms: number, what: string): Promise<SseEvent> {
+async function untilWithin(
+  events: SseReader,
+  type: string,
+  seen: SseEvent[],
+  ms: number,
+  what: string,
+): Promise<SseEvent> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms; saw ${seen.map((e) => e.event).join(', ')}`)), ms)));
+  const deadline = new Promise<never>(
+    (_, reject) =>
+      (timer = setTimeout(
+        () => reject(new Error(`${what} within ${ms} ms; saw ${seen.map((e) => e.event).join(', ')}`)),
+        ms,
+      )),
+  );
   try {
     return await Promise.race([events.until(type, seen), deadline]);
   } finally {
@@ -230,14 +263,26 @@ async function within<T>(ms: number, what: string, attempt: () => Promise<T | un
 async function expectFinishedOnceByB(runId: string, relayId: string, marker: string, seen: SseEvent[]): Promise<void> {
   expect(seen.map((e) => e.event)).toEqual(EXPECTED_EVENTS);
   expect(seen.map((e) => e.id)).toEqual(seen.map((_, i) => i + 1));
-  expect(seen.find((e) => e.event === 'relay_resolved')?.data).toMatchObject({ relayId, status: 'approved', decidedBy: 'admin' });
-  expect(seen.find((e) => e.event === 'tool_result')?.data).toMatchObject({ name: 'bash', isError: false, denied: false });
+  expect(seen.find((e) => e.event === 'relay_resolved')?.data).toMatchObject({
+    relayId,
+    status: 'approved',
+    decidedBy: 'admin',
+  });
+  expect(seen.find((e) => e.event === 'tool_result')?.data).toMatchObject({
+    name: 'bash',
+    isError: false,
+    denied: false,
+  });
   expect(readFileSync(marker, 'utf8')).toBe('ran\n');
   expect(await runOn(b!, runId)).toMatchObject({ run: { status: 'done' }, pendingRelays: [], live: false });
   // A took the lease (epoch 1), B took it over (epoch 2) and released it at the end.
   expect(await lease(runId)).toMatchObject({ owner: null, epoch: 2 });
   const audit = await (await fetch(`${b!.base}/api/audit?runId=${runId}`, { headers: adminAuthHeaders() })).json();
-  const items = audit.items as Array<{ action: string; decidedBy: string | null; details: { relayId?: string } | null }>;
+  const items = audit.items as Array<{
+    action: string;
+    decidedBy: string | null;
+    details: { relayId?: string } | null;
+  }>;
   expect(items.map((item) => item.action).sort()).toEqual(['allow', 'ask']);
   expect(items.find((item) => item.action === 'allow')).toMatchObject({ decidedBy: 'admin', details: { relayId } });
 }
@@ -254,10 +299,17 @@ test('A is killed while a run waits for approval: B adopts it once the lease lap
   expect(followed.response.status).toBe(200);
   const seen: SseEvent[] = [];
   await untilWithin(followed.events, 'resumed', seen, ADOPTION_DEADLINE_MS, 'B did not adopt the run');
-  testInfo.annotations.push({ type: 'takeover', description: `B adopted the run ${Date.now() - killedAt} ms after kill -9 of A (lease TTL ${LEASE_TTL_S} s)` });
+  testInfo.annotations.push({
+    type: 'takeover',
+    description: `B adopted the run ${Date.now() - killedAt} ms after kill -9 of A (lease TTL ${LEASE_TTL_S} s)`,
+  });
 
   // Adopted, still waiting for the human: nothing ran on the way.
-  expect(await runOn(b!, runId)).toMatchObject({ run: { status: 'waiting' }, pendingRelays: [{ id: relayId }], live: true });
+  expect(await runOn(b!, runId)).toMatchObject({
+    run: { status: 'waiting' },
+    pendingRelays: [{ id: relayId }],
+    live: true,
+  });
   expect(await lease(runId)).toMatchObject({ owner: b!.id, epoch: 2, live: true });
   expect(existsSync(marker)).toBe(false);
 
@@ -282,7 +334,10 @@ test('A is killed while a run waits for approval and the decision reaches B befo
   expect(followed.response.status).toBe(200);
   const seen: SseEvent[] = [];
   await untilWithin(followed.events, 'done', seen, ADOPTION_DEADLINE_MS, 'B did not adopt and finish the run');
-  testInfo.annotations.push({ type: 'takeover', description: `B finished the run ${Date.now() - killedAt} ms after kill -9 of A (lease TTL ${LEASE_TTL_S} s)` });
+  testInfo.annotations.push({
+    type: 'takeover',
+    description: `B finished the run ${Date.now() - killedAt} ms after kill -9 of A (lease TTL ${LEASE_TTL_S} s)`,
+  });
   seen.push(...(await followed.events.rest()));
   await expectFinishedOnceByB(runId, relayId, marker, seen);
 });
@@ -294,7 +349,10 @@ test('A loses its connection to PostgreSQL while B keeps it: B adopts the paused
   try {
     const viaProxy = new URL(databaseUrl);
     viaProxy.port = String(proxyPort);
-    const a = await Instance.start('e2e-takeover-a3', portA, { DATABASE_URL: viaProxy.toString(), GATEHOUSE_WORKSPACE: workspace });
+    const a = await Instance.start('e2e-takeover-a3', portA, {
+      DATABASE_URL: viaProxy.toString(),
+      GATEHOUSE_WORKSPACE: workspace,
+    });
     started.push(a);
     const { runId, sessionId, relayId, marker } = await startPausedRun(a);
     const followed = await SseReader.open(`${b!.base}/api/runs/${runId}/events`, { headers: { 'Last-Event-ID': '0' } });
@@ -309,18 +367,27 @@ test('A loses its connection to PostgreSQL while B keeps it: B adopts the paused
     expect(onA.status).toBe(503);
     expect(await onA.json()).toMatchObject({ error: { code: 'unavailable:database' } });
     await untilWithin(followed.events, 'resumed', seen, ADOPTION_DEADLINE_MS, 'B did not adopt the run');
-    test.info().annotations.push({ type: 'takeover', description: `B adopted the run ${Date.now() - cutAt} ms after A lost the database (lease TTL ${LEASE_TTL_S} s)` });
+    test
+      .info()
+      .annotations.push({
+        type: 'takeover',
+        description: `B adopted the run ${Date.now() - cutAt} ms after A lost the database (lease TTL ${LEASE_TTL_S} s)`,
+      });
     expect(await lease(runId)).toMatchObject({ owner: b!.id, epoch: 2, live: true });
 
     // A is back and still holds its copy of the run, waiting on the same relay; the decision goes
     // to A. Both copies wake, but only the lease holder may store or claim anything.
     await proxy.open();
-    await within(15_000, 'A did not reach the database again', async () => ((await fetch(`${a.base}/api/health`)).ok ? true : undefined));
+    await within(15_000, 'A did not reach the database again', async () =>
+      (await fetch(`${a.base}/api/health`)).ok ? true : undefined,
+    );
     expect((await decide(a, relayId, sessionId)).status).toBe(200);
     seen.push(...(await followed.events.rest()));
     await expectFinishedOnceByB(runId, relayId, marker, seen);
     // A noticed it lost the run and stopped its copy.
-    await within(15_000, 'A did not stop its copy of the run', async () => ((await runOn(a, runId)).live ? undefined : true));
+    await within(15_000, 'A did not stop its copy of the run', async () =>
+      (await runOn(a, runId)).live ? undefined : true,
+    );
   } finally {
     await proxy.cut();
   }

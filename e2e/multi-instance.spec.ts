@@ -22,31 +22,42 @@ const baseB = `http://127.0.0.1:${portB}`;
 
 /** A fresh database named after A's port (so parallel runs on other ports never share it), or why not. */
 function freshDatabase(): { url?: string; reason?: string } {
-  const target = process.env.E2E_MULTI_DATABASE_URL || `postgres://gatehouse:gatehouse@127.0.0.1:5432/gatehouse_e2e_multi_${portA}`;
-  const result = spawnSync(process.execPath, ['scripts/ensure-postgres.mjs'], { env: { ...process.env, E2E_DATABASE_URL: target }, encoding: 'utf8', timeout: 60_000 });
+  const target =
+    process.env.E2E_MULTI_DATABASE_URL || `postgres://gatehouse:gatehouse@127.0.0.1:5432/gatehouse_e2e_multi_${portA}`;
+  const result = spawnSync(process.execPath, ['scripts/ensure-postgres.mjs'], {
+    env: { ...process.env, E2E_DATABASE_URL: target },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (result.status === 0) return { url: result.stdout.trim().split('\n').at(-1) };
   return { reason: `${result.stderr ?? ''}${result.error?.message ?? ''}`.trim() || `exit ${result.status}` };
 }
 
 function startServer(port: number, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
-    env: {
-      ...process.env,
-      ...env,
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
-      GATEHOUSE_MODEL: 'offline',
-      GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
-      GATEHOUSE_SSE_HEARTBEAT_MS: '1000',
-      NEXT_TELEMETRY_DISABLED: '1',
+  return spawn(
+    process.execPath,
+    ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)],
+    {
+      env: {
+        ...process.env,
+        ...env,
+        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
+        GATEHOUSE_MODEL: 'offline',
+        GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+        GATEHOUSE_SSE_HEARTBEAT_MS: '1000',
+        NEXT_TELEMETRY_DISABLED: '1',
+      },
+      stdio: 'ignore',
     },
-    stdio: 'ignore',
-  });
+  );
 }
 
 async function waitHealthy(base: string, child: ChildProcess): Promise<void> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server for ${base} exited with ${child.exitCode}`);
-    const ok = await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${base}/api/health`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -76,8 +87,17 @@ test.describe.serial('two instances on one PostgreSQL', () => {
     workspace = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-multi-ws-'));
     const common = { DATABASE_URL: database.url, GATEHOUSE_WORKSPACE: workspace };
     // A handles SIGTERM itself, as under `npm start` (lib/server/shutdown.ts).
-    a = startServer(portA, { ...common, GATEHOUSE_INSTANCE_ID: 'e2e-a', NEXT_MANUAL_SIG_HANDLE: 'true', GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-multi-a-')) });
-    b = startServer(portB, { ...common, GATEHOUSE_INSTANCE_ID: 'e2e-b', GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-multi-b-')) });
+    a = startServer(portA, {
+      ...common,
+      GATEHOUSE_INSTANCE_ID: 'e2e-a',
+      NEXT_MANUAL_SIG_HANDLE: 'true',
+      GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-multi-a-')),
+    });
+    b = startServer(portB, {
+      ...common,
+      GATEHOUSE_INSTANCE_ID: 'e2e-b',
+      GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-multi-b-')),
+    });
     await Promise.all([waitHealthy(baseA, a), waitHealthy(baseB, b)]);
   });
 
@@ -94,12 +114,20 @@ test.describe.serial('two instances on one PostgreSQL', () => {
     });
     expect(chat.response.status).toBe(200);
     const onA: SseEvent[] = [];
-    const { runId, sessionId } = (await chat.events.until('connected', onA)).data as { runId: string; sessionId: string };
+    const { runId, sessionId } = (await chat.events.until('connected', onA)).data as {
+      runId: string;
+      sessionId: string;
+    };
     const relay = (await chat.events.until('relay', onA)).data as { id: string };
     return { chat, onA, runId, sessionId, relay };
   }
 
-  const runOn = async (base: string, runId: string) => (await (await fetch(`${base}/api/runs/${runId}`, { headers: adminAuthHeaders() })).json()) as { live: boolean; run: { status: string }; pendingRelays: { id: string }[] };
+  const runOn = async (base: string, runId: string) =>
+    (await (await fetch(`${base}/api/runs/${runId}`, { headers: adminAuthHeaders() })).json()) as {
+      live: boolean;
+      run: { status: string };
+      pendingRelays: { id: string }[];
+    };
 
   test('a run executing on A is streamed and approved through B, and finishes on A with the tool run once', async () => {
     const word = `multi-${randomBytes(4).toString('hex')}`;
@@ -172,7 +200,15 @@ test.describe.serial('two instances on one PostgreSQL', () => {
     });
     expect(decided.status).toBe(200);
     const events = await followed.events.rest();
-    expect(events.map((e) => e.event)).toEqual(['tool_call', 'relay', 'resumed', 'relay_resolved', 'tool_result', 'text', 'done']);
+    expect(events.map((e) => e.event)).toEqual([
+      'tool_call',
+      'relay',
+      'resumed',
+      'relay_resolved',
+      'tool_result',
+      'text',
+      'done',
+    ]);
     expect(events.map((e) => e.id)).toEqual(events.map((_, i) => i + 1));
     expect(readFileSync(path.join(workspace, marker), 'utf8')).toBe('handed\n');
   });

@@ -16,11 +16,15 @@ test.beforeEach(async ({ request }) => {
 
 // Other specs share the server and every save runs every test: the rule and its test leave together.
 test.afterEach(async ({ request }) => {
-  await updatePolicy(request, (p) => {
-    const tests = (p.tests ?? []).filter((t) => !t.name?.includes(mark));
-    const { tests: _all, ...rest } = p;
-    return { ...rest, rules: p.rules.filter((r) => !r.id?.includes(mark)), ...(tests.length > 0 ? { tests } : {}) };
-  }, 'e2e: clean up');
+  await updatePolicy(
+    request,
+    (p) => {
+      const tests = (p.tests ?? []).filter((t) => !t.name?.includes(mark));
+      const { tests: _all, ...rest } = p;
+      return { ...rest, rules: p.rules.filter((r) => !r.id?.includes(mark)), ...(tests.length > 0 ? { tests } : {}) };
+    },
+    'e2e: clean up',
+  );
 });
 
 test('a failing policy test shows what it got, blocks the save, and saves once fixed', async ({ page, request }) => {
@@ -40,7 +44,9 @@ test('a failing policy test shows what it got, blocks the save, and saves once f
   // spec's save came first: then it is a conflict, and nothing is saved either).
   const first = await tests.save();
   if (first === 'refused') {
-    await expect(tests.panel.getByRole('alert').filter({ hasText: 'The policy was not saved' })).toContainText('expected allow, got deny');
+    await expect(tests.panel.getByRole('alert').filter({ hasText: 'The policy was not saved' })).toContainText(
+      'expected allow, got deny',
+    );
     await expect(tests.row(testName)).toContainText('fail got deny');
   }
   expect(JSON.stringify((await getPolicy(request)).policy)).not.toContain(testName);
@@ -54,7 +60,10 @@ test('a failing policy test shows what it got, blocks the save, and saves once f
       await tests.addTest({ name: testName, tool: 'bash', params: { command }, expect: 'allow' });
       await tests.run();
     }
-    await tests.row(testName).getByRole('button', { name: /^Expect deny in test #\d+/ }).click();
+    await tests
+      .row(testName)
+      .getByRole('button', { name: /^Expect deny in test #\d+/ })
+      .click();
     await expect(tests.row(testName)).toContainText('not run');
     await tests.run();
     await expect(tests.row(testName)).toContainText('pass');
@@ -63,8 +72,19 @@ test('a failing policy test shows what it got, blocks the save, and saves once f
   }
   expect(outcome).toBe('saved');
   // The saved version carries the test (read from the history: another spec may save after it).
-  const version = Number((await tests.panel.getByRole('status').filter({ hasText: /^Saved / }).textContent())?.match(/version (\d+)/)?.[1]);
+  const version = Number(
+    (
+      await tests.panel
+        .getByRole('status')
+        .filter({ hasText: /^Saved / })
+        .textContent()
+    )?.match(/version (\d+)/)?.[1],
+  );
   const versions = (await (await request.get('/api/policy/versions?limit=200')).json()).items as StoredPolicy[];
-  expect(versions.find((v) => v.version === version)?.policy.tests).toContainEqual({ name: testName, call: { tool: 'bash', params: { command } }, expect: 'deny' });
+  expect(versions.find((v) => v.version === version)?.policy.tests).toContainEqual({
+    name: testName,
+    call: { tool: 'bash', params: { command } },
+    expect: 'deny',
+  });
   await expect(tests.panel.getByRole('button', { name: 'Save tests' })).toBeDisabled();
 });

@@ -43,7 +43,8 @@ test.describe.configure({ mode: 'serial', timeout: 60_000 });
 test.beforeAll(async () => {
   const created = await PrivatePostgres.create({ port: pgPort, database: 'gatehouse_e2e_pgrestart' });
   if (!created.cluster) {
-    if (process.env.CI) throw new Error(`PostgreSQL is required under CI: a private cluster could not be created: ${created.reason}`);
+    if (process.env.CI)
+      throw new Error(`PostgreSQL is required under CI: a private cluster could not be created: ${created.reason}`);
     test.skip(true, `a private PostgreSQL cluster could not be created: ${created.reason}`);
     return;
   }
@@ -54,7 +55,8 @@ test.beforeAll(async () => {
 test.afterEach(async () => {
   const testInfo = test.info();
   if (testInfo.status !== testInfo.expectedStatus) {
-    for (const instance of instances) if (existsSync(instance.log)) await testInfo.attach(`${instance.id}.log`, { path: instance.log });
+    for (const instance of instances)
+      if (existsSync(instance.log)) await testInfo.attach(`${instance.id}.log`, { path: instance.log });
     if (cluster && existsSync(cluster.logFile)) await testInfo.attach('postgresql.log', { path: cluster.logFile });
   }
   await Promise.all(instances.map(kill));
@@ -80,22 +82,26 @@ async function startPair(name: string, leaseTtlS: number): Promise<{ a: Instance
 function startInstance(id: string, port: number, workspace: string, leaseTtlS: number): Instance {
   const log = path.join(logDir, `${id}.log`);
   const out = openSync(log, 'a');
-  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
-    env: {
-      ...process.env,
-      DATABASE_URL: cluster!.url,
-      GATEHOUSE_WORKSPACE: workspace,
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
-      GATEHOUSE_INSTANCE_ID: id,
-      GATEHOUSE_LEASE_TTL_S: String(leaseTtlS),
-      GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), `gatehouse-pgrestart-${id}-`)),
-      GATEHOUSE_MODEL: 'offline',
-      GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
-      GATEHOUSE_SSE_HEARTBEAT_MS: '500',
-      NEXT_TELEMETRY_DISABLED: '1',
+  const child = spawn(
+    process.execPath,
+    ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: cluster!.url,
+        GATEHOUSE_WORKSPACE: workspace,
+        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
+        GATEHOUSE_INSTANCE_ID: id,
+        GATEHOUSE_LEASE_TTL_S: String(leaseTtlS),
+        GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), `gatehouse-pgrestart-${id}-`)),
+        GATEHOUSE_MODEL: 'offline',
+        GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+        GATEHOUSE_SSE_HEARTBEAT_MS: '500',
+        NEXT_TELEMETRY_DISABLED: '1',
+      },
+      stdio: ['ignore', out, out],
     },
-    stdio: ['ignore', out, out],
-  });
+  );
   closeSync(out);
   return { id, base: `http://127.0.0.1:${port}`, log, child };
 }
@@ -103,8 +109,14 @@ function startInstance(id: string, port: number, workspace: string, leaseTtlS: n
 /** Polls GET /api/health until it answers 200; returns how long that took. */
 async function waitHealthy(instance: Instance, ms: number): Promise<number> {
   const { ms: took } = await within(ms, `instance ${instance.id} was not healthy (see ${instance.log})`, async () => {
-    if (instance.child.exitCode !== null) throw new Error(`instance ${instance.id} exited with ${instance.child.exitCode}; see ${instance.log}`);
-    return (await fetch(`${instance.base}/api/health`).then((r) => r.ok, () => false)) || undefined;
+    if (instance.child.exitCode !== null)
+      throw new Error(`instance ${instance.id} exited with ${instance.child.exitCode}; see ${instance.log}`);
+    return (
+      (await fetch(`${instance.base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )) || undefined
+    );
   });
   return took;
 }
@@ -120,10 +132,16 @@ async function kill(instance: Instance): Promise<void> {
  * Polls `attempt` until it gives a value (a single long wait works too), failing with `what`
  * after `ms` instead of hanging until the test's timeout.
  */
-async function within<T>(ms: number, what: string, attempt: () => Promise<T | undefined>): Promise<{ value: T; ms: number }> {
+async function within<T>(
+  ms: number,
+  what: string,
+  attempt: () => Promise<T | undefined>,
+): Promise<{ value: T; ms: number }> {
   const start = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)));
+  const deadline = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)),
+  );
   const poll = async () => {
     for (;;) {
       const value = await attempt();
@@ -177,7 +195,9 @@ async function startPausedRun(instance: Instance, command: string) {
 async function expectUnavailable(response: Response | Promise<Response>): Promise<void> {
   const answer = await response;
   expect(answer.status).toBe(503);
-  expect(await answer.json()).toMatchObject({ error: { code: 'unavailable:database', message: expect.stringMatching(/database is not reachable/) } });
+  expect(await answer.json()).toMatchObject({
+    error: { code: 'unavailable:database', message: expect.stringMatching(/database is not reachable/) },
+  });
 }
 
 /** GETs `route` on every instance, two at a time each, until `until` settles; returns the answers that were neither 200 nor 503. */
@@ -189,7 +209,8 @@ async function hammer(targets: Instance[], route: string, until: Promise<unknown
     while (!settled) {
       const response = await get(instance, route);
       const body = await response.text();
-      if (response.status !== 200 && response.status !== 503) unexpected.push(`${instance.id}: ${response.status} ${body}`);
+      if (response.status !== 200 && response.status !== 503)
+        unexpected.push(`${instance.id}: ${response.status} ${body}`);
     }
   };
   await Promise.all(targets.flatMap((instance) => [loop(instance), loop(instance)]));
@@ -199,7 +220,9 @@ async function hammer(targets: Instance[], route: string, until: Promise<unknown
 
 /** The whole log from a stream opened now on `instance`: seq 1..n, nothing missing, ending at done. */
 async function replay(instance: Instance, runId: string): Promise<SseEvent[]> {
-  const stream = await SseReader.open(`${instance.base}/api/runs/${runId}/events`, { headers: { 'Last-Event-ID': '0' } });
+  const stream = await SseReader.open(`${instance.base}/api/runs/${runId}/events`, {
+    headers: { 'Last-Event-ID': '0' },
+  });
   expect(stream.response.status).toBe(200);
   const all = await stream.events.rest();
   expect(all.map((e) => e.id)).toEqual(all.map((_, i) => i + 1));
@@ -209,7 +232,11 @@ async function replay(instance: Instance, runId: string): Promise<SseEvent[]> {
 
 async function expectApprovalAudited(instance: Instance, runId: string, relayId: string): Promise<void> {
   const audit = await (await get(instance, `/api/audit?runId=${runId}`)).json();
-  const items = audit.items as Array<{ action: string; decidedBy: string | null; details: { relayId?: string } | null }>;
+  const items = audit.items as Array<{
+    action: string;
+    decidedBy: string | null;
+    details: { relayId?: string } | null;
+  }>;
   expect(items.map((item) => item.action).sort()).toEqual(['allow', 'ask']);
   expect(items.find((item) => item.action === 'allow')).toMatchObject({ decidedBy: 'admin', details: { relayId } });
 }
@@ -235,7 +262,10 @@ test('PostgreSQL stops while a run waits for approval: 503s, nothing recorded or
     for (const instance of [a, b]) {
       const health = await get(instance, '/api/health');
       expect(health.status).toBe(503);
-      expect(await health.json()).toMatchObject({ ok: false, error: { code: 'unavailable:database', message: 'The database is not reachable' } });
+      expect(await health.json()).toMatchObject({
+        ok: false,
+        error: { code: 'unavailable:database', message: 'The database is not reachable' },
+      });
       await expectUnavailable(get(instance, `/api/runs/${runId}`));
       await expectUnavailable(get(instance, `/api/runs/${runId}/events`, { 'Last-Event-ID': '0' }));
       await expectUnavailable(decide(instance, relayId, sessionId));
@@ -252,14 +282,26 @@ test('PostgreSQL stops while a run waits for approval: 503s, nothing recorded or
   const healthyIn = await Promise.all([a, b].map((instance) => waitHealthy(instance, RECOVERY_DEADLINE_MS)));
   // The LISTEN connections are back too (reconnected with backoff); each is named after its instance.
   const listening = await within(RECOVERY_DEADLINE_MS, 'the instances did not LISTEN again', async () => {
-    const rows = await query<{ name: string }>('SELECT application_name AS name FROM pg_stat_activity WHERE application_name = ANY($1) ORDER BY 1', [[a, b].map((i) => `gatehouse-${i.id}`)]);
+    const rows = await query<{ name: string }>(
+      'SELECT application_name AS name FROM pg_stat_activity WHERE application_name = ANY($1) ORDER BY 1',
+      [[a, b].map((i) => `gatehouse-${i.id}`)],
+    );
     return rows.length === 2 ? rows : undefined;
   });
   expect(listening.value.map((row) => row.name)).toEqual([`gatehouse-${a.id}`, `gatehouse-${b.id}`]);
-  test.info().annotations.push({ type: 'outage', description: `PostgreSQL down ${downMs} ms; after its start, health 200 in ${healthyIn.join(' / ')} ms (A / B), both LISTENing again in ${listening.ms} ms` });
+  test
+    .info()
+    .annotations.push({
+      type: 'outage',
+      description: `PostgreSQL down ${downMs} ms; after its start, health 200 in ${healthyIn.join(' / ')} ms (A / B), both LISTENing again in ${listening.ms} ms`,
+    });
 
   // Nothing was decided meanwhile: the run still waits on A, with its relay pending.
-  expect(await (await get(a, `/api/runs/${runId}`)).json()).toMatchObject({ run: { status: 'waiting' }, pendingRelays: [{ id: relayId }], live: true });
+  expect(await (await get(a, `/api/runs/${runId}`)).json()).toMatchObject({
+    run: { status: 'waiting' },
+    pendingRelays: [{ id: relayId }],
+    live: true,
+  });
   expect(await (await get(b, `/api/runs/${runId}`)).json()).toMatchObject({ run: { status: 'waiting' }, live: false });
   expect(existsSync(marker)).toBe(false);
 
@@ -270,20 +312,36 @@ test('PostgreSQL stops while a run waits for approval: 503s, nothing recorded or
   onB.push(...(await followed.events.rest()));
   expect(onB.map((e) => e.event)).toEqual(FINISHED);
   expect(onB.map((e) => e.id)).toEqual(onB.map((_, i) => i + 1));
-  expect(onB.find((e) => e.event === 'relay_resolved')?.data).toMatchObject({ relayId, status: 'approved', decidedBy: 'admin' });
-  expect(onB.find((e) => e.event === 'tool_result')?.data).toMatchObject({ name: 'bash', isError: false, denied: false });
+  expect(onB.find((e) => e.event === 'relay_resolved')?.data).toMatchObject({
+    relayId,
+    status: 'approved',
+    decidedBy: 'admin',
+  });
+  expect(onB.find((e) => e.event === 'tool_result')?.data).toMatchObject({
+    name: 'bash',
+    isError: false,
+    denied: false,
+  });
   expect(readFileSync(marker, 'utf8')).toBe('ran\n');
   // A's own stream, open since the start, got the rest too.
   expect((await chat.events.rest()).map((e) => e.event)).toEqual(['relay_resolved', 'tool_result', 'text', 'done']);
 
   // A stream opened after the recovery replays everything, on either instance.
   for (const instance of [a, b]) expect((await replay(instance, runId)).map((e) => e.event)).toEqual(FINISHED);
-  expect(await (await get(a, `/api/runs/${runId}`)).json()).toMatchObject({ run: { status: 'done' }, pendingRelays: [], live: false });
+  expect(await (await get(a, `/api/runs/${runId}`)).json()).toMatchObject({
+    run: { status: 'done' },
+    pendingRelays: [],
+    live: false,
+  });
   // One human decision recorded (the refused ones left no trace), by the admin.
   await expectApprovalAudited(b, runId, relayId);
   // A executed it throughout: the lease never changed hands, and was released at the end.
-  expect(await query('SELECT owner, epoch FROM run_leases WHERE run_id = $1', [runId])).toEqual([{ owner: null, epoch: 1 }]);
-  expect(await query(`SELECT count(*)::int AS n FROM tool_executions WHERE run_id = $1 AND status = 'done'`, [runId])).toEqual([{ n: 1 }]);
+  expect(await query('SELECT owner, epoch FROM run_leases WHERE run_id = $1', [runId])).toEqual([
+    { owner: null, epoch: 1 },
+  ]);
+  expect(
+    await query(`SELECT count(*)::int AS n FROM tool_executions WHERE run_id = $1 AND status = 'done'`, [runId]),
+  ).toEqual([{ n: 1 }]);
 });
 
 test('PostgreSQL stops while an approved tool runs: its result cannot be stored; once the database is back the run is continued and finishes, the tool never runs again', async () => {
@@ -291,21 +349,28 @@ test('PostgreSQL stops while an approved tool runs: its result cannot be stored;
   // for its lease to lapse before it is continued (by A or B).
   const { a, b, workspace } = await startPair('running', 3);
   const marker = path.join(workspace, `marker-${randomBytes(4).toString('hex')}.txt`);
-  const { chat, runId, sessionId, relayId } = await startPausedRun(a, `sleep 2 && echo ran >> ${path.basename(marker)}`);
+  const { chat, runId, sessionId, relayId } = await startPausedRun(
+    a,
+    `sleep 2 && echo ran >> ${path.basename(marker)}`,
+  );
   expect((await decide(a, relayId, sessionId)).status).toBe(200);
   // The decision is stored and the call claimed (so it may run) before the database goes.
   await chat.events.until('relay_resolved');
-  await within(5_000, 'the call was not claimed', async () => ((await query('SELECT 1 FROM tool_executions WHERE run_id = $1', [runId])).length === 1 ? true : undefined));
+  await within(5_000, 'the call was not claimed', async () =>
+    (await query('SELECT 1 FROM tool_executions WHERE run_id = $1', [runId])).length === 1 ? true : undefined,
+  );
   await cluster!.stop('immediate');
   // The command finishes during the outage; its result has nowhere to go.
   await within(10_000, 'the command did not finish', async () => existsSync(marker) || undefined);
   await expectUnavailable(get(a, `/api/runs/${runId}`));
   await cluster!.start();
 
-  const all = (await within(30_000, 'the run did not finish after the outage', async () => {
-    const run = (await (await get(b, `/api/runs/${runId}`)).json()) as { run?: { status: string } };
-    return run.run?.status === 'running' || run.run?.status === 'waiting' ? undefined : run;
-  })).value;
+  const all = (
+    await within(30_000, 'the run did not finish after the outage', async () => {
+      const run = (await (await get(b, `/api/runs/${runId}`)).json()) as { run?: { status: string } };
+      return run.run?.status === 'running' || run.run?.status === 'waiting' ? undefined : run;
+    })
+  ).value;
   expect(all).toMatchObject({ run: { status: 'done' } });
   const events = await replay(b, runId);
   const results = events.filter((e) => e.event === 'tool_result');
@@ -315,8 +380,17 @@ test('PostgreSQL stops while an approved tool runs: its result cannot be stored;
   // the call reported as interrupted, not run again. (If the database was back before the result
   // was appended, the run simply finished in place.)
   const interrupted = /was interrupted .* it is not run again/.test(stored.output);
-  test.info().annotations.push({ type: 'path', description: interrupted ? 'result lost: the run was continued and the call reported as interrupted' : 'the result was stored after the restart: finished in place' });
-  expect(events.map((e) => e.event)).toEqual(interrupted ? ['tool_call', 'relay', 'relay_resolved', 'tool_result', 'resumed', 'text', 'done'] : FINISHED);
+  test
+    .info()
+    .annotations.push({
+      type: 'path',
+      description: interrupted
+        ? 'result lost: the run was continued and the call reported as interrupted'
+        : 'the result was stored after the restart: finished in place',
+    });
+  expect(events.map((e) => e.event)).toEqual(
+    interrupted ? ['tool_call', 'relay', 'relay_resolved', 'tool_result', 'resumed', 'text', 'done'] : FINISHED,
+  );
   expect(stored.isError).toBe(interrupted);
   expect(readFileSync(marker, 'utf8')).toBe('ran\n');
   await expectApprovalAudited(b, runId, relayId);
@@ -341,7 +415,9 @@ test('a connection lost while an event is appended (PostgreSQL stays up) does no
       // The append itself: it waits for its lock on `events` (a checkpoint can wait too, on the run
       // row the append locked first; and pg_stat_activity may still show the connection's previous
       // statement while a new one waits for a lock at parse time, so pg_locks says which it is).
-      const rows = await locker.query<{ pid: number }>(`SELECT pid FROM pg_locks WHERE locktype = 'relation' AND relation = 'events'::regclass AND NOT granted AND pid <> pg_backend_pid()`);
+      const rows = await locker.query<{ pid: number }>(
+        `SELECT pid FROM pg_locks WHERE locktype = 'relation' AND relation = 'events'::regclass AND NOT granted AND pid <> pg_backend_pid()`,
+      );
       return rows.rows[0];
     });
     await locker.query('SELECT pg_terminate_backend($1)', [blocked.value.pid]);
@@ -350,10 +426,12 @@ test('a connection lost while an event is appended (PostgreSQL stays up) does no
     await locker.end();
   }
 
-  const run = (await within(20_000, 'the run did not end', async () => {
-    const body = (await (await get(b, `/api/runs/${runId}`)).json()) as { run?: { status: string } };
-    return body.run?.status === 'running' || body.run?.status === 'waiting' ? undefined : body;
-  })).value;
+  const run = (
+    await within(20_000, 'the run did not end', async () => {
+      const body = (await (await get(b, `/api/runs/${runId}`)).json()) as { run?: { status: string } };
+      return body.run?.status === 'running' || body.run?.status === 'waiting' ? undefined : body;
+    })
+  ).value;
   expect(run).toMatchObject({ run: { status: 'done' } });
   expect(JSON.stringify(run)).not.toMatch(/Failed query|INSERT INTO/);
   const events = await replay(b, runId);

@@ -14,15 +14,28 @@ const port = Number(process.env.E2E_RESTART_PORT ?? 3190);
 const base = `http://127.0.0.1:${port}`;
 
 function startServer(dataDir: string, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
-    env: { ...process.env, ...env, GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_MODEL: 'offline', GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN, NEXT_TELEMETRY_DISABLED: '1' },
-    stdio: 'ignore',
-  });
+  return spawn(
+    process.execPath,
+    ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)],
+    {
+      env: {
+        ...process.env,
+        ...env,
+        GATEHOUSE_DATA_DIR: dataDir,
+        GATEHOUSE_MODEL: 'offline',
+        GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+        NEXT_TELEMETRY_DISABLED: '1',
+      },
+      stdio: 'ignore',
+    },
+  );
 }
 
 async function waitHealthy(): Promise<void> {
   for (;;) {
-    const ok = await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${base}/api/health`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -52,11 +65,17 @@ test('a paused run survives kill -9 and finishes after the restart, the tool exe
     server = startServer(dataDir);
     await waitHealthy();
 
-    const decided = await fetch(`${base}/api/chat/relay/${relay.id}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...adminAuthHeaders() }, body: JSON.stringify({ sessionId, response: { approved: true } }) });
+    const decided = await fetch(`${base}/api/chat/relay/${relay.id}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...adminAuthHeaders() },
+      body: JSON.stringify({ sessionId, response: { approved: true } }),
+    });
     expect(decided.status).toBe(200);
     const followed = await SseReader.open(`${base}/api/runs/${runId}/events`, { headers: { 'Last-Event-ID': '0' } });
     const all = await followed.events.rest();
-    expect(all.map((e) => e.event)).toEqual(expect.arrayContaining(['relay', 'resumed', 'relay_resolved', 'tool_result', 'done']));
+    expect(all.map((e) => e.event)).toEqual(
+      expect.arrayContaining(['relay', 'resumed', 'relay_resolved', 'tool_result', 'done']),
+    );
     expect(all.find((e) => e.event === 'relay_resolved')?.data).toMatchObject({ status: 'approved' });
     expect(all.map((e) => e.id)).toEqual(all.map((_, i) => i + 1));
     expect(readFileSync(path.join(dataDir, 'workspace', 'executions.log'), 'utf8')).toBe('ran\n');
@@ -92,10 +111,24 @@ test('SIGTERM: the server stops gracefully (streams end, nothing settled, exit 1
     await waitHealthy();
     const run = await (await fetch(`${base}/api/runs/${runId}`, { headers: adminAuthHeaders() })).json();
     expect(run).toMatchObject({ run: { status: 'waiting' }, pendingRelays: [{ id: relay.id }] });
-    const decided = await fetch(`${base}/api/chat/relay/${relay.id}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...adminAuthHeaders() }, body: JSON.stringify({ sessionId, response: { approved: true } }) });
+    const decided = await fetch(`${base}/api/chat/relay/${relay.id}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...adminAuthHeaders() },
+      body: JSON.stringify({ sessionId, response: { approved: true } }),
+    });
     expect(decided.status).toBe(200);
-    const all = await (await SseReader.open(`${base}/api/runs/${runId}/events`, { headers: { 'Last-Event-ID': '0' } })).events.rest();
-    expect(all.map((e) => e.event)).toEqual(['tool_call', 'relay', 'resumed', 'relay_resolved', 'tool_result', 'text', 'done']);
+    const all = await (
+      await SseReader.open(`${base}/api/runs/${runId}/events`, { headers: { 'Last-Event-ID': '0' } })
+    ).events.rest();
+    expect(all.map((e) => e.event)).toEqual([
+      'tool_call',
+      'relay',
+      'resumed',
+      'relay_resolved',
+      'tool_result',
+      'text',
+      'done',
+    ]);
     expect(readFileSync(path.join(dataDir, 'workspace', 'executions.log'), 'utf8')).toBe('graceful\n');
   } finally {
     server.kill('SIGKILL');

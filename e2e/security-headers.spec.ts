@@ -7,23 +7,35 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type APIResponse } from '@playwright/test';
 
-const BASE_HEADERS = { 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin' };
+const BASE_HEADERS = {
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
 const PAGES = ['/', '/login', '/runs', '/audit', '/rules', '/users'];
 
 function expectBaseHeaders(response: APIResponse, what: string) {
-  for (const [name, value] of Object.entries(BASE_HEADERS)) expect(response.headers()[name], `${name} of ${what}`).toBe(value);
+  for (const [name, value] of Object.entries(BASE_HEADERS))
+    expect(response.headers()[name], `${name} of ${what}`).toBe(value);
 }
 
 function cspDirectives(response: APIResponse): Record<string, string> {
   const policy = response.headers()['content-security-policy'] ?? '';
-  return Object.fromEntries(policy.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values.join(' ')]));
+  return Object.fromEntries(
+    policy
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values.join(' ')]),
+  );
 }
 
 /** A page on another port of 127.0.0.1 (same site, another origin) that frames `target`. */
 async function framingSite(target: string): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>Win a prize</title><h1>Click the button!</h1><iframe src="${target}" width="900" height="600"></iframe>`);
+    res.end(
+      `<!doctype html><title>Win a prize</title><h1>Click the button!</h1><iframe src="${target}" width="900" height="600"></iframe>`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -48,7 +60,9 @@ test('a page of another origin that frames Gatehouse shows nothing of it', async
   }
 });
 
-test('pages send a nonce Content-Security-Policy that forbids framing, and a new nonce each time', async ({ request }) => {
+test('pages send a nonce Content-Security-Policy that forbids framing, and a new nonce each time', async ({
+  request,
+}) => {
   const nonces = new Set<string>();
   for (const path of [...PAGES, '/no-such-page']) {
     const response = await request.get(path);
@@ -72,7 +86,8 @@ test('pages send a nonce Content-Security-Policy that forbids framing, and a new
 test('pages hydrate under the policy: the account corner fills in and no violation is reported', async ({ page }) => {
   const violations: string[] = [];
   page.on('console', (message) => {
-    if (/Content Security Policy|Refused to (load|execute|apply)/i.test(message.text())) violations.push(message.text());
+    if (/Content Security Policy|Refused to (load|execute|apply)/i.test(message.text()))
+      violations.push(message.text());
   });
   for (const path of PAGES.filter((p) => p !== '/login')) {
     await page.goto(path);
@@ -82,11 +97,15 @@ test('pages hydrate under the policy: the account corner fills in and no violati
   expect(violations).toEqual([]);
 });
 
-test('API responses, the decision fast path, a refused path and static files carry the headers too', async ({ request }) => {
+test('API responses, the decision fast path, a refused path and static files carry the headers too', async ({
+  request,
+}) => {
   expectBaseHeaders(await request.get('/api/health'), 'GET /api/health');
   expectBaseHeaders(await request.get('/api/policy'), 'GET /api/policy');
   // POST /api/chat/relay/:id is answered by the custom server's fast path, before Next.
-  const decision = await request.post('/api/chat/relay/no-such-relay', { data: { sessionId: 's', response: { approved: true } } });
+  const decision = await request.post('/api/chat/relay/no-such-relay', {
+    data: { sessionId: 's', response: { approved: true } },
+  });
   expect(decision.status()).toBe(404);
   expectBaseHeaders(decision, 'the fast path');
   const malformed = await request.get('/api/runs/%zz');

@@ -21,7 +21,10 @@ test.afterEach(async ({ request }) => {
   await removeRules(request, mark);
 });
 
-test('a shadow that denies a command records the chat call it would have denied, then is promoted to live', async ({ page, request }) => {
+test('a shadow that denies a command records the chat call it would have denied, then is promoted to live', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const rules = new RulesPage(page);
   const shadow = new ShadowPanel(page);

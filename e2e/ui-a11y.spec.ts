@@ -17,10 +17,16 @@ const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, heig
 /** The serious and critical violations on the page as it is now, one line per rule and target. */
 async function seriousViolations(page: Page, what: string): Promise<string[]> {
   // An explicitly enabled rule runs besides the tags (it is tagged experimental in axe).
-  const results = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).withTags(TAGS).analyze();
+  const results = await new AxeBuilder({ page })
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .withTags(TAGS)
+    .analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${what}: ${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ')}` : ''}`).join('\n')}`);
+    .map(
+      (v) =>
+        `${what}: ${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ')}` : ''}`).join('\n')}`,
+    );
 }
 
 /** Each page, with what to wait for before scanning (its content, not a fixed time). */
@@ -69,7 +75,10 @@ const DIALOGS: Record<string, (page: Page) => Promise<() => Promise<void>>> = {
   'the cancel-run confirmation': async (page) => {
     const runs = new RunsPage(page);
     await runs.goto('?status=waiting');
-    await runs.table.getByRole('button', { name: /^Cancel run/ }).first().click();
+    await runs.table
+      .getByRole('button', { name: /^Cancel run/ })
+      .first()
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Cancel this run?' });
     await expect(dialog).toBeVisible();
     return async () => {

@@ -27,7 +27,13 @@ async function newAccount(request: import('@playwright/test').APIRequestContext,
   return username;
 }
 
-async function signedIn(browser: Browser, baseURL: string, username: string, role: 'user' | 'approver', password = PASSWORD): Promise<Page> {
+async function signedIn(
+  browser: Browser,
+  baseURL: string,
+  username: string,
+  role: 'user' | 'approver',
+  password = PASSWORD,
+): Promise<Page> {
   const page = await bareBrowser(browser, baseURL);
   const login = new LoginPage(page);
   await login.goto();
@@ -76,7 +82,12 @@ test('changing your own password keeps this session and ends your others', async
   expect((await fresh.signIn(username, 'account-password-2')).status()).toBe(200);
 });
 
-test('the navigation shows only the pages the user may open; signed out, none', async ({ browser, baseURL, page, request }) => {
+test('the navigation shows only the pages the user may open; signed out, none', async ({
+  browser,
+  baseURL,
+  page,
+  request,
+}) => {
   const signedOut = await bareBrowser(browser, baseURL!);
   await new LoginPage(signedOut).goto();
   await expect(signedOut.getByRole('banner')).toBeVisible();
@@ -94,7 +105,12 @@ test('the navigation shows only the pages the user may open; signed out, none', 
 test('the Create user form keeps what was typed when the server refuses it', async ({ page }) => {
   const users = new UsersPage(page);
   await users.goto();
-  await users.fillCreate({ username: 'admin', displayName: 'Someone Else', role: 'approver', password: 'account-password-3' });
+  await users.fillCreate({
+    username: 'admin',
+    displayName: 'Someone Else',
+    role: 'approver',
+    password: 'account-password-3',
+  });
   await expect(users.field('Username')).toHaveAccessibleDescription(/taken/);
   await expect(users.field('Username')).toHaveValue('admin');
   await expect(users.field('Display name')).toHaveValue('Someone Else');

@@ -8,7 +8,9 @@ import { listGrants } from './support/grants-api';
 import { addRules, removeRules } from './support/policy-api';
 import { uniqueMarker } from './support/runs-api';
 
-test('always allow: the edited rule is the stored grant, and the next matching call runs without a modal', async ({ page }) => {
+test('always allow: the edited rule is the stored grant, and the next matching call runs without a modal', async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   const marker = uniqueMarker('always');
   await chat.goto();
@@ -27,7 +29,14 @@ test('always allow: the edited rule is the stored grant, and the next matching c
 
   const sessionId = await chat.sessionId();
   const grants = await page.request.get(`/api/grants?sessionId=${encodeURIComponent(sessionId)}`);
-  const items = ((await grants.json()) as { items: Array<{ sessionId: string | null; rule: { action: string; tool: string; params?: Record<string, string> } }> }).items;
+  const items = (
+    (await grants.json()) as {
+      items: Array<{
+        sessionId: string | null;
+        rule: { action: string; tool: string; params?: Record<string, string> };
+      }>;
+    }
+  ).items;
   const mine = items.filter((g) => g.sessionId === sessionId);
   expect(mine).toHaveLength(1);
   expect(mine[0]!.rule).toMatchObject({ action: 'allow', tool: 'bash', params: { command: edited } });
@@ -41,7 +50,9 @@ test('always allow: the edited rule is the stored grant, and the next matching c
   expect(await chat.sessionId()).toBe(sessionId);
 });
 
-test('always allow is not offered for a redirection: no command rule covers it, and the dialog says why', async ({ page }) => {
+test('always allow is not offered for a redirection: no command rule covers it, and the dialog says why', async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   const marker = uniqueMarker('redirect');
   await chat.goto();
@@ -60,19 +71,31 @@ test('always allow is not offered for a redirection: no command rule covers it, 
   expect((await listGrants(page.request)).filter((g) => JSON.stringify(g.rule).includes(marker))).toEqual([]);
 });
 
-test('always allow is not offered under an ask rule: the dialog names the rule and, for an admin, links to it', async ({ page, request }) => {
+test('always allow is not offered under an ask rule: the dialog names the rule and, for an admin, links to it', async ({
+  page,
+  request,
+}) => {
   const chat = new ChatPage(page);
   const marker = uniqueMarker('ask-rule');
   const id = `ask-${marker}`;
-  const { policy } = await addRules(request, { id, action: 'ask', tool: 'bash', params: { command: `echo ${marker} *` } });
+  const { policy } = await addRules(request, {
+    id,
+    action: 'ask',
+    tool: 'bash',
+    params: { command: `echo ${marker} *` },
+  });
   const number = policy.rules.findIndex((r) => r.id === id) + 1;
   try {
     await chat.goto();
     await chat.say(`$ echo ${marker} now`);
     await chat.expectDialogFor(marker);
     await expect(chat.dialog.getByText('Always Allow is not offered')).toBeVisible();
-    await expect(chat.dialog.getByText(`The policy's rule #${number} (${id}) asks every time, whatever is granted.`)).toBeVisible();
-    await expect(chat.dialog.getByRole('link', { name: `Change rule #${number} (${id}) on the Rules page` })).toHaveAttribute('href', '/rules');
+    await expect(
+      chat.dialog.getByText(`The policy's rule #${number} (${id}) asks every time, whatever is granted.`),
+    ).toBeVisible();
+    await expect(
+      chat.dialog.getByRole('link', { name: `Change rule #${number} (${id}) on the Rules page` }),
+    ).toHaveAttribute('href', '/rules');
     await expect(chat.alwaysAllow).toHaveCount(0);
     await chat.deny.click();
     await chat.expectCallStatus(chat.toolCall('bash', marker), 'denied');
@@ -81,7 +104,9 @@ test('always allow is not offered under an ask rule: the dialog names the rule a
   }
 });
 
-test('an admin’s inline edit is re-checked live: a pattern that misses the call is refused, one that covers it is granted and covers the call', async ({ page }) => {
+test('an admin’s inline edit is re-checked live: a pattern that misses the call is refused, one that covers it is granted and covers the call', async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   const marker = uniqueMarker('inline');
   await chat.goto();

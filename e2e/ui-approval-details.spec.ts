@@ -59,7 +59,12 @@ test("a subagent's call: the dialog names the agent and the chain of its parents
   await chat.approveOnce.click();
 
   // Then the reviewer's read outside the workspace, which no allow rule covers.
-  await expectFacts(chat, new RegExp(`^read_file wants to read /tmp/${marker}\\.txt$`), 'reviewer (subagent of main)', 'Reads a file');
+  await expectFacts(
+    chat,
+    new RegExp(`^read_file wants to read /tmp/${marker}\\.txt$`),
+    'reviewer (subagent of main)',
+    'Reads a file',
+  );
   await expect(chat.dialogParams()).toContainText(`/tmp/${marker}.txt`);
   await chat.reason.fill(`not outside the workspace ${marker}`);
   await chat.deny.click();
@@ -93,7 +98,11 @@ test('an edit: the dialog shows the diff of the change, with its - and + lines',
   await expect(chat.reply(`edit_file: Edited ${file}.`)).toBeVisible();
 });
 
-test('Always Allow for everyone: the grant is stored as global and covers a call of another session', async ({ page, request, baseURL }) => {
+test('Always Allow for everyone: the grant is stored as global and covers a call of another session', async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const chat = new ChatPage(page);
   const marker = uniqueMarker('global');
   const command = `echo ${marker}`;
@@ -119,7 +128,11 @@ test('Always Allow for everyone: the grant is stored as global and covers a call
   const events = await other.events.rest();
   expect(events.map((e) => e.event)).not.toContain('relay');
   expect(events.at(-1)?.event).toBe('done');
-  expect(events.find((e) => e.event === 'tool_result')?.data).toMatchObject({ name: 'bash', output: expect.stringContaining(marker), denied: false });
+  expect(events.find((e) => e.event === 'tool_result')?.data).toMatchObject({
+    name: 'bash',
+    output: expect.stringContaining(marker),
+    denied: false,
+  });
 
   await revokeGrant(request, mine[0]!.id);
 });
@@ -152,7 +165,9 @@ test('a pending call covered by a new Always Allow grant leaves the queue with a
   await expect(notice).toHaveCount(0);
 });
 
-test('a long parameter is shortened on its own: the short one after it stays visible, and "Show all" reveals the rest', async ({ page }) => {
+test('a long parameter is shortened on its own: the short one after it stays visible, and "Show all" reveals the rest', async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   const marker = uniqueMarker('long-param');
   const long = `head-${marker} ${'lorem ipsum dolor '.repeat(40)}tail-${marker}`;

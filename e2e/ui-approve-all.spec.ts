@@ -15,14 +15,17 @@ test('approve all: a queue of three is approved at once, after a confirmation th
   await expect(chat.queuePosition()).toHaveText('1 of 3');
 
   await chat.approveAll.click();
-  const confirm = chat.dialog.getByRole('group', { name: /Approve 3 calls waiting in this run and switch it to Auto-approve\?/ });
+  const confirm = chat.dialog.getByRole('group', {
+    name: /Approve 3 calls waiting in this run and switch it to Auto-approve\?/,
+  });
   await expect(confirm).toContainText('ask rule');
   // Focus is on the way back, not on the approving button.
   await expect(confirm.getByRole('button', { name: 'Back' })).toBeFocused();
   await confirm.getByRole('button', { name: 'Approve 3 calls and switch to Auto-approve' }).click();
 
   await expect(chat.dialog).toBeHidden();
-  for (const call of [`echo ${m}-one`, `echo ${m}-two`, `printf ${m}-three`]) await chat.expectCallStatus(chat.toolCall('bash', call), 'done');
+  for (const call of [`echo ${m}-one`, `echo ${m}-two`, `printf ${m}-three`])
+    await chat.expectCallStatus(chat.toolCall('bash', call), 'done');
   await expect(chat.status).toContainText('Auto-approve');
   await expect(chat.mode).toHaveValue('bypassPermissions');
   await expect(chat.status).toContainText('Done');

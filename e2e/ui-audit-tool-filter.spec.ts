@@ -30,5 +30,7 @@ test('filtering the audit by tool lists only that tool’s entries', async ({ pa
   await audit.filter({ tool: 'list_files' });
   await expect(audit.field('Tool')).toHaveValue('list_files');
   await expect(audit.rows.first()).toBeVisible();
-  await expect(audit.rows.filter({ hasNot: page.getByRole('cell', { name: 'list_files', exact: true }) })).toHaveCount(0);
+  await expect(audit.rows.filter({ hasNot: page.getByRole('cell', { name: 'list_files', exact: true }) })).toHaveCount(
+    0,
+  );
 });

@@ -16,7 +16,11 @@ test('mode change and cancel while a call runs', async ({ page }) => {
   await chat.mode.selectOption({ label: 'Plan' });
   await expect(chat.status).toContainText('Plan');
   const runId = chat.runId();
-  await expect.poll(async () => ((await (await page.request.get(`/api/runs/${runId}`)).json()) as { run: { mode: string } }).run.mode).toBe('plan');
+  await expect
+    .poll(
+      async () => ((await (await page.request.get(`/api/runs/${runId}`)).json()) as { run: { mode: string } }).run.mode,
+    )
+    .toBe('plan');
 
   await chat.cancelRun.click();
   await expect(chat.status).toContainText('Cancelled');

@@ -28,7 +28,8 @@ async function expectAllTurns(chat: ChatPage, m: string, me: string) {
   await chat.expectCallStatus(denied, 'denied');
   await expect(denied.getByText(`denied by ${me}: not now ${m}`, { exact: true })).toBeVisible();
   await expect(chat.conversation).toContainText(`read ${m}-missing.txt`);
-  for (const prompt of [`$ echo ${m}-yes`, `$ echo ${m}-no`]) await expect(chat.conversation.getByText(prompt, { exact: true })).toBeVisible();
+  for (const prompt of [`$ echo ${m}-yes`, `$ echo ${m}-no`])
+    await expect(chat.conversation.getByText(prompt, { exact: true })).toBeVisible();
 }
 
 async function threeTurns(page: Page, chat: ChatPage, m: string) {
@@ -36,11 +37,16 @@ async function threeTurns(page: Page, chat: ChatPage, m: string) {
   await expect(chat.status).toContainText('Done');
   await decidePending(page.request, await sayAndWait(chat, `$ echo ${m}-yes`), { approved: true });
   await expect(chat.status).toContainText('Done');
-  await decidePending(page.request, await sayAndWait(chat, `$ echo ${m}-no`), { approved: false, reason: `not now ${m}` });
+  await decidePending(page.request, await sayAndWait(chat, `$ echo ${m}-no`), {
+    approved: false,
+    reason: `not now ${m}`,
+  });
   await expect(chat.status).toContainText('Done');
 }
 
-test('a conversation comes back with all its turns after going to another page, and from the list after New chat', async ({ page }) => {
+test('a conversation comes back with all its turns after going to another page, and from the list after New chat', async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   const m = uniqueMarker('reopen');
   const me = await humanDecider(page.request);

@@ -35,7 +35,9 @@ async function uncovered(field: Locator): Promise<boolean> {
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test('the focused Reason field is visible, never under the sticky buttons, and Enter denies with the reason', async ({ page }) => {
+  test('the focused Reason field is visible, never under the sticky buttons, and Enter denies with the reason', async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     const marker = uniqueMarker('reason-visible');
     const lines = Array.from({ length: 40 }, (_, i) => `line ${i} ${marker}`).join('\\n');

@@ -44,7 +44,9 @@ async function drawnLeftToRight(container: Locator, text: string): Promise<boole
   }, text);
 }
 
-test('a right-to-left override inside quotes is shown as a token in the dialog, the transcript, the runs and the audit pages', async ({ page }) => {
+test('a right-to-left override inside quotes is shown as a token in the dialog, the transcript, the runs and the audit pages', async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   const mark = uniqueMarker('rlo');
   const tail = `def-${mark}`;
@@ -77,7 +79,10 @@ test('a right-to-left override inside quotes is shown as a token in the dialog, 
   await runs.goto();
   const row = runs.row(mark);
   await expectRevealed(row, `abc${TOKEN}${tail}`);
-  await expect(row.getByRole('link', { name: new RegExp(tail) }).first()).toHaveAttribute('title', `$ echo 'abc${TOKEN}${tail}'`);
+  await expect(row.getByRole('link', { name: new RegExp(tail) }).first()).toHaveAttribute(
+    'title',
+    `$ echo 'abc${TOKEN}${tail}'`,
+  );
 
   const audit = new AuditPage(page);
   await audit.goto(`?run=${encodeURIComponent(runId)}`);
@@ -88,10 +93,19 @@ test('a right-to-left override inside quotes is shown as a token in the dialog, 
   expect(await drawnLeftToRight(auditParams, tail)).toBe(true);
 });
 
-test('the rules page shows a rule and a tested call holding a right-to-left override as tokens', async ({ page, request }) => {
+test('the rules page shows a rule and a tested call holding a right-to-left override as tokens', async ({
+  page,
+  request,
+}) => {
   const mark = marker();
   const id = `rlo-rule-${mark}`;
-  await addRules(request, { id, action: 'deny', tool: 'bash', params: { command: `rm 'x${RLO}y-${mark}'*` }, description: `no x${RLO}y-${mark}` });
+  await addRules(request, {
+    id,
+    action: 'deny',
+    tool: 'bash',
+    params: { command: `rm 'x${RLO}y-${mark}'*` },
+    description: `no x${RLO}y-${mark}`,
+  });
   try {
     const rules = new RulesPage(page);
     await rules.goto();

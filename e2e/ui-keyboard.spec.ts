@@ -9,7 +9,9 @@ import { ChatPage } from './pages/chat-page';
 import { tabTo } from './support/keyboard';
 import { uniqueMarker } from './support/runs-api';
 
-test('keyboard only: Y, A, N and Enter in the Reason field decide four queued calls; Esc closes without deciding', async ({ page }) => {
+test('keyboard only: Y, A, N and Enter in the Reason field decide four queued calls; Esc closes without deciding', async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   const m = uniqueMarker('keys');
   await chat.goto();
@@ -73,7 +75,9 @@ test('keyboard only: Y, A, N and Enter in the Reason field decide four queued ca
   await expect(chat.message).toBeFocused();
 });
 
-test('no accidental approvals: Y pressed twice within 200 ms approves only the call that was on screen', async ({ page }) => {
+test('no accidental approvals: Y pressed twice within 200 ms approves only the call that was on screen', async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   const m = uniqueMarker('double-y');
   await chat.goto();

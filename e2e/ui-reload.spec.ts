@@ -6,7 +6,8 @@ import { ChatPage } from './pages/chat-page';
 import { uniqueMarker } from './support/runs-api';
 import { SseReader, type SseEvent } from './support/sse';
 
-const block = (e: SseEvent) => `${e.id === undefined ? '' : `id: ${e.id}\n`}event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
+const block = (e: SseEvent) =>
+  `${e.id === undefined ? '' : `id: ${e.id}\n`}event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
 
 test('reload while pending: the dialog comes back and still works', async ({ page }) => {
   const chat = new ChatPage(page);
@@ -36,11 +37,20 @@ test('a dropped stream resumes with Last-Event-ID: nothing lost, nothing twice',
   // The chat's POST reaches the server, but its stream "drops" after the first event of the run.
   await page.route('**/api/chat', async (route) => {
     const abort = new AbortController();
-    const { events } = await SseReader.open(`${baseURL}/api/chat`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: route.request().postData() ?? '', signal: abort.signal });
+    const { events } = await SseReader.open(`${baseURL}/api/chat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: route.request().postData() ?? '',
+      signal: abort.signal,
+    });
     const connected = await events.until('connected');
     const first = await events.until('tool_call');
     abort.abort();
-    await route.fulfill({ status: 200, headers: { 'Content-Type': 'text/event-stream' }, body: block(connected) + block(first) });
+    await route.fulfill({
+      status: 200,
+      headers: { 'Content-Type': 'text/event-stream' },
+      body: block(connected) + block(first),
+    });
   });
   const resumedAfter: Array<string | undefined> = [];
   page.on('request', (request) => {

@@ -52,17 +52,29 @@ function horizontalOverflow(page: Page) {
   return page.evaluate(() => {
     const root = document.scrollingElement ?? document.documentElement;
     const width = root.clientWidth;
-    const name = (el: Element) => `${el.tagName.toLowerCase()}${typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()}${typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
     const outside: string[] = [];
     const overflowing: { el: HTMLElement; text: string }[] = [];
     for (const el of Array.from(document.body.querySelectorAll<HTMLElement>('*'))) {
       const right = el.getBoundingClientRect().right;
       if (right > width + 1) outside.push(`${name(el)} (right edge ${Math.round(right)})`);
-      else if (getComputedStyle(el).overflowX === 'visible' && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) overflowing.push({ el, text: `${name(el)} (content ${el.scrollWidth} px in ${el.clientWidth} px)` });
+      else if (
+        getComputedStyle(el).overflowX === 'visible' &&
+        el.clientWidth > 0 &&
+        el.scrollWidth > el.clientWidth + 1
+      )
+        overflowing.push({ el, text: `${name(el)} (content ${el.scrollWidth} px in ${el.clientWidth} px)` });
     }
     // The innermost overflowing boxes are where a word fails to wrap.
-    const innermost = overflowing.filter(({ el }) => !overflowing.some((o) => o.el !== el && el.contains(o.el))).map((o) => o.text);
-    return { scrollWidth: root.scrollWidth, clientWidth: width, culprits: [...outside.slice(0, 8), ...innermost.slice(0, 4)] };
+    const innermost = overflowing
+      .filter(({ el }) => !overflowing.some((o) => o.el !== el && el.contains(o.el)))
+      .map((o) => o.text);
+    return {
+      scrollWidth: root.scrollWidth,
+      clientWidth: width,
+      culprits: [...outside.slice(0, 8), ...innermost.slice(0, 4)],
+    };
   });
 }
 
@@ -79,6 +91,9 @@ for (const [path, open] of Object.entries(PAGES)) {
     await open(page);
     const { scrollWidth, clientWidth, culprits } = await horizontalOverflow(page);
     expect(clientWidth).toBeLessThanOrEqual(375);
-    expect(scrollWidth, `${path} is ${scrollWidth} px wide in a ${clientWidth} px viewport; sticking out: ${culprits.join(', ')}`).toBeLessThanOrEqual(clientWidth + 1);
+    expect(
+      scrollWidth,
+      `${path} is ${scrollWidth} px wide in a ${clientWidth} px viewport; sticking out: ${culprits.join(', ')}`,
+    ).toBeLessThanOrEqual(clientWidth + 1);
   });
 }

@@ -18,7 +18,12 @@ test('saving over a newer version shows the conflict notice and overwrites nothi
   const form = await rules.openAddRule();
   await rules.fillRule(form, { id: mine, action: 'deny', tool: 'bash', params: { command: `echo ${mine}*` } });
 
-  const changed = await addRules(request, { id: theirs, action: 'deny', tool: 'bash', params: { command: `echo ${theirs}*` } });
+  const changed = await addRules(request, {
+    id: theirs,
+    action: 'deny',
+    tool: 'bash',
+    params: { command: `echo ${theirs}*` },
+  });
   await form.getByRole('button', { name: 'Save rule' }).click();
 
   await expect(rules.conflictNotice).toContainText('Reload to see their change; your edit was not saved.');

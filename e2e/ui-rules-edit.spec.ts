@@ -53,7 +53,9 @@ test('editing a rule saves the changed fields as a new version and the table sho
   await expect(rules.form(`Edit rule ${id}`)).toBeHidden();
 
   const stored = (await getPolicy(request)).policy.rules.filter((r) => r.id === id);
-  expect(stored).toEqual([{ id, action: 'ask', tool: 'bash', params: { command: `echo after-${mark}*` }, timeoutS: 30 }]);
+  expect(stored).toEqual([
+    { id, action: 'ask', tool: 'bash', params: { command: `echo after-${mark}*` }, timeoutS: 30 },
+  ]);
 
   const row = rules.ruleRow(id);
   await expect(row).toHaveCount(1);

@@ -13,13 +13,26 @@ test.afterEach(async ({ request }) => {
   await removeRules(request, mark);
 });
 
-test('the history lists the versions and restoring one makes it current as a new version', async ({ page, request }) => {
+test('the history lists the versions and restoring one makes it current as a new version', async ({
+  page,
+  request,
+}) => {
   const rules = new RulesPage(page);
   for (let attempt = 0; attempt < 4; attempt++) {
     const kept = `rules-history-${mark}-${attempt}-kept`;
     const dropped = `rules-history-${mark}-${attempt}-dropped`;
-    const before = await addRules(request, { id: kept, action: 'deny', tool: 'bash', params: { command: `echo ${kept}*` } });
-    const after = await addRules(request, { id: dropped, action: 'deny', tool: 'bash', params: { command: `echo ${dropped}*` } });
+    const before = await addRules(request, {
+      id: kept,
+      action: 'deny',
+      tool: 'bash',
+      params: { command: `echo ${kept}*` },
+    });
+    const after = await addRules(request, {
+      id: dropped,
+      action: 'deny',
+      tool: 'bash',
+      params: { command: `echo ${dropped}*` },
+    });
     if (after.version !== before.version + 1) continue;
     await rules.goto();
     if ((await rules.shownVersion()) !== after.version) continue;
@@ -40,9 +53,14 @@ test('the history lists the versions and restoring one makes it current as a new
     await expect(rules.ruleRow(kept)).toBeVisible();
     await expect(rules.ruleRow(dropped)).toHaveCount(0);
 
-    const versions = (await (await request.get('/api/policy/versions?limit=200')).json()).items as { version: number; policy: { rules: { id?: string }[] } }[];
+    const versions = (await (await request.get('/api/policy/versions?limit=200')).json()).items as {
+      version: number;
+      policy: { rules: { id?: string }[] };
+    }[];
     const saved = versions.find((v) => v.version === restored);
-    expect(saved?.policy.rules.map((r) => r.id)).toEqual(versions.find((v) => v.version === before.version)?.policy.rules.map((r) => r.id));
+    expect(saved?.policy.rules.map((r) => r.id)).toEqual(
+      versions.find((v) => v.version === before.version)?.policy.rules.map((r) => r.id),
+    );
     expect(ruleIds((await getPolicy(request)).policy)).not.toContain(dropped);
     return;
   }

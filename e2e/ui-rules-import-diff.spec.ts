@@ -6,7 +6,10 @@ import { getPolicy, marker, ruleIds } from './support/policy-api';
 
 const mark = marker();
 
-test('an import that drops the safety denies shows its diff and replaces nothing until confirmed', async ({ page, request }) => {
+test('an import that drops the safety denies shows its diff and replaces nothing until confirmed', async ({
+  page,
+  request,
+}) => {
   const rules = new RulesPage(page);
   await rules.goto();
   const before = await getPolicy(request);
@@ -26,7 +29,9 @@ test('an import that drops the safety denies shows its diff and replaces nothing
   await expect(diff.getByRole('region', { name: 'Added' })).toContainText(`diff-allow-${mark}`);
   await expect(diff.getByRole('region', { name: 'Removed' })).toContainText('no-private-network');
   await expect(diff.getByRole('region', { name: 'Changed (after the import)' })).toContainText('read-workspace');
-  await expect(diff.getByRole('status').filter({ hasText: /built-in safety deny rules/ })).toContainText('no-private-network');
+  await expect(diff.getByRole('status').filter({ hasText: /built-in safety deny rules/ })).toContainText(
+    'no-private-network',
+  );
 
   // Asked, then cancelled (button and Escape): the stored policy is untouched.
   await rules.importExport.getByRole('button', { name: 'Import as new version' }).click();

@@ -14,7 +14,12 @@ let original: StoredPolicy;
 /** The canonical rule in the snake_case format (`approve` means ask). */
 function toSnake(rule: Rule): Record<string, unknown> {
   const { action, timeoutS, onTimeout, once: _once, ...rest } = rule;
-  return { ...rest, action: action === 'ask' ? 'approve' : action, ...(timeoutS ? { timeout_s: timeoutS } : {}), ...(onTimeout ? { on_timeout: onTimeout } : {}) };
+  return {
+    ...rest,
+    action: action === 'ask' ? 'approve' : action,
+    ...(timeoutS ? { timeout_s: timeoutS } : {}),
+    ...(onTimeout ? { on_timeout: onTimeout } : {}),
+  };
 }
 
 test.beforeEach(async ({ request }) => {
@@ -24,7 +29,11 @@ test.beforeEach(async ({ request }) => {
 test.afterEach(async ({ request }) => {
   await removeRules(request, mark);
   // The snake_case format has no risk defaults: put the original ones back.
-  await updatePolicy(request, (p) => ({ ...p, riskDefaults: original.policy.riskDefaults }), 'e2e: restore risk defaults');
+  await updatePolicy(
+    request,
+    (p) => ({ ...p, riskDefaults: original.policy.riskDefaults }),
+    'e2e: restore risk defaults',
+  );
 });
 
 /** The spec's snake_case document: the policy on screen plus two rules of its own. */
@@ -39,7 +48,10 @@ function snakeDoc(policy: Policy) {
   };
 }
 
-test('a pasted snake_case policy is previewed, imported, exported and re-imported to the same rules', async ({ page, request }) => {
+test('a pasted snake_case policy is previewed, imported, exported and re-imported to the same rules', async ({
+  page,
+  request,
+}) => {
   const rules = new RulesPage(page);
   await rules.goto();
   const first = snakeDoc((await getPolicy(request)).policy);
@@ -74,7 +86,13 @@ test('a pasted snake_case policy is previewed, imported, exported and re-importe
     reimported = await rules.importPolicy(JSON.stringify(exported));
   }
   expect(reimported, 'other specs kept saving the policy').toBeGreaterThan(imported!);
-  expect(exported?.rules.find((r) => r.id === askId)).toEqual({ id: askId, action: 'ask', tool: 'write_file', params: { path: `${askId}/**` }, timeoutS: 45 });
+  expect(exported?.rules.find((r) => r.id === askId)).toEqual({
+    id: askId,
+    action: 'ask',
+    tool: 'write_file',
+    params: { path: `${askId}/**` },
+    timeoutS: 45,
+  });
   await rules.importExport.getByRole('button', { name: 'Show JSON' }).click();
   await expect(rules.importExport.getByLabel('Current policy (JSON)')).toContainText(denyId);
 

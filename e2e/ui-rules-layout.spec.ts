@@ -11,13 +11,21 @@ const mark = marker();
 const askId = `layout-ask-${mark}`;
 
 test.beforeAll(async ({ request }) => {
-  await addRules(request, { id: askId, action: 'ask', tool: 'write_file', params: { path: `${askId}/**` }, description: 'A rule of the layout spec with a long description to wrap' });
+  await addRules(request, {
+    id: askId,
+    action: 'ask',
+    tool: 'write_file',
+    params: { path: `${askId}/**` },
+    description: 'A rule of the layout spec with a long description to wrap',
+  });
 });
 test.afterAll(async ({ request }) => {
   await removeRules(request, mark);
 });
 
-test('rules are grouped Allow / Ask / Deny, built-in defaults folded, and the nav reaches every section', async ({ page }) => {
+test('rules are grouped Allow / Ask / Deny, built-in defaults folded, and the nav reaches every section', async ({
+  page,
+}) => {
   const rules = new RulesPage(page);
   await rules.goto();
   await expect(rules.group('Ask').getByRole('row').filter({ hasText: askId })).toBeVisible();
@@ -45,7 +53,15 @@ test('a grant for everyone is shown as "Everyone"', async ({ page, request, base
   const command = `echo ${uniqueMarker('layout-everyone')}`;
   const run = await startWaitingRun(baseURL!, `$ ${command}`);
   const answer = await request.post(`/api/chat/relay/${run.relayId}`, {
-    data: { sessionId: run.sessionId, response: { approved: true, always: true, scope: 'global', rule: { action: 'allow', tool: 'bash', params: { command } } } },
+    data: {
+      sessionId: run.sessionId,
+      response: {
+        approved: true,
+        always: true,
+        scope: 'global',
+        rule: { action: 'allow', tool: 'bash', params: { command } },
+      },
+    },
   });
   expect(answer.status(), await answer.text()).toBe(200);
   run.close();
@@ -73,7 +89,9 @@ test.describe('at phone width', () => {
       const wrap = tr.closest('.ui-table-wrap');
       return {
         display: getComputedStyle(tr).display,
-        stacked: cells.every((td, i) => i === 0 || td.getBoundingClientRect().top >= cells[i - 1]!.getBoundingClientRect().bottom - 1),
+        stacked: cells.every(
+          (td, i) => i === 0 || td.getBoundingClientRect().top >= cells[i - 1]!.getBoundingClientRect().bottom - 1,
+        ),
         right: tr.getBoundingClientRect().right,
         scrollsSideways: wrap ? wrap.scrollWidth > wrap.clientWidth + 1 : false,
       };

@@ -20,7 +20,9 @@ test.afterEach(async ({ request }) => {
   await removeRules(request, mark);
 });
 
-test('a shell command with several parts shows each part’s decision and highlights the deciding rule', async ({ page }) => {
+test('a shell command with several parts shows each part’s decision and highlights the deciding rule', async ({
+  page,
+}) => {
   const rules = new RulesPage(page);
   await rules.goto();
   const command = `echo tc-${mark} && touch tc-${mark}.txt && ls`;
@@ -29,7 +31,8 @@ test('a shell command with several parts shows each part’s decision and highli
   await expect(decision.getByRole('heading', { name: /Decision/ })).toContainText('deny');
   await expect(decision).toContainText(`deciding rule ${denyId}`);
   const parts = decision.getByRole('table', { name: 'Decision of each part' });
-  const part = (command: string) => parts.getByRole('row').filter({ has: page.getByRole('cell', { name: command, exact: true }) });
+  const part = (command: string) =>
+    parts.getByRole('row').filter({ has: page.getByRole('cell', { name: command, exact: true }) });
   await expect(parts.getByRole('row')).toHaveCount(4);
   await expect(part(`echo tc-${mark}`)).toContainText('allow');
   await expect(part(`echo tc-${mark}`)).toContainText(allowId);

@@ -32,11 +32,20 @@ test('an uploaded policy file is previewed and imported as a new version', async
       await rules.goto();
       continue;
     }
-    file = { ...current.policy, rules: [...current.policy.rules, { id, action: 'deny', tool: 'write_file', params: { path: `${id}/**` } }] };
-    await fileInput.setInputFiles({ name: 'policy.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file, null, 2)) });
+    file = {
+      ...current.policy,
+      rules: [...current.policy.rules, { id, action: 'deny', tool: 'write_file', params: { path: `${id}/**` } }],
+    };
+    await fileInput.setInputFiles({
+      name: 'policy.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(file, null, 2)),
+    });
     await expect(textArea).toHaveValue(new RegExp(`"id": "${id}"`));
     await rules.importExport.getByRole('button', { name: 'Preview import' }).click();
-    await expect(rules.importExport.getByRole('status').filter({ hasText: 'Preview:' })).toContainText(`${file.rules.length} rules, default action ${file.defaultAction}`);
+    await expect(rules.importExport.getByRole('status').filter({ hasText: 'Preview:' })).toContainText(
+      `${file.rules.length} rules, default action ${file.defaultAction}`,
+    );
     expect(ruleIds((await getPolicy(request)).policy), 'a preview saves nothing').not.toContain(id);
 
     imported = await rules.confirmImport();
@@ -48,6 +57,9 @@ test('an uploaded policy file is previewed and imported as a new version', async
   await expect(rules.ruleRow(id)).toContainText(`path: ${id}/**`);
 
   // That very version holds the file's rules (another spec may have saved a newer one since).
-  const versions = (await (await request.get('/api/policy/versions?limit=200')).json()).items as { version: number; policy: Policy }[];
+  const versions = (await (await request.get('/api/policy/versions?limit=200')).json()).items as {
+    version: number;
+    policy: Policy;
+  }[];
   expect(versions.find((v) => v.version === imported)?.policy.rules).toEqual(file!.rules);
 });

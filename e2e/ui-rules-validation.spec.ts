@@ -13,7 +13,10 @@ test.afterEach(async ({ request }) => {
   await removeRules(request, mark);
 });
 
-test('client and server field errors are shown inline on the right input and nothing is saved', async ({ page, request }) => {
+test('client and server field errors are shown inline on the right input and nothing is saved', async ({
+  page,
+  request,
+}) => {
   const rules = new RulesPage(page);
   await rules.goto();
   const form = await rules.openAddRule();

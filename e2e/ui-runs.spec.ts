@@ -6,7 +6,11 @@ import { expect, test } from '@playwright/test';
 import { RunsPage } from './pages/runs-page';
 import { decide, startWaitingRun, uniqueMarker } from './support/runs-api';
 
-test('runs are listed with their status, cancelled from the page, and open as their transcript', async ({ page, request, baseURL }) => {
+test('runs are listed with their status, cancelled from the page, and open as their transcript', async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const marker = uniqueMarker('runs-spec');
   const [toCancel, toApprove, finished] = await Promise.all([
     startWaitingRun(baseURL!, `$ echo ${marker}-cancel`),

@@ -42,7 +42,9 @@ async function startAndExpectRelay(chat: SeedChatPage) {
   await expect(chat.event('📞 bash')).toBeVisible({ timeout: 15_000 });
   await expect(chat.modal).toBeVisible();
   await expect(chat.modal.getByText('Tool: bash')).toBeVisible();
-  await expect(chat.modal.locator('pre')).toHaveText(JSON.stringify({ command: "echo staging >> deployments.txt && echo 'deployed to staging'" }, null, 2));
+  await expect(chat.modal.locator('pre')).toHaveText(
+    JSON.stringify({ command: "echo staging >> deployments.txt && echo 'deployed to staging'" }, null, 2),
+  );
 }
 
 test('Approve Once: the call runs and its text event is rendered', async ({ browser, baseURL }) => {
@@ -65,7 +67,11 @@ test('Deny: the call does not run and the agent reports "User denied"', async ({
   await expect(chat.event('deployed to staging')).toHaveCount(0);
 });
 
-test('Always Allow: the call runs and the suggested rules become grants of the session', async ({ browser, baseURL, request }) => {
+test('Always Allow: the call runs and the suggested rules become grants of the session', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
   const chat = await signedInSeedChat(browser, baseURL!);
   await startAndExpectRelay(chat);
   const decision = await chat.answer(chat.alwaysAllow);
@@ -78,7 +84,10 @@ test('Always Allow: the call runs and the suggested rules become grants of the s
   expect(grants.map((grant) => grant.rule.tool)).toContain('bash');
 });
 
-test('the page is signed in like any other: without a session it sends you to the login', async ({ browser, baseURL }) => {
+test('the page is signed in like any other: without a session it sends you to the login', async ({
+  browser,
+  baseURL,
+}) => {
   const context = await browser.newContext({ baseURL, extraHTTPHeaders: {} });
   contexts.push(context);
   const page = await context.newPage();

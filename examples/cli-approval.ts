@@ -21,12 +21,17 @@ async function ask(question: string): Promise<string | undefined> {
   const next = await lines.next();
   return next.done ? undefined : String(next.value);
 }
-const agent = createAgent({ model: resolveModel(process.env.GATEHOUSE_MODEL), workspace: process.env.GATEHOUSE_WORKSPACE });
+const agent = createAgent({
+  model: resolveModel(process.env.GATEHOUSE_MODEL),
+  workspace: process.env.GATEHOUSE_WORKSPACE,
+});
 const sessionId = `cli-${process.pid}`;
 
 async function answer(relay: Extract<AgentEvent, { type: 'relay' }>): Promise<void> {
   const who = relay.parents.length > 0 ? ` (agent ${[...relay.parents, relay.agentId].join(' > ')})` : '';
-  stdout.write(`\n\u001b[33mPermission required\u001b[0m${who}: ${relay.prompt}\n  why: ${relay.decision.explanation}\n`);
+  stdout.write(
+    `\n\u001b[33mPermission required\u001b[0m${who}: ${relay.prompt}\n  why: ${relay.decision.explanation}\n`,
+  );
   const preview = relay.preview as { diff?: string } | undefined;
   if (preview?.diff) stdout.write(`${preview.diff}\n`);
   for (const rule of relay.suggestedRules) stdout.write(`  always would add: ${describeRule(rule)}\n`);
@@ -47,8 +52,10 @@ async function runOnce(message: string): Promise<void> {
   const run = agent.invoke({ messages: [{ role: 'user', content: message }], sessionId });
   for await (const event of run) {
     if (event.type === 'text') stdout.write(event.content);
-    else if (event.type === 'relay') await answer(event).catch((error) => stdout.write(`  (${(error as Error).message})\n`));
-    else if (event.type === 'relay_resolved' && event.decidedBy !== 'user') stdout.write(`  relay ${event.status} (${event.reason ?? event.decidedBy})\n`);
+    else if (event.type === 'relay')
+      await answer(event).catch((error) => stdout.write(`  (${(error as Error).message})\n`));
+    else if (event.type === 'relay_resolved' && event.decidedBy !== 'user')
+      stdout.write(`  relay ${event.status} (${event.reason ?? event.decidedBy})\n`);
     else if (event.type === 'error') stdout.write(`\nerror: ${event.message}\n`);
   }
   stdout.write('\n');

@@ -40,13 +40,22 @@ async function decide(relay: RelayEvent): Promise<void> {
       response = { approved: false, ...(reason ? { reason } : {}) };
     }
   }
-  const answer = await fetch(`${base}/api/chat/relay/${relay.id}`, { method: 'POST', headers: auth, body: JSON.stringify({ sessionId: relay.sessionId, response }) });
+  const answer = await fetch(`${base}/api/chat/relay/${relay.id}`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ sessionId: relay.sessionId, response }),
+  });
   // 409: someone decided first (in the browser, say); the stream says what happened.
-  if (!answer.ok && answer.status !== 409) stdout.write(`  (the server refused the decision: ${answer.status} ${await answer.text()})\n`);
+  if (!answer.ok && answer.status !== 409)
+    stdout.write(`  (the server refused the decision: ${answer.status} ${await answer.text()})\n`);
 }
 
 async function run(message: string): Promise<number> {
-  const response = await fetch(`${base}/api/chat`, { method: 'POST', headers: auth, body: JSON.stringify({ messages: [{ role: 'user', content: message }] }) });
+  const response = await fetch(`${base}/api/chat`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ messages: [{ role: 'user', content: message }] }),
+  });
   if (!response.ok || !response.body) {
     console.error(`Could not start the run: ${response.status} ${await response.text()}`);
     return 1;
@@ -62,12 +71,14 @@ async function run(message: string): Promise<number> {
       if (!event) continue;
       // The server's events, as the contract has them (lib/contract/events.ts).
       const data = event.data as ServerEvent;
-      if (data.type === 'connected') stdout.write(`run ${data.runId} (open ${base}/?run=${data.runId} to follow it in the browser)\n`);
+      if (data.type === 'connected')
+        stdout.write(`run ${data.runId} (open ${base}/?run=${data.runId} to follow it in the browser)\n`);
       else if (data.type === 'text') stdout.write(data.content);
       else if (data.type === 'relay') await decide(data);
-      else if (data.type === 'relay_resolved') stdout.write(`  ${data.status} by ${data.decidedBy}${data.reason ? ` (${data.reason})` : ''}\n`);
+      else if (data.type === 'relay_resolved')
+        stdout.write(`  ${data.status} by ${data.decidedBy}${data.reason ? ` (${data.reason})` : ''}\n`);
       else if (data.type === 'error') stdout.write(`\nerror: ${data.message}\n`);
-      else if (data.type === 'done') return stdout.write('\n'), 0;
+      else if (data.type === 'done') return (stdout.write('\n'), 0);
     }
   }
   return 0;

@@ -12,12 +12,32 @@ import path from 'node:path';
 export const LAYERS = [
   { dir: 'app', imports: ['components', 'lib'], job: 'Next.js routes, pages and layouts' },
   { dir: 'components', imports: ['lib/client', 'lib/contract', 'lib/policy'], job: 'React components (client-safe)' },
-  { dir: 'lib/client', imports: ['lib/contract', 'lib/policy/types.ts'], noPackages: ['next'], job: 'the browser-side data layer' },
-  { dir: 'lib/server', imports: ['lib/agent', 'lib/auth', 'lib/relay', 'lib/db', 'lib/contract', 'lib/policy'], noPackages: ['next', 'react'], job: 'server wiring' },
-  { dir: 'lib/agent', imports: ['lib/relay', 'lib/contract', 'lib/policy'], noPackages: ['next', 'react'], job: 'the agent loop and its tools' },
+  {
+    dir: 'lib/client',
+    imports: ['lib/contract', 'lib/policy/types.ts'],
+    noPackages: ['next'],
+    job: 'the browser-side data layer',
+  },
+  {
+    dir: 'lib/server',
+    imports: ['lib/agent', 'lib/auth', 'lib/relay', 'lib/db', 'lib/contract', 'lib/policy'],
+    noPackages: ['next', 'react'],
+    job: 'server wiring',
+  },
+  {
+    dir: 'lib/agent',
+    imports: ['lib/relay', 'lib/contract', 'lib/policy'],
+    noPackages: ['next', 'react'],
+    job: 'the agent loop and its tools',
+  },
   { dir: 'lib/auth', imports: ['lib/db', 'lib/contract'], noPackages: ['next', 'react'], job: 'access control' },
   { dir: 'lib/relay', imports: ['lib/contract'], noPackages: ['next', 'react'], job: 'pending approvals' },
-  { dir: 'lib/db', imports: ['lib/contract', 'lib/policy/types.ts'], noPackages: ['next', 'react'], job: 'schema and queries' },
+  {
+    dir: 'lib/db',
+    imports: ['lib/contract', 'lib/policy/types.ts'],
+    noPackages: ['next', 'react'],
+    job: 'schema and queries',
+  },
   { dir: 'lib/contract', imports: ['lib/policy/types.ts'], packages: ['zod'], job: 'what crosses a boundary' },
   { dir: 'lib/policy', imports: [], noPackages: ['next', 'react'], job: 'the pure permission engine' },
 ];
@@ -35,7 +55,8 @@ const PACKAGE_PATHS = {
 const SHARED_SCRIPTS = ['scripts/drop-database.mjs', 'scripts/drop-database.d.mts'];
 
 const rel = (p) => `./${p}`;
-const list = (dirs) => (dirs.length === 0 ? 'nothing of the project' : dirs.map((d) => d.replace(/\.ts$/, '')).join(', '));
+const list = (dirs) =>
+  dirs.length === 0 ? 'nothing of the project' : dirs.map((d) => d.replace(/\.ts$/, '')).join(', ');
 
 /** The zones of every layer arrow: a layer imports itself, what its row allows, and npm packages. */
 export function layerZones() {
@@ -76,7 +97,11 @@ export function useClientFiles(root, dir) {
     for (const entry of readdirSync(path.join(root, at), { withFileTypes: true })) {
       const rel = path.posix.join(at, entry.name);
       if (entry.isDirectory()) walk(rel);
-      else if (/\.(tsx?|jsx?|mjs)$/.test(entry.name) && /^(\s*\/\/[^\n]*\n|\s*\/\*[\s\S]*?\*\/)*\s*['"]use client['"]/.test(readFileSync(path.join(root, rel), 'utf8'))) found.push(rel);
+      else if (
+        /\.(tsx?|jsx?|mjs)$/.test(entry.name) &&
+        /^(\s*\/\/[^\n]*\n|\s*\/\*[\s\S]*?\*\/)*\s*['"]use client['"]/.test(readFileSync(path.join(root, rel), 'utf8'))
+      )
+        found.push(rel);
     }
   };
   walk(dir);

@@ -10,7 +10,10 @@ import { moduleVisitor } from 'eslint-plugin-import-x/utils';
 /** `import type`, `import { type A }` (all specifiers types) and `export type { A } from`. */
 function isTypeOnly(node) {
   if (node.type === 'ImportDeclaration') {
-    return node.importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((s) => s.importKind === 'type'));
+    return (
+      node.importKind === 'type' ||
+      (node.specifiers.length > 0 && node.specifiers.every((s) => s.importKind === 'type'))
+    );
   }
   if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportAllDeclaration') return node.exportKind === 'type';
   return false;
@@ -23,7 +26,10 @@ export default {
     type: 'problem',
     docs: { description: 'Forbid a dependency cycle that passes through a type-only import.' },
     schema: [],
-    messages: { cycle: 'Dependency cycle through a type import: {{route}} leads back here. Move the shared types to a module both may import.' },
+    messages: {
+      cycle:
+        'Dependency cycle through a type import: {{route}} leads back here. Move the shared types to a module both may import.',
+    },
   },
   create(context) {
     const filename = context.physicalFilename;

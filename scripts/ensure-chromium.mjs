@@ -48,4 +48,3 @@ run([...prefix, 'apt-get', 'install', '-y', 'chromium']);
 if (!existsSync(CHROMIUM)) fail(`apt-get install chromium finished but ${CHROMIUM} still does not exist.`);
 const version = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' });
 console.log(`ensure-chromium: installed ${(version.stdout || '').trim() || CHROMIUM}`);
-

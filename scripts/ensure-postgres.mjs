@@ -27,7 +27,10 @@ function fail(message) {
 
 function run(command, args, input) {
   const result = spawnSync(command, args, { input, encoding: 'utf8', timeout: 60_000 });
-  return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`.trim() };
+  return {
+    ok: result.status === 0,
+    output: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`.trim(),
+  };
 }
 
 async function canConnect(url) {
@@ -72,9 +75,14 @@ function startLocalCluster() {
     // A concurrent start (the unit tests do the same) says "already running": that is fine.
     if (!started.ok) notes.push(`pg_ctlcluster ${version} ${name} start: ${started.output}`);
   }
-  const asPostgres = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', 'psql']] : ['psql', ['-U', 'postgres']];
+  const asPostgres =
+    process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', 'psql']] : ['psql', ['-U', 'postgres']];
   const role = decodeURIComponent(target.username);
-  const provisioned = run(asPostgres[0], [...asPostgres[1], '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', 'postgres'], provisionSql(role, decodeURIComponent(target.password)));
+  const provisioned = run(
+    asPostgres[0],
+    [...asPostgres[1], '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', 'postgres'],
+    provisionSql(role, decodeURIComponent(target.password)),
+  );
   if (!provisioned.ok) notes.push(`provisioning role ${role}: ${provisioned.output}`);
   return notes;
 }
@@ -87,7 +95,8 @@ async function waitForServer() {
     await new Promise((resolve) => setTimeout(resolve, 500));
     error = await canConnect(maintenance);
   }
-  if (error) fail([`cannot reach PostgreSQL at ${maintenance.host} as ${target.username}: ${error}`, ...notes].join('\n  '));
+  if (error)
+    fail([`cannot reach PostgreSQL at ${maintenance.host} as ${target.username}: ${error}`, ...notes].join('\n  '));
 }
 
 async function recreateDatabase() {
@@ -103,7 +112,8 @@ async function recreateDatabase() {
 }
 
 // A guard against pointing this at a database that matters: it is dropped.
-if (!/e2e|test/i.test(database)) fail(`refusing to drop "${database}": the e2e database's name must contain "e2e" or "test"`);
+if (!/e2e|test/i.test(database))
+  fail(`refusing to drop "${database}": the e2e database's name must contain "e2e" or "test"`);
 try {
   await waitForServer();
   await recreateDatabase();

@@ -4,7 +4,10 @@ import { clientIp } from '../lib/auth/rate-limit';
 import { appendForwardedFor } from './forwarded-for.mjs';
 
 const request = (remoteAddress: string | undefined, forwarded?: string | string[]) =>
-  ({ socket: { remoteAddress }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress },
+    headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded },
+  }) as unknown as IncomingMessage;
 
 /** What the login limits see after the server appended the socket's address. */
 function addressSeen(remoteAddress: string, forwarded: string | undefined, trustedProxies: number): string {

@@ -49,7 +49,10 @@ function exchange(port: number, declared: number | 'chunked', sendAfter: number)
       const chunk = Buffer.alloc(64 * 1024, 'x');
       for (let sent = 0; sent < sendAfter && !socket.destroyed; sent += chunk.length) {
         const data = chunk.subarray(0, Math.min(chunk.length, sendAfter - sent));
-        const framed = declared === 'chunked' ? Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]) : data;
+        const framed =
+          declared === 'chunked'
+            ? Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')])
+            : data;
         if (!socket.write(framed)) await new Promise((r) => socket.once('drain', r));
         await new Promise((r) => setTimeout(r, 1));
       }
@@ -74,7 +77,9 @@ function exchange(port: number, declared: number | 'chunked', sendAfter: number)
       error = e.code ?? e.message;
     });
     socket.on('close', () => resolve({ response, error, closedAfterMs }));
-    socket.write(`POST /api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${declared === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${declared}`}\r\nConnection: close\r\n\r\n`);
+    socket.write(
+      `POST /api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${declared === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${declared}`}\r\nConnection: close\r\n\r\n`,
+    );
   });
 }
 

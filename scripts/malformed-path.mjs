@@ -22,7 +22,9 @@ export function refuseMalformedPath(res) {
     error: {
       code: 'bad_request',
       message: 'The URL path is not valid percent-encoding',
-      fields: [{ path: 'path', message: 'every % must start an escape of two hex digits, and the escapes must spell UTF-8' }],
+      fields: [
+        { path: 'path', message: 'every % must start an escape of two hex digits, and the escapes must spell UTF-8' },
+      ],
     },
   });
   res.statusCode = 400;

@@ -30,7 +30,9 @@ describe('malformedPath', () => {
 
 describe('refuseMalformedPath', () => {
   it("answers 400 with the API's JSON error naming the path", async () => {
-    const server = http.createServer((req, res) => (malformedPath(req.url) ? refuseMalformedPath(res) : res.end('routed')));
+    const server = http.createServer((req, res) =>
+      malformedPath(req.url) ? refuseMalformedPath(res) : res.end('routed'),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

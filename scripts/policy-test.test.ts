@@ -19,7 +19,10 @@ afterAll(async () => {
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [path.join(ROOT, 'scripts', 'policy-test.ts'), ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(TSX, [path.join(ROOT, 'scripts', 'policy-test.ts'), ...args], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -43,33 +46,63 @@ const denyRm = { name: 'no rm', call: { tool: 'bash', params: { command: 'rm -r 
 
 describe('npm run policy:test', { timeout: 60_000 }, () => {
   it('exits 0 when every test passes, printing each and a summary', async () => {
-    const result = await run([await policyFile('ok.json', { rules, tests: [denyRm, { call: { tool: 'bash', params: { command: 'git status' } }, expect: 'allow' }] })]);
+    const result = await run([
+      await policyFile('ok.json', {
+        rules,
+        tests: [denyRm, { call: { tool: 'bash', params: { command: 'git status' } }, expect: 'allow' }],
+      }),
+    ]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toBe('PASS test #1 "no rm": bash {"command":"rm -r -f build"}: got deny as expected\nPASS test #2: bash {"command":"git status"}: got allow as expected\n2 tests: 2 passed, 0 failed\n');
+    expect(result.stdout).toBe(
+      'PASS test #1 "no rm": bash {"command":"rm -r -f build"}: got deny as expected\nPASS test #2: bash {"command":"git status"}: got allow as expected\n2 tests: 2 passed, 0 failed\n',
+    );
   });
 
   it('exits 1 when a test fails, naming what it expected, what it got and why', async () => {
-    const result = await run([await policyFile('fail.json', { rules, tests: [denyRm, { call: { tool: 'bash', params: { command: 'git push' } }, expect: 'allow', mode: 'dontAsk' }] })]);
+    const result = await run([
+      await policyFile('fail.json', {
+        rules,
+        tests: [denyRm, { call: { tool: 'bash', params: { command: 'git push' } }, expect: 'allow', mode: 'dontAsk' }],
+      }),
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('FAIL test #2: bash {"command":"git push"} in mode dontAsk: expected allow, got deny\n     ');
+    expect(result.stdout).toContain(
+      'FAIL test #2: bash {"command":"git push"} in mode dontAsk: expected allow, got deny\n     ',
+    );
     expect(result.stdout).toMatch(/2 tests: 1 passed, 1 failed\n$/);
   });
 
   it("reads the seeds' permissions and the snake_case format with their tests", async () => {
-    const seed = await policyFile('seed.json', { deny: [{ tool: 'bash', params: { command: 'rm *' } }], tests: [denyRm] });
+    const seed = await policyFile('seed.json', {
+      deny: [{ tool: 'bash', params: { command: 'rm *' } }],
+      tests: [denyRm],
+    });
     expect((await run([seed])).code).toBe(0);
-    const snake = await policyFile('snake.json', { default_action: 'approve', rules: [{ tool: 'bash', action: 'deny', when: { param: 'command', op: 'command_blacklist', value: 'rm' } }], tests: [denyRm, { call: { tool: 'x', params: {} }, expect: 'approve' }] });
-    expect(await run([snake])).toMatchObject({ code: 0, stdout: expect.stringContaining('2 tests: 2 passed, 0 failed') });
+    const snake = await policyFile('snake.json', {
+      default_action: 'approve',
+      rules: [{ tool: 'bash', action: 'deny', when: { param: 'command', op: 'command_blacklist', value: 'rm' } }],
+      tests: [denyRm, { call: { tool: 'x', params: {} }, expect: 'approve' }],
+    });
+    expect(await run([snake])).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('2 tests: 2 passed, 0 failed'),
+    });
   });
 
   it('resolves paths against --workspace (default: the current directory)', async () => {
-    const file = await policyFile('paths.json', { rules: [{ action: 'deny', tool: 'read_file', params: { path: '/srv/app/.env' } }], tests: [{ call: { tool: 'read_file', params: { path: '.env' } }, expect: 'deny' }] });
+    const file = await policyFile('paths.json', {
+      rules: [{ action: 'deny', tool: 'read_file', params: { path: '/srv/app/.env' } }],
+      tests: [{ call: { tool: 'read_file', params: { path: '.env' } }, expect: 'deny' }],
+    });
     expect((await run([file, '--workspace', '/srv/app'])).code).toBe(0);
     expect((await run([file])).code).toBe(1);
   });
 
   it('exits 0 for a policy without tests, saying so', async () => {
-    expect(await run([await policyFile('none.json', { rules })])).toMatchObject({ code: 0, stdout: expect.stringContaining('no tests') });
+    expect(await run([await policyFile('none.json', { rules })])).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('no tests'),
+    });
   });
 
   it.each([
@@ -86,7 +119,9 @@ describe('npm run policy:test', { timeout: 60_000 }, () => {
     const notJson = await run([await policyFile('broken.json', '{"rules": [')]);
     expect(notJson).toMatchObject({ code: 2, stdout: '' });
     expect(notJson.stderr).toMatch(/broken\.json is not valid JSON: /);
-    const invalid = await run([await policyFile('invalid.json', { rules, tests: [{ call: { tool: 'bash', params: {} }, expect: 'sometimes' }] })]);
+    const invalid = await run([
+      await policyFile('invalid.json', { rules, tests: [{ call: { tool: 'bash', params: {} }, expect: 'sometimes' }] }),
+    ]);
     expect(invalid).toMatchObject({ code: 2, stdout: '' });
     expect(invalid.stderr).toMatch(/invalid\.json is not a valid policy:\n {2}tests\.0\.expect: /);
   });

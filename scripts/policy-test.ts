@@ -55,7 +55,11 @@ async function main(argv: readonly string[], io: Io, cwd = process.cwd()): Promi
     if (!result.pass) io.out(`     ${result.explanation}`);
   }
   const total = report.results.length;
-  io.out(total === 0 ? `${file}: no tests` : `${total} ${total === 1 ? 'test' : 'tests'}: ${report.passed} passed, ${report.failed} failed`);
+  io.out(
+    total === 0
+      ? `${file}: no tests`
+      : `${total} ${total === 1 ? 'test' : 'tests'}: ${report.passed} passed, ${report.failed} failed`,
+  );
   return report.failed > 0 ? 1 : 0;
 }
 
@@ -74,7 +78,8 @@ function parseArgs(argv: readonly string[], cwd: string): { file: string; worksp
       files.push(arg);
     }
   }
-  if (files.length !== 1) throw new UsageError(files.length === 0 ? 'Name the policy file to test' : 'Name one policy file');
+  if (files.length !== 1)
+    throw new UsageError(files.length === 0 ? 'Name the policy file to test' : 'Name one policy file');
   return { file: path.resolve(cwd, files[0]!), workspace };
 }
 

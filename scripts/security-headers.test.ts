@@ -1,18 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, SECURITY_HEADERS, setSecurityHeaders } from './security-headers.mjs';
 
-const directives = (policy: string) => Object.fromEntries(policy.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
+const directives = (policy: string) =>
+  Object.fromEntries(policy.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
 const NONCE = 'AAECAwQFBgcICQoLDA0ODw==';
 
 describe('security headers', () => {
   it('every response: no framing, no sniffing, no referrer to other sites (same-origin keeps Origin on own POSTs)', () => {
     const set: Record<string, string> = {};
-    setSecurityHeaders({ setHeader: (name: string, value: string | number | readonly string[]) => ((set[name] = String(value)), undefined) as never });
-    expect(set).toEqual({ 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' });
+    setSecurityHeaders({
+      setHeader: (name: string, value: string | number | readonly string[]) =>
+        ((set[name] = String(value)), undefined) as never,
+    });
+    expect(set).toEqual({
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'same-origin',
+    });
     expect(SECURITY_HEADERS.map(([name]) => name)).not.toContain('Content-Security-Policy');
   });
 
-  it('a page\'s policy: nobody frames it, scripts need the nonce, no plugins or foreign forms', () => {
+  it("a page's policy: nobody frames it, scripts need the nonce, no plugins or foreign forms", () => {
     const policy = directives(contentSecurityPolicy({ nonce: NONCE }));
     expect(policy['frame-ancestors']).toBe("'none'");
     expect(policy['script-src']).toBe(`'self' 'nonce-${NONCE}' 'strict-dynamic'`);

@@ -15,7 +15,8 @@ import { malformedPath, refuseMalformedPath } from './malformed-path.mjs';
 import { setSecurityHeaders } from './security-headers.mjs';
 
 const FAST_ROUTES = Symbol.for('gatehouse.fastRoutes');
-const USAGE = 'usage: node scripts/server.mjs [dir] [--hostname|-H <host>] [--port|-p <port>] [--keepAliveTimeout <ms>]';
+const USAGE =
+  'usage: node scripts/server.mjs [dir] [--hostname|-H <host>] [--port|-p <port>] [--keepAliveTimeout <ms>]';
 
 function fail(message) {
   console.error(`[gatehouse] ${message}`);
@@ -23,8 +24,19 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const options = { dir: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'), hostname: undefined, port: process.env.PORT || '3000', keepAliveTimeout: undefined };
-  const names = { '--hostname': 'hostname', '-H': 'hostname', '--port': 'port', '-p': 'port', '--keepAliveTimeout': 'keepAliveTimeout' };
+  const options = {
+    dir: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
+    hostname: undefined,
+    port: process.env.PORT || '3000',
+    keepAliveTimeout: undefined,
+  };
+  const names = {
+    '--hostname': 'hostname',
+    '-H': 'hostname',
+    '--port': 'port',
+    '-p': 'port',
+    '--keepAliveTimeout': 'keepAliveTimeout',
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
@@ -44,9 +56,11 @@ function parseArgs(argv) {
     }
   }
   const port = Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`invalid port ${JSON.stringify(options.port)}\n${USAGE}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`invalid port ${JSON.stringify(options.port)}\n${USAGE}`);
   const keepAliveTimeout = options.keepAliveTimeout === undefined ? undefined : Number(options.keepAliveTimeout);
-  if (keepAliveTimeout !== undefined && !(Number.isInteger(keepAliveTimeout) && keepAliveTimeout >= 0)) fail(`invalid --keepAliveTimeout ${JSON.stringify(options.keepAliveTimeout)}`);
+  if (keepAliveTimeout !== undefined && !(Number.isInteger(keepAliveTimeout) && keepAliveTimeout >= 0))
+    fail(`invalid --keepAliveTimeout ${JSON.stringify(options.keepAliveTimeout)}`);
   return { ...options, port, keepAliveTimeout };
 }
 
@@ -91,7 +105,9 @@ if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.ke
 
 // Listen first, as `next start` does: a taken port fails before the database is opened and paused
 // runs are resumed. Requests that arrive meanwhile wait for Next.
-server.on('error', (error) => fail(`could not listen on ${options.hostname ?? '(all addresses)'}:${options.port}: ${error.message}`));
+server.on('error', (error) =>
+  fail(`could not listen on ${options.hostname ?? '(all addresses)'}:${options.port}: ${error.message}`),
+);
 await new Promise((resolve) => server.listen(options.port, options.hostname, resolve));
 const address = server.address();
 listen.port = typeof address === 'object' && address ? address.port : options.port;
@@ -111,5 +127,10 @@ try {
 handle = app.getRequestHandler();
 prepared();
 
-const shown = !options.hostname || options.hostname === '0.0.0.0' || options.hostname === '::' ? 'localhost' : options.hostname.includes(':') ? `[${options.hostname}]` : options.hostname;
+const shown =
+  !options.hostname || options.hostname === '0.0.0.0' || options.hostname === '::'
+    ? 'localhost'
+    : options.hostname.includes(':')
+      ? `[${options.hostname}]`
+      : options.hostname;
 console.log(`▲ Gatehouse ready on http://${shown}:${listen.port}`);

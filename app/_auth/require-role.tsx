@@ -6,7 +6,15 @@ import type { ReactNode } from 'react';
 import { can, type Action } from '@/lib/auth';
 import { requirePageUser } from './page-auth';
 
-export async function RequireRole({ action, pathname, children }: { action: Action; pathname: string; children: ReactNode }) {
+export async function RequireRole({
+  action,
+  pathname,
+  children,
+}: {
+  action: Action;
+  pathname: string;
+  children: ReactNode;
+}) {
   const user = await requirePageUser(pathname);
   if (!can(user, action)) return <NoAccess role={user.role} />;
   return <>{children}</>;
@@ -17,7 +25,8 @@ export function NoAccess({ role }: { role: string }) {
     <>
       <h1 className="page-title">You do not have access to this page</h1>
       <p className="page-lead">
-        Your role ({role}) does not allow it. Ask an admin if you need access, or go back to the <Link href="/">chat</Link>.
+        Your role ({role}) does not allow it. Ask an admin if you need access, or go back to the{' '}
+        <Link href="/">chat</Link>.
       </p>
     </>
   );

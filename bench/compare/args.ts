@@ -26,13 +26,24 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
   const own = split < 0 ? argv : argv.slice(0, split);
   const benchArgs = split < 0 ? [] : argv.slice(split + 1);
   const positional: string[] = [];
-  const out: Omit<CompareArgs, 'base' | 'head'> & { base?: string; head?: string } = { script: 'bench:policy', runs: 5, all: false, keep: false, benchArgs, help: false };
+  const out: Omit<CompareArgs, 'base' | 'head'> & { base?: string; head?: string } = {
+    script: 'bench:policy',
+    runs: 5,
+    all: false,
+    keep: false,
+    benchArgs,
+    help: false,
+  };
   for (let i = 0; i < own.length; i++) {
     const arg = own[i]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = () => {
       const v = inline ?? own[++i];
-      if (v === undefined || (inline === undefined && v.startsWith('--'))) throw new UsageError(`${flag} needs a value`);
+      if (v === undefined || (inline === undefined && v.startsWith('--')))
+        throw new UsageError(`${flag} needs a value`);
       return v;
     };
     if (flag === '--base') out.base = value();
@@ -43,7 +54,8 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs {
     } else if (flag === '--runs') {
       const v = value();
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 100) throw new UsageError(`--runs must be an integer from 1 to 100, got "${v}"`);
+      if (!Number.isInteger(n) || n < 1 || n > 100)
+        throw new UsageError(`--runs must be an integer from 1 to 100, got "${v}"`);
       out.runs = n;
     } else if (flag === '--only') {
       const v = value();

@@ -18,7 +18,8 @@ export interface Checkout {
 
 function run(cmd: string, args: string[], cwd: string): string {
   const result = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${(result.stderr || result.error?.message || '').trim()}`);
+  if (result.status !== 0)
+    throw new Error(`${cmd} ${args.join(' ')} failed: ${(result.stderr || result.error?.message || '').trim()}`);
   return result.stdout;
 }
 
@@ -64,7 +65,13 @@ function linkModules(from: string, to: string): void {
   if (entries.length > 0) run('cp', ['-al', ...entries.map((name) => path.join(from, name)), to], from);
 }
 
-export function prepareCheckout(root: string, ref: string, parent: string, label: string, log: (line: string) => void): Checkout {
+export function prepareCheckout(
+  root: string,
+  ref: string,
+  parent: string,
+  label: string,
+  log: (line: string) => void,
+): Checkout {
   if (ref === '.') {
     const head = run('git', ['rev-parse', '--short', 'HEAD'], root).trim();
     const changed = run('git', ['status', '--porcelain', '--untracked-files=no'], root).trim() !== '';
@@ -74,11 +81,17 @@ export function prepareCheckout(root: string, ref: string, parent: string, label
   const dir = path.join(parent, label);
   mkdirSync(dir, { recursive: true });
   // $1..$3 as arguments, never spliced into the shell text.
-  const extract = spawnSync('sh', ['-c', 'git -C "$1" archive --format=tar "$2" | tar -x -C "$3"', 'sh', root, commit, dir], { encoding: 'utf8' });
+  const extract = spawnSync(
+    'sh',
+    ['-c', 'git -C "$1" archive --format=tar "$2" | tar -x -C "$3"', 'sh', root, commit, dir],
+    { encoding: 'utf8' },
+  );
   if (extract.status !== 0) throw new Error(`could not extract ${ref}: ${extract.stderr.trim()}`);
 
   const lockPath = path.join(dir, 'package-lock.json');
-  const mismatch = existsSync(lockPath) ? lockMismatch(JSON.parse(readFileSync(lockPath, 'utf8')), root) : 'the commit has no package-lock.json';
+  const mismatch = existsSync(lockPath)
+    ? lockMismatch(JSON.parse(readFileSync(lockPath, 'utf8')), root)
+    : 'the commit has no package-lock.json';
   let modules: string;
   if (!mismatch) {
     try {
@@ -91,7 +104,10 @@ export function prepareCheckout(root: string, ref: string, parent: string, label
     }
   } else {
     log(`${label} (${ref}): ${mismatch}; running npm ci there`);
-    const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', process.stderr, process.stderr] });
+    const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      stdio: ['ignore', process.stderr, process.stderr],
+    });
     if (ci.status !== 0) throw new Error(`npm ci failed in ${dir}`);
     modules = 'npm ci';
   }

@@ -53,7 +53,9 @@ describe('parseFigures', () => {
     expect(figures.get('(c) rules 10 · p50 vs 10')).toBe(1);
     expect(figures.get('(c) rules 1,000 · compilePolicy ms (median)')).toBe(15.83);
     // Cells that are not one number are no figure; text outside tables neither.
-    expect([...figures.keys()].some((name) => name.includes('samples x batch') || name.includes('calls hit a rule'))).toBe(false);
+    expect(
+      [...figures.keys()].some((name) => name.includes('samples x batch') || name.includes('calls hit a rule')),
+    ).toBe(false);
     expect(figures.size).toBe(2 * 5 + 2 * 5);
   });
 
@@ -85,8 +87,16 @@ describe('median', () => {
 
 describe('compareFigures', () => {
   const run = (entries: Record<string, number>) => new Map(Object.entries(entries));
-  const A = [run({ 'p50 · us': 10, 'n · rules': 200, 'x · decisions/s': 1000 }), run({ 'p50 · us': 12, 'n · rules': 200, 'x · decisions/s': 1100 }), run({ 'p50 · us': 11, 'n · rules': 200, 'x · decisions/s': 900 })];
-  const B = [run({ 'p50 · us': 22, 'n · rules': 200, 'x · decisions/s': 500 }), run({ 'p50 · us': 20, 'n · rules': 200, 'x · decisions/s': 550, 'only B · us': 1 }), run({ 'p50 · us': 24, 'n · rules': 200, 'x · decisions/s': 450 })];
+  const A = [
+    run({ 'p50 · us': 10, 'n · rules': 200, 'x · decisions/s': 1000 }),
+    run({ 'p50 · us': 12, 'n · rules': 200, 'x · decisions/s': 1100 }),
+    run({ 'p50 · us': 11, 'n · rules': 200, 'x · decisions/s': 900 }),
+  ];
+  const B = [
+    run({ 'p50 · us': 22, 'n · rules': 200, 'x · decisions/s': 500 }),
+    run({ 'p50 · us': 20, 'n · rules': 200, 'x · decisions/s': 550, 'only B · us': 1 }),
+    run({ 'p50 · us': 24, 'n · rules': 200, 'x · decisions/s': 450 }),
+  ];
 
   it('gives the medians of each side and B/A, leaving out constants and one-sided figures', () => {
     const rows = compareFigures(A, B);
@@ -109,7 +119,9 @@ describe('compareFigures', () => {
     const text = formatComparison(compareFigures(A, B));
     expect(text).toMatch(/^ {2}figure\s+A median\s+B median\s+B\/A\s+A min-max\s+B min-max\s+B runs vs A runs$/m);
     expect(text).toMatch(/p50 · us\s+11\s+22\s+2\.000\s+10-12\s+20-24\s+all above$/m);
-    expect(text).toMatch(/x · decisions\/s \(higher is better\)\s+1,000\s+500\s+0\.500\s+900-1,100\s+450-550\s+all below$/m);
+    expect(text).toMatch(
+      /x · decisions\/s \(higher is better\)\s+1,000\s+500\s+0\.500\s+900-1,100\s+450-550\s+all below$/m,
+    );
   });
 
   it('compares the real parse of two outputs', () => {

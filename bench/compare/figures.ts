@@ -105,7 +105,11 @@ function rangesOf(a: readonly number[], b: readonly number[]): FigureComparison[
  * missing from every run of one side are left out, and so are constants (the same value in every
  * run of both: a rule count, a sample size) unless `all`; `only` keeps the names it matches.
  */
-export function compareFigures(runsA: readonly Figures[], runsB: readonly Figures[], { all = false, only }: { all?: boolean; only?: RegExp } = {}): FigureComparison[] {
+export function compareFigures(
+  runsA: readonly Figures[],
+  runsB: readonly Figures[],
+  { all = false, only }: { all?: boolean; only?: RegExp } = {},
+): FigureComparison[] {
   const names = new Set<string>();
   for (const run of [...runsA, ...runsB]) for (const name of run.keys()) names.add(name);
   const out: FigureComparison[] = [];
@@ -117,12 +121,26 @@ export function compareFigures(runsA: readonly Figures[], runsB: readonly Figure
     if (!all && [...a, ...b].every((x) => x === a[0])) continue;
     const medianA = median(a);
     const medianB = median(b);
-    out.push({ name, a, b, medianA, medianB, ratio: medianB / medianA, higherIsBetter: higherIsBetter(name), ranges: rangesOf(a, b) });
+    out.push({
+      name,
+      a,
+      b,
+      medianA,
+      medianB,
+      ratio: medianB / medianA,
+      higherIsBetter: higherIsBetter(name),
+      ranges: rangesOf(a, b),
+    });
   }
   return out;
 }
 
-const fmt = (x: number) => (!Number.isFinite(x) ? '-' : Math.abs(x) >= 1000 ? Math.round(x).toLocaleString('en-US') : Number(x.toPrecision(4)).toString());
+const fmt = (x: number) =>
+  !Number.isFinite(x)
+    ? '-'
+    : Math.abs(x) >= 1000
+      ? Math.round(x).toLocaleString('en-US')
+      : Number(x.toPrecision(4)).toString();
 
 /** The comparison as an aligned table: medians, B/A, each side's range, and whether the ranges are apart. */
 export function formatComparison(rows: readonly FigureComparison[]): string {
@@ -137,6 +155,7 @@ export function formatComparison(rows: readonly FigureComparison[]): string {
     r.ranges === 'overlap' ? 'overlap' : `all ${r.ranges}`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    '  ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(head), '  ' + widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }

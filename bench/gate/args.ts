@@ -1,6 +1,7 @@
 // The gate benchmark's command line: `--instances 1|2` (after `npm run bench:gate --`), or
 // BENCH_GATE_INSTANCES; the flag wins. Anything else is a usage error (exit status 2).
-export const USAGE = 'usage: npm run bench:gate [-- --instances 1|2]   (or BENCH_GATE_INSTANCES=1|2; other knobs: bench/README.md)';
+export const USAGE =
+  'usage: npm run bench:gate [-- --instances 1|2]   (or BENCH_GATE_INSTANCES=1|2; other knobs: bench/README.md)';
 
 export class UsageError extends Error {}
 
@@ -10,7 +11,9 @@ export interface GateArgs {
 }
 
 export function parseArgs(argv: readonly string[], env: Record<string, string | undefined> = process.env): GateArgs {
-  let raw: { value: string; from: string } | undefined = env.BENCH_GATE_INSTANCES?.trim() ? { value: env.BENCH_GATE_INSTANCES.trim(), from: 'BENCH_GATE_INSTANCES' } : undefined;
+  let raw: { value: string; from: string } | undefined = env.BENCH_GATE_INSTANCES?.trim()
+    ? { value: env.BENCH_GATE_INSTANCES.trim(), from: 'BENCH_GATE_INSTANCES' }
+    : undefined;
   let help = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;

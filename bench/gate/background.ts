@@ -62,7 +62,13 @@ export class Background {
           stream = await startRun(on.base, `$ echo ${word}`);
           const connected = await stream.until('connected');
           const relay = (await stream.until('relay')).data as { id: string };
-          this.paused.push({ runId: String(connected.data.runId), sessionId: String(connected.data.sessionId), relayId: relay.id, startedOn: on.name, output: `${word}\n` });
+          this.paused.push({
+            runId: String(connected.data.runId),
+            sessionId: String(connected.data.sessionId),
+            relayId: relay.id,
+            startedOn: on.name,
+            output: `${word}\n`,
+          });
           added++;
           consecutiveFailures = 0;
         } catch (error) {

@@ -69,12 +69,20 @@ export class Hold {
 
   /** The GATEHOUSE_INSTANCE_ID holding the run's lease (the instance executing it), if any. */
   async leaseOwner(runId: string): Promise<string | undefined> {
-    const { rows } = await this.client.query<{ owner: string | null }>('select owner from run_leases where run_id = $1', [runId]);
+    const { rows } = await this.client.query<{ owner: string | null }>(
+      'select owner from run_leases where run_id = $1',
+      [runId],
+    );
     return rows[0]?.owner ?? undefined;
   }
 }
 
-export async function crossProbe(exec: Instance, via: Instance, hold: Hold, byId: Map<string, Instance>): Promise<CrossProbe> {
+export async function crossProbe(
+  exec: Instance,
+  via: Instance,
+  hold: Hold,
+  byId: Map<string, Instance>,
+): Promise<CrossProbe> {
   calibrate();
   let follow: SseStream | undefined;
   try {
@@ -98,7 +106,8 @@ export async function crossProbe(exec: Instance, via: Instance, hold: Hold, byId
     const call = await follow.until('tool_call');
     const relayEvent = await follow.until('relay');
     const decision = call.data.decision as { action?: string } | undefined;
-    if (decision?.action !== 'ask') throw new Error(`the probe's bash call was decided "${decision?.action}", expected "ask"`);
+    if (decision?.action !== 'ask')
+      throw new Error(`the probe's bash call was decided "${decision?.action}", expected "ask"`);
     const relay = relayEvent.data as { id: string; createdAt: number };
     const owner = await hold.leaseOwner(runId);
     const { sentAt: t0, answeredAt: tAnswered } = await decide(via.base, relay.id, sessionId);
@@ -129,9 +138,17 @@ export async function crossProbe(exec: Instance, via: Instance, hold: Hold, byId
 
 /** The probe order within a level: both directions across, then both instances on their own, repeated. */
 export function probePlan(i: number, a: Instance, b: Instance): [exec: Instance, via: Instance] {
-  return ([[a, b], [b, a], [a, a], [b, b]] as const)[i % 4]! as [Instance, Instance];
+  return (
+    [
+      [a, b],
+      [b, a],
+      [a, a],
+      [b, b],
+    ] as const
+  )[i % 4]! as [Instance, Instance];
 }
 
 /** Across: executed by one instance, served by the other (a probe whose lease owner is unknown is neither). */
-export const isCross = (p: CrossProbe): boolean => (p.executedBy === 'A' || p.executedBy === 'B') && p.executedBy !== p.via;
+export const isCross = (p: CrossProbe): boolean =>
+  (p.executedBy === 'A' || p.executedBy === 'B') && p.executedBy !== p.via;
 export const isSame = (p: CrossProbe): boolean => p.executedBy === p.via;

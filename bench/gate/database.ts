@@ -40,11 +40,18 @@ export class ScratchDatabase {
     const target = new URL(LOCAL_CLUSTER_URL);
     // ensure-postgres.mjs drops and recreates the database it is given, and only one named *test*.
     target.pathname = `/gatehouse_bench_test_${process.pid}_${Date.now()}`;
-    const result = spawnSync(process.execPath, ['scripts/ensure-postgres.mjs'], { cwd: ROOT, env: { ...process.env, E2E_DATABASE_URL: target.toString() }, encoding: 'utf8', timeout: 90_000 });
+    const result = spawnSync(process.execPath, ['scripts/ensure-postgres.mjs'], {
+      cwd: ROOT,
+      env: { ...process.env, E2E_DATABASE_URL: target.toString() },
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
     const url = result.stdout?.trim().split('\n').at(-1);
     if (result.status !== 0 || !url) {
       const why = `${result.stderr ?? ''}${result.error?.message ?? ''}`.trim() || `exit ${result.status}`;
-      throw new Error(`no PostgreSQL for two instances (set BENCH_GATE_DATABASE_URL, or start the local cluster): ${why}`);
+      throw new Error(
+        `no PostgreSQL for two instances (set BENCH_GATE_DATABASE_URL, or start the local cluster): ${why}`,
+      );
     }
     return new ScratchDatabase(LOCAL_CLUSTER_URL, url);
   }

@@ -29,16 +29,28 @@ export class DecisionClient {
   constructor(private readonly base: string) {}
 
   /** POSTs `body` to `path`; one request at a time. */
-  async post(path: string, headers: Record<string, string>, body: string, timeoutMs = STEP_TIMEOUT_MS): Promise<Answered> {
+  async post(
+    path: string,
+    headers: Record<string, string>,
+    body: string,
+    timeoutMs = STEP_TIMEOUT_MS,
+  ): Promise<Answered> {
     if (this.pending) throw new Error('DecisionClient: one request at a time');
     const socket = await this.connected();
     const url = new URL(this.base);
     const payload = Buffer.from(body);
-    const head = [`POST ${path} HTTP/1.1`, `Host: ${url.host}`, 'Connection: keep-alive', `Content-Length: ${payload.length}`]
+    const head = [
+      `POST ${path} HTTP/1.1`,
+      `Host: ${url.host}`,
+      'Connection: keep-alive',
+      `Content-Length: ${payload.length}`,
+    ]
       .concat(Object.entries(headers).map(([name, value]) => `${name}: ${value}`))
       .join('\r\n');
     const request = Buffer.concat([Buffer.from(`${head}\r\n\r\n`), payload]);
-    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => (this.pending = { resolve, reject }));
+    const answer = new Promise<{ status: number; body: string }>(
+      (resolve, reject) => (this.pending = { resolve, reject }),
+    );
     const timer = setTimeout(() => this.fail(new Error(`POST ${path}: no answer within ${timeoutMs} ms`)), timeoutMs);
     const sentAt = wallMs();
     socket.write(request);
@@ -92,7 +104,11 @@ export class DecisionClient {
     if (end < 0 || !this.pending) return;
     const lines = this.buffer.subarray(0, end).toString('latin1').split('\r\n');
     const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(lines[0] ?? '')?.[1]);
-    const header = (name: string) => lines.find((line) => line.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1).trim();
+    const header = (name: string) =>
+      lines
+        .find((line) => line.toLowerCase().startsWith(`${name}:`))
+        ?.slice(name.length + 1)
+        .trim();
     const rest = this.buffer.subarray(end + 4);
     let body: Buffer | undefined;
     let used = 0;

@@ -34,28 +34,53 @@ interface LevelResult {
 let scratch: ScratchDatabase | undefined;
 
 export async function dropDatabase(): Promise<void> {
-  await scratch?.drop().catch((error: unknown) => console.error(`(could not drop the scratch database ${scratch?.url}: ${(error as Error).message})`));
+  await scratch
+    ?.drop()
+    .catch((error: unknown) =>
+      console.error(`(could not drop the scratch database ${scratch?.url}: ${(error as Error).message})`),
+    );
 }
 
 export function checkArguments(): void {
-  if (LEVELS.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`BENCH_GATE_LEVELS must be non-negative integers, got ${process.env.BENCH_GATE_LEVELS}`);
+  if (LEVELS.some((n) => !Number.isInteger(n) || n < 0))
+    throw new Error(`BENCH_GATE_LEVELS must be non-negative integers, got ${process.env.BENCH_GATE_LEVELS}`);
 }
 
 export async function oneInstance(): Promise<number> {
   onSignals('stopping the server and removing the data directory.');
   console.log('Gatehouse gate benchmark: tool call -> relay on the SSE stream, decision -> tool start');
-  console.log(`  one production server process (scripts/serve.sh, as npm start), ${ADMIN_DATABASE_URL ? 'PostgreSQL (a scratch database on BENCH_GATE_DATABASE_URL\'s server)' : 'embedded PGlite in a fresh temp dir'}, offline model, 127.0.0.1`);
-  console.log(`  node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? '?'}), levels ${LEVELS.join(' / ')} paused runs, probes ${PROBES.join(' / ')}`);
+  console.log(
+    `  one production server process (scripts/serve.sh, as npm start), ${ADMIN_DATABASE_URL ? "PostgreSQL (a scratch database on BENCH_GATE_DATABASE_URL's server)" : 'embedded PGlite in a fresh temp dir'}, offline model, 127.0.0.1`,
+  );
+  console.log(
+    `  node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? '?'}), levels ${LEVELS.join(' / ')} paused runs, probes ${PROBES.join(' / ')}`,
+  );
   console.log('  Method (details in the file header and bench/README.md):');
-  console.log('    call->relay     = receipt of `relay` (client) - relay.createdAt (server Date.now() right after the gate decided;');
-  console.log('                      whole ms, so 0-1 ms high): relay INSERT, audit INSERT, run UPDATE, event-log appends, SSE, TCP');
-  console.log('    decision->start = POST /api/chat/relay/:id written to a kept-alive connection -> `date +%s%N` running in the approved');
-  console.log('                      bash call (same machine clock): HTTP, token check, the settle UPDATE that also claims the call, wake,');
+  console.log(
+    '    call->relay     = receipt of `relay` (client) - relay.createdAt (server Date.now() right after the gate decided;',
+  );
+  console.log(
+    '                      whole ms, so 0-1 ms high): relay INSERT, audit INSERT, run UPDATE, event-log appends, SSE, TCP',
+  );
+  console.log(
+    '    decision->start = POST /api/chat/relay/:id written to a kept-alive connection -> `date +%s%N` running in the approved',
+  );
+  console.log(
+    '                      bash call (same machine clock): HTTP, token check, the settle UPDATE that also claims the call, wake,',
+  );
   console.log('                      the command written to a spare bash, which execs date');
-  console.log('    POST->relay     = POST /api/chat sent -> `relay` received (run creation, model step, checkpoint, gate: all of it)');
-  console.log('    Background runs (`$ echo <i>`) are started 20 at a time, left paused, their streams closed; probes run one at a time');
-  console.log('    on top (N + 1 paused while a probe waits). Client clock: performance.now() anchored on a Date.now() ms edge.');
-  console.log('    The server boots twice on the same fresh data dir: the first boot creates the database (initdb, migrations, seed),');
+  console.log(
+    '    POST->relay     = POST /api/chat sent -> `relay` received (run creation, model step, checkpoint, gate: all of it)',
+  );
+  console.log(
+    '    Background runs (`$ echo <i>`) are started 20 at a time, left paused, their streams closed; probes run one at a time',
+  );
+  console.log(
+    '    on top (N + 1 paused while a probe waits). Client clock: performance.now() anchored on a Date.now() ms edge.',
+  );
+  console.log(
+    '    The server boots twice on the same fresh data dir: the first boot creates the database (initdb, migrations, seed),',
+  );
   console.log('    the measured server is the second boot, as in production after the first start.');
   console.log('');
 
@@ -79,14 +104,29 @@ export async function oneInstance(): Promise<number> {
   });
   const tree = procTree(pid);
   const memBoot = memory(pid);
-  console.log(`First boot (creates the database): ready in ${(first.ms / 1000).toFixed(1)} s, RSS ${mb(memFirst.serverMb)} MB`);
-  console.log(`Measured server: pid ${pid} (${processName(pid)}), ready in ${(second.ms / 1000).toFixed(1)} s, RSS ${mb(memBoot.serverMb)} MB; ${tree.length === 1 ? 'no child processes (the server runs in this process)' : `child processes: ${tree.slice(1).map((p) => `${p} (${processName(p)})`).join(', ')}`}`);
+  console.log(
+    `First boot (creates the database): ready in ${(first.ms / 1000).toFixed(1)} s, RSS ${mb(memFirst.serverMb)} MB`,
+  );
+  console.log(
+    `Measured server: pid ${pid} (${processName(pid)}), ready in ${(second.ms / 1000).toFixed(1)} s, RSS ${mb(memBoot.serverMb)} MB; ${
+      tree.length === 1
+        ? 'no child processes (the server runs in this process)'
+        : `child processes: ${tree
+            .slice(1)
+            .map((p) => `${p} (${processName(p)})`)
+            .join(', ')}`
+    }`,
+  );
 
   const baseline = await spawnBaseline(20);
-  console.log(`Spawn baseline in this (small) client process, spawn('/bin/bash', ['-c', 'date +%s%N']) -> date running: p50 ${ms(pct(baseline, 50))} ms, p99 ${ms(pct(baseline, 99))} ms`);
+  console.log(
+    `Spawn baseline in this (small) client process, spawn('/bin/bash', ['-c', 'date +%s%N']) -> date running: p50 ${ms(pct(baseline, 50))} ms, p99 ${ms(pct(baseline, 99))} ms`,
+  );
 
   const warm = await probes(WARMUP_PROBES, BASE);
-  console.log(`Warm-up: ${warm.probes.length} probe runs${warm.failed ? `, ${warm.failed} failed (${warm.errors[0]})` : ''} (not counted)`);
+  console.log(
+    `Warm-up: ${warm.probes.length} probe runs${warm.failed ? `, ${warm.failed} failed (${warm.errors[0]})` : ''} (not counted)`,
+  );
   if (warm.probes.length === 0) throw new Error(`no probe run succeeded during warm-up: ${warm.errors.join('; ')}`);
   console.log('');
 
@@ -99,7 +139,9 @@ export async function oneInstance(): Promise<number> {
     process.stdout.write(`N = ${n.toLocaleString('en-US')}: starting ${Math.max(0, n - before)} background runs ... `);
     const filled = await background.fill(n);
     const rate = filled.added / (filled.ms / 1000);
-    console.log(`${paused.length} paused (${(filled.ms / 1000).toFixed(1)} s, ${filled.added > 0 ? rate.toFixed(0) : '-'} runs/s${filled.failed ? `, ${filled.failed} failed` : ''})`);
+    console.log(
+      `${paused.length} paused (${(filled.ms / 1000).toFixed(1)} s, ${filled.added > 0 ? rate.toFixed(0) : '-'} runs/s${filled.failed ? `, ${filled.failed} failed` : ''})`,
+    );
     if (filled.stoppedEarly) console.log(`  !!! stopped early: ${filled.stoppedEarly}`);
     for (const e of filled.errors) console.log(`  ! ${e}`);
     if (child.exitCode !== null || child.signalCode !== null) throw new Error('the server is gone');
@@ -108,12 +150,16 @@ export async function oneInstance(): Promise<number> {
     const cpu0 = cpuSeconds(pid);
     await sleep(IDLE_WINDOW_MS);
     const idleCpuPct = ((cpuSeconds(pid) - cpu0) / (IDLE_WINDOW_MS / 1000)) * 100;
-    process.stdout.write(`  RSS ${mb(memPaused.serverMb)} MB with ${paused.length} paused; idle server CPU ${idleCpuPct.toFixed(0)}%; ${count} probes ... `);
+    process.stdout.write(
+      `  RSS ${mb(memPaused.serverMb)} MB with ${paused.length} paused; idle server CPU ${idleCpuPct.toFixed(0)}%; ${count} probes ... `,
+    );
     const tProbes = performance.now();
     const steal = stealWindow();
     const set = await probes(count, BASE);
     const stealPct = steal();
-    console.log(`${set.probes.length} done in ${((performance.now() - tProbes) / 1000).toFixed(1)} s${set.failed ? `, ${set.failed} failed` : ''}; CPU steal ${stealPct.toFixed(1)}%`);
+    console.log(
+      `${set.probes.length} done in ${((performance.now() - tProbes) / 1000).toFixed(1)} s${set.failed ? `, ${set.failed} failed` : ''}; CPU steal ${stealPct.toFixed(1)}%`,
+    );
     if (set.stoppedEarly) console.log(`  !!! stopped early: ${set.stoppedEarly}`);
     for (const e of set.errors) console.log(`  ! ${e}`);
     const memAfter = memory(pid);
@@ -123,11 +169,22 @@ export async function oneInstance(): Promise<number> {
   await stopServer(child);
 
   // Results -------------------------------------------------------------------------------------
-  const label = (r: LevelResult) => (r.pausedNow === r.n ? r.n.toLocaleString('en-US') : `${r.pausedNow.toLocaleString('en-US')} (of ${r.n.toLocaleString('en-US')})`);
+  const label = (r: LevelResult) =>
+    r.pausedNow === r.n
+      ? r.n.toLocaleString('en-US')
+      : `${r.pausedNow.toLocaleString('en-US')} (of ${r.n.toLocaleString('en-US')})`;
   console.log('');
   console.log('Latency in ms, p50 / p99 over the probes (p99 of 20-50 probes is the slowest probe or next to it):');
   table(
-    ['N paused', 'probes', 'call->relay', 'decision->start', 'POST->relay', 'decision POST answered', 'bash start->tool_result'],
+    [
+      'N paused',
+      'probes',
+      'call->relay',
+      'decision->start',
+      'POST->relay',
+      'decision POST answered',
+      'bash start->tool_result',
+    ],
     results.map((r) => {
       const p = r.set.probes;
       return [
@@ -142,10 +199,19 @@ export async function oneInstance(): Promise<number> {
     }),
   );
   const all = results.flatMap((r) => r.set.probes);
-  console.log(`  probe commands started by: ${[...spawnedVia].map(([k, v]) => `${k} ${v}`).join(', ')} (warm-up included; a command spawns directly while the helper starts, and starts a fresh bash when no spare is ready).`);
-  console.log(`  load average of the machine (1 / 5 / 15 min) at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')} on ${os.cpus().length} CPUs.`);
+  console.log(
+    `  probe commands started by: ${[...spawnedVia].map(([k, v]) => `${k} ${v}`).join(', ')} (warm-up included; a command spawns directly while the helper starts, and starts a fresh bash when no spare is ready).`,
+  );
+  console.log(
+    `  load average of the machine (1 / 5 / 15 min) at the end: ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' / ')} on ${os.cpus().length} CPUs.`,
+  );
   const same = all.filter((p) => p.sameRead).length;
-  console.log(`  tool_call and relay arrived in the same read of the stream in ${same} of ${all.length} probes${same === all.length ? ' (so receipt(relay) - receipt(tool_call) says nothing: both are flushed when the stream\'s first replay of the event log ends)' : ''}.`);
+  console.log(
+    `  tool_call and relay arrived in the same read of the stream in ${same} of ${all.length} probes${same === all.length ? " (so receipt(relay) - receipt(tool_call) says nothing: both are flushed when the stream's first replay of the event log ends)" : ''}.`,
+  );
 
   console.log('');
   console.log('Server process:');
@@ -155,20 +221,30 @@ export async function oneInstance(): Promise<number> {
       label(r),
       (r.fill.ms / 1000).toFixed(1),
       r.fill.added > 0 ? (r.fill.added / (r.fill.ms / 1000)).toFixed(0) : '-',
-      mb(r.memPaused.serverMb) + (r.memPaused.processes > 1 ? ` (+children ${mb(r.memPaused.treeMb - r.memPaused.serverMb)})` : ''),
+      mb(r.memPaused.serverMb) +
+        (r.memPaused.processes > 1 ? ` (+children ${mb(r.memPaused.treeMb - r.memPaused.serverMb)})` : ''),
       mb(r.memAfter.serverMb),
       mb(Math.max(r.memPaused.treePssMb, r.memAfter.treePssMb)),
       r.idleCpuPct.toFixed(0),
     ]),
   );
-  console.log(`  (RSS after boot: ${mb(memBoot.serverMb)} MB, first boot ${mb(memFirst.serverMb)} MB; idle CPU = server CPU time over ${IDLE_WINDOW_MS / 1000} s with only the N runs paused;`);
-  console.log("   PSS, all = the server and its children with shared pages counted once (the RSS sum counts the node binary's pages in both the server and the helper): information)");
+  console.log(
+    `  (RSS after boot: ${mb(memBoot.serverMb)} MB, first boot ${mb(memFirst.serverMb)} MB; idle CPU = server CPU time over ${IDLE_WINDOW_MS / 1000} s with only the N runs paused;`,
+  );
+  console.log(
+    "   PSS, all = the server and its children with shared pages counted once (the RSS sum counts the node binary's pages in both the server and the helper): information)",
+  );
 
   // Breakdown from the database -------------------------------------------------------------------
   try {
-    const stamps = await serverStamps({ dataDir, ...(scratch?.url ? { databaseUrl: scratch.url } : {}) }, all.map((p) => p.runId));
+    const stamps = await serverStamps(
+      { dataDir, ...(scratch?.url ? { databaseUrl: scratch.url } : {}) },
+      all.map((p) => p.runId),
+    );
     console.log('');
-    console.log('Where the time goes: mean ms per stage, server stamps read from the database after the run (whole ms, so each');
+    console.log(
+      'Where the time goes: mean ms per stage, server stamps read from the database after the run (whole ms, so each',
+    );
     console.log('stage is +-1 ms; rows add up to POST->relay and to decision->start):');
     table(
       ['stage', ...results.map((r) => `N=${r.n.toLocaleString('en-US')}`)],
@@ -188,17 +264,33 @@ export async function oneInstance(): Promise<number> {
   const verdict = (ok: boolean | undefined): string => (ok === undefined ? 'n/a ' : ok ? 'PASS' : 'MISS');
   const r100 = results.find((r) => r.n === 100 && r.set.probes.length > 0);
   const r1000 = results.find((r) => r.n === 1000);
-  const c100 = r100 ? pct(r100.set.probes.map((x) => x.callToRelay), 50) : NaN;
-  const d100 = r100 ? pct(r100.set.probes.map((x) => x.decisionToStart), 50) : NaN;
+  const c100 = r100
+    ? pct(
+        r100.set.probes.map((x) => x.callToRelay),
+        50,
+      )
+    : NaN;
+  const d100 = r100
+    ? pct(
+        r100.set.probes.map((x) => x.decisionToStart),
+        50,
+      )
+    : NaN;
   const rss1000 = r1000 ? Math.max(r1000.memPaused.treeMb, r1000.memAfter.treeMb) : NaN;
   const full1000 = r1000 ? r1000.pausedNow >= 1000 : false;
   console.log('');
   console.log('Summary');
   const noisy = r100 ? noisyNote(r100.stealPct) : '';
-  console.log(`  ${verdict(r100 ? c100 <= 5 : undefined)}  call->relay p50 at 100 paused runs: ${ms(c100)} ms (target <= 5 ms)${noisy}`);
-  console.log(`  ${verdict(r100 ? d100 <= 5 : undefined)}  decision->start p50 at 100 paused runs: ${ms(d100)} ms (target <= 5 ms)${noisy}`);
+  console.log(
+    `  ${verdict(r100 ? c100 <= 5 : undefined)}  call->relay p50 at 100 paused runs: ${ms(c100)} ms (target <= 5 ms)${noisy}`,
+  );
+  console.log(
+    `  ${verdict(r100 ? d100 <= 5 : undefined)}  decision->start p50 at 100 paused runs: ${ms(d100)} ms (target <= 5 ms)${noisy}`,
+  );
   const server1000 = r1000 ? Math.max(r1000.memPaused.serverMb, r1000.memAfter.serverMb) : NaN;
-  console.log(`  ${verdict(r1000 ? full1000 && rss1000 < 300 : undefined)}  RSS with 1,000 paused runs: ${r1000 ? `${mb(rss1000)} MB${full1000 ? '' : ` (only ${r1000.pausedNow} paused)`}` : 'not measured'} (target < 300 MB; server process and its children, i.e. the spawn helper; highest of the two readings; the server process alone: ${mb(server1000)} MB)`);
+  console.log(
+    `  ${verdict(r1000 ? full1000 && rss1000 < 300 : undefined)}  RSS with 1,000 paused runs: ${r1000 ? `${mb(rss1000)} MB${full1000 ? '' : ` (only ${r1000.pausedNow} paused)`}` : 'not measured'} (target < 300 MB; server process and its children, i.e. the spawn helper; highest of the two readings; the server process alone: ${mb(server1000)} MB)`,
+  );
   console.log(`\n(total run time ${((performance.now() - T00) / 1000).toFixed(1)} s)`);
   return results.every((r) => r.set.probes.length > 0 && !r.fill.stoppedEarly) ? 0 : 1;
 }

@@ -54,7 +54,8 @@ async function probe(base: string): Promise<Probe> {
     const call = await stream.until('tool_call');
     const relayEvent = await stream.until('relay');
     const decision = call.data.decision as { action?: string } | undefined;
-    if (decision?.action !== 'ask') throw new Error(`the probe's bash call was decided "${decision?.action}", expected "ask"`);
+    if (decision?.action !== 'ask')
+      throw new Error(`the probe's bash call was decided "${decision?.action}", expected "ask"`);
     const relay = relayEvent.data as { id: string; createdAt: number };
     const { sentAt: t0, answeredAt: tAnswered } = await decide(base, relay.id, String(connected.data.sessionId));
     const result = await stream.until('tool_result');
@@ -125,7 +126,10 @@ export async function spawnBaseline(count: number): Promise<number[]> {
       const child = spawn('/bin/bash', ['-c', 'date +%s%N'], {
         cwd: os.tmpdir(),
         // As the bash tool does (lib/agent/tools/bash.ts); the cast only drops Next's required NODE_ENV.
-        env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: os.tmpdir(), LANG: 'C.UTF-8', TERM: 'dumb' } as Record<string, string> as NodeJS.ProcessEnv,
+        env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: os.tmpdir(), LANG: 'C.UTF-8', TERM: 'dumb' } as Record<
+          string,
+          string
+        > as NodeJS.ProcessEnv,
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
       });

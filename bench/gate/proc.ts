@@ -14,7 +14,8 @@ export function procTree(pid: number): number[] {
     }
     for (const tid of tasks) {
       try {
-        for (const c of readFileSync(`/proc/${out[i]}/task/${tid}/children`, 'utf8').trim().split(/\s+/)) if (c) out.push(Number(c));
+        for (const c of readFileSync(`/proc/${out[i]}/task/${tid}/children`, 'utf8').trim().split(/\s+/))
+          if (c) out.push(Number(c));
       } catch {
         // the task ended
       }
@@ -74,7 +75,12 @@ export function memory(pid: number): Memory {
   const tree = procTree(pid);
   const kb = tree.map(rssKb);
   const pss = tree.map(pssKb);
-  return { serverMb: kb[0]! / 1024, treeMb: kb.reduce((a, b) => a + b, 0) / 1024, treePssMb: pss.reduce((a, b) => a + b, 0) / 1024, processes: tree.length };
+  return {
+    serverMb: kb[0]! / 1024,
+    treeMb: kb.reduce((a, b) => a + b, 0) / 1024,
+    treePssMb: pss.reduce((a, b) => a + b, 0) / 1024,
+    processes: tree.length,
+  };
 }
 
 /**
@@ -135,7 +141,9 @@ export class CpuWindow {
     return {
       seconds,
       machinePct: pct((machine.busy - this.machine0.busy) / CLK_TCK),
-      groupPct: this.groups.map((pids, i) => pct(pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0) - this.groups0[i]!)),
+      groupPct: this.groups.map((pids, i) =>
+        pct(pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0) - this.groups0[i]!),
+      ),
       postgresPct: pct(commCpuSeconds('postgres') - this.postgres0),
       selfPct: pct((self.user + self.system) / 1e6),
     };
@@ -147,5 +155,7 @@ export const NOISY_STEAL_PCT = 5;
 
 /** A note for a summary line measured during `stealPct` of steal: empty unless the host was busy. */
 export function noisyNote(stealPct: number, during = 'these probes'): string {
-  return stealPct > NOISY_STEAL_PCT ? ` (CPU steal ${stealPct.toFixed(1)}% during ${during}: the host was busy; a run on a quiet host is what counts)` : '';
+  return stealPct > NOISY_STEAL_PCT
+    ? ` (CPU steal ${stealPct.toFixed(1)}% during ${during}: the host was busy; a run on a quiet host is what counts)`
+    : '';
 }

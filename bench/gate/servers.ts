@@ -71,12 +71,16 @@ export function ensureBuild(): void {
   if (!existsSync(buildId)) {
     console.log('No production build (.next/BUILD_ID is missing): running `npm run build` first ...');
     const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit', timeout: 600_000 });
-    if (built.status !== 0 || !existsSync(buildId)) throw new Error('`npm run build` failed: cannot benchmark without a production build');
+    if (built.status !== 0 || !existsSync(buildId))
+      throw new Error('`npm run build` failed: cannot benchmark without a production build');
     return;
   }
   const builtAt = statSync(buildId).mtimeMs;
   const newer = newestSource(['lib', 'app', 'instrumentation.ts']);
-  if (newer && newer.mtimeMs > builtAt) console.log(`Note: ${path.relative(ROOT, newer.file)} is newer than the build: the figures are for the built code (run \`npm run build\` to refresh).`);
+  if (newer && newer.mtimeMs > builtAt)
+    console.log(
+      `Note: ${path.relative(ROOT, newer.file)} is newer than the build: the figures are for the built code (run \`npm run build\` to refresh).`,
+    );
 }
 
 function newestSource(entries: string[]): { file: string; mtimeMs: number } | undefined {
@@ -85,7 +89,8 @@ function newestSource(entries: string[]): { file: string; mtimeMs: number } | un
     if (depth > 8 || !existsSync(p)) return;
     const st = statSync(p);
     if (st.isDirectory()) {
-      for (const name of readdirSync(p)) if (!name.startsWith('.') && name !== 'node_modules') visit(path.join(p, name), depth + 1);
+      for (const name of readdirSync(p))
+        if (!name.startsWith('.') && name !== 'node_modules') visit(path.join(p, name), depth + 1);
     } else if (/\.(ts|tsx)$/.test(p) && !/\.test\.tsx?$/.test(p) && (!best || st.mtimeMs > best.mtimeMs)) {
       best = { file: p, mtimeMs: st.mtimeMs };
     }
@@ -145,7 +150,8 @@ export function startServer(port: number, dir: string, env: Record<string, strin
 export async function waitHealthy(base: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before it was healthy`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before it was healthy`);
     const ok = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(2_000) })
       .then((r) => r.ok)
       .catch(() => false);
@@ -177,7 +183,13 @@ export async function stopServer(child: ChildProcess): Promise<void> {
 }
 
 /** Starts a server and waits until /api/health answers; `ms` is the time to healthy. */
-export async function boot(base: string, port: number, dir: string, env: Record<string, string> = {}, tag = ''): Promise<{ child: ChildProcess; ms: number }> {
+export async function boot(
+  base: string,
+  port: number,
+  dir: string,
+  env: Record<string, string> = {},
+  tag = '',
+): Promise<{ child: ChildProcess; ms: number }> {
   const t0 = performance.now();
   const child = startServer(port, dir, env, tag);
   await waitHealthy(base, child, 60_000);

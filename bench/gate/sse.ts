@@ -94,10 +94,14 @@ function parseBlock(block: string, at: number): Received | undefined {
 /** Opens an SSE response (status 200 and a body, within STEP_TIMEOUT_MS) as a stream. */
 async function openStream(what: string, url: string, init: RequestInit): Promise<SseStream> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`${what}: no response within ${STEP_TIMEOUT_MS / 1000} s`)), STEP_TIMEOUT_MS);
+  const timer = setTimeout(
+    () => controller.abort(new Error(`${what}: no response within ${STEP_TIMEOUT_MS / 1000} s`)),
+    STEP_TIMEOUT_MS,
+  );
   try {
     const response = await fetch(url, { ...init, signal: controller.signal });
-    if (!response.ok || !response.body) throw new Error(`${what}: status ${response.status} ${(await response.text()).slice(0, 200)}`);
+    if (!response.ok || !response.body)
+      throw new Error(`${what}: status ${response.status} ${(await response.text()).slice(0, 200)}`);
     return new SseStream(response.body.getReader(), controller);
   } catch (error) {
     const reason: unknown = controller.signal.reason;
@@ -118,7 +122,9 @@ export function startRun(base: string, content: string): Promise<SseStream> {
 
 /** GET /api/runs/:id/events from the start of the log: any instance serves any run's events. */
 export function followRun(base: string, runId: string): Promise<SseStream> {
-  return openStream('GET /api/runs/:id/events', `${base}/api/runs/${runId}/events`, { headers: { ...AUTH, 'Last-Event-ID': '0' } });
+  return openStream('GET /api/runs/:id/events', `${base}/api/runs/${runId}/events`, {
+    headers: { ...AUTH, 'Last-Event-ID': '0' },
+  });
 }
 
 const decisionClients = new Map<string, DecisionClient>();
@@ -130,8 +136,13 @@ const decisionClients = new Map<string, DecisionClient>();
 export async function decide(base: string, relayId: string, sessionId: string): Promise<Answered> {
   let client = decisionClients.get(base);
   if (!client) decisionClients.set(base, (client = new DecisionClient(base)));
-  const answered = await client.post(`/api/chat/relay/${relayId}`, { 'Content-Type': 'application/json', ...AUTH }, JSON.stringify({ sessionId, response: { approved: true } }));
-  if (answered.status !== 200) throw new Error(`POST /api/chat/relay: status ${answered.status} ${answered.body.slice(0, 200)}`);
+  const answered = await client.post(
+    `/api/chat/relay/${relayId}`,
+    { 'Content-Type': 'application/json', ...AUTH },
+    JSON.stringify({ sessionId, response: { approved: true } }),
+  );
+  if (answered.status !== 200)
+    throw new Error(`POST /api/chat/relay: status ${answered.status} ${answered.body.slice(0, 200)}`);
   return answered;
 }
 
@@ -142,7 +153,12 @@ export function closeDecisionClients(): void {
 }
 
 /** POST /api/chat/relay/:id approving the relay (fetch, for concurrent decisions); resolves when the response arrived. */
-export function approve(base: string, relayId: string, sessionId: string, timeoutMs = STEP_TIMEOUT_MS): Promise<Response> {
+export function approve(
+  base: string,
+  relayId: string,
+  sessionId: string,
+  timeoutMs = STEP_TIMEOUT_MS,
+): Promise<Response> {
   return fetch(`${base}/api/chat/relay/${relayId}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...AUTH },

@@ -13,7 +13,8 @@ export const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a
 /** The first `left` columns left-aligned (labels), the others right-aligned, two spaces apart, under a dashed rule. */
 export function table(head: string[], rows: string[][], left = 1): void {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => '  ' + cells.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    '  ' + cells.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(head));
   console.log('  ' + widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));

@@ -19,24 +19,56 @@ interface Props {
   errors: readonly string[];
 }
 
-export function AlwaysAllowPanel({ relay, verdict, canEdit, patterns, onPatternChange, scope, onScopeChange, errors }: Props) {
+export function AlwaysAllowPanel({
+  relay,
+  verdict,
+  canEdit,
+  patterns,
+  onPatternChange,
+  scope,
+  onScopeChange,
+  errors,
+}: Props) {
   const editor = relay.suggestedRules.length > 0 && (verdict.covers || verdict.checking || canEdit);
   return (
     <>
       {!verdict.covers && !verdict.checking && <WhyNotOffered relay={relay} verdict={verdict} canEdit={canEdit} />}
-      {editor && <RuleEditorInline rules={relay.suggestedRules} editable={canEdit} patterns={patterns} onPatternChange={onPatternChange} scope={scope} onScopeChange={onScopeChange} errors={errors} />}
-      {verdict.checking && <p className="approval-why" role="status">Checking the edited rule…</p>}
+      {editor && (
+        <RuleEditorInline
+          rules={relay.suggestedRules}
+          editable={canEdit}
+          patterns={patterns}
+          onPatternChange={onPatternChange}
+          scope={scope}
+          onScopeChange={onScopeChange}
+          errors={errors}
+        />
+      )}
+      {verdict.checking && (
+        <p className="approval-why" role="status">
+          Checking the edited rule…
+        </p>
+      )}
     </>
   );
 }
 
-function WhyNotOffered({ relay, verdict, canEdit }: { relay: RelayRequest; verdict: AlwaysAllowState; canEdit: boolean }) {
+function WhyNotOffered({
+  relay,
+  verdict,
+  canEdit,
+}: {
+  relay: RelayRequest;
+  verdict: AlwaysAllowState;
+  canEdit: boolean;
+}) {
   const rule = verdict.rule;
   const ruleName = rule ? `rule #${rule.index + 1}${rule.id ? ` (${rule.id})` : ''}` : undefined;
   return (
     <Notice tone="info" className="always-allow-why">
       <p>
-        <strong>Always Allow is not offered:</strong> the rule it would add would not cover this call, so the same call would ask again.
+        <strong>Always Allow is not offered:</strong> the rule it would add would not cover this call, so the same call
+        would ask again.
       </p>
       {verdict.reason && (
         <p>
@@ -49,7 +81,9 @@ function WhyNotOffered({ relay, verdict, canEdit }: { relay: RelayRequest; verdi
           <a href="/rules">Change {ruleName} on the Rules page</a> to stop it asking.
         </p>
       )}
-      {canEdit && !ruleName && relay.suggestedRules.length > 0 && <p>Edit the pattern below: Always Allow is offered as soon as the rule covers this call.</p>}
+      {canEdit && !ruleName && relay.suggestedRules.length > 0 && (
+        <p>Edit the pattern below: Always Allow is offered as soon as the rule covers this call.</p>
+      )}
       <p>Approve Once approves just this call.</p>
     </Notice>
   );

@@ -43,7 +43,13 @@ export function ApprovalDetails({ relay }: { relay: RelayRequest }) {
       <dl className="approval-facts">
         <dt>Agent</dt>
         <dd>
-          <Revealed text={relay.parents.length > 0 ? `${relay.agentId} (subagent of ${agentChain(relay.parents.at(-1), relay.parents.slice(0, -1))})` : relay.agentId} />
+          <Revealed
+            text={
+              relay.parents.length > 0
+                ? `${relay.agentId} (subagent of ${agentChain(relay.parents.at(-1), relay.parents.slice(0, -1))})`
+                : relay.agentId
+            }
+          />
         </dd>
         {startedBy && me && startedBy !== me && (
           <>

@@ -30,7 +30,10 @@ export function ApprovalDialog() {
   const dismissed = useApprovalStore((s) => s.dismissed);
   const [selected, setSelected] = useState<string>();
   // The chosen one while it is pending, else the oldest.
-  const index = Math.max(0, queue.findIndex((r) => r.id === selected));
+  const index = Math.max(
+    0,
+    queue.findIndex((r) => r.id === selected),
+  );
   const current = queue[index];
   useFocusReturn(current !== undefined && !dismissed);
   if (!current) return null;
@@ -76,7 +79,10 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
   const { armed, isArmed, disarm } = useArmed();
   // Only those who may manage grants may edit a suggested rule or grant it to everyone.
   const canEditGrants = useMe().data?.permissions.includes('grants:manage') ?? false;
-  const edited = canEditGrants && Object.keys(patterns).length > 0 && emptyPatterns(relay.suggestedRules, patterns).length === 0 ? editedRules(relay.suggestedRules, patterns) : undefined;
+  const edited =
+    canEditGrants && Object.keys(patterns).length > 0 && emptyPatterns(relay.suggestedRules, patterns).length === 0
+      ? editedRules(relay.suggestedRules, patterns)
+      : undefined;
   const changed = edited !== undefined && JSON.stringify(edited) !== JSON.stringify(relay.suggestedRules);
   const verdict = useAlwaysAllow(relay, changed ? edited : undefined);
   // While an edit is re-checked the button stays (disabled), so the layout does not jump.

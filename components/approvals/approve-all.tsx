@@ -35,7 +35,8 @@ export function ApproveAllConfirm({ relay, onBack }: { relay: RelayRequest; onBa
       const result = await approveAllPending(relay.runId);
       useChatSettings.getState().setMode('bypassPermissions');
       const approved = new Set(result.approved);
-      for (const id of ids) (approved.has(id) ? useApprovalStore.getState().decided : useApprovalStore.getState().failed)(id);
+      for (const id of ids)
+        (approved.has(id) ? useApprovalStore.getState().decided : useApprovalStore.getState().failed)(id);
     } catch (failure) {
       ids.forEach((id) => useApprovalStore.getState().failed(id));
       setError((failure as Error).message);
@@ -46,8 +47,11 @@ export function ApproveAllConfirm({ relay, onBack }: { relay: RelayRequest; onBa
   return (
     <div ref={group} className="approve-all-confirm" role="group" aria-labelledby="approve-all-question">
       <p id="approve-all-question">
-        <strong>{`Approve ${calls(approvable.length)} waiting in this run and switch it to Auto-approve?`}</strong> Later calls then run without asking, except those an ask rule asks about.
-        {left > 0 ? ` ${calls(left)} under an ask rule still ${left === 1 ? 'needs its' : 'need their'} own decision.` : ' Calls under an ask rule would still need their own decision.'}
+        <strong>{`Approve ${calls(approvable.length)} waiting in this run and switch it to Auto-approve?`}</strong>{' '}
+        Later calls then run without asking, except those an ask rule asks about.
+        {left > 0
+          ? ` ${calls(left)} under an ask rule still ${left === 1 ? 'needs its' : 'need their'} own decision.`
+          : ' Calls under an ask rule would still need their own decision.'}
       </p>
       {error && <Notice tone="danger">Could not approve them: {error}</Notice>}
       <div className="approval-actions">

@@ -20,7 +20,9 @@ function announcement(seconds: number): string | undefined {
 
 export function Countdown({ expiresAt }: { expiresAt: number }) {
   const [now, setNow] = useState(() => Date.now());
-  const [spoken, setSpoken] = useState(() => `${format(Math.max(0, Math.ceil((expiresAt - Date.now()) / 1000)))} left to decide`);
+  const [spoken, setSpoken] = useState(
+    () => `${format(Math.max(0, Math.ceil((expiresAt - Date.now()) / 1000)))} left to decide`,
+  );
   const seconds = Math.max(0, Math.ceil((expiresAt - now) / 1000));
 
   useEffect(() => {

@@ -9,23 +9,50 @@ import { hasInvisible } from '@/lib/client/reveal';
 import type { GrantScope } from '@/lib/contract';
 import type { Rule } from '@/lib/policy/types';
 
-
 /** The rules as the human edited them, each with a description that matches its patterns. */
 export function editedRules(suggested: readonly Rule[], patterns: Record<string, string>): Rule[] {
   return suggested.map((rule, i) => {
     if (!rule.params) return rule;
-    const params = Object.fromEntries(Object.entries(rule.params).map(([name, value]) => [name, patterns[`${i}.${name}`] ?? value]));
+    const params = Object.fromEntries(
+      Object.entries(rule.params).map(([name, value]) => [name, patterns[`${i}.${name}`] ?? value]),
+    );
     const changed = Object.entries(params).some(([name, value]) => rule.params![name] !== value);
     if (!changed) return rule;
-    return { ...rule, params, description: `Always allow: ${rule.tool} ${Object.entries(params).map(([n, v]) => `${n} ${v}`).join(', ')}` };
+    return {
+      ...rule,
+      params,
+      description: `Always allow: ${rule.tool} ${Object.entries(params)
+        .map(([n, v]) => `${n} ${v}`)
+        .join(', ')}`,
+    };
   });
 }
 
 export function emptyPatterns(suggested: readonly Rule[], patterns: Record<string, string>): string[] {
-  return suggested.flatMap((rule, i) => Object.keys(rule.params ?? {}).filter((name) => (patterns[`${i}.${name}`] ?? rule.params![name]!).trim() === '').map((name) => `${i}.${name}`));
+  return suggested.flatMap((rule, i) =>
+    Object.keys(rule.params ?? {})
+      .filter((name) => (patterns[`${i}.${name}`] ?? rule.params![name]!).trim() === '')
+      .map((name) => `${i}.${name}`),
+  );
 }
 
-export function RuleEditorInline({ rules, editable, patterns, onPatternChange, scope, onScopeChange, errors }: { rules: readonly Rule[]; editable: boolean; patterns: Record<string, string>; onPatternChange(key: string, value: string): void; scope: GrantScope; onScopeChange(scope: GrantScope): void; errors: readonly string[] }) {
+export function RuleEditorInline({
+  rules,
+  editable,
+  patterns,
+  onPatternChange,
+  scope,
+  onScopeChange,
+  errors,
+}: {
+  rules: readonly Rule[];
+  editable: boolean;
+  patterns: Record<string, string>;
+  onPatternChange(key: string, value: string): void;
+  scope: GrantScope;
+  onScopeChange(scope: GrantScope): void;
+  errors: readonly string[];
+}) {
   return (
     <section className="rule-editor" aria-labelledby="rule-editor-title">
       <h3 id="rule-editor-title" className="approval-section__title">

@@ -13,7 +13,12 @@ export type AlwaysAllowState = AlwaysAllowVerdict & { checking?: boolean };
 
 /** The relay's own verdict; relays raised by older versions have none: offered when something is suggested. */
 export function relayVerdict(relay: RelayRequest): AlwaysAllowVerdict {
-  return relay.alwaysAllow ?? (relay.suggestedRules.length > 0 ? { covers: true } : { covers: false, reason: 'No rule can be suggested for this call.' });
+  return (
+    relay.alwaysAllow ??
+    (relay.suggestedRules.length > 0
+      ? { covers: true }
+      : { covers: false, reason: 'No rule can be suggested for this call.' })
+  );
 }
 
 export function useAlwaysAllow(relay: RelayRequest, edited: readonly Rule[] | undefined): AlwaysAllowState {
@@ -23,10 +28,15 @@ export function useAlwaysAllow(relay: RelayRequest, edited: readonly Rule[] | un
     if (key === undefined) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      apiFetch<AlwaysAllowVerdict>(`/api/chat/relay/${encodeURIComponent(relay.id)}/check`, { method: 'POST', json: { sessionId: relay.sessionId, rule: JSON.parse(key) }, signal: controller.signal })
+      apiFetch<AlwaysAllowVerdict>(`/api/chat/relay/${encodeURIComponent(relay.id)}/check`, {
+        method: 'POST',
+        json: { sessionId: relay.sessionId, rule: JSON.parse(key) },
+        signal: controller.signal,
+      })
         .then((verdict) => setChecked({ key, verdict }))
         .catch((error: Error) => {
-          if (!controller.signal.aborted) setChecked({ key, verdict: { covers: false, reason: `The rule could not be checked: ${error.message}` } });
+          if (!controller.signal.aborted)
+            setChecked({ key, verdict: { covers: false, reason: `The rule could not be checked: ${error.message}` } });
         });
     }, CHECK_DELAY_MS);
     return () => {

@@ -18,7 +18,9 @@ export function useFocusReturn(open: boolean) {
 
   useEffect(() => {
     if (wasOpen.current && !open) {
-      const target = lastOutside.current?.isConnected ? lastOutside.current : document.querySelector<HTMLElement>('textarea');
+      const target = lastOutside.current?.isConnected
+        ? lastOutside.current
+        : document.querySelector<HTMLElement>('textarea');
       target?.focus();
     }
     wasOpen.current = open;

@@ -13,7 +13,8 @@ const REASON_TEXT: Record<string, string> = {
 };
 
 export function decidedBy(decision: Decision): string {
-  if (decision.rule) return `Rule #${decision.rule.index + 1}${decision.rule.id ? ` (${decision.rule.id})` : ''}: ${decision.rule.action}`;
+  if (decision.rule)
+    return `Rule #${decision.rule.index + 1}${decision.rule.id ? ` (${decision.rule.id})` : ''}: ${decision.rule.action}`;
   return `No rule: ${REASON_TEXT[decision.reason] ?? decision.reason}`;
 }
 

@@ -15,15 +15,19 @@ export function AuditRow({ entry }: { entry: AuditEntry }) {
       <td data-label="Time" className="audit-table__nowrap">
         <Timestamp iso={entry.at} />
       </td>
-      <td data-label="Kind" className="audit-table__nowrap">{entry.kind.replaceAll('_', ' ')}</td>
+      <td data-label="Kind" className="audit-table__nowrap">
+        {entry.kind.replaceAll('_', ' ')}
+      </td>
       <td data-label="Action">{entry.action ? <Badge>{entry.action}</Badge> : '—'}</td>
-      <td data-label="Tool">{entry.tool ? (
+      <td data-label="Tool">
+        {entry.tool ? (
           <span className="audit-table__mono">
             <Revealed text={entry.tool} />
           </span>
         ) : (
           '—'
-        )}</td>
+        )}
+      </td>
       <td data-label="Who">{entry.decidedBy ? <Revealed text={entry.decidedBy} /> : '—'}</td>
       <td data-label="Why" className="audit-table__why">
         {entry.reason ? <Revealed text={entry.reason} /> : '—'}
@@ -34,23 +38,32 @@ export function AuditRow({ entry }: { entry: AuditEntry }) {
         )}
         {always && <span className="audit-table__rule">with an “always allow” rule</span>}
       </td>
-      <td data-label="Waited" className="audit-table__nowrap">{formatWait(entry.waitMs)}</td>
+      <td data-label="Waited" className="audit-table__nowrap">
+        {formatWait(entry.waitMs)}
+      </td>
       <td data-label="Run" className="audit-table__nowrap">
         {entry.runId ? (
-          <Link href={`/?run=${encodeURIComponent(entry.runId)}`} title={entry.runId} aria-label={`Run ${entry.runId}`} className="audit-table__mono">
+          <Link
+            href={`/?run=${encodeURIComponent(entry.runId)}`}
+            title={entry.runId}
+            aria-label={`Run ${entry.runId}`}
+            className="audit-table__mono"
+          >
             {entry.runId.slice(0, 8)}
           </Link>
         ) : (
           '—'
         )}
       </td>
-      <td data-label="Agent">{entry.agentId ? (
+      <td data-label="Agent">
+        {entry.agentId ? (
           <span className="audit-table__mono">
             <Revealed text={entry.agentId} />
           </span>
         ) : (
           '—'
-        )}</td>
+        )}
+      </td>
       <td data-label="Params" className="audit-table__params">
         <Collapsed label="Params" value={entry.params} />
         <Collapsed label="Details" value={entry.details} />

@@ -42,7 +42,9 @@ export function AuditView() {
         </div>
         {log.isPending && <p className="audit-empty">Loading the audit log…</p>}
         {log.error && <Notice tone="danger">Could not load the audit log: {log.error.message}</Notice>}
-        {log.isSuccess && entries.length === 0 && <p className="audit-empty">{filtered ? 'No entries match these filters.' : 'Nothing recorded yet.'}</p>}
+        {log.isSuccess && entries.length === 0 && (
+          <p className="audit-empty">{filtered ? 'No entries match these filters.' : 'Nothing recorded yet.'}</p>
+        )}
         {entries.length > 0 && <AuditTable entries={entries} />}
         {log.hasNextPage && (
           <div className="audit-more">

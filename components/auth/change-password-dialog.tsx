@@ -43,8 +43,25 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
       }
     >
       <form id={formId} onSubmit={submit} noValidate className="user-menu__form">
-        <TextField label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={currentError} hint="Leave empty if you have none yet." autoFocus />
-        <TextField label="New password" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} error={nextError} hint="10 characters or more." />
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          error={currentError}
+          hint="Leave empty if you have none yet."
+          autoFocus
+        />
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+          error={nextError}
+          hint="10 characters or more."
+        />
       </form>
       {change.error && !currentError && !nextError && <Notice tone="danger">{change.error.message}</Notice>}
     </Dialog>

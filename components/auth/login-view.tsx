@@ -39,7 +39,11 @@ function LinkCard({ token, onSignedIn }: { token: string; onSignedIn: () => void
       <p>This link signs you in once. Press the button to use it.</p>
       {exchange.isError && <Notice tone="danger">{loginErrorMessage(exchange.error)}</Notice>}
       <div className="login__actions">
-        <Button variant="primary" disabled={exchange.isPending || used} onClick={() => exchange.mutate(token, { onSuccess: onSignedIn })}>
+        <Button
+          variant="primary"
+          disabled={exchange.isPending || used}
+          onClick={() => exchange.mutate(token, { onSuccess: onSignedIn })}
+        >
           Sign in with the one-time link
         </Button>
       </div>

@@ -12,7 +12,8 @@ export function PasswordForm({ onSignedIn }: { onSignedIn: () => void }) {
   const login = useLogin();
   const error = login.error;
   const fieldError = (path: string) => (error instanceof ApiError ? error.fieldMessage(path) : undefined);
-  const formError = error && !(error instanceof ApiError && error.fields.length > 0) ? loginErrorMessage(error) : undefined;
+  const formError =
+    error && !(error instanceof ApiError && error.fields.length > 0) ? loginErrorMessage(error) : undefined;
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -21,8 +22,25 @@ export function PasswordForm({ onSignedIn }: { onSignedIn: () => void }) {
 
   return (
     <form className="login__form" onSubmit={submit} aria-label="Sign in with a password" noValidate>
-      <TextField label="Username" name="username" autoComplete="username" autoCapitalize="none" spellCheck={false} value={username} onChange={(e) => setUsername(e.target.value)} error={fieldError('username')} />
-      <TextField label="Password" name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={fieldError('password')} />
+      <TextField
+        label="Username"
+        name="username"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        value={username}
+        onChange={(e) => setUsername(e.target.value)}
+        error={fieldError('username')}
+      />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={fieldError('password')}
+      />
       {formError && <Notice tone="danger">{formError}</Notice>}
       <div className="login__actions">
         <Button type="submit" variant="primary" disabled={login.isPending || login.isSuccess}>

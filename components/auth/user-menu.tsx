@@ -27,7 +27,10 @@ export function UserMenu() {
     if (pathname === '/login') return null;
     return (
       <div className="user-menu">
-        <Link href={pathname && pathname !== '/' ? `/login?next=${encodeURIComponent(pathname)}` : '/login'} className="app-header__link">
+        <Link
+          href={pathname && pathname !== '/' ? `/login?next=${encodeURIComponent(pathname)}` : '/login'}
+          className="app-header__link"
+        >
           Sign in
         </Link>
       </div>
@@ -63,7 +66,13 @@ export function UserMenu() {
       <Button size="sm" variant="ghost" onClick={() => signOut(false)} disabled={busy}>
         Sign out
       </Button>
-      <Button size="sm" variant="ghost" onClick={() => signOut(true)} disabled={busy} title="End every session of yours, on every device (API tokens stay)">
+      <Button
+        size="sm"
+        variant="ghost"
+        onClick={() => signOut(true)}
+        disabled={busy}
+        title="End every session of yours, on every device (API tokens stay)"
+      >
         Sign out everywhere
       </Button>
       <ChangePasswordDialog

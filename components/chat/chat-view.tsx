@@ -85,7 +85,9 @@ export function ChatView() {
       </div>
       <SessionList currentSessionId={transcript.sessionId} />
       <StatusBar mode={mode} runStatus={runStatus} pending={pending} reconnecting={reconnecting} />
-      {setRunMode.isError && !(setRunMode.error instanceof ApiError && setRunMode.error.status === 409) && <p role="alert">Could not change the mode: {setRunMode.error.message}</p>}
+      {setRunMode.isError && !(setRunMode.error instanceof ApiError && setRunMode.error.status === 409) && (
+        <p role="alert">Could not change the mode: {setRunMode.error.message}</p>
+      )}
       {cancel.isError && <p role="alert">Could not cancel the run: {cancel.error.message}</p>}
       <QueueNoticeBanner />
       <TranscriptView items={transcript.items} />

@@ -6,7 +6,14 @@ import { Revealed, cx } from '@/components/ui';
 type MessageItem = Extract<TranscriptItem, { kind: 'user' | 'assistant' | 'error' }>;
 
 export function Message({ item }: { item: MessageItem }) {
-  const who = item.kind === 'user' ? 'You' : item.kind === 'error' ? 'Error' : item.parents.length > 0 ? `Agent ${agentChain(item.agentId, item.parents)}` : 'Assistant';
+  const who =
+    item.kind === 'user'
+      ? 'You'
+      : item.kind === 'error'
+        ? 'Error'
+        : item.parents.length > 0
+          ? `Agent ${agentChain(item.agentId, item.parents)}`
+          : 'Assistant';
   return (
     <div className={cx('chat-msg', `chat-msg--${item.kind}`)}>
       <p className="chat-msg__who">

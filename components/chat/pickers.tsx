@@ -11,12 +11,32 @@ export function AgentPicker({ value, onChange }: { value: string; onChange(agent
   const agents = useAgents();
   const list = agents.data?.agents ?? [];
   const selected = value || agents.data?.defaultAgent || '';
-  const options = list.length > 0 ? list.map((a) => ({ value: a.name, label: a.name })) : [{ value: '', label: agents.isError ? 'Default (profiles unavailable)' : 'Loading…' }];
+  const options =
+    list.length > 0
+      ? list.map((a) => ({ value: a.name, label: a.name }))
+      : [{ value: '', label: agents.isError ? 'Default (profiles unavailable)' : 'Loading…' }];
   const description = list.find((a) => a.name === selected)?.description;
-  return <SelectField label="Agent" value={selected} options={options} disabled={list.length === 0} hint={description} onChange={(e) => onChange(e.target.value)} />;
+  return (
+    <SelectField
+      label="Agent"
+      value={selected}
+      options={options}
+      disabled={list.length === 0}
+      hint={description}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
 }
 
-export function ModePicker({ value, onChange, disabled }: { value: Mode; onChange(mode: Mode): void; disabled?: boolean }) {
+export function ModePicker({
+  value,
+  onChange,
+  disabled,
+}: {
+  value: Mode;
+  onChange(mode: Mode): void;
+  disabled?: boolean;
+}) {
   const [confirming, setConfirming] = useState(false);
   const choose = (next: Mode) => {
     if (next === DANGEROUS_MODE && value !== DANGEROUS_MODE) setConfirming(true);
@@ -52,7 +72,10 @@ export function ModePicker({ value, onChange, disabled }: { value: Mode; onChang
           </>
         }
       >
-        <p>Calls that would ask for approval will run without anyone seeing them first, in this run and the next ones started from this chat, until you switch back.</p>
+        <p>
+          Calls that would ask for approval will run without anyone seeing them first, in this run and the next ones
+          started from this chat, until you switch back.
+        </p>
       </Dialog>
     </>
   );

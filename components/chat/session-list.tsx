@@ -22,11 +22,15 @@ export function SessionList({ currentSessionId }: { currentSessionId?: string })
         <ul className="chat-sessions__list">
           {items.map((s) => (
             <li key={s.sessionId}>
-              <Link href={`/?run=${encodeURIComponent(s.lastRunId)}`} aria-current={s.sessionId === currentSessionId ? 'page' : undefined}>
+              <Link
+                href={`/?run=${encodeURIComponent(s.lastRunId)}`}
+                aria-current={s.sessionId === currentSessionId ? 'page' : undefined}
+              >
                 <Revealed text={s.title || '(untitled)'} />
               </Link>
               <span className="chat-sessions__meta">
-                {when.format(new Date(s.lastRunAt))} · {s.runCount === 1 ? '1 turn' : `${s.runCount} turns`} · {runStatusLabel(s.lastStatus)}
+                {when.format(new Date(s.lastRunAt))} · {s.runCount === 1 ? '1 turn' : `${s.runCount} turns`} ·{' '}
+                {runStatusLabel(s.lastStatus)}
               </span>
             </li>
           ))}

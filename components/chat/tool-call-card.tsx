@@ -17,14 +17,15 @@ const MODIFIER: Record<ToolItem['status'], string> = {
   expired: 'denied',
 };
 
-
-
 export function ToolCallCard({ item }: { item: ToolItem }) {
   const subagent = item.parents.length > 0;
   const blocked = item.status === 'denied' || item.status === 'expired';
   const how = howDecided(item);
   // A human's denial reason is already in `how`; the gate's explanation is shown on its own line.
-  const reason = blocked && item.reason && !(item.resolution?.reason && how?.endsWith(item.resolution.reason)) ? item.reason : undefined;
+  const reason =
+    blocked && item.reason && !(item.resolution?.reason && how?.endsWith(item.resolution.reason))
+      ? item.reason
+      : undefined;
   return (
     <article aria-label={`${item.tool} call`} className={cx('tool-card', `tool-card--${MODIFIER[item.status]}`)}>
       <div className="tool-card__head">

@@ -15,7 +15,11 @@ export function TranscriptView({ items }: { items: TranscriptItem[] }) {
       <h2 id="chat-log-title" className="ui-visually-hidden">
         Conversation
       </h2>
-      {items.length === 0 && <p className="chat-empty">Ask the agent to do something, e.g. <code>$ ls -la</code> or <code>write notes.md: hello</code>.</p>}
+      {items.length === 0 && (
+        <p className="chat-empty">
+          Ask the agent to do something, e.g. <code>$ ls -la</code> or <code>write notes.md: hello</code>.
+        </p>
+      )}
       {nodes.map((node) => (
         <Node key={node.item.id} node={node} />
       ))}

@@ -3,35 +3,35 @@
 // which turns "Deploy to staging" into a bash call), `'use client'` and `export` (a Next page
 // renders it), the unused `useEffect` import dropped (lint), and `pendingRelay` typed as the relay
 // event (the design's `ServerEvent | null` would not let `.id`/`.tool` type-check on the union).
-"use client";
-import { useState } from "react";
-import { createSSETransport, createHTTPTransport } from "@/lib/client/transport";
-import type { ServerEvent } from "@/lib/client/transport";
+'use client';
+import { useState } from 'react';
+import { createSSETransport, createHTTPTransport } from '@/lib/client/transport';
+import type { ServerEvent } from '@/lib/client/transport';
 
 export function ChatInterface() {
   const [events, setEvents] = useState<ServerEvent[]>([]);
   const [sessionId, setSessionId] = useState<string | null>(null);
-  const [pendingRelay, setPendingRelay] = useState<Extract<ServerEvent, { type: "relay" }> | null>(null);
+  const [pendingRelay, setPendingRelay] = useState<Extract<ServerEvent, { type: 'relay' }> | null>(null);
 
-  const sse = createSSETransport({ baseUrl: "/api" });
-  const http = createHTTPTransport({ baseUrl: "/api" });
+  const sse = createSSETransport({ baseUrl: '/api' });
+  const http = createHTTPTransport({ baseUrl: '/api' });
 
   const startChat = async (input: string) => {
     setEvents([]);
     setSessionId(null);
 
     for await (const event of sse.stream({
-      model: "offline",
-      messages: [{ role: "user", content: input }],
+      model: 'offline',
+      messages: [{ role: 'user', content: input }],
       permissions: { allowlist: [] },
     })) {
       setEvents((prev) => [...prev, event]);
 
-      if (event.type === "connected") {
+      if (event.type === 'connected') {
         setSessionId(event.sessionId);
       }
 
-      if (event.type === "relay") {
+      if (event.type === 'relay') {
         setPendingRelay(event);
       }
     }
@@ -53,7 +53,7 @@ export function ChatInterface() {
 
     await http.resolveRelay(sessionId, pendingRelay.id, {
       approved: false,
-      reason: "User denied",
+      reason: 'User denied',
     });
 
     setPendingRelay(null);
@@ -61,13 +61,13 @@ export function ChatInterface() {
 
   return (
     <div>
-      <button onClick={() => startChat("Deploy to staging")}>Start</button>
+      <button onClick={() => startChat('Deploy to staging')}>Start</button>
 
       <div className="events">
         {events.map((event, i) => (
           <div key={i}>
-            {event.type === "text" && <p>{event.content}</p>}
-            {event.type === "tool_call" && <p>📞 {event.name}</p>}
+            {event.type === 'text' && <p>{event.content}</p>}
+            {event.type === 'tool_call' && <p>📞 {event.name}</p>}
           </div>
         ))}
       </div>

@@ -5,7 +5,10 @@ import type { ConditionOp, Mode, ParamKind } from '@/lib/policy/types';
 
 export const KNOWN_TOOLS = ['bash', 'read_file', 'write_file', 'edit_file', 'list_files', 'fetch_url', 'task'] as const;
 
-export const MODE_OPTIONS: { value: Mode; label: string }[] = MODES.map((value) => ({ value, label: MODE_LABELS[value] }));
+export const MODE_OPTIONS: { value: Mode; label: string }[] = MODES.map((value) => ({
+  value,
+  label: MODE_LABELS[value],
+}));
 
 export const ACTION_OPTIONS = [
   { value: 'allow', label: 'allow' },

@@ -27,7 +27,11 @@ export function DecisionView({ decision, policy }: { decision: Decision; policy:
         Decided by {REASON_LABELS[decision.reason] ?? decision.reason}
         {deciding && (
           <>
-            : <strong>deciding rule <Revealed text={refName(deciding, policy)} /></strong> (highlighted in the rules table)
+            :{' '}
+            <strong>
+              deciding rule <Revealed text={refName(deciding, policy)} />
+            </strong>{' '}
+            (highlighted in the rules table)
           </>
         )}
         {overridden && (
@@ -62,7 +66,13 @@ export function DecisionView({ decision, policy }: { decision: Decision; policy:
                 <td>
                   <Badge>{part.action}</Badge>
                 </td>
-                <td>{part.rule ? <Revealed text={refName(part.rule, policy)} /> : <span className="rules-muted">{REASON_LABELS[part.reason] ?? part.reason}</span>}</td>
+                <td>
+                  {part.rule ? (
+                    <Revealed text={refName(part.rule, policy)} />
+                  ) : (
+                    <span className="rules-muted">{REASON_LABELS[part.reason] ?? part.reason}</span>
+                  )}
+                </td>
                 <td>
                   <Revealed text={part.explanation} />
                 </td>

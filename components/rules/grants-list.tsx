@@ -35,7 +35,13 @@ function GrantRow({ grant, onRevoke, busy }: { grant: Grant; onRevoke: (g: Grant
         <time dateTime={grant.createdAt}>{when(grant.createdAt)}</time>
       </td>
       <td>
-        <Button size="sm" variant="danger" disabled={busy} onClick={() => onRevoke(grant)} aria-label={`Revoke grant ${summary}${grant.sessionId ? ` for session ${grant.sessionId}` : ' (everyone)'}`}>
+        <Button
+          size="sm"
+          variant="danger"
+          disabled={busy}
+          onClick={() => onRevoke(grant)}
+          aria-label={`Revoke grant ${summary}${grant.sessionId ? ` for session ${grant.sessionId}` : ' (everyone)'}`}
+        >
           Revoke
         </Button>
       </td>
@@ -71,7 +77,9 @@ export function GrantsList() {
       {message && <Notice tone={message.tone}>{message.text}</Notice>}
       {grants.isPending && <p className="rules-muted">Loading grants…</p>}
       {grants.isError && <Notice tone="danger">Could not load the grants: {grants.error.message}</Notice>}
-      {grants.data && grants.data.length === 0 && <p className="rules-muted">No live grants. “Always Allow” in the chat adds one.</p>}
+      {grants.data && grants.data.length === 0 && (
+        <p className="rules-muted">No live grants. “Always Allow” in the chat adds one.</p>
+      )}
       {grants.data && grants.data.length > 0 && (
         <Table caption="Always Allow grants" className="cards-at-phone">
           <thead>

@@ -12,7 +12,12 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 /** One line: "3 rules added, 25 removed, 1 changed, 2 unchanged". */
 export function diffSummary(diff: PolicyDiff): string {
   if (isEmptyDiff(diff)) return 'The import changes nothing.';
-  const parts = [`${plural(diff.added.length, 'rule')} added`, `${diff.removed.length} removed`, `${diff.changed.length} changed`, `${diff.unchanged} unchanged`];
+  const parts = [
+    `${plural(diff.added.length, 'rule')} added`,
+    `${diff.removed.length} removed`,
+    `${diff.changed.length} changed`,
+    `${diff.unchanged} unchanged`,
+  ];
   if (diff.defaultAction) parts.push(`default action ${diff.defaultAction.before} → ${diff.defaultAction.after}`);
   if (diff.riskDefaults) parts.push('risk defaults changed');
   return `${parts.join(', ')}.`;
@@ -55,11 +60,9 @@ export function ImportDiff({ diff }: { diff: PolicyDiff }) {
       <p className="rules-diff__summary">{diffSummary(diff)}</p>
       {diff.safetyDeniesLost.length > 0 && (
         <Notice tone="warning">
-          <strong>
-            The import removes {plural(diff.safetyDeniesLost.length, 'built-in safety deny rule')}
-          </strong>
-          : {diff.safetyDeniesLost.map((r) => r.id).join(', ')}. Calls they block today (private network addresses, deleting the file system, sudo, piping into a shell) would no longer be
-          denied by them.
+          <strong>The import removes {plural(diff.safetyDeniesLost.length, 'built-in safety deny rule')}</strong>:{' '}
+          {diff.safetyDeniesLost.map((r) => r.id).join(', ')}. Calls they block today (private network addresses,
+          deleting the file system, sudo, piping into a shell) would no longer be denied by them.
         </Notice>
       )}
       <Group title="Added" rules={diff.added} />

@@ -4,7 +4,13 @@ import type { StoredPolicy } from '@/lib/client/policy';
 import { ExportPanel } from './export-panel';
 import { ImportPanel } from './import-panel';
 
-export function ImportExportPanel({ current, onConflict }: { current: StoredPolicy; onConflict: (version: number) => void }) {
+export function ImportExportPanel({
+  current,
+  onConflict,
+}: {
+  current: StoredPolicy;
+  onConflict: (version: number) => void;
+}) {
   return (
     <Card aria-labelledby="import-export-heading">
       <CardHeader id="import-export-heading" title="Import and export" />

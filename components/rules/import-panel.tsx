@@ -10,7 +10,8 @@ import { diffPolicies, type PolicyDiff } from '@/lib/policy/diff';
 import type { Policy } from '@/lib/policy/types';
 import { diffSummary, ImportDiff } from './import-diff';
 
-const FORMATS_HINT = 'JSON in any format the server reads: the canonical { defaultAction, rules }, the seeds’ { allowlist, deny, allowOnce }, or snake_case { default_action, rules: [{ tool, action, timeout_s }] }.';
+const FORMATS_HINT =
+  'JSON in any format the server reads: the canonical { defaultAction, rules }, the seeds’ { allowlist, deny, allowOnce }, or snake_case { default_action, rules: [{ tool, action, timeout_s }] }.';
 
 function describeError(error: unknown): string {
   if (error instanceof ApiError && error.fields.length > 0) {
@@ -25,7 +26,12 @@ export function ImportPanel({ current, onConflict }: { current: StoredPolicy; on
   const save = useImportPolicy();
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
-  const [converted, setConverted] = useState<{ text: string; policy: Policy; base: StoredPolicy; diff: PolicyDiff } | null>(null);
+  const [converted, setConverted] = useState<{
+    text: string;
+    policy: Policy;
+    base: StoredPolicy;
+    diff: PolicyDiff;
+  } | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [done, setDone] = useState<string>();
 
@@ -78,7 +84,15 @@ export function ImportPanel({ current, onConflict }: { current: StoredPolicy; on
   return (
     <div className="rules-stack">
       <h3 className="rules-form__title">Import</h3>
-      <TextArea label="Policy to import" value={text} rows={6} spellCheck={false} hint={FORMATS_HINT} error={error} onChange={(e) => edit(e.target.value)} />
+      <TextArea
+        label="Policy to import"
+        value={text}
+        rows={6}
+        spellCheck={false}
+        hint={FORMATS_HINT}
+        error={error}
+        onChange={(e) => edit(e.target.value)}
+      />
       <div className="ui-field">
         <label htmlFor={fileId} className="ui-field__label">
           Or upload a policy file
@@ -96,7 +110,8 @@ export function ImportPanel({ current, onConflict }: { current: StoredPolicy; on
       {converted && (
         <>
           <Notice>
-            Preview: {converted.policy.rules.length} rules, default action {converted.policy.defaultAction}. Nothing is saved until you import; the import replaces all rules of version {converted.base.version}.
+            Preview: {converted.policy.rules.length} rules, default action {converted.policy.defaultAction}. Nothing is
+            saved until you import; the import replaces all rules of version {converted.base.version}.
           </Notice>
           <ImportDiff diff={converted.diff} />
           <JsonView value={converted.policy} label="Converted policy" limit={1_000_000} />
@@ -105,7 +120,11 @@ export function ImportPanel({ current, onConflict }: { current: StoredPolicy; on
       <Dialog
         open={confirming && converted !== null}
         title="Replace the rules with the import?"
-        description={converted ? `All rules of version ${converted.base.version} are replaced: ${diffSummary(converted.diff)}` : undefined}
+        description={
+          converted
+            ? `All rules of version ${converted.base.version} are replaced: ${diffSummary(converted.diff)}`
+            : undefined
+        }
         onCancel={() => setConfirming(false)}
         footer={
           <>
@@ -117,7 +136,11 @@ export function ImportPanel({ current, onConflict }: { current: StoredPolicy; on
         }
       >
         {converted && converted.diff.safetyDeniesLost.length > 0 ? (
-          <Notice tone="warning">It removes {converted.diff.safetyDeniesLost.length} built-in safety deny rule{converted.diff.safetyDeniesLost.length === 1 ? '' : 's'}: {converted.diff.safetyDeniesLost.map((r) => r.id).join(', ')}.</Notice>
+          <Notice tone="warning">
+            It removes {converted.diff.safetyDeniesLost.length} built-in safety deny rule
+            {converted.diff.safetyDeniesLost.length === 1 ? '' : 's'}:{' '}
+            {converted.diff.safetyDeniesLost.map((r) => r.id).join(', ')}.
+          </Notice>
         ) : (
           <p className="rules-muted">You can restore the current version from the history.</p>
         )}

@@ -29,18 +29,57 @@ export function PolicyTestForm({ onAdd, onCancel }: { onAdd: (test: PolicyTest) 
         Add a test
       </h3>
       <div className="rules-form__grid">
-        <TextField label="Test name" value={values.name} hint="Optional." error={errors.name} onChange={(e) => set({ name: e.target.value })} autoComplete="off" />
-        <TextField label="Tool" value={values.tool} list="policy-test-tools" error={errors.tool} onChange={(e) => set({ tool: e.target.value })} autoComplete="off" />
-        <TextField label="Agent" value={values.agent} placeholder="main" hint="Empty: the main agent." error={errors.agent} onChange={(e) => set({ agent: e.target.value })} autoComplete="off" />
-        <SelectField label="Mode" value={values.mode} options={MODE_OPTIONS} onChange={(e) => set({ mode: e.target.value as Mode })} />
-        <SelectField label="Expected decision" value={values.expect} options={ACTION_OPTIONS} onChange={(e) => set({ expect: e.target.value as Action })} />
+        <TextField
+          label="Test name"
+          value={values.name}
+          hint="Optional."
+          error={errors.name}
+          onChange={(e) => set({ name: e.target.value })}
+          autoComplete="off"
+        />
+        <TextField
+          label="Tool"
+          value={values.tool}
+          list="policy-test-tools"
+          error={errors.tool}
+          onChange={(e) => set({ tool: e.target.value })}
+          autoComplete="off"
+        />
+        <TextField
+          label="Agent"
+          value={values.agent}
+          placeholder="main"
+          hint="Empty: the main agent."
+          error={errors.agent}
+          onChange={(e) => set({ agent: e.target.value })}
+          autoComplete="off"
+        />
+        <SelectField
+          label="Mode"
+          value={values.mode}
+          options={MODE_OPTIONS}
+          onChange={(e) => set({ mode: e.target.value as Mode })}
+        />
+        <SelectField
+          label="Expected decision"
+          value={values.expect}
+          options={ACTION_OPTIONS}
+          onChange={(e) => set({ expect: e.target.value as Action })}
+        />
       </div>
       <datalist id="policy-test-tools">
         {KNOWN_TOOLS.map((t) => (
           <option key={t} value={t} />
         ))}
       </datalist>
-      <TextArea label="Call params (JSON)" value={values.params} rows={3} spellCheck={false} error={errors.params} onChange={(e) => set({ params: e.target.value })} />
+      <TextArea
+        label="Call params (JSON)"
+        value={values.params}
+        rows={3}
+        spellCheck={false}
+        error={errors.params}
+        onChange={(e) => set({ params: e.target.value })}
+      />
       {errors.form && <Notice tone="danger">{errors.form}</Notice>}
       <div className="rules-form__actions">
         <Button type="submit" variant="primary">

@@ -14,11 +14,18 @@ import { PolicyTestForm } from './policy-test-form';
 const label = (index: number, test: PolicyTest) => `test #${index + 1}${test.name ? ` “${test.name}”` : ''}`;
 
 function describeError(error: unknown): string {
-  if (error instanceof ApiError && error.fields.length > 0 && error.status !== 422) return error.fields.map((f) => `${f.path || '(policy)'}: ${f.message}`).join('; ');
+  if (error instanceof ApiError && error.fields.length > 0 && error.status !== 422)
+    return error.fields.map((f) => `${f.path || '(policy)'}: ${f.message}`).join('; ');
   return error instanceof Error ? error.message : 'The request failed';
 }
 
-export function PolicyTestsPanel({ current, onConflict }: { current: StoredPolicy; onConflict: (version: number) => void }) {
+export function PolicyTestsPanel({
+  current,
+  onConflict,
+}: {
+  current: StoredPolicy;
+  onConflict: (version: number) => void;
+}) {
   const run = useRunPolicyTests();
   const save = useSavePolicy();
   const [tests, setTests] = useState<PolicyTest[]>(() => current.policy.tests ?? []);
@@ -46,8 +53,15 @@ export function PolicyTestsPanel({ current, onConflict }: { current: StoredPolic
   async function saveTests() {
     setMessage(null);
     try {
-      const saved = await save.mutateAsync({ policy: draftPolicy(tests), version: current.version, note: 'Saved the policy tests' });
-      setMessage({ tone: 'success', text: `Saved ${tests.length} ${tests.length === 1 ? 'test' : 'tests'}. The rules are now version ${saved.version}.` });
+      const saved = await save.mutateAsync({
+        policy: draftPolicy(tests),
+        version: current.version,
+        note: 'Saved the policy tests',
+      });
+      setMessage({
+        tone: 'success',
+        text: `Saved ${tests.length} ${tests.length === 1 ? 'test' : 'tests'}. The rules are now version ${saved.version}.`,
+      });
     } catch (error) {
       const conflict = conflictVersion(error);
       if (conflict !== undefined) return onConflict(conflict);
@@ -72,7 +86,9 @@ export function PolicyTestsPanel({ current, onConflict }: { current: StoredPolic
           </Button>
         }
       />
-      <p className="rules-muted">Calls the rules must decide as stated. They run on every save: a policy whose tests fail is not saved.</p>
+      <p className="rules-muted">
+        Calls the rules must decide as stated. They run on every save: a policy whose tests fail is not saved.
+      </p>
       {adding && (
         <PolicyTestForm
           onAdd={(test) => {
@@ -85,11 +101,18 @@ export function PolicyTestsPanel({ current, onConflict }: { current: StoredPolic
       {tests.length === 0 ? (
         <p className="rules-muted">No tests yet.</p>
       ) : (
-        <TestsTable tests={tests} results={report?.results} disabled={busy} onRemove={(i) => change(tests.filter((_, j) => j !== i))} onExpect={(i, expect) => change(tests.map((t, j) => (j === i ? { ...t, expect } : t)))} />
+        <TestsTable
+          tests={tests}
+          results={report?.results}
+          disabled={busy}
+          onRemove={(i) => change(tests.filter((_, j) => j !== i))}
+          onExpect={(i, expect) => change(tests.map((t, j) => (j === i ? { ...t, expect } : t)))}
+        />
       )}
       {report && (
         <Notice tone={report.failed > 0 ? 'danger' : 'success'}>
-          {report.results.length} {report.results.length === 1 ? 'test' : 'tests'}: {report.passed} passed, {report.failed} failed.
+          {report.results.length} {report.results.length === 1 ? 'test' : 'tests'}: {report.passed} passed,{' '}
+          {report.failed} failed.
         </Notice>
       )}
       {message && <Notice tone={message.tone}>{message.text}</Notice>}
@@ -140,7 +163,9 @@ function TestsTable({ tests, results, disabled, onRemove, onExpect }: TestsTable
               </td>
               <td>
                 <code className="rules-code">
-                  <Revealed text={`${test.call.tool}${test.call.agent ? ` (agent ${test.call.agent})` : ''} ${JSON.stringify(test.call.params)}`} />
+                  <Revealed
+                    text={`${test.call.tool}${test.call.agent ? ` (agent ${test.call.agent})` : ''} ${JSON.stringify(test.call.params)}`}
+                  />
                 </code>
               </td>
               <td>{test.mode ?? 'default'}</td>
@@ -163,11 +188,20 @@ function TestsTable({ tests, results, disabled, onRemove, onExpect }: TestsTable
               </td>
               <td className="rules-row__actions">
                 {result && !result.pass && (
-                  <Button onClick={() => onExpect(index, result.got)} disabled={disabled} aria-label={`Expect ${result.got} in ${name}`}>
+                  <Button
+                    onClick={() => onExpect(index, result.got)}
+                    disabled={disabled}
+                    aria-label={`Expect ${result.got} in ${name}`}
+                  >
                     Expect {result.got}
                   </Button>
                 )}
-                <Button variant="danger" onClick={() => onRemove(index)} disabled={disabled} aria-label={`Remove ${name}`}>
+                <Button
+                  variant="danger"
+                  onClick={() => onRemove(index)}
+                  disabled={disabled}
+                  aria-label={`Remove ${name}`}
+                >
                   Remove
                 </Button>
               </td>

@@ -59,11 +59,47 @@ export function RuleForm({ title, initial, onSave, onCancel }: RuleFormProps) {
       </h3>
       {errors.form && <Notice tone="danger">{errors.form}</Notice>}
       <div className="rules-form__grid">
-        <SelectField label="Action" value={values.action} options={ACTION_OPTIONS} error={errors.action} onChange={(e) => set({ action: e.target.value as Action })} />
-        <TextField label="Tool" value={values.tool} error={errors.tool} hint="Tool name; * matches any characters." list="rule-form-tools" onChange={(e) => set({ tool: e.target.value })} autoComplete="off" required />
-        <TextField label="Agent" value={values.agent} error={errors.agent} hint="Glob over the agent name; empty for any agent." onChange={(e) => set({ agent: e.target.value })} autoComplete="off" />
-        <TextField label="Timeout (seconds)" inputMode="numeric" value={values.timeoutS} error={errors.timeoutS} hint="How long an ask waits before it is denied." onChange={(e) => set({ timeoutS: e.target.value })} />
-        <TextField label="Rule ID" value={values.id} error={errors.id} hint="Optional name shown in decisions." onChange={(e) => set({ id: e.target.value })} autoComplete="off" />
+        <SelectField
+          label="Action"
+          value={values.action}
+          options={ACTION_OPTIONS}
+          error={errors.action}
+          onChange={(e) => set({ action: e.target.value as Action })}
+        />
+        <TextField
+          label="Tool"
+          value={values.tool}
+          error={errors.tool}
+          hint="Tool name; * matches any characters."
+          list="rule-form-tools"
+          onChange={(e) => set({ tool: e.target.value })}
+          autoComplete="off"
+          required
+        />
+        <TextField
+          label="Agent"
+          value={values.agent}
+          error={errors.agent}
+          hint="Glob over the agent name; empty for any agent."
+          onChange={(e) => set({ agent: e.target.value })}
+          autoComplete="off"
+        />
+        <TextField
+          label="Timeout (seconds)"
+          inputMode="numeric"
+          value={values.timeoutS}
+          error={errors.timeoutS}
+          hint="How long an ask waits before it is denied."
+          onChange={(e) => set({ timeoutS: e.target.value })}
+        />
+        <TextField
+          label="Rule ID"
+          value={values.id}
+          error={errors.id}
+          hint="Optional name shown in decisions."
+          onChange={(e) => set({ id: e.target.value })}
+          autoComplete="off"
+        />
       </div>
       <datalist id="rule-form-tools">
         {KNOWN_TOOLS.map((t) => (
@@ -72,7 +108,13 @@ export function RuleForm({ title, initial, onSave, onCancel }: RuleFormProps) {
       </datalist>
       <ParamRows tool={values.tool} rows={values.params} errors={errors} onChange={(params) => set({ params })} />
       <ConditionRows rows={values.conditions} errors={errors} onChange={(conditions) => set({ conditions })} />
-      <TextArea label="Description" value={values.description} error={errors.description} rows={2} onChange={(e) => set({ description: e.target.value })} />
+      <TextArea
+        label="Description"
+        value={values.description}
+        error={errors.description}
+        rows={2}
+        onChange={(e) => set({ description: e.target.value })}
+      />
       <label className="rules-form__check">
         <input type="checkbox" checked={values.once} onChange={(e) => set({ once: e.target.checked })} />
         Allow once (an allow rule used up by the first call it decides)

@@ -21,7 +21,9 @@ function Group({ group, all, table }: { group: (typeof GROUPS)[number]; all: Ind
   const custom = mine.filter((r) => !isBuiltinRule(r.rule));
   const builtin = mine.filter((r) => isBuiltinRule(r.rule));
   const query = (table.filter ?? '').trim().toLowerCase();
-  const open = (query !== '' && builtin.some((r) => matchesFilter(r.rule, query))) || builtin.some((r) => r.index === table.decidingIndex);
+  const open =
+    (query !== '' && builtin.some((r) => matchesFilter(r.rule, query))) ||
+    builtin.some((r) => r.index === table.decidingIndex);
   const headingId = `rules-group-${action}`;
   return (
     <section aria-labelledby={headingId} className={`rules-group rules-group--${action}`}>

@@ -83,13 +83,25 @@ export function RuleRow({ rule, index, deciding, disabled, onEdit, onDelete }: R
           </ul>
         )}
       </td>
-      <td data-label="Timeout">{rule.timeoutS === undefined ? <span className="rules-muted">none</span> : `${rule.timeoutS} s${rule.onTimeout ? ', then deny' : ''}`}</td>
+      <td data-label="Timeout">
+        {rule.timeoutS === undefined ? (
+          <span className="rules-muted">none</span>
+        ) : (
+          `${rule.timeoutS} s${rule.onTimeout ? ', then deny' : ''}`
+        )}
+      </td>
       <td>
         <div className="rules-row__actions">
           <Button size="sm" onClick={() => onEdit(index)} disabled={disabled} aria-label={`Edit rule ${name}`}>
             Edit
           </Button>
-          <Button size="sm" variant="ghost" onClick={() => onDelete(index)} disabled={disabled} aria-label={`Delete rule ${name}`}>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => onDelete(index)}
+            disabled={disabled}
+            aria-label={`Delete rule ${name}`}
+          >
             Delete
           </Button>
         </div>

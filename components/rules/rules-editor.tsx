@@ -51,7 +51,11 @@ export function RulesEditor({ current, decidingIndex, onConflict }: RulesEditorP
     if (!editing) return undefined;
     const { base, index } = editing;
     const at = index ?? base.policy.rules.length;
-    const problem = await write(base, withRule(base.policy, index, rule), index === null ? `Added rule ${ruleName(rule, at)}` : `Saved rule ${ruleName(rule, at)}`);
+    const problem = await write(
+      base,
+      withRule(base.policy, index, rule),
+      index === null ? `Added rule ${ruleName(rule, at)}` : `Saved rule ${ruleName(rule, at)}`,
+    );
     if (!problem || 'conflict' in problem) setEditing(null);
     // The server names the whole policy's paths; only this rule's belong on the form.
     if (problem && 'issues' in problem) return { issues: problem.issues, prefix: `rules.${at}.` };
@@ -66,7 +70,8 @@ export function RulesEditor({ current, decidingIndex, onConflict }: RulesEditorP
     if (!rule) return;
     const problem = await write(base, withoutRule(base.policy, index), `Deleted rule ${ruleName(rule, index)}`);
     if (problem && 'message' in problem) setMessage({ tone: 'danger', text: problem.message });
-    if (problem && 'issues' in problem) setMessage({ tone: 'danger', text: problem.issues.map((i) => `${i.path}: ${i.message}`).join('; ') });
+    if (problem && 'issues' in problem)
+      setMessage({ tone: 'danger', text: problem.issues.map((i) => `${i.path}: ${i.message}`).join('; ') });
   }
 
   const deletingRule = deleting ? deleting.base.policy.rules[deleting.index] : undefined;
@@ -90,20 +95,32 @@ export function RulesEditor({ current, decidingIndex, onConflict }: RulesEditorP
         }
       />
       <p className="rules-muted">
-        Version {current.version} · {current.policy.rules.length} rules · default action <strong>{current.policy.defaultAction}</strong>
+        Version {current.version} · {current.policy.rules.length} rules · default action{' '}
+        <strong>{current.policy.defaultAction}</strong>
       </p>
-      <Notice className="rules-note">Order does not matter: when several rules match a call, deny wins over ask, and ask wins over allow.</Notice>
+      <Notice className="rules-note">
+        Order does not matter: when several rules match a call, deny wins over ask, and ask wins over allow.
+      </Notice>
       {message && <Notice tone={message.tone}>{message.text}</Notice>}
       {editing && (
         <RuleForm
           key={`${editing.base.version}:${editing.index ?? 'new'}`}
-          title={editing.index === null || !editingRule ? 'Add rule' : `Edit rule ${ruleName(editingRule, editing.index)}`}
+          title={
+            editing.index === null || !editingRule ? 'Add rule' : `Edit rule ${ruleName(editingRule, editing.index)}`
+          }
           initial={editingRule ? ruleToValues(editingRule) : emptyValues()}
           onSave={saveRule}
           onCancel={() => setEditing(null)}
         />
       )}
-      <TextField label="Filter rules" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} className="rules-filter" autoComplete="off" />
+      <TextField
+        label="Filter rules"
+        type="search"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+        className="rules-filter"
+        autoComplete="off"
+      />
       <RuleGroups
         rules={current.policy.rules}
         filter={filter}

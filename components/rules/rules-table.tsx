@@ -19,12 +19,24 @@ export interface RulesTableProps {
   onDelete: (index: number) => void;
 }
 
-export const matchesFilter = (rule: Rule, query: string) => `${rule.id ?? ''} ${describeRule(rule)} ${rule.description ?? ''}`.toLowerCase().includes(query);
+export const matchesFilter = (rule: Rule, query: string) =>
+  `${rule.id ?? ''} ${describeRule(rule)} ${rule.description ?? ''}`.toLowerCase().includes(query);
 
-export function RulesTable({ rules, only, caption = 'Permission rules', filter = '', decidingIndex, disabled, onEdit, onDelete }: RulesTableProps) {
+export function RulesTable({
+  rules,
+  only,
+  caption = 'Permission rules',
+  filter = '',
+  decidingIndex,
+  disabled,
+  onEdit,
+  onDelete,
+}: RulesTableProps) {
   const query = filter.trim().toLowerCase();
   const indexes = only ?? rules.map((_, index) => index);
-  const shown = indexes.flatMap((index) => (rules[index] ? [{ rule: rules[index], index }] : [])).filter(({ rule }) => !query || matchesFilter(rule, query));
+  const shown = indexes
+    .flatMap((index) => (rules[index] ? [{ rule: rules[index], index }] : []))
+    .filter(({ rule }) => !query || matchesFilter(rule, query));
   if (shown.length === 0) return <p className="rules-muted">No rule here matches “{filter.trim()}”.</p>;
   return (
     <Table caption={caption} className="rules-table cards-at-phone">
@@ -44,7 +56,15 @@ export function RulesTable({ rules, only, caption = 'Permission rules', filter =
       </thead>
       <tbody>
         {shown.map(({ rule, index }) => (
-          <RuleRow key={`${index}:${rule.id ?? ''}`} rule={rule} index={index} deciding={index === decidingIndex} disabled={disabled} onEdit={onEdit} onDelete={onDelete} />
+          <RuleRow
+            key={`${index}:${rule.id ?? ''}`}
+            rule={rule}
+            index={index}
+            deciding={index === decidingIndex}
+            disabled={disabled}
+            onEdit={onEdit}
+            onDelete={onDelete}
+          />
         ))}
       </tbody>
     </Table>

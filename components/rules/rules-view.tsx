@@ -36,7 +36,15 @@ export function RulesView() {
   if (policy.isError) return <Notice tone="danger">Could not load the rules: {policy.error.message}</Notice>;
   const current = policy.data;
   const decidingIndex = tested && tested.version === current.version ? decidingRule(tested.decision)?.index : undefined;
-  const shown = [SECTIONS.rules, SECTIONS.testCall, SECTIONS.policyTests, SECTIONS.importExport, SECTIONS.shadow, SECTIONS.grants, SECTIONS.history];
+  const shown = [
+    SECTIONS.rules,
+    SECTIONS.testCall,
+    SECTIONS.policyTests,
+    SECTIONS.importExport,
+    SECTIONS.shadow,
+    SECTIONS.grants,
+    SECTIONS.history,
+  ];
   return (
     <div className="rules-page" key={generation}>
       <SectionNav sections={shown} />

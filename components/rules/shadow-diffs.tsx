@@ -18,14 +18,24 @@ function Change({ live, shadow }: { live: string; shadow: string }) {
   );
 }
 
-export function ShadowDiffsView({ diffs, onRefresh, refreshing }: { diffs: ShadowDiffs; onRefresh: () => void; refreshing: boolean }) {
+export function ShadowDiffsView({
+  diffs,
+  onRefresh,
+  refreshing,
+}: {
+  diffs: ShadowDiffs;
+  onRefresh: () => void;
+  refreshing: boolean;
+}) {
   const { counts, groups, recent } = diffs;
   return (
     <div className="rules-stack">
       <div className="rules-actions">
         <p className="rules-muted" aria-live="polite">
           {counts.compared} decisions compared · {counts.same} the same · <strong>{counts.differ} different</strong>
-          {counts.dropped > 0 ? ` · ${counts.dropped} not compared (the background queue was full or a write failed)` : ''}
+          {counts.dropped > 0
+            ? ` · ${counts.dropped} not compared (the background queue was full or a write failed)`
+            : ''}
         </p>
         <Button onClick={onRefresh} disabled={refreshing}>
           Refresh differences

@@ -11,7 +11,8 @@ import { useClearShadow, usePromoteShadow, useSetShadow, useShadow, useShadowDif
 import { ShadowDiffsView } from './shadow-diffs';
 
 function describeError(error: unknown): string {
-  if (error instanceof ApiError && error.fields.length > 0) return error.fields.map((f) => `${f.path || '(document)'}: ${f.message}`).join('; ');
+  if (error instanceof ApiError && error.fields.length > 0)
+    return error.fields.map((f) => `${f.path || '(document)'}: ${f.message}`).join('; ');
   return error instanceof Error ? error.message : 'The request failed';
 }
 
@@ -47,7 +48,9 @@ export function ShadowPanel({ current, onConflict }: { current: StoredPolicy; on
     }
     try {
       const saved = await set.mutateAsync({ doc });
-      setMessage(`Shadow set: ${saved.policy.rules.length} rules, compared with live version ${saved.baseVersion} from now on.`);
+      setMessage(
+        `Shadow set: ${saved.policy.rules.length} rules, compared with live version ${saved.baseVersion} from now on.`,
+      );
       setText('');
     } catch (e) {
       setError(describeError(e));
@@ -80,14 +83,16 @@ export function ShadowPanel({ current, onConflict }: { current: StoredPolicy; on
     <Card aria-labelledby="shadow-heading">
       <CardHeader id="shadow-heading" title="Shadow policy" />
       <p className="rules-muted">
-        A shadow policy is evaluated beside the live rules on every real call and never changes the outcome; the calls it would decide differently are listed here.
+        A shadow policy is evaluated beside the live rules on every real call and never changes the outcome; the calls
+        it would decide differently are listed here.
       </p>
       {message && <Notice tone="success">{message}</Notice>}
       {shadow.isError && <Notice tone="danger">Could not load the shadow: {shadow.error.message}</Notice>}
       {active && (
         <div className="rules-stack">
           <p className="rules-muted">
-            Shadow with {active.policy.rules.length} rules, set by {active.createdBy} on {new Date(active.createdAt).toLocaleString()} against live version {active.baseVersion}
+            Shadow with {active.policy.rules.length} rules, set by {active.createdBy} on{' '}
+            {new Date(active.createdAt).toLocaleString()} against live version {active.baseVersion}
             {active.baseVersion !== current.version ? ` (live is now version ${current.version})` : ''}.
           </p>
           <div className="rules-actions">
@@ -99,12 +104,22 @@ export function ShadowPanel({ current, onConflict }: { current: StoredPolicy; on
             </Button>
           </div>
           {diffs.isError && <Notice tone="danger">Could not load the differences: {diffs.error.message}</Notice>}
-          {diffs.data && <ShadowDiffsView diffs={diffs.data} onRefresh={() => void diffs.refetch()} refreshing={diffs.isFetching} />}
+          {diffs.data && (
+            <ShadowDiffsView diffs={diffs.data} onRefresh={() => void diffs.refetch()} refreshing={diffs.isFetching} />
+          )}
         </div>
       )}
       <div className="rules-stack">
         <h3 className="rules-form__title">{active ? 'Replace the shadow' : 'Set a shadow'}</h3>
-        <TextArea label="Shadow policy" value={text} rows={6} spellCheck={false} error={error} hint="JSON in any format the import reads. Setting a shadow replaces the previous one and its differences." onChange={(e) => edit(e.target.value)} />
+        <TextArea
+          label="Shadow policy"
+          value={text}
+          rows={6}
+          spellCheck={false}
+          error={error}
+          hint="JSON in any format the import reads. Setting a shadow replaces the previous one and its differences."
+          onChange={(e) => edit(e.target.value)}
+        />
         <div className="ui-field">
           <label htmlFor={fileId} className="ui-field__label">
             Or upload a shadow policy file
@@ -132,7 +147,11 @@ export function ShadowPanel({ current, onConflict }: { current: StoredPolicy; on
           </>
         }
       >
-        {active && <p className="rules-muted">The shadow was set against version {active.baseVersion} by {active.createdBy}.</p>}
+        {active && (
+          <p className="rules-muted">
+            The shadow was set against version {active.baseVersion} by {active.createdBy}.
+          </p>
+        )}
       </Dialog>
     </Card>
   );

@@ -20,14 +20,23 @@ export interface TestedDecision {
 function parseParams(text: string): { params: Record<string, unknown> } | { error: string } {
   try {
     const value: unknown = JSON.parse(text || '{}');
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'Params must be a JSON object, e.g. {"command": "ls"}' };
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { error: 'Params must be a JSON object, e.g. {"command": "ls"}' };
     return { params: value as Record<string, unknown> };
   } catch (error) {
     return { error: `Not valid JSON: ${(error as Error).message}` };
   }
 }
 
-export function TestCallPanel({ current, result, onResult }: { current: StoredPolicy; result: TestedDecision | null; onResult: (r: TestedDecision | null) => void }) {
+export function TestCallPanel({
+  current,
+  result,
+  onResult,
+}: {
+  current: StoredPolicy;
+  result: TestedDecision | null;
+  onResult: (r: TestedDecision | null) => void;
+}) {
   const evaluate = useEvaluateCall();
   const client = useQueryClient();
   const [tool, setTool] = useState('bash');
@@ -39,13 +48,20 @@ export function TestCallPanel({ current, result, onResult }: { current: StoredPo
   async function submit(event: FormEvent) {
     event.preventDefault();
     const parsed = parseParams(paramsText);
-    const next = { tool: tool.trim() ? undefined : 'Name the tool to call', params: 'error' in parsed ? parsed.error : undefined };
+    const next = {
+      tool: tool.trim() ? undefined : 'Name the tool to call',
+      params: 'error' in parsed ? parsed.error : undefined,
+    };
     setErrors(next);
     if (next.tool || !('params' in parsed)) return;
     try {
-      const { decision, version } = await evaluate.mutateAsync({ call: { tool: tool.trim(), params: parsed.params, ...(agent.trim() ? { agent: agent.trim() } : {}) }, mode });
+      const { decision, version } = await evaluate.mutateAsync({
+        call: { tool: tool.trim(), params: parsed.params, ...(agent.trim() ? { agent: agent.trim() } : {}) },
+        mode,
+      });
       onResult({ decision, version: version ?? current.version });
-      if (version !== undefined && version > current.version) void client.invalidateQueries({ queryKey: policyKeys.current() });
+      if (version !== undefined && version > current.version)
+        void client.invalidateQueries({ queryKey: policyKeys.current() });
     } catch (error) {
       onResult(null);
       setErrors({ form: error instanceof Error ? error.message : 'The test failed' });
@@ -57,16 +73,42 @@ export function TestCallPanel({ current, result, onResult }: { current: StoredPo
       <CardHeader id="test-call-heading" title="Test a call" />
       <form className="rules-stack" onSubmit={submit} noValidate>
         <div className="rules-form__grid">
-          <TextField label="Tool" value={tool} list="test-call-tools" error={errors.tool} onChange={(e) => setTool(e.target.value)} autoComplete="off" />
-          <TextField label="Agent" value={agent} placeholder="main" hint="Empty: the main agent." onChange={(e) => setAgent(e.target.value)} autoComplete="off" />
-          <SelectField label="Mode" value={mode} options={MODE_OPTIONS} onChange={(e) => setMode(e.target.value as Mode)} />
+          <TextField
+            label="Tool"
+            value={tool}
+            list="test-call-tools"
+            error={errors.tool}
+            onChange={(e) => setTool(e.target.value)}
+            autoComplete="off"
+          />
+          <TextField
+            label="Agent"
+            value={agent}
+            placeholder="main"
+            hint="Empty: the main agent."
+            onChange={(e) => setAgent(e.target.value)}
+            autoComplete="off"
+          />
+          <SelectField
+            label="Mode"
+            value={mode}
+            options={MODE_OPTIONS}
+            onChange={(e) => setMode(e.target.value as Mode)}
+          />
         </div>
         <datalist id="test-call-tools">
           {KNOWN_TOOLS.map((t) => (
             <option key={t} value={t} />
           ))}
         </datalist>
-        <TextArea label="Params (JSON)" value={paramsText} error={errors.params} rows={4} spellCheck={false} onChange={(e) => setParamsText(e.target.value)} />
+        <TextArea
+          label="Params (JSON)"
+          value={paramsText}
+          error={errors.params}
+          rows={4}
+          spellCheck={false}
+          onChange={(e) => setParamsText(e.target.value)}
+        />
         {errors.form && <Notice tone="danger">{errors.form}</Notice>}
         <div>
           <Button type="submit" variant="primary" disabled={evaluate.isPending}>
@@ -74,9 +116,15 @@ export function TestCallPanel({ current, result, onResult }: { current: StoredPo
           </Button>
         </div>
       </form>
-      {result && result.version === current.version && <DecisionView decision={result.decision} policy={current.policy} />}
-      {result && result.version > current.version && <p className="rules-muted">Someone saved newer rules; loading them…</p>}
-      {result && result.version < current.version && <p className="rules-muted">The rules changed since this test; run it again.</p>}
+      {result && result.version === current.version && (
+        <DecisionView decision={result.decision} policy={current.policy} />
+      )}
+      {result && result.version > current.version && (
+        <p className="rules-muted">Someone saved newer rules; loading them…</p>
+      )}
+      {result && result.version < current.version && (
+        <p className="rules-muted">The rules changed since this test; run it again.</p>
+      )}
     </Card>
   );
 }

@@ -3,16 +3,32 @@
 'use client';
 import { useState } from 'react';
 import { Badge, Button, Card, CardHeader, Notice, Revealed, Table } from '@/components/ui';
-import { conflictVersion, usePolicyVersions, useSavePolicy, type PolicyVersion, type StoredPolicy } from '@/lib/client/policy';
+import {
+  conflictVersion,
+  usePolicyVersions,
+  useSavePolicy,
+  type PolicyVersion,
+  type StoredPolicy,
+} from '@/lib/client/policy';
 
-export function VersionHistory({ current, onConflict }: { current: StoredPolicy; onConflict: (version: number) => void }) {
+export function VersionHistory({
+  current,
+  onConflict,
+}: {
+  current: StoredPolicy;
+  onConflict: (version: number) => void;
+}) {
   const versions = usePolicyVersions();
   const save = useSavePolicy();
   const [message, setMessage] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
 
   async function restore(version: PolicyVersion) {
     try {
-      const saved = await save.mutateAsync({ policy: version.policy, version: current.version, note: `Restored version ${version.version}` });
+      const saved = await save.mutateAsync({
+        policy: version.policy,
+        version: current.version,
+        note: `Restored version ${version.version}`,
+      });
       setMessage({ tone: 'success', text: `Restored version ${version.version} as version ${saved.version}.` });
     } catch (error) {
       const conflict = conflictVersion(error);
@@ -57,7 +73,12 @@ export function VersionHistory({ current, onConflict }: { current: StoredPolicy;
                 <td>{v.policy.rules.length}</td>
                 <td>
                   {v.version !== current.version && (
-                    <Button size="sm" onClick={() => restore(v)} disabled={save.isPending} aria-label={`Restore version ${v.version}`}>
+                    <Button
+                      size="sm"
+                      onClick={() => restore(v)}
+                      disabled={save.isPending}
+                      aria-label={`Restore version ${v.version}`}
+                    >
                       Restore
                     </Button>
                   )}

@@ -18,7 +18,13 @@ export function CancelRunButton({ runId, title }: { runId: string; title: string
 
   return (
     <>
-      <Button size="sm" variant="danger" aria-label={`Cancel run ${title}`} onClick={() => setConfirming(true)} disabled={cancel.isPending}>
+      <Button
+        size="sm"
+        variant="danger"
+        aria-label={`Cancel run ${title}`}
+        onClick={() => setConfirming(true)}
+        disabled={cancel.isPending}
+      >
         Cancel
       </Button>
       <Dialog

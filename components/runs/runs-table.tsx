@@ -66,7 +66,11 @@ function RunRow({ run }: { run: RunSummary }) {
       <td data-label="Actions">
         <div className="runs-table__actions">
           {isLiveStatus(run.status) && <CancelRunButton runId={run.id} title={title} />}
-          <Link href={`/audit?run=${encodeURIComponent(run.id)}`} aria-label={`Audit log of ${title}`} className="runs-table__audit">
+          <Link
+            href={`/audit?run=${encodeURIComponent(run.id)}`}
+            aria-label={`Audit log of ${title}`}
+            className="runs-table__audit"
+          >
             Audit log
           </Link>
         </div>

@@ -5,12 +5,23 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect } from 'react';
 import { Button, Card, Notice, SelectField } from '@/components/ui';
 import { RUN_STATUSES } from '@/lib/contract';
-import { LIVE_REFRESH_MS, hasLiveRun, parseLimit, parseRunStatus, runStatusLabel, useRecentlyCancelledRunId, useRunsList } from '@/lib/client/runs-list';
+import {
+  LIVE_REFRESH_MS,
+  hasLiveRun,
+  parseLimit,
+  parseRunStatus,
+  runStatusLabel,
+  useRecentlyCancelledRunId,
+  useRunsList,
+} from '@/lib/client/runs-list';
 import { revealText } from '@/lib/client/reveal';
 import { RunsTable } from './runs-table';
 import './runs.css';
 
-const STATUS_OPTIONS = [{ value: '', label: 'All statuses' }, ...RUN_STATUSES.map((s) => ({ value: s, label: runStatusLabel(s) }))];
+const STATUS_OPTIONS = [
+  { value: '', label: 'All statuses' },
+  ...RUN_STATUSES.map((s) => ({ value: s, label: runStatusLabel(s) })),
+];
 
 export function RunsView() {
   const params = useSearchParams();
@@ -26,7 +37,8 @@ export function RunsView() {
 
   useEffect(() => {
     // The cancelled run's Cancel button (which had focus) is gone: focus its title instead.
-    if (cancelledId) document.querySelector<HTMLAnchorElement>(`tr[data-run-id="${CSS.escape(cancelledId)}"] a`)?.focus();
+    if (cancelledId)
+      document.querySelector<HTMLAnchorElement>(`tr[data-run-id="${CSS.escape(cancelledId)}"] a`)?.focus();
   }, [cancelledId]);
 
   const setStatus = (value: string) => {
@@ -43,7 +55,13 @@ export function RunsView() {
         <h2 id="runs-list-title" className="ui-card__title">
           {status ? `Runs: ${runStatusLabel(status)}` : 'All runs'}
         </h2>
-        <SelectField label="Status" className="runs-toolbar__status" value={status ?? ''} onChange={(e) => setStatus(e.target.value)} options={STATUS_OPTIONS} />
+        <SelectField
+          label="Status"
+          className="runs-toolbar__status"
+          value={status ?? ''}
+          onChange={(e) => setStatus(e.target.value)}
+          options={STATUS_OPTIONS}
+        />
         {/* A steady label: the list also refetches in the background every few seconds. */}
         <Button size="sm" onClick={() => void runs.refetch()}>
           Refresh
@@ -55,7 +73,11 @@ export function RunsView() {
       </p>
       {runs.isPending && <p className="runs-empty">Loading runs…</p>}
       {runs.error && <Notice tone="danger">Could not load the runs: {runs.error.message}</Notice>}
-      {runs.isSuccess && items.length === 0 && <p className="runs-empty">{status ? `No ${runStatusLabel(status)} runs.` : 'No runs yet. Start one from the chat.'}</p>}
+      {runs.isSuccess && items.length === 0 && (
+        <p className="runs-empty">
+          {status ? `No ${runStatusLabel(status)} runs.` : 'No runs yet. Start one from the chat.'}
+        </p>
+      )}
       {items.length > 0 && <RunsTable runs={items} />}
       {runs.hasNextPage && (
         <div className="runs-more">

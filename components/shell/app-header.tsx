@@ -20,7 +20,12 @@ export function AppHeader() {
         {links.map((link) => {
           const current = link.href === '/' ? pathname === '/' : pathname.startsWith(link.href);
           return (
-            <Link key={link.href} href={link.href} aria-current={current ? 'page' : undefined} className="app-header__link">
+            <Link
+              key={link.href}
+              href={link.href}
+              aria-current={current ? 'page' : undefined}
+              className="app-header__link"
+            >
               {link.label}
             </Link>
           );

@@ -9,7 +9,13 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 export function Button({ variant = 'secondary', size = 'md', className, type = 'button', ...rest }: ButtonProps) {
-  return <button type={type} className={cx('ui-button', `ui-button--${variant}`, size === 'sm' && 'ui-button--sm', className)} {...rest} />;
+  return (
+    <button
+      type={type}
+      className={cx('ui-button', `ui-button--${variant}`, size === 'sm' && 'ui-button--sm', className)}
+      {...rest}
+    />
+  );
 }
 
 export function cx(...names: Array<string | false | null | undefined>): string {

@@ -6,7 +6,17 @@ export function Card({ className, ...rest }: HTMLAttributes<HTMLElement>) {
   return <section className={cx('ui-card', className)} {...rest} />;
 }
 
-export function CardHeader({ title, actions, level = 2, id }: { title: ReactNode; actions?: ReactNode; level?: 2 | 3; id?: string }) {
+export function CardHeader({
+  title,
+  actions,
+  level = 2,
+  id,
+}: {
+  title: ReactNode;
+  actions?: ReactNode;
+  level?: 2 | 3;
+  id?: string;
+}) {
   const Heading = level === 2 ? 'h2' : 'h3';
   return (
     <div className="ui-card__header">

@@ -18,7 +18,17 @@ export interface DialogProps {
   data?: Record<string, string>;
 }
 
-export function Dialog({ open, title, description, onCancel, children, footer, className, onKeyDown, data }: DialogProps) {
+export function Dialog({
+  open,
+  title,
+  description,
+  onCancel,
+  children,
+  footer,
+  className,
+  onKeyDown,
+  data,
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();

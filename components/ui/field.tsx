@@ -1,6 +1,12 @@
 // Labelled form controls with an inline error that is tied to the control (aria-describedby), so a
 // screen reader reads the error with the field.
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { cx } from './button';
 
 interface FieldShell {
@@ -36,32 +42,72 @@ function describedBy(id: string, error?: string, hint?: ReactNode): string | und
   return hint ? `${id}-hint` : undefined;
 }
 
-export function TextField({ label, error, hint, className, id: givenId, ...rest }: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
+export function TextField({
+  label,
+  error,
+  hint,
+  className,
+  id: givenId,
+  ...rest
+}: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
   const autoId = useId();
   const id = givenId ?? autoId;
   return (
     <Shell id={id} label={label} error={error} hint={hint} className={className}>
-      <input id={id} className="ui-input" aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} {...rest} />
+      <input
+        id={id}
+        className="ui-input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        {...rest}
+      />
     </Shell>
   );
 }
 
-export function TextArea({ label, error, hint, className, id: givenId, ...rest }: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextArea({
+  label,
+  error,
+  hint,
+  className,
+  id: givenId,
+  ...rest
+}: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const autoId = useId();
   const id = givenId ?? autoId;
   return (
     <Shell id={id} label={label} error={error} hint={hint} className={className}>
-      <textarea id={id} className="ui-input ui-input--area" aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} {...rest} />
+      <textarea
+        id={id}
+        className="ui-input ui-input--area"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        {...rest}
+      />
     </Shell>
   );
 }
 
-export function SelectField({ label, error, hint, className, id: givenId, options, ...rest }: FieldShell & SelectHTMLAttributes<HTMLSelectElement> & { options: Array<{ value: string; label: string }> }) {
+export function SelectField({
+  label,
+  error,
+  hint,
+  className,
+  id: givenId,
+  options,
+  ...rest
+}: FieldShell & SelectHTMLAttributes<HTMLSelectElement> & { options: Array<{ value: string; label: string }> }) {
   const autoId = useId();
   const id = givenId ?? autoId;
   return (
     <Shell id={id} label={label} error={error} hint={hint} className={className}>
-      <select id={id} className="ui-input" aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} {...rest}>
+      <select
+        id={id}
+        className="ui-input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        {...rest}
+      >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

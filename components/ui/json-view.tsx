@@ -10,12 +10,22 @@ import { Revealed } from './revealed';
 
 const LIMIT = 600;
 
-export function JsonView({ value, label = 'Parameters', limit = LIMIT }: { value: unknown; label?: string; limit?: number }) {
+export function JsonView({
+  value,
+  label = 'Parameters',
+  limit = LIMIT,
+}: {
+  value: unknown;
+  label?: string;
+  limit?: number;
+}) {
   const pieces = useMemo(() => jsonPieces(value, limit), [value, limit]);
   return (
     <div className="ui-json">
       <pre className="ui-code" aria-label={label} tabIndex={0} dir="ltr">
-        {pieces.map((piece, i) => (piece.kind === 'text' ? <Revealed key={i} text={piece.text} /> : <LongString key={i} piece={piece} />))}
+        {pieces.map((piece, i) =>
+          piece.kind === 'text' ? <Revealed key={i} text={piece.text} /> : <LongString key={i} piece={piece} />,
+        )}
       </pre>
     </div>
   );
@@ -28,7 +38,13 @@ function LongString({ piece }: { piece: JsonLongString }) {
     <>
       <Revealed text={full ? piece.full : piece.short} />
       {`${piece.after} `}
-      <Button size="sm" variant="ghost" className="ui-json-toggle" onClick={() => setFull((f) => !f)} aria-expanded={full}>
+      <Button
+        size="sm"
+        variant="ghost"
+        className="ui-json-toggle"
+        onClick={() => setFull((f) => !f)}
+        aria-expanded={full}
+      >
         {full ? `Show less${of}` : `Show all${of} (${piece.length.toLocaleString()} characters)`}
       </Button>
     </>

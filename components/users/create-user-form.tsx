@@ -17,14 +17,17 @@ export function CreateUserForm() {
   // A taken username is a 409 without fields: it still belongs under the Username field.
   const taken = error?.code === 'conflict:username' ? error.message : undefined;
   const field = (path: string) => error?.fieldMessage(path) ?? (path === 'username' ? taken : undefined);
-  const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
+  const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [key]: e.target.value }));
 
   function submit(event: FormEvent) {
     event.preventDefault();
     setCreated(null);
     create.mutate(newUserBody(form), {
       onSuccess: ({ user }) => {
-        setCreated(`Created ${user.username} (${user.role}).${user.hasPassword ? '' : ' Give them a sign-in link from the table.'}`);
+        setCreated(
+          `Created ${user.username} (${user.role}).${user.hasPassword ? '' : ' Give them a sign-in link from the table.'}`,
+        );
         setForm(EMPTY);
       },
     });
@@ -35,10 +38,39 @@ export function CreateUserForm() {
     <Card aria-labelledby="create-user-heading">
       <CardHeader id="create-user-heading" title="Create a user" />
       <form className="users-form" onSubmit={submit} aria-label="Create a user" noValidate>
-        <TextField label="Username" autoComplete="off" autoCapitalize="none" spellCheck={false} value={form.username} onChange={set('username')} error={field('username')} />
-        <TextField label="Display name" autoComplete="off" value={form.displayName} onChange={set('displayName')} error={field('displayName')} hint="Optional: defaults to the username" />
-        <SelectField label="Role" value={form.role} onChange={set('role')} options={ROLE_OPTIONS} error={field('role')} />
-        <TextField label="Password" type="password" autoComplete="new-password" value={form.password} onChange={set('password')} error={field('password')} hint="Optional, 10+ characters. Without one, create a sign-in link." />
+        <TextField
+          label="Username"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={form.username}
+          onChange={set('username')}
+          error={field('username')}
+        />
+        <TextField
+          label="Display name"
+          autoComplete="off"
+          value={form.displayName}
+          onChange={set('displayName')}
+          error={field('displayName')}
+          hint="Optional: defaults to the username"
+        />
+        <SelectField
+          label="Role"
+          value={form.role}
+          onChange={set('role')}
+          options={ROLE_OPTIONS}
+          error={field('role')}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          value={form.password}
+          onChange={set('password')}
+          error={field('password')}
+          hint="Optional, 10+ characters. Without one, create a sign-in link."
+        />
         <div className="users-form__actions">
           <Button type="submit" variant="primary" disabled={create.isPending}>
             Create user

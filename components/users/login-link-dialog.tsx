@@ -5,7 +5,13 @@ import { Button, Dialog } from '@/components/ui';
 import type { User } from '@/lib/client/users';
 import { SecretField } from './secret-field';
 
-export function LoginLinkDialog({ link, onClose }: { link: { user: User; url: string; expiresAt: string } | null; onClose: () => void }) {
+export function LoginLinkDialog({
+  link,
+  onClose,
+}: {
+  link: { user: User; url: string; expiresAt: string } | null;
+  onClose: () => void;
+}) {
   return (
     <Dialog
       open={link !== null}
@@ -18,7 +24,13 @@ export function LoginLinkDialog({ link, onClose }: { link: { user: User; url: st
         </Button>
       }
     >
-      {link && <SecretField label="Sign-in link" value={link.url} hint={`Valid until ${new Date(link.expiresAt).toLocaleString()}, for one sign-in.`} />}
+      {link && (
+        <SecretField
+          label="Sign-in link"
+          value={link.url}
+          hint={`Valid until ${new Date(link.expiresAt).toLocaleString()}, for one sign-in.`}
+        />
+      )}
     </Dialog>
   );
 }

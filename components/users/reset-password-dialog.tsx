@@ -41,7 +41,16 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
       }
     >
       <form id={formId} onSubmit={submit} noValidate>
-        <TextField label="New password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={fieldError} hint="10 characters or more." autoFocus />
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={fieldError}
+          hint="10 characters or more."
+          autoFocus
+        />
       </form>
       {reset.error && !fieldError && <Notice tone="danger">{reset.error.message}</Notice>}
     </Dialog>

@@ -19,13 +19,25 @@ export function SecretField({ label, value, hint }: { label: string; value: stri
 
   return (
     <div className="users-secret">
-      <TextField label={label} value={value} readOnly hint={hint} className="users-secret__field" onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
+      <TextField
+        label={label}
+        value={value}
+        readOnly
+        hint={hint}
+        className="users-secret__field"
+        onFocus={(e) => e.currentTarget.select()}
+        spellCheck={false}
+      />
       <div className="users-secret__actions">
         <Button size="sm" onClick={copy}>
           Copy
         </Button>
         <span role="status" className="users-muted">
-          {copied === 'yes' ? 'Copied' : copied === 'failed' ? 'Copy is not available here: select the text and copy it' : ''}
+          {copied === 'yes'
+            ? 'Copied'
+            : copied === 'failed'
+              ? 'Copy is not available here: select the text and copy it'
+              : ''}
         </span>
       </div>
     </div>

@@ -4,7 +4,14 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Card, CardHeader, Notice, Table, TextField } from '@/components/ui';
 import { ApiError } from '@/lib/client/api';
-import { tokenBody, useCreateToken, useRevokeToken, useTokens, type ApiToken, type CreatedToken } from '@/lib/client/tokens';
+import {
+  tokenBody,
+  useCreateToken,
+  useRevokeToken,
+  useTokens,
+  type ApiToken,
+  type CreatedToken,
+} from '@/lib/client/tokens';
 import { SecretField } from './secret-field';
 
 const when = (iso: string | null, none: string) => (iso ? new Date(iso).toLocaleString() : none);
@@ -33,10 +40,26 @@ export function TokensPanel() {
   return (
     <Card aria-labelledby="tokens-heading">
       <CardHeader id="tokens-heading" title="Your API tokens" />
-      <p className="users-muted users-lead">For scripts and the CLI: send <code>Authorization: Bearer &lt;token&gt;</code>. A token acts as you, with your role.</p>
+      <p className="users-muted users-lead">
+        For scripts and the CLI: send <code>Authorization: Bearer &lt;token&gt;</code>. A token acts as you, with your
+        role.
+      </p>
       <form className="users-form" onSubmit={submit} aria-label="Create an API token" noValidate>
-        <TextField label="Token name" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} error={error?.fieldMessage('name')} />
-        <TextField label="Expires in days" inputMode="numeric" value={days} onChange={(e) => setDays(e.target.value)} error={error?.fieldMessage('expiresInDays')} hint="Optional: blank never expires" />
+        <TextField
+          label="Token name"
+          autoComplete="off"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={error?.fieldMessage('name')}
+        />
+        <TextField
+          label="Expires in days"
+          inputMode="numeric"
+          value={days}
+          onChange={(e) => setDays(e.target.value)}
+          error={error?.fieldMessage('expiresInDays')}
+          hint="Optional: blank never expires"
+        />
         <div className="users-form__actions">
           <Button type="submit" variant="primary" disabled={create.isPending}>
             Create token
@@ -46,7 +69,11 @@ export function TokensPanel() {
       {create.error && !(error && error.fields.length > 0) && <Notice tone="danger">{create.error.message}</Notice>}
       {created && (
         <Notice tone="success">
-          <SecretField label={`New token ${created.name}`} value={created.token} hint="Copy it now: it is shown only once." />
+          <SecretField
+            label={`New token ${created.name}`}
+            value={created.token}
+            hint="Copy it now: it is shown only once."
+          />
         </Notice>
       )}
       {revoke.isError && <Notice tone="danger">Revoking failed: {revoke.error.message}</Notice>}
@@ -68,12 +95,20 @@ export function TokensPanel() {
           <tbody>
             {tokens.data.map((token: ApiToken) => (
               <tr key={token.id}>
-                <th scope="row" className="users-rowhead">{token.name}</th>
+                <th scope="row" className="users-rowhead">
+                  {token.name}
+                </th>
                 <td data-label="Created">{when(token.createdAt, '')}</td>
                 <td data-label="Expires">{when(token.expiresAt, 'never')}</td>
                 <td data-label="Last used">{when(token.lastUsedAt, 'not yet')}</td>
                 <td>
-                  <Button size="sm" variant="danger" disabled={revoke.isPending} onClick={() => revoke.mutate(token.id)} aria-label={`Revoke token ${token.name}`}>
+                  <Button
+                    size="sm"
+                    variant="danger"
+                    disabled={revoke.isPending}
+                    onClick={() => revoke.mutate(token.id)}
+                    aria-label={`Revoke token ${token.name}`}
+                  >
                     Revoke
                   </Button>
                 </td>

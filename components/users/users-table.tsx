@@ -4,7 +4,15 @@
 'use client';
 import { useState } from 'react';
 import { Card, CardHeader, Notice, Table } from '@/components/ui';
-import { sessionsEndedMessage, useCreateLoginLink, useEndUserSessions, useUpdateUser, useUsers, type User, type UserChange } from '@/lib/client/users';
+import {
+  sessionsEndedMessage,
+  useCreateLoginLink,
+  useEndUserSessions,
+  useUpdateUser,
+  useUsers,
+  type User,
+  type UserChange,
+} from '@/lib/client/users';
 import { LoginLinkDialog } from './login-link-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
 import { UserRow } from './user-row';
@@ -78,8 +86,18 @@ export function UsersTable({ meId }: { meId: string | undefined }) {
                   user={user}
                   isMe={user.id === meId}
                   busy={busy}
-                  onRole={(role) => change(user, { role }, `${user.username} is now ${role === 'admin' ? 'an' : 'a'} ${role}.`)}
-                  onDisabled={(disabled) => change(user, { disabled }, disabled ? `${user.username} is disabled and signed out everywhere.` : `${user.username} is enabled again.`)}
+                  onRole={(role) =>
+                    change(user, { role }, `${user.username} is now ${role === 'admin' ? 'an' : 'a'} ${role}.`)
+                  }
+                  onDisabled={(disabled) =>
+                    change(
+                      user,
+                      { disabled },
+                      disabled
+                        ? `${user.username} is disabled and signed out everywhere.`
+                        : `${user.username} is enabled again.`,
+                    )
+                  }
                   onResetPassword={() => setResetting(user)}
                   onLoginLink={() => createLink(user)}
                   onSignOutEverywhere={() => signOutEverywhere(user)}
@@ -92,7 +110,11 @@ export function UsersTable({ meId }: { meId: string | undefined }) {
       <ResetPasswordDialog
         user={resetting}
         onClose={(done) => {
-          if (done && resetting) setMessage({ tone: 'success', text: `Set a new password for ${resetting.username}; their other sessions ended.` });
+          if (done && resetting)
+            setMessage({
+              tone: 'success',
+              text: `Set a new password for ${resetting.username}; their other sessions ended.`,
+            });
           setResetting(null);
         }}
       />

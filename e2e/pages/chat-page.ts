@@ -66,7 +66,10 @@ export class ChatPage {
     return text ? cards.filter({ hasText: text }) : cards;
   }
 
-  async expectCallStatus(card: Locator, status: 'waiting for approval' | 'running' | 'done' | 'error' | 'denied' | 'expired') {
+  async expectCallStatus(
+    card: Locator,
+    status: 'waiting for approval' | 'running' | 'done' | 'error' | 'denied' | 'expired',
+  ) {
     await expect(card.getByText(status, { exact: true })).toBeVisible();
   }
 

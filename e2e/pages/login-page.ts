@@ -36,7 +36,10 @@ export class LoginPage {
   async signIn(username: string, password: string): Promise<Response> {
     await this.username.fill(username);
     await this.password.fill(password);
-    const [response] = await Promise.all([this.page.waitForResponse((r) => r.url().endsWith('/api/auth/login') && r.request().method() === 'POST'), this.submit.click()]);
+    const [response] = await Promise.all([
+      this.page.waitForResponse((r) => r.url().endsWith('/api/auth/login') && r.request().method() === 'POST'),
+      this.submit.click(),
+    ]);
     return response;
   }
 
@@ -44,7 +47,10 @@ export class LoginPage {
   async useLink(url: string): Promise<Response> {
     await this.page.goto(url);
     await expect(this.heading).toBeVisible();
-    const [response] = await Promise.all([this.page.waitForResponse((r) => r.url().endsWith('/api/auth/login-token')), this.linkButton.click()]);
+    const [response] = await Promise.all([
+      this.page.waitForResponse((r) => r.url().endsWith('/api/auth/login-token')),
+      this.linkButton.click(),
+    ]);
     return response;
   }
 

@@ -36,13 +36,20 @@ export class PolicyTestsPanel {
 
   async run(): Promise<void> {
     await this.panel.getByRole('button', { name: 'Run tests' }).click();
-    await expect(this.panel.getByRole('status').or(this.panel.getByRole('alert')).filter({ hasText: /\d+ tests?: \d+ passed, \d+ failed\./ })).toBeVisible();
+    await expect(
+      this.panel
+        .getByRole('status')
+        .or(this.panel.getByRole('alert'))
+        .filter({ hasText: /\d+ tests?: \d+ passed, \d+ failed\./ }),
+    ).toBeVisible();
   }
 
   /** Clicks Save tests: 'saved', 'refused' (a test fails) or 'conflict' (another save came first). */
   async save(): Promise<'saved' | 'refused' | 'conflict'> {
     await this.panel.getByRole('button', { name: 'Save tests' }).click();
-    const saved = this.panel.getByRole('status').filter({ hasText: /^Saved \d+ tests?\. The rules are now version \d+\.$/ });
+    const saved = this.panel
+      .getByRole('status')
+      .filter({ hasText: /^Saved \d+ tests?\. The rules are now version \d+\.$/ });
     const refused = this.panel.getByRole('alert').filter({ hasText: /^The policy was not saved: / });
     await expect(saved.or(refused).or(this.conflictNotice)).toBeVisible();
     if (await saved.isVisible()) return 'saved';

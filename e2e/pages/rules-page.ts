@@ -107,7 +107,12 @@ export class RulesPage {
     await expect(this.conflictNotice).toHaveCount(0);
   }
 
-  async runTestCall(call: { tool: string; params: Record<string, unknown>; agent?: string; mode?: string }): Promise<Locator> {
+  async runTestCall(call: {
+    tool: string;
+    params: Record<string, unknown>;
+    agent?: string;
+    mode?: string;
+  }): Promise<Locator> {
     await this.testCall.getByLabel('Tool', { exact: true }).fill(call.tool);
     await this.testCall.getByLabel('Agent', { exact: true }).fill(call.agent ?? '');
     if (call.mode) await this.testCall.getByLabel('Mode').selectOption({ label: call.mode });

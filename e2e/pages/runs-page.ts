@@ -37,7 +37,9 @@ export class RunsPage {
   }
 
   async cancel(text: string) {
-    await this.row(text).getByRole('button', { name: /^Cancel run/ }).click();
+    await this.row(text)
+      .getByRole('button', { name: /^Cancel run/ })
+      .click();
     const dialog = this.page.getByRole('dialog', { name: 'Cancel this run?' });
     await expect(dialog).toBeVisible();
     await dialog.getByRole('button', { name: 'Cancel run', exact: true }).click();

@@ -32,7 +32,10 @@ export class SeedChatPage {
 
   /** Clicks a modal button and returns the POST /api/chat/relay/:id it sent. */
   async answer(button: Locator): Promise<Request> {
-    const [request] = await Promise.all([this.page.waitForRequest((r) => r.method() === 'POST' && /\/api\/chat\/relay\/[^/]+$/.test(r.url())), button.click()]);
+    const [request] = await Promise.all([
+      this.page.waitForRequest((r) => r.method() === 'POST' && /\/api\/chat\/relay\/[^/]+$/.test(r.url())),
+      button.click(),
+    ]);
     return request;
   }
 }

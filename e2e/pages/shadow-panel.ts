@@ -27,7 +27,10 @@ export class ShadowPanel {
 
   /** The row of the differences table for (live -> shadow, tool). */
   group(live: string, shadow: string, tool: string): Locator {
-    return this.differences.getByRole('row').filter({ hasText: `${live} → ${shadow}` }).filter({ has: this.page.getByRole('cell', { name: tool, exact: true }) });
+    return this.differences
+      .getByRole('row')
+      .filter({ hasText: `${live} → ${shadow}` })
+      .filter({ has: this.page.getByRole('cell', { name: tool, exact: true }) });
   }
 
   async promote(): Promise<void> {

@@ -20,7 +20,10 @@ export class UsersPage {
     this.heading = page.getByRole('heading', { level: 1, name: 'Users' });
     this.createForm = page.getByRole('form', { name: 'Create a user' });
     this.table = page.getByRole('table', { name: 'Users' });
-    this.notice = page.getByRole('region', { name: 'Users', exact: true }).getByRole('status').or(page.getByRole('region', { name: 'Users', exact: true }).getByRole('alert'));
+    this.notice = page
+      .getByRole('region', { name: 'Users', exact: true })
+      .getByRole('status')
+      .or(page.getByRole('region', { name: 'Users', exact: true }).getByRole('alert'));
     this.tokens = page.getByRole('region', { name: 'Your API tokens', exact: true });
   }
 
@@ -49,7 +52,9 @@ export class UsersPage {
   }
 
   row(username: string): Locator {
-    return this.table.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name: new RegExp(`^${username}\\b`) }) });
+    return this.table
+      .getByRole('row')
+      .filter({ has: this.page.getByRole('rowheader', { name: new RegExp(`^${username}\\b`) }) });
   }
 
   roleSelect(username: string) {

@@ -68,7 +68,9 @@ async function ownTokenId(w: World, name: PrincipalName): Promise<string> {
 
 /** A fresh waiting run of `owner` (none for anonymous, whose request is refused first). */
 async function freshRelay(w: World, owner: Principal | undefined, fallback: WaitingRun): Promise<WaitingRun> {
-  return owner ? w.runs.startWaiting(owner, `matrix-relay-${w.suffix}-${Math.random().toString(36).slice(2, 7)}`) : fallback;
+  return owner
+    ? w.runs.startWaiting(owner, `matrix-relay-${w.suffix}-${Math.random().toString(36).slice(2, 7)}`)
+    : fallback;
 }
 
 /**
@@ -103,49 +105,125 @@ export const ROWS: Row[] = [
 
   // Public sign-in routes: an invalid body (400) or an unknown token (401 with its own code) shows
   // the route itself answered; no password is tried, so the login throttle counts nothing.
-  { route: 'POST /api/auth/login', what: 'empty body', access: 'public', expect: anyone(400), codes: { anonymous: 'bad_request', user: 'bad_request', approver: 'bad_request', admin: 'bad_request' }, request: () => ({ path: '/api/auth/login', data: {} }) },
+  {
+    route: 'POST /api/auth/login',
+    what: 'empty body',
+    access: 'public',
+    expect: anyone(400),
+    codes: { anonymous: 'bad_request', user: 'bad_request', approver: 'bad_request', admin: 'bad_request' },
+    request: () => ({ path: '/api/auth/login', data: {} }),
+  },
   {
     route: 'POST /api/auth/login-token',
     what: 'unknown token',
     access: 'public',
     expect: anyone(401),
-    codes: { anonymous: 'unauthorized:login_token', user: 'unauthorized:login_token', approver: 'unauthorized:login_token', admin: 'unauthorized:login_token' },
+    codes: {
+      anonymous: 'unauthorized:login_token',
+      user: 'unauthorized:login_token',
+      approver: 'unauthorized:login_token',
+      admin: 'unauthorized:login_token',
+    },
     // Failed links count against the client address (the login limit): each request its own address.
-    request: () => ({ path: '/api/auth/login-token', headers: { 'X-Forwarded-For': randomClientIp() }, data: { token: 'not-a-login-token' } }),
+    request: () => ({
+      path: '/api/auth/login-token',
+      headers: { 'X-Forwarded-For': randomClientIp() },
+      data: { token: 'not-a-login-token' },
+    }),
   },
   // Signing out ends the session the cookie names: signed-in roles sign out a spare account's fresh session.
-  { route: 'POST /api/auth/logout', access: 'public', expect: anyone(200), request: async (w, name) => ({ path: '/api/auth/logout', headers: await spareSession(w, name) }) },
-  { route: 'DELETE /api/auth/sessions', access: 'signed-in', expect: signedIn(200), request: async (w, name) => ({ path: '/api/auth/sessions', headers: await spareSession(w, name) }) },
+  {
+    route: 'POST /api/auth/logout',
+    access: 'public',
+    expect: anyone(200),
+    request: async (w, name) => ({ path: '/api/auth/logout', headers: await spareSession(w, name) }),
+  },
+  {
+    route: 'DELETE /api/auth/sessions',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: async (w, name) => ({ path: '/api/auth/sessions', headers: await spareSession(w, name) }),
+  },
   { route: 'GET /api/auth/me', access: 'signed-in', expect: signedIn(200) },
   // Changing one's own password: an empty body (400 after the access check) changes nobody's password.
-  { route: 'POST /api/auth/password', what: 'empty body', access: 'signed-in', expect: signedIn(400), codes: { user: 'bad_request', approver: 'bad_request', admin: 'bad_request' }, request: () => ({ path: '/api/auth/password', data: {} }) },
+  {
+    route: 'POST /api/auth/password',
+    what: 'empty body',
+    access: 'signed-in',
+    expect: signedIn(400),
+    codes: { user: 'bad_request', approver: 'bad_request', admin: 'bad_request' },
+    request: () => ({ path: '/api/auth/password', data: {} }),
+  },
 
   { route: 'GET /api/users', access: 'users:manage', expect: adminOnly(200) },
   {
     route: 'POST /api/users',
     access: 'users:manage',
     expect: adminOnly(201),
-    request: (w, name) => ({ path: '/api/users', data: { username: `matrix-new-${name}-${w.suffix}`, role: 'user', password: 'matrix-new-password' } }),
+    request: (w, name) => ({
+      path: '/api/users',
+      data: { username: `matrix-new-${name}-${w.suffix}`, role: 'user', password: 'matrix-new-password' },
+    }),
   },
-  { route: 'PATCH /api/users/:id', access: 'users:manage', expect: adminOnly(200), request: (w) => ({ path: `/api/users/${w.target.id}`, data: { displayName: 'Matrix Target' } }) },
-  { route: 'POST /api/users/:id/password', access: 'users:manage', expect: adminOnly(200), request: (w) => ({ path: `/api/users/${w.target.id}/password`, data: { password: 'target-password-1' } }) },
-  { route: 'POST /api/users/:id/login-link', access: 'users:manage', expect: adminOnly(201), request: (w) => ({ path: `/api/users/${w.target.id}/login-link` }) },
-  { route: 'DELETE /api/users/:id/sessions', access: 'users:manage', expect: adminOnly(200), request: (w) => ({ path: `/api/users/${w.target.id}/sessions` }) },
+  {
+    route: 'PATCH /api/users/:id',
+    access: 'users:manage',
+    expect: adminOnly(200),
+    request: (w) => ({ path: `/api/users/${w.target.id}`, data: { displayName: 'Matrix Target' } }),
+  },
+  {
+    route: 'POST /api/users/:id/password',
+    access: 'users:manage',
+    expect: adminOnly(200),
+    request: (w) => ({ path: `/api/users/${w.target.id}/password`, data: { password: 'target-password-1' } }),
+  },
+  {
+    route: 'POST /api/users/:id/login-link',
+    access: 'users:manage',
+    expect: adminOnly(201),
+    request: (w) => ({ path: `/api/users/${w.target.id}/login-link` }),
+  },
+  {
+    route: 'DELETE /api/users/:id/sessions',
+    access: 'users:manage',
+    expect: adminOnly(200),
+    request: (w) => ({ path: `/api/users/${w.target.id}/sessions` }),
+  },
 
   { route: 'GET /api/tokens', access: 'tokens:manage:own', expect: signedIn(200) },
-  { route: 'POST /api/tokens', access: 'tokens:manage:own', expect: signedIn(201), request: (_w, name) => ({ path: '/api/tokens', data: { name: `matrix-${name}` } }) },
-  { route: 'DELETE /api/tokens/:id', what: 'own token', access: 'tokens:manage:own', expect: signedIn(200), request: async (w, name) => ({ path: `/api/tokens/${await ownTokenId(w, name)}` }) },
+  {
+    route: 'POST /api/tokens',
+    access: 'tokens:manage:own',
+    expect: signedIn(201),
+    request: (_w, name) => ({ path: '/api/tokens', data: { name: `matrix-${name}` } }),
+  },
+  {
+    route: 'DELETE /api/tokens/:id',
+    what: 'own token',
+    access: 'tokens:manage:own',
+    expect: signedIn(200),
+    request: async (w, name) => ({ path: `/api/tokens/${await ownTokenId(w, name)}` }),
+  },
 
   { route: 'GET /api/policy', access: 'policy:read', expect: signedIn(200) },
   { route: 'GET /api/policy/versions', access: 'policy:read', expect: signedIn(200) },
-  { route: 'POST /api/policy/evaluate', access: 'policy:read', expect: signedIn(200), request: () => ({ path: '/api/policy/evaluate', data: { call: { tool: 'bash', params: { command: 'ls' } } } }) },
+  {
+    route: 'POST /api/policy/evaluate',
+    access: 'policy:read',
+    expect: signedIn(200),
+    request: () => ({ path: '/api/policy/evaluate', data: { call: { tool: 'bash', params: { command: 'ls' } } } }),
+  },
   {
     route: 'PUT /api/policy',
     what: 'stale If-Match',
     access: 'policy:edit',
     expect: adminOnly(412),
     codes: { admin: 'conflict:policy_version' },
-    request: async (w) => ({ path: '/api/policy', headers: STALE, data: { policy: await currentPolicy(w), note: 'access matrix' } }),
+    request: async (w) => ({
+      path: '/api/policy',
+      headers: STALE,
+      data: { policy: await currentPolicy(w), note: 'access matrix' },
+    }),
   },
   {
     route: 'POST /api/policy/import',
@@ -155,15 +233,54 @@ export const ROWS: Row[] = [
     codes: { admin: 'conflict:policy_version' },
     request: async (w) => ({ path: '/api/policy/import', headers: STALE, data: await currentPolicy(w) }),
   },
-  { route: 'POST /api/policy/tests', access: 'policy:edit', expect: adminOnly(200), request: async (w) => ({ path: '/api/policy/tests', data: { policy: await currentPolicy(w) } }) },
+  {
+    route: 'POST /api/policy/tests',
+    access: 'policy:edit',
+    expect: adminOnly(200),
+    request: async (w) => ({ path: '/api/policy/tests', data: { policy: await currentPolicy(w) } }),
+  },
   // The shadow: reads change nothing; writes are refused after the access check (a bad body, a
   // shadow id that is not set, a missing If-Match), so the shared shadow stays as it was.
   { route: 'GET /api/policy/shadow', access: 'policy:edit', expect: adminOnly(200) },
-  { route: 'PUT /api/policy/shadow', what: 'invalid policy', access: 'policy:edit', expect: adminOnly(400), codes: { admin: 'bad_request:policy' }, request: () => ({ path: '/api/policy/shadow', data: { policy: { rules: 'none' } } }) },
-  { route: 'DELETE /api/policy/shadow', what: 'a shadow not set', access: 'policy:edit', expect: adminOnly(404), codes: { admin: 'not_found:shadow' }, request: () => ({ path: '/api/policy/shadow?id=matrix-none' }) },
-  { route: 'GET /api/policy/shadow/diffs', what: 'a shadow not set', access: 'policy:edit', expect: adminOnly(404), codes: { admin: 'not_found:shadow' }, request: () => ({ path: '/api/policy/shadow/diffs?id=matrix-none' }) },
-  { route: 'POST /api/policy/shadow/promote', what: 'If-Match missing', access: 'policy:edit', expect: adminOnly(428), codes: { admin: 'precondition_required' }, request: () => ({ path: '/api/policy/shadow/promote' }) },
-  { route: 'POST /api/policy/import', what: '?dryRun=1', access: 'policy:read', expect: signedIn(200), request: async (w) => ({ path: '/api/policy/import?dryRun=1', data: await currentPolicy(w) }) },
+  {
+    route: 'PUT /api/policy/shadow',
+    what: 'invalid policy',
+    access: 'policy:edit',
+    expect: adminOnly(400),
+    codes: { admin: 'bad_request:policy' },
+    request: () => ({ path: '/api/policy/shadow', data: { policy: { rules: 'none' } } }),
+  },
+  {
+    route: 'DELETE /api/policy/shadow',
+    what: 'a shadow not set',
+    access: 'policy:edit',
+    expect: adminOnly(404),
+    codes: { admin: 'not_found:shadow' },
+    request: () => ({ path: '/api/policy/shadow?id=matrix-none' }),
+  },
+  {
+    route: 'GET /api/policy/shadow/diffs',
+    what: 'a shadow not set',
+    access: 'policy:edit',
+    expect: adminOnly(404),
+    codes: { admin: 'not_found:shadow' },
+    request: () => ({ path: '/api/policy/shadow/diffs?id=matrix-none' }),
+  },
+  {
+    route: 'POST /api/policy/shadow/promote',
+    what: 'If-Match missing',
+    access: 'policy:edit',
+    expect: adminOnly(428),
+    codes: { admin: 'precondition_required' },
+    request: () => ({ path: '/api/policy/shadow/promote' }),
+  },
+  {
+    route: 'POST /api/policy/import',
+    what: '?dryRun=1',
+    access: 'policy:read',
+    expect: signedIn(200),
+    request: async (w) => ({ path: '/api/policy/import?dryRun=1', data: await currentPolicy(w) }),
+  },
 
   { route: 'GET /api/grants', access: 'grants:read', expect: approverUp(200) },
   {
@@ -187,7 +304,13 @@ export const ROWS: Row[] = [
     codes: { user: 'forbidden:runs:read:any' },
     request: (w) => ({ path: `/api/sessions?user=${encodeURIComponent(w.other.account!.id)}` }),
   },
-  { route: 'GET /api/sessions/:id', what: "the user's own session", access: 'runs:read:own', expect: signedIn(200), request: (w) => ({ path: `/api/sessions/${w.userDone.sessionId}` }) },
+  {
+    route: 'GET /api/sessions/:id',
+    what: "the user's own session",
+    access: 'runs:read:own',
+    expect: signedIn(200),
+    request: (w) => ({ path: `/api/sessions/${w.userDone.sessionId}` }),
+  },
   {
     route: 'GET /api/sessions/:id',
     what: "another user's session",
@@ -197,7 +320,13 @@ export const ROWS: Row[] = [
     request: (w) => ({ path: `/api/sessions/${w.otherDone.sessionId}` }),
   },
   { route: 'GET /api/runs', access: 'runs:read:own', expect: signedIn(200) },
-  { route: 'GET /api/runs/:id', what: "the user's own run", access: 'runs:read:own', expect: signedIn(200), request: (w) => ({ path: `/api/runs/${w.userDone.runId}` }) },
+  {
+    route: 'GET /api/runs/:id',
+    what: "the user's own run",
+    access: 'runs:read:own',
+    expect: signedIn(200),
+    request: (w) => ({ path: `/api/runs/${w.userDone.runId}` }),
+  },
   {
     route: 'GET /api/runs/:id',
     what: "another user's run",
@@ -206,7 +335,13 @@ export const ROWS: Row[] = [
     codes: { user: 'not_found:run' },
     request: (w) => ({ path: `/api/runs/${w.otherDone.runId}` }),
   },
-  { route: 'GET /api/runs/:id/events', what: "the user's own finished run", access: 'runs:read:own', expect: signedIn(200), request: (w) => ({ path: `/api/runs/${w.userDone.runId}/events` }) },
+  {
+    route: 'GET /api/runs/:id/events',
+    what: "the user's own finished run",
+    access: 'runs:read:own',
+    expect: signedIn(200),
+    request: (w) => ({ path: `/api/runs/${w.userDone.runId}/events` }),
+  },
   {
     route: 'GET /api/runs/:id/events',
     what: "another user's finished run",
@@ -217,7 +352,13 @@ export const ROWS: Row[] = [
   },
   // Cancelling a finished run changes nothing, so the status is the access decision alone. A run
   // the caller may not see is 404 (docs/AUTH.md: its existence is not revealed), before any 403.
-  { route: 'POST /api/runs/:id/cancel', what: "the user's own finished run", access: 'relays:decide:own', expect: signedIn(200), request: (w) => ({ path: `/api/runs/${w.userDone.runId}/cancel` }) },
+  {
+    route: 'POST /api/runs/:id/cancel',
+    what: "the user's own finished run",
+    access: 'relays:decide:own',
+    expect: signedIn(200),
+    request: (w) => ({ path: `/api/runs/${w.userDone.runId}/cancel` }),
+  },
   {
     route: 'POST /api/runs/:id/cancel',
     what: "another user's finished run",
@@ -227,7 +368,13 @@ export const ROWS: Row[] = [
     request: (w) => ({ path: `/api/runs/${w.otherDone.runId}/cancel` }),
   },
   // Switching a waiting run to the mode it has changes nothing either.
-  { route: 'POST /api/runs/:id/mode', what: "the user's own waiting run", access: 'relays:decide:own', expect: signedIn(200), request: (w) => ({ path: `/api/runs/${w.userWaiting.runId}/mode`, data: { mode: 'default' } }) },
+  {
+    route: 'POST /api/runs/:id/mode',
+    what: "the user's own waiting run",
+    access: 'relays:decide:own',
+    expect: signedIn(200),
+    request: (w) => ({ path: `/api/runs/${w.userWaiting.runId}/mode`, data: { mode: 'default' } }),
+  },
   {
     route: 'POST /api/runs/:id/mode',
     what: "another user's waiting run",
@@ -237,13 +384,28 @@ export const ROWS: Row[] = [
     request: (w) => ({ path: `/api/runs/${w.otherWaiting.runId}/mode`, data: { mode: 'default' } }),
   },
 
-  { route: 'POST /api/chat', what: 'a new session', access: 'runs:start', expect: signedIn(200), request: () => ({ path: '/api/chat', data: { messages: [{ role: 'user', content: 'hello from the access matrix' }] } }) },
+  {
+    route: 'POST /api/chat',
+    what: 'a new session',
+    access: 'runs:start',
+    expect: signedIn(200),
+    request: () => ({
+      path: '/api/chat',
+      data: { messages: [{ role: 'user', content: 'hello from the access matrix' }] },
+    }),
+  },
   {
     route: 'POST /api/chat',
     what: "another user's session",
     access: 'runs:start',
     expect: { anonymous: 401, user: 403, approver: 403, admin: 200 },
-    request: (w) => ({ path: '/api/chat', data: { sessionId: w.otherSession.sessionId, messages: [{ role: 'user', content: 'hello from the access matrix' }] } }),
+    request: (w) => ({
+      path: '/api/chat',
+      data: {
+        sessionId: w.otherSession.sessionId,
+        messages: [{ role: 'user', content: 'hello from the access matrix' }],
+      },
+    }),
   },
   {
     route: 'POST /api/chat/relay/:id',
@@ -261,7 +423,13 @@ export const ROWS: Row[] = [
     what: "a relay of the user's waiting run",
     access: 'grants:manage',
     expect: adminOnly(200),
-    request: (w) => ({ path: `/api/chat/relay/${w.userWaiting.relayId}/check`, data: { sessionId: w.userWaiting.sessionId, rule: [{ action: 'allow', tool: 'bash', params: { command: 'echo *' } }] } }),
+    request: (w) => ({
+      path: `/api/chat/relay/${w.userWaiting.relayId}/check`,
+      data: {
+        sessionId: w.userWaiting.sessionId,
+        rule: [{ action: 'allow', tool: 'bash', params: { command: 'echo *' } }],
+      },
+    }),
   },
   {
     // 403 here, not 404: whoever names the relay and its session knows it exists (docs/AUTH.md).

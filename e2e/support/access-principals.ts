@@ -38,11 +38,17 @@ export const randomClientIp = () => `10.${[0, 0, 0].map(() => Math.floor(Math.ra
 export const randomSuffix = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
 /** A context without any credentials: the config's admin header is not inherited by contexts made here. */
-async function bareContext(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string): Promise<APIRequestContext> {
+async function bareContext(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string,
+): Promise<APIRequestContext> {
   return playwright.request.newContext({ baseURL, extraHTTPHeaders: {} });
 }
 
-export function headersFor(who: Principal, { headers, origin }: Omit<SendOptions, 'data'> = {}): Record<string, string> {
+export function headersFor(
+  who: Principal,
+  { headers, origin }: Omit<SendOptions, 'data'> = {},
+): Record<string, string> {
   const own = origin === undefined ? new URL(who.baseURL).origin : origin;
   return { ...(own === null ? {} : { Origin: own }), ...who.credentials, ...headers };
 }
@@ -55,8 +61,16 @@ export async function anonymous(playwright: PlaywrightWorkerArgs['playwright'], 
   return { name: 'anonymous', credentials: {}, api: await bareContext(playwright, baseURL), baseURL };
 }
 
-export async function adminPrincipal(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string): Promise<Principal> {
-  const who: Principal = { name: 'admin', credentials: adminAuthHeaders(), api: await bareContext(playwright, baseURL), baseURL };
+export async function adminPrincipal(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string,
+): Promise<Principal> {
+  const who: Principal = {
+    name: 'admin',
+    credentials: adminAuthHeaders(),
+    api: await bareContext(playwright, baseURL),
+    baseURL,
+  };
   who.account = await me(who);
   expect(who.account.role).toBe('admin');
   return who;
@@ -71,7 +85,12 @@ export async function createUser(admin: Principal, username: string, role: Role,
 }
 
 /** Signs in with POST /api/auth/login and keeps the session cookie it sets as the principal's credentials. */
-export async function signIn(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string, username: string, password: string): Promise<Principal> {
+export async function signIn(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string,
+  username: string,
+  password: string,
+): Promise<Principal> {
   const login = await bareContext(playwright, baseURL);
   const response = await login.post('/api/auth/login', {
     data: { username, password },
@@ -81,7 +100,12 @@ export async function signIn(playwright: PlaywrightWorkerArgs['playwright'], bas
   const cookie = (await login.storageState()).cookies.find((c) => c.name === 'gh_session');
   await login.dispose();
   expect(cookie, 'the login answer sets gh_session').toBeDefined();
-  const who: Principal = { name: username, credentials: { Cookie: `gh_session=${cookie!.value}` }, api: await bareContext(playwright, baseURL), baseURL };
+  const who: Principal = {
+    name: username,
+    credentials: { Cookie: `gh_session=${cookie!.value}` },
+    api: await bareContext(playwright, baseURL),
+    baseURL,
+  };
   who.account = await me(who);
   expect(who.account.username).toBe(username);
   return who;
@@ -94,10 +118,21 @@ export async function me(who: Principal): Promise<Account> {
 }
 
 /** Opens an SSE request as this principal (raw fetch: the stream is read while the test acts). */
-export async function openStream(who: Principal, method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<{ response: Response; events: SseReader }> {
+export async function openStream(
+  who: Principal,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<{ response: Response; events: SseReader }> {
   const headers: Record<string, string> = headersFor(who);
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(new URL(path, who.baseURL), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+  const response = await fetch(new URL(path, who.baseURL), {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
   if (!response.body) throw new Error(`no body (status ${response.status})`);
   return { response, events: new SseReader(response.body.getReader()) };
 }

@@ -21,7 +21,13 @@ export class RunTracker {
   /** Starts a run as `who`; the stream stays open for the caller to read. */
   async start(who: Principal, content: string, options: { sessionId?: string } = {}): Promise<StartedRun> {
     const abort = new AbortController();
-    const { response, events } = await openStream(who, 'POST', '/api/chat', { messages: [{ role: 'user', content }], ...options }, abort.signal);
+    const { response, events } = await openStream(
+      who,
+      'POST',
+      '/api/chat',
+      { messages: [{ role: 'user', content }], ...options },
+      abort.signal,
+    );
     expect(response.status, `starting a run as ${who.name}`).toBe(200);
     const connected = await events.until('connected');
     const { runId, sessionId } = connected.data as { runId: string; sessionId: string };

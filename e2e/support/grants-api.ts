@@ -13,7 +13,9 @@ export interface StoredGrant {
 
 /** The live grants: a session's plus the global ones, or every one without `sessionId`. */
 export async function listGrants(request: APIRequestContext, sessionId?: string): Promise<StoredGrant[]> {
-  const response = await request.get(sessionId ? `/api/grants?sessionId=${encodeURIComponent(sessionId)}` : '/api/grants');
+  const response = await request.get(
+    sessionId ? `/api/grants?sessionId=${encodeURIComponent(sessionId)}` : '/api/grants',
+  );
   expect(response.status()).toBe(200);
   return ((await response.json()) as { items: StoredGrant[] }).items;
 }

@@ -21,10 +21,17 @@ export async function getPolicy(request: APIRequestContext): Promise<StoredPolic
 }
 
 /** Applies `change` to the latest policy and saves it with If-Match, retrying lost races. */
-export async function updatePolicy(request: APIRequestContext, change: (policy: Policy) => Policy, note = 'e2e'): Promise<StoredPolicy> {
+export async function updatePolicy(
+  request: APIRequestContext,
+  change: (policy: Policy) => Policy,
+  note = 'e2e',
+): Promise<StoredPolicy> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const { version, policy } = await getPolicy(request);
-    const response = await request.put('/api/policy', { headers: { 'If-Match': `"${version}"` }, data: { policy: change(policy), note } });
+    const response = await request.put('/api/policy', {
+      headers: { 'If-Match': `"${version}"` },
+      data: { policy: change(policy), note },
+    });
     if (response.status() === 412) continue;
     expect(response.status(), await response.text()).toBe(200);
     return (await response.json()) as StoredPolicy;
@@ -32,7 +39,8 @@ export async function updatePolicy(request: APIRequestContext, change: (policy: 
   throw new Error('the policy kept changing under the spec');
 }
 
-export const addRules = (request: APIRequestContext, ...rules: Rule[]) => updatePolicy(request, (p) => ({ ...p, rules: [...p.rules, ...rules] }), 'e2e: add rules');
+export const addRules = (request: APIRequestContext, ...rules: Rule[]) =>
+  updatePolicy(request, (p) => ({ ...p, rules: [...p.rules, ...rules] }), 'e2e: add rules');
 
 /** Removes every rule whose id contains `mark`; saves nothing when there is none. */
 export async function removeRules(request: APIRequestContext, mark: string): Promise<void> {

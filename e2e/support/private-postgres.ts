@@ -26,11 +26,21 @@ export class PrivatePostgres {
    * A running cluster with a `gatehouse` role owning `database`, or why one cannot be had (no
    * binaries, no `postgres` user, the port taken...). Callers decide whether that skips or fails.
    */
-  static async create(options: { port: number; database: string; binDir?: string }): Promise<{ cluster?: PrivatePostgres; reason?: string }> {
+  static async create(options: {
+    port: number;
+    database: string;
+    binDir?: string;
+  }): Promise<{ cluster?: PrivatePostgres; reason?: string }> {
     const binDir = options.binDir ?? process.env.E2E_PG_BIN_DIR ?? DEFAULT_BIN_DIR;
-    if (!existsSync(path.join(binDir, 'initdb'))) return { reason: `no PostgreSQL binaries in ${binDir} (set E2E_PG_BIN_DIR)` };
+    if (!existsSync(path.join(binDir, 'initdb')))
+      return { reason: `no PostgreSQL binaries in ${binDir} (set E2E_PG_BIN_DIR)` };
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-private-pg-'));
-    const cluster = new PrivatePostgres(`postgres://gatehouse:gatehouse@127.0.0.1:${options.port}/${options.database}`, options.port, dir, binDir);
+    const cluster = new PrivatePostgres(
+      `postgres://gatehouse:gatehouse@127.0.0.1:${options.port}/${options.database}`,
+      options.port,
+      dir,
+      binDir,
+    );
     try {
       if (process.getuid?.() === 0) {
         const user = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
@@ -39,7 +49,16 @@ export class PrivatePostgres {
         const gid = Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
         chownSync(dir, uid, gid);
       }
-      await cluster.run('initdb', ['-D', cluster.dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '--encoding=UTF8', '--locale=C']);
+      await cluster.run('initdb', [
+        '-D',
+        cluster.dataDir,
+        '-U',
+        'postgres',
+        '--auth=trust',
+        '--no-sync',
+        '--encoding=UTF8',
+        '--locale=C',
+      ]);
       await cluster.start();
       const admin = new pg.Client({ host: '127.0.0.1', port: options.port, user: 'postgres', database: 'postgres' });
       await admin.connect();
@@ -88,17 +107,26 @@ export class PrivatePostgres {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
-  private command(binary: string, args: string[]): [string, string[], { encoding: 'utf8'; timeout: number; cwd: string }] {
+  private command(
+    binary: string,
+    args: string[],
+  ): [string, string[], { encoding: 'utf8'; timeout: number; cwd: string }] {
     const program = path.join(this.binDir, binary);
     const options = { encoding: 'utf8' as const, timeout: 60_000, cwd: this.dir };
-    return process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', program, ...args], options] : [program, args, options];
+    return process.getuid?.() === 0
+      ? ['runuser', ['-u', 'postgres', '--', program, ...args], options]
+      : [program, args, options];
   }
 
   private run(binary: string, args: string[]): Promise<void> {
     return new Promise((resolve, reject) => {
       execFile(...this.command(binary, args), (error, stdout, stderr) => {
         if (!error) return resolve();
-        reject(new Error(`${binary} ${args.at(-1)} failed (${error.code ?? error.signal}): ${`${stdout}${stderr}`.trim() || error.message}`));
+        reject(
+          new Error(
+            `${binary} ${args.at(-1)} failed (${error.code ?? error.signal}): ${`${stdout}${stderr}`.trim() || error.message}`,
+          ),
+        );
       });
     });
   }

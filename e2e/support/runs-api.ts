@@ -47,7 +47,8 @@ export async function decide(
   const answer = await request.post(`/api/chat/relay/${run.relayId}`, { data: { sessionId: run.sessionId, response } });
   if (!answer.ok()) throw new Error(`deciding relay ${run.relayId} failed: ${answer.status()} ${await answer.text()}`);
   const rest = await run.events.rest();
-  if (rest.at(-1)?.event !== 'done') throw new Error(`run ${run.runId} did not finish: ${rest.map((e) => e.event).join(', ')}`);
+  if (rest.at(-1)?.event !== 'done')
+    throw new Error(`run ${run.runId} did not finish: ${rest.map((e) => e.event).join(', ')}`);
   return rest;
 }
 
@@ -56,18 +57,27 @@ export async function cancelRun(request: APIRequestContext, runId: string): Prom
   if (!response.ok()) throw new Error(`cancelling run ${runId} failed: ${response.status()}`);
 }
 
-export const uniqueMarker = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+export const uniqueMarker = (prefix: string) =>
+  `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
 /** Decides a run's first pending relay through the API (as another tab or person would), once it is pending. */
-export async function decidePending(request: APIRequestContext, runId: string, response: { approved: boolean; reason?: string }): Promise<void> {
+export async function decidePending(
+  request: APIRequestContext,
+  runId: string,
+  response: { approved: boolean; reason?: string },
+): Promise<void> {
   let relay: { id: string; sessionId: string } | undefined;
   await expect
     .poll(async () => {
-      const detail = (await (await request.get(`/api/runs/${runId}`)).json()) as { pendingRelays: Array<{ id: string; sessionId: string }> };
+      const detail = (await (await request.get(`/api/runs/${runId}`)).json()) as {
+        pendingRelays: Array<{ id: string; sessionId: string }>;
+      };
       relay = detail.pendingRelays[0];
       return relay !== undefined;
     })
     .toBe(true);
-  const answer = await request.post(`/api/chat/relay/${relay!.id}`, { data: { sessionId: relay!.sessionId, response } });
+  const answer = await request.post(`/api/chat/relay/${relay!.id}`, {
+    data: { sessionId: relay!.sessionId, response },
+  });
   expect(answer.ok(), await answer.text()).toBe(true);
 }

@@ -45,7 +45,8 @@ export class SseReader {
   async untilComment(text: string, seen: SseEvent[] = []): Promise<void> {
     for (let from = this.comments.length; ; from = this.comments.length) {
       const block = await this.nextBlock();
-      if (block === undefined) throw new Error(`stream ended before a ": ${text}" comment; saw comments ${this.comments.join(', ')}`);
+      if (block === undefined)
+        throw new Error(`stream ended before a ": ${text}" comment; saw comments ${this.comments.join(', ')}`);
       const event = parseSseBlock(block);
       if (event) seen.push(event);
       if (this.comments.indexOf(text, from) >= 0) return;

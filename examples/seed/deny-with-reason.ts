@@ -3,8 +3,8 @@
 // risky. Try a safer approach." as the tool's result; anything else approves.
 //
 //   npx tsx examples/seed/deny-with-reason.ts
-import { createAgent, bashTool } from "../../lib/agent";
-import * as readline from "readline";
+import { createAgent, bashTool } from '../../lib/agent';
+import * as readline from 'readline';
 
 const rl = readline.createInterface({
   input: process.stdin,
@@ -18,30 +18,30 @@ const askUser = (question: string): Promise<string> => {
 const agent = createAgent({ workspace: process.env.GATEHOUSE_WORKSPACE });
 
 for await (const event of agent.invoke({
-  model: "offline",
-  messages: [{ role: "user", content: "Deploy to staging" }],
+  model: 'offline',
+  messages: [{ role: 'user', content: 'Deploy to staging' }],
   tools: [bashTool],
   permissions: { allowlist: [] },
 })) {
-  if (event.type === "relay") {
+  if (event.type === 'relay') {
     console.log(`\n⚠️  ${event.tool}: ${JSON.stringify(event.params)}`);
-    const approved = await askUser("Approve? (y/n) ");
+    const approved = await askUser('Approve? (y/n) ');
 
-    if (approved === "n") {
+    if (approved === 'n') {
       event.respond({
         approved: false,
-        reason: "Operation too risky. Try a safer approach.",
+        reason: 'Operation too risky. Try a safer approach.',
       });
     } else {
       event.respond({ approved: true });
     }
   }
 
-  if (event.type === "tool_result") {
+  if (event.type === 'tool_result') {
     console.log(`The agent receives: ${event.output}`);
   }
 
-  if (event.type === "text") {
+  if (event.type === 'text') {
     process.stdout.write(event.content);
   }
 }

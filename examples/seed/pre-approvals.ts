@@ -6,34 +6,34 @@
 // could have written the script itself (docs/decisions/0009).
 //
 //   npx tsx examples/seed/pre-approvals.ts
-import { createAgent, bashTool, readFileTool } from "../../lib/agent";
+import { createAgent, bashTool, readFileTool } from '../../lib/agent';
 
 const agent = createAgent({ workspace: process.env.GATEHOUSE_WORKSPACE });
 
 for await (const event of agent.invoke({
-  model: "offline",
-  messages: [{ role: "user", content: "Run the test suite" }],
+  model: 'offline',
+  messages: [{ role: 'user', content: 'Run the test suite' }],
   tools: [bashTool, readFileTool],
   permissions: {
     allowlist: [
-      { tool: "bash", params: { command: "npm **" } },
-      { tool: "bash", params: { command: "npm test" } },
-      { tool: "bash", params: { command: "bun **" } },
-      { tool: "read_file" },
+      { tool: 'bash', params: { command: 'npm **' } },
+      { tool: 'bash', params: { command: 'npm test' } },
+      { tool: 'bash', params: { command: 'bun **' } },
+      { tool: 'read_file' },
     ],
   },
 })) {
   // No relay events for npm/bun commands or read operations
-  if (event.type === "relay") {
+  if (event.type === 'relay') {
     console.log(`Unexpected relay for ${event.tool}: denied`);
-    event.respond({ approved: false, reason: "Not pre-approved" });
+    event.respond({ approved: false, reason: 'Not pre-approved' });
   }
 
-  if (event.type === "tool_call") {
+  if (event.type === 'tool_call') {
     console.log(`📞 Calling ${event.name}: ${JSON.stringify(event.params)}`);
   }
 
-  if (event.type === "tool_result") {
+  if (event.type === 'tool_result') {
     console.log(`✅ Result: ${event.output}`);
   }
 }

@@ -59,9 +59,15 @@ export function runExample(file: string, env: Record<string, string>): Terminal 
         const check = () => {
           const at = output.indexOf(text, seen);
           if (at >= 0) stop(() => ((seen = at + text.length), resolve()));
-          else if (ended) stop(() => reject(new Error(`The program ended before printing ${JSON.stringify(text)}. Output:\n${output}`)));
+          else if (ended)
+            stop(() =>
+              reject(new Error(`The program ended before printing ${JSON.stringify(text)}. Output:\n${output}`)),
+            );
         };
-        const timer = setTimeout(() => stop(() => reject(new Error(`No ${JSON.stringify(text)} within ${BUDGET_MS} ms. Output:\n${output}`))), BUDGET_MS);
+        const timer = setTimeout(
+          () => stop(() => reject(new Error(`No ${JSON.stringify(text)} within ${BUDGET_MS} ms. Output:\n${output}`))),
+          BUDGET_MS,
+        );
         changed.add(check);
         check();
       });

@@ -4,8 +4,8 @@
 // not run. RELAY_TIMEOUT_MS overrides the seed's 60 s (tests use a short one).
 //
 //   RELAY_TIMEOUT_MS=5000 npx tsx examples/seed/timeout.ts
-import { createAgent, bashTool } from "../../lib/agent";
-import * as readline from "readline";
+import { createAgent, bashTool } from '../../lib/agent';
+import * as readline from 'readline';
 
 const rl = readline.createInterface({
   input: process.stdin,
@@ -19,8 +19,8 @@ const askUser = (question: string): Promise<string> => {
 const agent = createAgent({ workspace: process.env.GATEHOUSE_WORKSPACE });
 
 const params = {
-  model: "offline",
-  messages: [{ role: "user" as const, content: "Clean up old log files" }],
+  model: 'offline',
+  messages: [{ role: 'user' as const, content: 'Clean up old log files' }],
   tools: [bashTool],
   permissions: { allowlist: [] },
 };
@@ -28,20 +28,20 @@ const params = {
 const RELAY_TIMEOUT = Number(process.env.RELAY_TIMEOUT_MS ?? 60000); // 60 seconds
 
 for await (const event of agent.invoke(params)) {
-  if (event.type === "relay") {
+  if (event.type === 'relay') {
     console.log(`\n⚠️  ${event.tool}: ${JSON.stringify(event.params)}`);
     const timeoutId = setTimeout(() => {
-      event.respond({ approved: false, reason: "Approval timeout" });
-      console.log("\n⏱️  No answer in time: denied (Approval timeout)");
+      event.respond({ approved: false, reason: 'Approval timeout' });
+      console.log('\n⏱️  No answer in time: denied (Approval timeout)');
     }, RELAY_TIMEOUT);
 
-    const approved = await askUser("Approve? (y/n) ");
+    const approved = await askUser('Approve? (y/n) ');
     clearTimeout(timeoutId);
 
-    event.respond({ approved: approved === "y" });
+    event.respond({ approved: approved === 'y' });
   }
 
-  if (event.type === "tool_result") {
+  if (event.type === 'tool_result') {
     console.log(`✅ Result: ${event.output}`);
   }
 }

@@ -26,7 +26,10 @@ function agent(options: AgentOptions = {}) {
 }
 
 /** Runs to the end, answering relays with `answer`; returns all events. */
-async function collect(run: AgentRun, answer?: (event: Extract<AgentEvent, { type: 'relay' }>, all: AgentEvent[]) => void): Promise<AgentEvent[]> {
+async function collect(
+  run: AgentRun,
+  answer?: (event: Extract<AgentEvent, { type: 'relay' }>, all: AgentEvent[]) => void,
+): Promise<AgentEvent[]> {
   const events: AgentEvent[] = [];
   for await (const event of run) {
     events.push(event);
@@ -35,7 +38,8 @@ async function collect(run: AgentRun, answer?: (event: Extract<AgentEvent, { typ
   return events;
 }
 
-const of = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+const of = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) =>
+  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 const finalText = (events: AgentEvent[]) => of(events, 'done')[0]?.text ?? '';
 const say = (content: string) => ({ messages: [{ role: 'user' as const, content }] });
 
@@ -58,7 +62,10 @@ describe('the gated loop', () => {
   });
 
   it('approve once: the tool runs and its output reaches the model', async () => {
-    const events = await collect(agent().invoke(say('$ echo approved-once')), (e) => void e.respond({ approved: true }));
+    const events = await collect(
+      agent().invoke(say('$ echo approved-once')),
+      (e) => void e.respond({ approved: true }),
+    );
     expect(of(events, 'relay')).toHaveLength(1);
     expect(of(events, 'relay_resolved')[0]).toMatchObject({ status: 'approved', decidedBy: 'user' });
     expect(of(events, 'tool_result')[0]).toMatchObject({ output: 'approved-once\n', denied: false });
@@ -66,18 +73,33 @@ describe('the gated loop', () => {
   });
 
   it('a relay carries why it asks, the rules Always Allow would add, the prompt and a deadline', async () => {
-    const events = await collect(agent({ approvalTimeoutS: 60 }).invoke(say('$ git status')), (e) => void e.respond({ approved: false }));
+    const events = await collect(
+      agent({ approvalTimeoutS: 60 }).invoke(say('$ git status')),
+      (e) => void e.respond({ approved: false }),
+    );
     const relay = of(events, 'relay')[0]!;
-    expect(relay).toMatchObject({ kind: 'permission', tool: 'bash', params: { command: 'git status' }, risk: 'write', agentId: 'main', parents: [] });
+    expect(relay).toMatchObject({
+      kind: 'permission',
+      tool: 'bash',
+      params: { command: 'git status' },
+      risk: 'write',
+      agentId: 'main',
+      parents: [],
+    });
     expect(relay.decision).toMatchObject({ action: 'ask', reason: 'risk_default' });
-    expect(relay.suggestedRules).toEqual([expect.objectContaining({ action: 'allow', tool: 'bash', params: { command: 'git status *' } })]);
+    expect(relay.suggestedRules).toEqual([
+      expect.objectContaining({ action: 'allow', tool: 'bash', params: { command: 'git status *' } }),
+    ]);
     expect(relay.prompt).toBe(`Run 'bash' with arguments {"command":"git status"}?`);
     expect(relay.expiresAt - relay.createdAt).toBe(60_000);
   });
 
   it('always allow: the next matching call runs without a relay, a non-matching one still asks', async () => {
     const a = agent();
-    const first = await collect(a.invoke({ ...say('$ echo one'), sessionId: 's1' }), (e) => void e.respond({ approved: true, always: true }));
+    const first = await collect(
+      a.invoke({ ...say('$ echo one'), sessionId: 's1' }),
+      (e) => void e.respond({ approved: true, always: true }),
+    );
     expect(of(first, 'tool_result')[0]!.output).toBe('one\n');
     expect(await a.grants.list('s1')).toEqual([expect.objectContaining({ params: { command: 'echo *' } })]);
     const second = await collect(a.invoke({ ...say('$ echo two'), sessionId: 's1' }), () => {
@@ -86,38 +108,65 @@ describe('the gated loop', () => {
     expect(of(second, 'relay')).toHaveLength(0);
     expect(of(second, 'tool_call')[0]!.decision).toMatchObject({ action: 'allow', reason: 'session_grant' });
     expect(of(second, 'tool_result')[0]!.output).toBe('two\n');
-    const third = await collect(a.invoke({ ...say('$ pwd'), sessionId: 's1' }), (e) => void e.respond({ approved: false }));
+    const third = await collect(
+      a.invoke({ ...say('$ pwd'), sessionId: 's1' }),
+      (e) => void e.respond({ approved: false }),
+    );
     expect(of(third, 'relay')).toHaveLength(1);
-    const otherSession = await collect(a.invoke({ ...say('$ echo three'), sessionId: 's2' }), (e) => void e.respond({ approved: false }));
+    const otherSession = await collect(
+      a.invoke({ ...say('$ echo three'), sessionId: 's2' }),
+      (e) => void e.respond({ approved: false }),
+    );
     expect(of(otherSession, 'relay')).toHaveLength(1);
   });
 
   it('an allow-once grant is consumed by the call it allows', async () => {
-    const grants = new MemoryGrantStore({ sessionId: 's', grants: [{ action: 'allow', tool: 'bash', params: { command: 'echo *' }, once: true }] });
+    const grants = new MemoryGrantStore({
+      sessionId: 's',
+      grants: [{ action: 'allow', tool: 'bash', params: { command: 'echo *' }, once: true }],
+    });
     const a = agent({ grants });
     const first = await collect(a.invoke({ ...say('$ echo once'), sessionId: 's' }));
     expect(of(first, 'tool_result')[0]!.output).toBe('once\n');
     expect(await grants.list('s')).toEqual([]);
-    const second = await collect(a.invoke({ ...say('$ echo twice'), sessionId: 's' }), (e) => void e.respond({ approved: false }));
+    const second = await collect(
+      a.invoke({ ...say('$ echo twice'), sessionId: 's' }),
+      (e) => void e.respond({ approved: false }),
+    );
     expect(of(second, 'relay')).toHaveLength(1);
   });
 
   it('always allow stores the rule the human edited', async () => {
     const a = agent();
-    await collect(a.invoke({ ...say('$ echo one'), sessionId: 's' }), (e) => void e.respond({ approved: true, always: true, rule: { action: 'allow', tool: 'bash', params: { command: 'echo one' } } }));
+    await collect(
+      a.invoke({ ...say('$ echo one'), sessionId: 's' }),
+      (e) =>
+        void e.respond({
+          approved: true,
+          always: true,
+          rule: { action: 'allow', tool: 'bash', params: { command: 'echo one' } },
+        }),
+    );
     expect(await a.grants.list('s')).toEqual([{ action: 'allow', tool: 'bash', params: { command: 'echo one' } }]);
   });
 
   it('deny with a reason: nothing runs and the model reply contains the reason', async () => {
-    const events = await collect(agent().invoke(say(`$ touch ${workspace}/never`)), (e) => void e.respond({ approved: false, reason: 'not on a Friday' }));
+    const events = await collect(
+      agent().invoke(say(`$ touch ${workspace}/never`)),
+      (e) => void e.respond({ approved: false, reason: 'not on a Friday' }),
+    );
     expect(of(events, 'tool_result')[0]).toMatchObject({ denied: true, isError: true });
-    expect(of(events, 'tool_result')[0]!.output).toMatch(/^Tool execution denied: not on a Friday\. Do not retry the same call\.$/);
+    expect(of(events, 'tool_result')[0]!.output).toMatch(
+      /^Tool execution denied: not on a Friday\. Do not retry the same call\.$/,
+    );
     expect(finalText(events)).toContain('not on a Friday');
     await expect(readFile(path.join(workspace, 'never'))).rejects.toThrow();
   });
 
   it('a policy deny never raises a relay and tells the model why', async () => {
-    const policy: PolicyInput = { rules: [{ action: 'deny', tool: 'bash', params: { command: 'rm *' }, description: 'No deleting' }] };
+    const policy: PolicyInput = {
+      rules: [{ action: 'deny', tool: 'bash', params: { command: 'rm *' }, description: 'No deleting' }],
+    };
     const events = await collect(agent({ policy }).invoke(say('$ rm -f important')), () => {
       throw new Error('no relay expected');
     });
@@ -145,7 +194,10 @@ describe('the gated loop', () => {
   it('detach: the run stops here without settling its relay or saving more state; the event stream ends', async () => {
     const broker = new DurableRelayBroker(new MemoryRelayStore());
     const saved: number[] = [];
-    const run = agent({ broker }).invoke({ ...say(`$ touch ${workspace}/detached`), checkpoint: async (messages) => void saved.push(messages.length) });
+    const run = agent({ broker }).invoke({
+      ...say(`$ touch ${workspace}/detached`),
+      checkpoint: async (messages) => void saved.push(messages.length),
+    });
     let relayId = '';
     const events = await collect(run, (event) => {
       relayId = event.id;
@@ -171,7 +223,9 @@ describe('the gated loop', () => {
         },
         finish: async ({ output }: { output: string }) => void finished.push(output),
       };
-      const run = (holder.run = agent({ executions, onApproval: 'auto-approve' }).invoke(say(`$ sleep 0.4 && echo done > ${workspace}/slow`)));
+      const run = (holder.run = agent({ executions, onApproval: 'auto-approve' }).invoke(
+        say(`$ sleep 0.4 && echo done > ${workspace}/slow`),
+      ));
       await collect(run);
       await run.result;
       if (letToolsFinish) {
@@ -213,7 +267,11 @@ describe('the gated loop', () => {
     const relays = of(events, 'relay');
     expect(resolved.find((r) => r.relayId === relays[1]!.id)).toMatchObject({ status: 'approved', decidedBy: 'grant' });
     expect(resolved.find((r) => r.relayId === relays[2]!.id)).toMatchObject({ status: 'denied' });
-    expect(finalText(events).split('\n')).toEqual(['bash: a', 'bash: b', expect.stringContaining('pwd is not covered')]);
+    expect(finalText(events).split('\n')).toEqual([
+      'bash: a',
+      'bash: b',
+      expect.stringContaining('pwd is not covered'),
+    ]);
   });
 
   it('an always-allow grant also settles the covered relays of other runs of the session, not of other sessions', async () => {
@@ -232,7 +290,10 @@ describe('the gated loop', () => {
       }
     })();
     await expect.poll(async () => (await a.broker.listPending({ sessionId: 's' })).length).toBe(1);
-    await collect(a.invoke({ ...say('$ echo a'), sessionId: 's' }), (e) => void e.respond({ approved: true, always: true }));
+    await collect(
+      a.invoke({ ...say('$ echo a'), sessionId: 's' }),
+      (e) => void e.respond({ approved: true, always: true }),
+    );
     await following;
     await watching;
     expect(of(otherEvents, 'relay_resolved')[0]).toMatchObject({ status: 'approved', decidedBy: 'grant' });
@@ -247,7 +308,10 @@ describe('the gated loop', () => {
       for await (const e of stranger) strangerEvents.push(e);
     })();
     await expect.poll(async () => (await a.broker.listPending({ sessionId: 't' })).length).toBe(1);
-    await collect(a.invoke({ ...say('$ echo a'), sessionId: 's' }), (e) => void e.respond({ approved: true, always: true, scope: 'global' }));
+    await collect(
+      a.invoke({ ...say('$ echo a'), sessionId: 's' }),
+      (e) => void e.respond({ approved: true, always: true, scope: 'global' }),
+    );
     await watching;
     expect(of(strangerEvents, 'relay_resolved')[0]).toMatchObject({ status: 'approved', decidedBy: 'grant' });
     expect(finalText(strangerEvents)).toBe('bash: c');
@@ -265,24 +329,41 @@ describe('the gated loop', () => {
   it('invalid tool input goes back to the model as a tool error and never runs', async () => {
     const { readFileTool } = await import('./tools');
     let ran = false;
-    const strict = { ...readFileTool, inputSchema: z.object({ path: z.string().regex(/^\d+$/, 'must be digits') }), execute: async () => ((ran = true), { output: 'ran' }) };
-    const events = await collect(agent({ tools: [strict] as never, policy: { defaultAction: 'allow', rules: [] } }).invoke(say('read notes.md')), () => {
-      throw new Error('no relay expected');
+    const strict = {
+      ...readFileTool,
+      inputSchema: z.object({ path: z.string().regex(/^\d+$/, 'must be digits') }),
+      execute: async () => ((ran = true), { output: 'ran' }),
+    };
+    const events = await collect(
+      agent({ tools: [strict] as never, policy: { defaultAction: 'allow', rules: [] } }).invoke(say('read notes.md')),
+      () => {
+        throw new Error('no relay expected');
+      },
+    );
+    expect(of(events, 'tool_result')[0]).toMatchObject({
+      isError: true,
+      output: 'Invalid input for read_file: path: must be digits',
     });
-    expect(of(events, 'tool_result')[0]).toMatchObject({ isError: true, output: 'Invalid input for read_file: path: must be digits' });
     expect(ran).toBe(false);
     expect(finalText(events)).toContain('must be digits');
   });
 
   it('workspace escapes are refused by the tools even when allowed', async () => {
-    const events = await collect(agent({ policy: { defaultAction: 'allow', rules: [] } }).invoke(say('read ../../../etc/passwd\nwrite /tmp/gatehouse-escape.txt: x')));
+    const events = await collect(
+      agent({ policy: { defaultAction: 'allow', rules: [] } }).invoke(
+        say('read ../../../etc/passwd\nwrite /tmp/gatehouse-escape.txt: x'),
+      ),
+    );
     for (const result of of(events, 'tool_result')) expect(result).toMatchObject({ isError: true });
     await expect(readFile('/tmp/gatehouse-escape.txt')).rejects.toThrow();
   });
 
   it('a write relay carries a diff preview of what would change', async () => {
     await writeFile(path.join(workspace, 'notes.md'), 'one\ntwo\n');
-    const events = await collect(agent().invoke(say('edit notes.md: two => three')), (e) => void e.respond({ approved: true }));
+    const events = await collect(
+      agent().invoke(say('edit notes.md: two => three')),
+      (e) => void e.respond({ approved: true }),
+    );
     const preview = of(events, 'relay')[0]!.preview as { kind: string; diff: string };
     expect(preview.kind).toBe('diff');
     expect(preview.diff).toContain('-two');
@@ -304,13 +385,20 @@ describe('at most once', () => {
     const claimed = new Set<string>();
     const finished: string[] = [];
     const executions = {
-      claim: async ({ toolCallId }: { toolCallId: string }) => !claimed.has(toolCallId) && Boolean(claimed.add(toolCallId)),
+      claim: async ({ toolCallId }: { toolCallId: string }) =>
+        !claimed.has(toolCallId) && Boolean(claimed.add(toolCallId)),
       finish: async ({ output }: { output: string }) => void finished.push(output),
     };
-    const events = await collect(agent({ executions, onApproval: 'auto-approve' }).invoke(say(`$ echo once >> ${workspace}/log`)));
+    const events = await collect(
+      agent({ executions, onApproval: 'auto-approve' }).invoke(say(`$ echo once >> ${workspace}/log`)),
+    );
     expect(of(events, 'tool_result')[0]).toMatchObject({ isError: false });
     expect(finished).toEqual(['(no output)']);
-    const replayed = await collect(agent({ executions: { ...executions, claim: async () => false }, onApproval: 'auto-approve' }).invoke(say(`$ echo twice >> ${workspace}/log`)));
+    const replayed = await collect(
+      agent({ executions: { ...executions, claim: async () => false }, onApproval: 'auto-approve' }).invoke(
+        say(`$ echo twice >> ${workspace}/log`),
+      ),
+    );
     expect(of(replayed, 'tool_result')[0]!.output).toContain('has already been executed');
     expect(await readFile(path.join(workspace, 'log'), 'utf8')).toBe('once\n');
   });
@@ -334,8 +422,15 @@ describe('at most once', () => {
   });
 
   it('a call whose execution cannot be recorded does not run', async () => {
-    const executions = { claim: async () => { throw new Error('database down'); }, finish: async () => undefined };
-    const events = await collect(agent({ executions, onApproval: 'auto-approve' }).invoke(say(`$ touch ${workspace}/unrecorded`)));
+    const executions = {
+      claim: async () => {
+        throw new Error('database down');
+      },
+      finish: async () => undefined,
+    };
+    const events = await collect(
+      agent({ executions, onApproval: 'auto-approve' }).invoke(say(`$ touch ${workspace}/unrecorded`)),
+    );
     expect(of(events, 'tool_result')[0]!.output).toContain('could not be recorded (database down)');
     await expect(readFile(path.join(workspace, 'unrecorded'))).rejects.toThrow();
   });
@@ -347,7 +442,11 @@ describe('failures', () => {
     broker.register = async () => {
       throw new Error('storage down');
     };
-    const events = await collect(agent({ broker, policy: { riskDefaults: { write: 'ask', read_only: 'allow' }, rules: [] } }).invoke(say(`$ touch ${workspace}/never\nls`)));
+    const events = await collect(
+      agent({ broker, policy: { riskDefaults: { write: 'ask', read_only: 'allow' }, rules: [] } }).invoke(
+        say(`$ touch ${workspace}/never\nls`),
+      ),
+    );
     const results = of(events, 'tool_result');
     expect(results.find((r) => r.name === 'bash')!.output).toContain('could not be decided (storage down)');
     expect(results.find((r) => r.name === 'list_files')).toMatchObject({ isError: false });
@@ -369,9 +468,17 @@ describe('approval handlers', () => {
   });
 
   it('a callback decides; a throwing callback is a denial', async () => {
-    const ok = await collect(agent({ onApproval: (relay) => ({ approved: relay.params.command === 'echo yes' }) }).invoke(say('$ echo yes')));
+    const ok = await collect(
+      agent({ onApproval: (relay) => ({ approved: relay.params.command === 'echo yes' }) }).invoke(say('$ echo yes')),
+    );
     expect(of(ok, 'tool_result')[0]!.output).toBe('yes\n');
-    const broken = await collect(agent({ onApproval: () => { throw new Error('boom'); } }).invoke(say('$ echo yes')));
+    const broken = await collect(
+      agent({
+        onApproval: () => {
+          throw new Error('boom');
+        },
+      }).invoke(say('$ echo yes')),
+    );
     expect(of(broken, 'tool_result')[0]!.output).toContain('The approval handler failed: boom');
   });
 
@@ -392,17 +499,32 @@ describe('approval handlers', () => {
   });
 
   it('interruptOn: true asks, false allows, shouldApprove decides per call', async () => {
-    const interruptOn = { read_file: true, bash: { shouldApprove: (args: Record<string, unknown>) => String(args.command).startsWith('rm') } };
+    const interruptOn = {
+      read_file: true,
+      bash: { shouldApprove: (args: Record<string, unknown>) => String(args.command).startsWith('rm') },
+    };
     await writeFile(path.join(workspace, 'a.txt'), 'A');
-    const events = await collect(agent({ interruptOn, policy: { defaultAction: 'allow', rules: [] } }).invoke(say('read a.txt\n$ echo free\n$ rm -f a.txt')), (e) => void e.respond({ approved: false }));
-    expect(of(events, 'relay').map((e) => e.tool).sort()).toEqual(['bash', 'read_file']);
+    const events = await collect(
+      agent({ interruptOn, policy: { defaultAction: 'allow', rules: [] } }).invoke(
+        say('read a.txt\n$ echo free\n$ rm -f a.txt'),
+      ),
+      (e) => void e.respond({ approved: false }),
+    );
+    expect(
+      of(events, 'relay')
+        .map((e) => e.tool)
+        .sort(),
+    ).toEqual(['bash', 'read_file']);
     expect(of(events, 'tool_result').find((r) => r.output === 'free\n')).toBeDefined();
   });
 
   it('a tool approval flag and prompt template map onto the same engine', async () => {
     const { bashTool } = await import('./tools');
     const tools = [{ ...bashTool, approval: 'required' as const, approvalPrompt: 'Shell: {args}' }];
-    const events = await collect(agent({ tools: tools as never, policy: { defaultAction: 'allow', rules: [] } }).invoke(say('$ echo x')), (e) => void e.respond({ approved: true }));
+    const events = await collect(
+      agent({ tools: tools as never, policy: { defaultAction: 'allow', rules: [] } }).invoke(say('$ echo x')),
+      (e) => void e.respond({ approved: true }),
+    );
     expect(of(events, 'relay')[0]!.prompt).toBe('Shell: {"command":"echo x"}');
   });
 });
@@ -411,17 +533,29 @@ describe('subagents', () => {
   it("a subagent's relay surfaces in the parent's stream with its agentId and parents, and agent rules apply", async () => {
     const a = agent({
       agents: [{ name: 'reviewer', description: 'reads and runs checks', tools: ['bash', 'read_file'] }],
-      policy: { riskDefaults: { write: 'ask', read_only: 'allow' }, rules: [{ action: 'deny', tool: 'bash', agent: 'reviewer', params: { command: 'rm *' } }] },
+      policy: {
+        riskDefaults: { write: 'ask', read_only: 'allow' },
+        rules: [{ action: 'deny', tool: 'bash', agent: 'reviewer', params: { command: 'rm *' } }],
+      },
     });
-    const events = await collect(a.invoke(say('task reviewer: $ echo from-sub\ntask reviewer: $ rm -f x\n$ rm -f x')), (e) => void e.respond({ approved: true }));
+    const events = await collect(
+      a.invoke(say('task reviewer: $ echo from-sub\ntask reviewer: $ rm -f x\n$ rm -f x')),
+      (e) => void e.respond({ approved: true }),
+    );
     const relays = of(events, 'relay');
     expect(relays.map((r) => [r.agentId, r.params.command])).toEqual(
-      expect.arrayContaining([['reviewer', 'echo from-sub'], ['main', 'rm -f x']]),
+      expect.arrayContaining([
+        ['reviewer', 'echo from-sub'],
+        ['main', 'rm -f x'],
+      ]),
     );
     expect(relays.find((r) => r.agentId === 'reviewer')).toMatchObject({ parents: ['main'], agentId: 'reviewer' });
     expect(of(events, 'agent_start')[0]).toMatchObject({ agentId: 'reviewer', parents: ['main'] });
     const subResults = of(events, 'tool_result').filter((r) => r.agentId === 'reviewer');
-    expect(subResults.map((r) => r.output).sort()).toEqual([expect.stringContaining('Tool execution denied'), 'from-sub\n']);
+    expect(subResults.map((r) => r.output).sort()).toEqual([
+      expect.stringContaining('Tool execution denied'),
+      'from-sub\n',
+    ]);
     expect(finalText(events)).toContain('from-sub');
   });
 });

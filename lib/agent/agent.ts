@@ -6,14 +6,36 @@ import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { z } from 'zod';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { compilePolicy, DEFAULT_POLICY, isCompiledPolicy, type CompiledPolicy, type Mode, type Policy, type PolicyInput } from '../policy';
+import {
+  compilePolicy,
+  DEFAULT_POLICY,
+  isCompiledPolicy,
+  type CompiledPolicy,
+  type Mode,
+  type Policy,
+  type PolicyInput,
+} from '../policy';
 import { MemoryRelayBroker, RunDetachedError, type RelayBroker } from '../relay';
-import { approvalRules, DEFAULT_PROMPT_TEMPLATE, type ApprovalHandler, type InterruptOn, type ToolApproval } from './approval';
+import {
+  approvalRules,
+  DEFAULT_PROMPT_TEMPLATE,
+  type ApprovalHandler,
+  type InterruptOn,
+  type ToolApproval,
+} from './approval';
 import type { AgentEvent } from './events';
 import { createOfflineModel } from './models';
 import { EventQueue } from './loop/queue';
 import type { DecisionObserver } from './loop/observe';
-import { MaxStepsError, runAgentLevel, type AgentLevel, type ExecutionLog, type PendingRelays, type ResumePoint, type RunContext } from './loop/run';
+import {
+  MaxStepsError,
+  runAgentLevel,
+  type AgentLevel,
+  type ExecutionLog,
+  type PendingRelays,
+  type ResumePoint,
+  type RunContext,
+} from './loop/run';
 import { runModel, selectRunTools, withPermissions, type RunTool } from './run-options';
 import { MemoryGrantStore, type GrantStore } from './session';
 import { createTaskTool, type AgentProfile } from './task';
@@ -25,7 +47,11 @@ import type { ToolDefinition } from './tools/types';
  * whatever its input type: the loop validates input with the tool's own schema before anything
  * else sees it (its methods are bivariant; the schema is read as producing unknown input).
  */
-export type AgentTool = Omit<ToolDefinition<never>, 'inputSchema'> & { inputSchema: z.ZodType<unknown>; approval?: ToolApproval; approvalPrompt?: string };
+export type AgentTool = Omit<ToolDefinition<never>, 'inputSchema'> & {
+  inputSchema: z.ZodType<unknown>;
+  approval?: ToolApproval;
+  approvalPrompt?: string;
+};
 
 export interface AgentOptions {
   model?: LanguageModelV4;
@@ -112,11 +138,18 @@ export function createAgent(options: AgentOptions = {}): Agent {
   const model = options.model ?? createOfflineModel();
   const tools = (options.tools ?? builtinTools) as readonly AgentTool[];
   const given = isCompiledPolicy(options.policy) ? options.policy : compilePolicy(options.policy ?? DEFAULT_POLICY);
-  const extraRules = (runTools: readonly AgentTool[]) => approvalRules(options.interruptOn, Object.fromEntries(runTools.map((t) => [t.name, t.approval])));
+  const extraRules = (runTools: readonly AgentTool[]) =>
+    approvalRules(options.interruptOn, Object.fromEntries(runTools.map((t) => [t.name, t.approval])));
   const extra = extraRules(tools);
   // A compiled policy is reused as it is (the server shares one per policy version).
-  const compiled = extra.length === 0 ? given : compilePolicy({ ...given.policy, rules: [...given.policy.rules, ...extra] });
-  const trustedPolicy = options.trustedPolicy === undefined ? given : isCompiledPolicy(options.trustedPolicy) ? options.trustedPolicy : compilePolicy(options.trustedPolicy);
+  const compiled =
+    extra.length === 0 ? given : compilePolicy({ ...given.policy, rules: [...given.policy.rules, ...extra] });
+  const trustedPolicy =
+    options.trustedPolicy === undefined
+      ? given
+      : isCompiledPolicy(options.trustedPolicy)
+        ? options.trustedPolicy
+        : compilePolicy(options.trustedPolicy);
   const broker = options.broker ?? new MemoryRelayBroker();
   const grants = options.grants ?? new MemoryGrantStore();
   const workspace = createWorkspace(options.workspace);
@@ -169,7 +202,15 @@ export function createAgent(options: AgentOptions = {}): Agent {
     const result = (async () => {
       const env = await workspace;
       ctx = {
-        runId, sessionId, model: runModelInstance, broker, grants, env, queue, signal: controller.signal, toolSignal: toolController.signal,
+        runId,
+        sessionId,
+        model: runModelInstance,
+        broker,
+        grants,
+        env,
+        queue,
+        signal: controller.signal,
+        toolSignal: toolController.signal,
         mode: pendingMode ?? input.mode ?? options.mode ?? 'default',
         approvalTimeoutS: options.approvalTimeoutS ?? 300,
         maxSteps: options.maxSteps ?? 25,
@@ -181,12 +222,20 @@ export function createAgent(options: AgentOptions = {}): Agent {
         trustedPolicy,
         observer: options.observer,
         // A detached run saves nothing more: its unwinding (calls ending as denied) is not the run's state.
-        checkpoint: input.checkpoint && (async (conversation) => {
-          if (detached) throw new RunDetachedError();
-          await input.checkpoint!(conversation);
-        }),
+        checkpoint:
+          input.checkpoint &&
+          (async (conversation) => {
+            if (detached) throw new RunDetachedError();
+            await input.checkpoint!(conversation);
+          }),
       };
-      const level: AgentLevel = { agentId: 'main', parents: [], system: options.system, tools: [...runTools] as ToolDefinition[], policy: runPolicy };
+      const level: AgentLevel = {
+        agentId: 'main',
+        parents: [],
+        system: options.system,
+        tools: [...runTools] as ToolDefinition[],
+        policy: runPolicy,
+      };
       if (selected.task) level.tools.push(createTaskTool(ctx, level, policy, profiles) as ToolDefinition);
       const done = (finishReason: 'stop' | 'max_steps' | 'cancelled' | 'error', text: string) => {
         queue.push({ type: 'done', runId, agentId: 'main', parents: [], finishReason, text });
@@ -198,7 +247,13 @@ export function createAgent(options: AgentOptions = {}): Agent {
       } catch (error) {
         if (controller.signal.aborted) return done('cancelled', '');
         if (error instanceof MaxStepsError) return done('max_steps', error.message);
-        queue.push({ type: 'error', runId, agentId: 'main', parents: [], message: (error as Error)?.message ?? String(error) });
+        queue.push({
+          type: 'error',
+          runId,
+          agentId: 'main',
+          parents: [],
+          message: (error as Error)?.message ?? String(error),
+        });
         return done('error', '');
       } finally {
         if (!detached) await broker.cancelRun(runId, 'The run ended').catch(() => undefined);

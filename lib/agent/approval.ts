@@ -5,9 +5,7 @@ import type { Rule } from '../policy';
 import type { RelayRequest, RelayResponse } from '../relay';
 
 export type ApprovalHandler =
-  | 'auto-approve'
-  | 'auto-deny'
-  | ((relay: RelayRequest) => RelayResponse | Promise<RelayResponse>);
+  'auto-approve' | 'auto-deny' | ((relay: RelayRequest) => RelayResponse | Promise<RelayResponse>);
 
 /** The seeds' `interruptOn`: `true` always asks, `false` never asks, `shouldApprove(args)` decides per call. */
 export type InterruptOn = Record<string, boolean | { shouldApprove(args: Record<string, unknown>): boolean }>;
@@ -28,16 +26,29 @@ export function renderPrompt(template: string, toolName: string, args: unknown):
 }
 
 /** Static settings become rules, so precedence stays the engine's: a deny rule still denies. */
-export function approvalRules(interruptOn: InterruptOn = {}, toolApprovals: Record<string, ToolApproval | undefined> = {}): Rule[] {
+export function approvalRules(
+  interruptOn: InterruptOn = {},
+  toolApprovals: Record<string, ToolApproval | undefined> = {},
+): Rule[] {
   const rules: Rule[] = [];
   const add = (tool: string, ask: boolean, source: string) =>
-    rules.push({ id: `${source}:${tool}`, action: ask ? 'ask' : 'allow', tool, description: `${source} ${ask ? 'requires approval' : 'needs no approval'} for ${tool}` });
-  for (const [tool, approval] of Object.entries(toolApprovals)) if (approval) add(tool, approval === 'required', 'tool approval');
-  for (const [tool, setting] of Object.entries(interruptOn)) if (typeof setting === 'boolean') add(tool, setting, 'interruptOn');
+    rules.push({
+      id: `${source}:${tool}`,
+      action: ask ? 'ask' : 'allow',
+      tool,
+      description: `${source} ${ask ? 'requires approval' : 'needs no approval'} for ${tool}`,
+    });
+  for (const [tool, approval] of Object.entries(toolApprovals))
+    if (approval) add(tool, approval === 'required', 'tool approval');
+  for (const [tool, setting] of Object.entries(interruptOn))
+    if (typeof setting === 'boolean') add(tool, setting, 'interruptOn');
   return rules;
 }
 
-export function dynamicInterrupt(interruptOn: InterruptOn | undefined, tool: string): ((args: Record<string, unknown>) => boolean) | undefined {
+export function dynamicInterrupt(
+  interruptOn: InterruptOn | undefined,
+  tool: string,
+): ((args: Record<string, unknown>) => boolean) | undefined {
   const setting = interruptOn?.[tool];
   return setting && typeof setting === 'object' ? (args) => setting.shouldApprove(args) : undefined;
 }

@@ -8,15 +8,19 @@ import { expect, it } from 'vitest';
 it('the CLI example asks at the terminal and obeys y / n', async () => {
   const workspace = await mkdtemp(path.join(os.tmpdir(), 'gatehouse-cli-'));
   try {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'examples/cli-approval.ts', '$ echo hi from cli', '$ touch denied.txt'], {
-      input: 'y\nn\nnot now\n',
-      encoding: 'utf8',
-      env: { ...process.env, GATEHOUSE_WORKSPACE: workspace, GATEHOUSE_MODEL: '' },
-      timeout: 60_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'examples/cli-approval.ts', '$ echo hi from cli', '$ touch denied.txt'],
+      {
+        input: 'y\nn\nnot now\n',
+        encoding: 'utf8',
+        env: { ...process.env, GATEHOUSE_WORKSPACE: workspace, GATEHOUSE_MODEL: '' },
+        timeout: 60_000,
+      },
+    );
     expect(result.status, result.stderr).toBe(0);
     const plain = result.stdout.replaceAll('\u001b[33m', '').replaceAll('\u001b[0m', '');
-    expect(plain).toContain("Permission required: Run 'bash' with arguments {\"command\":\"echo hi from cli\"}?");
+    expect(plain).toContain('Permission required: Run \'bash\' with arguments {"command":"echo hi from cli"}?');
     expect(result.stdout).toContain('bash: hi from cli');
     expect(result.stdout).toContain('bash: Tool execution denied: not now.');
     await expect(stat(path.join(workspace, 'denied.txt'))).rejects.toThrow();

@@ -3,7 +3,13 @@ export { createAgent, type Agent, type AgentOptions, type AgentRun, type AgentTo
 export type { AgentEvent, AgentEventType } from './events';
 export type { AgentProfile } from './task';
 export { ToolSelectionError, withPermissions, type RunTool } from './run-options';
-export { DEFAULT_PROMPT_TEMPLATE, renderPrompt, type ApprovalHandler, type InterruptOn, type ToolApproval } from './approval';
+export {
+  DEFAULT_PROMPT_TEMPLATE,
+  renderPrompt,
+  type ApprovalHandler,
+  type InterruptOn,
+  type ToolApproval,
+} from './approval';
 export { MemoryGrantStore, type GrantStore } from './session';
 export type { CallResult, ExecutionLog, PendingRelays, ResumePoint } from './loop/context';
 export { checkpointedResults } from './loop/results';

@@ -5,7 +5,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, createOfflineModel, ModelConfigError, ToolSelectionError, type AgentEvent, type AgentOptions, type AgentRun, type AgentTool, type InvokeOptions } from './index';
+import {
+  createAgent,
+  createOfflineModel,
+  ModelConfigError,
+  ToolSelectionError,
+  type AgentEvent,
+  type AgentOptions,
+  type AgentRun,
+  type AgentTool,
+  type InvokeOptions,
+} from './index';
 import { PolicyValidationError, type PolicyInput } from '../policy';
 
 let workspace: string;
@@ -15,24 +25,39 @@ beforeEach(async () => {
 afterEach(() => rm(workspace, { recursive: true, force: true }));
 
 /** Bash is allowed outright, other writes ask: the agent's own policy. */
-const allowsBash: PolicyInput = { riskDefaults: { write: 'ask', read_only: 'allow' }, rules: [{ action: 'allow', tool: 'bash' }] };
+const allowsBash: PolicyInput = {
+  riskDefaults: { write: 'ask', read_only: 'allow' },
+  rules: [{ action: 'allow', tool: 'bash' }],
+};
 const asksBash: PolicyInput = { riskDefaults: { write: 'ask', read_only: 'allow' }, rules: [] };
 
-async function run(options: AgentOptions, invoke: Omit<InvokeOptions, 'messages'> & { say: string }, answer?: (e: Extract<AgentEvent, { type: 'relay' }>) => void) {
+async function run(
+  options: AgentOptions,
+  invoke: Omit<InvokeOptions, 'messages'> & { say: string },
+  answer?: (e: Extract<AgentEvent, { type: 'relay' }>) => void,
+) {
   const { say, ...rest } = invoke;
   const events: AgentEvent[] = [];
-  const started: AgentRun = createAgent({ workspace, ...options }).invoke({ messages: [{ role: 'user', content: say }], ...rest });
+  const started: AgentRun = createAgent({ workspace, ...options }).invoke({
+    messages: [{ role: 'user', content: say }],
+    ...rest,
+  });
   for await (const event of started) {
     events.push(event);
-    if (event.type === 'relay') (answer ?? ((e) => void e.respond({ approved: false, reason: 'not asked for' })))(event);
+    if (event.type === 'relay')
+      (answer ?? ((e) => void e.respond({ approved: false, reason: 'not asked for' })))(event);
   }
-  const of = <T extends AgentEvent['type']>(type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+  const of = <T extends AgentEvent['type']>(type: T) =>
+    events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
   return { events, of };
 }
 
 describe('per-run permissions', () => {
   it("the seeds' deny rule applies to that run: denied at once, no relay, nothing runs", async () => {
-    const { of } = await run({ policy: allowsBash }, { say: '$ rm -rf notes', permissions: { deny: [{ tool: 'bash', params: { command: 'rm **' } }] } });
+    const { of } = await run(
+      { policy: allowsBash },
+      { say: '$ rm -rf notes', permissions: { deny: [{ tool: 'bash', params: { command: 'rm **' } }] } },
+    );
     expect(of('tool_call')[0]?.decision).toMatchObject({ action: 'deny', reason: 'matched_rule' });
     expect(of('relay')).toHaveLength(0);
     expect(of('tool_result')[0]).toMatchObject({ denied: true, isError: true });
@@ -63,7 +88,9 @@ describe('per-run permissions', () => {
 
   it('permissions that do not validate throw before the run starts', () => {
     const agent = createAgent({ workspace });
-    expect(() => agent.invoke({ messages: [{ role: 'user', content: 'ls' }], permissions: { allowlist: [{ params: {} }] } })).toThrow(PolicyValidationError);
+    expect(() =>
+      agent.invoke({ messages: [{ role: 'user', content: 'ls' }], permissions: { allowlist: [{ params: {} }] } }),
+    ).toThrow(PolicyValidationError);
   });
 });
 
@@ -73,7 +100,9 @@ describe('per-run model', () => {
     expect(of('tool_result')[0]).toMatchObject({ output: 'spec\n' });
     const object = await run({ policy: allowsBash }, { say: '$ echo object', model: createOfflineModel() });
     expect(object.of('tool_result')[0]).toMatchObject({ output: 'object\n' });
-    expect(() => createAgent({ workspace }).invoke({ messages: [{ role: 'user', content: 'ls' }], model: 'glm-4.7' })).toThrow(ModelConfigError);
+    expect(() =>
+      createAgent({ workspace }).invoke({ messages: [{ role: 'user', content: 'ls' }], model: 'glm-4.7' }),
+    ).toThrow(ModelConfigError);
   });
 });
 
@@ -87,22 +116,27 @@ describe('per-run tools', () => {
     execute: async (input: { command: string }) => ({ output: `pretended ${input.command}` }),
   } as unknown as AgentTool;
 
-  it('names select from the agent\'s tools: bash not named is not offered, so it never runs', async () => {
+  it("names select from the agent's tools: bash not named is not offered, so it never runs", async () => {
     const { of } = await run({ policy: allowsBash }, { say: '$ echo hidden\nls', tools: ['list_files'] });
     expect(of('tool_call').map((e) => e.name)).toEqual(['list_files']);
   });
 
-  it('a tool object replaces the agent\'s and is still gated (asks, runs only when approved)', async () => {
+  it("a tool object replaces the agent's and is still gated (asks, runs only when approved)", async () => {
     const denied = await run({ policy: asksBash }, { say: '$ echo x', tools: [fakeBash] });
     expect(denied.of('relay')[0]).toMatchObject({ tool: 'bash', params: { command: 'echo x' } });
     expect(denied.of('tool_result')[0]).toMatchObject({ denied: true });
-    const approved = await run({ policy: asksBash }, { say: '$ echo x', tools: [fakeBash] }, (e) => void e.respond({ approved: true }));
+    const approved = await run(
+      { policy: asksBash },
+      { say: '$ echo x', tools: [fakeBash] },
+      (e) => void e.respond({ approved: true }),
+    );
     expect(approved.of('tool_result')[0]).toMatchObject({ output: 'pretended echo x', denied: false });
   });
 
   it('an unknown or repeated name throws ToolSelectionError before the run starts', () => {
     const agent = createAgent({ workspace });
-    const invoke = (tools: InvokeOptions['tools']) => () => agent.invoke({ messages: [{ role: 'user', content: 'ls' }], tools });
+    const invoke = (tools: InvokeOptions['tools']) => () =>
+      agent.invoke({ messages: [{ role: 'user', content: 'ls' }], tools });
     expect(invoke(['list_files', 'nope'])).toThrow(ToolSelectionError);
     expect(invoke(['list_files', 'nope'])).toThrow(/Unknown tool "nope"/);
     expect(invoke(['bash', fakeBash])).toThrow(/named twice/);
@@ -112,7 +146,10 @@ describe('per-run tools', () => {
 
   it('`task` keeps the subagents when named; left out, they are not offered', async () => {
     const agents = [{ name: 'reviewer', tools: ['list_files'] }];
-    const withTask = await run({ policy: allowsBash, agents }, { say: 'task reviewer: ls', tools: ['list_files', 'task'] });
+    const withTask = await run(
+      { policy: allowsBash, agents },
+      { say: 'task reviewer: ls', tools: ['list_files', 'task'] },
+    );
     expect(withTask.of('agent_start')).toHaveLength(1);
     const without = await run({ policy: allowsBash, agents }, { say: 'task reviewer: ls', tools: ['list_files'] });
     expect(without.of('agent_start')).toHaveLength(0);

@@ -20,7 +20,11 @@ export class ToolSelectionError extends Error {
     kind: 'unknown' | 'duplicate',
     available: readonly string[],
   ) {
-    super(kind === 'unknown' ? `Unknown tool "${tool}": the agent's tools are ${available.join(', ') || 'none'}` : `The tool "${tool}" is named twice`);
+    super(
+      kind === 'unknown'
+        ? `Unknown tool "${tool}": the agent's tools are ${available.join(', ') || 'none'}`
+        : `The tool "${tool}" is named twice`,
+    );
     this.name = 'ToolSelectionError';
     this.code = kind === 'unknown' ? 'invalid_input:unknown_tool' : 'invalid_input:duplicate_tool';
   }
@@ -41,7 +45,11 @@ export function withPermissions(policy: Policy, permissions: unknown): Policy {
  * The run's tools. Without a selection: the agent's tools, and `task` when it has subagents. With
  * one: each object as given, each name one of the agent's tools (`task` names the subagent tool).
  */
-export function selectRunTools<T extends { name: string }>(requested: readonly RunTool<T>[] | undefined, own: readonly T[], hasSubagents: boolean): { tools: T[]; task: boolean } {
+export function selectRunTools<T extends { name: string }>(
+  requested: readonly RunTool<T>[] | undefined,
+  own: readonly T[],
+  hasSubagents: boolean,
+): { tools: T[]; task: boolean } {
   if (requested === undefined) return { tools: [...own], task: hasSubagents };
   const available = [...own.map((t) => t.name), ...(hasSubagents ? ['task'] : [])];
   const tools: T[] = [];

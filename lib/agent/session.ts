@@ -29,6 +29,9 @@ export class MemoryGrantStore implements GrantStore {
   async consume(sessionId: string, grants: Rule[]): Promise<void> {
     const used = new Set(grants);
     this.global = this.global.filter((g) => !used.has(g));
-    this.bySession.set(sessionId, (this.bySession.get(sessionId) ?? []).filter((g) => !used.has(g)));
+    this.bySession.set(
+      sessionId,
+      (this.bySession.get(sessionId) ?? []).filter((g) => !used.has(g)),
+    );
   }
 }

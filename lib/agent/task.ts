@@ -25,7 +25,12 @@ const TaskInput = z.object({
 
 const MAX_DEPTH = 4;
 
-export function createTaskTool(ctx: RunContext, parent: AgentLevel, basePolicy: Policy, profiles: Record<string, AgentProfile>): ToolDefinition<z.infer<typeof TaskInput>> {
+export function createTaskTool(
+  ctx: RunContext,
+  parent: AgentLevel,
+  basePolicy: Policy,
+  profiles: Record<string, AgentProfile>,
+): ToolDefinition<z.infer<typeof TaskInput>> {
   const names = Object.keys(profiles);
   return {
     name: 'task',
@@ -34,7 +39,8 @@ export function createTaskTool(ctx: RunContext, parent: AgentLevel, basePolicy: 
     risk: 'read_only',
     async execute({ agent, prompt }) {
       const profile = profiles[agent];
-      if (!profile) throw new ToolError('invalid_input', `No agent named "${agent}". Available: ${names.join(', ') || 'none'}.`);
+      if (!profile)
+        throw new ToolError('invalid_input', `No agent named "${agent}". Available: ${names.join(', ') || 'none'}.`);
       const parents = [...parent.parents, parent.agentId];
       if (parents.length > MAX_DEPTH) throw new ToolError('refused', `Subagents nest at most ${MAX_DEPTH} deep.`);
       const allowed = profile.tools ? new Set(profile.tools) : undefined;
@@ -46,7 +52,11 @@ export function createTaskTool(ctx: RunContext, parent: AgentLevel, basePolicy: 
         policy: compilePolicy({ ...basePolicy, rules: [...basePolicy.rules, ...(profile.rules ?? [])] }),
         mode: profile.mode,
       };
-      if (allowed?.has('task')) level.tools = [...level.tools.filter((t) => t.name !== 'task'), createTaskTool(ctx, level, basePolicy, profiles)];
+      if (allowed?.has('task'))
+        level.tools = [
+          ...level.tools.filter((t) => t.name !== 'task'),
+          createTaskTool(ctx, level, basePolicy, profiles),
+        ];
       emit(ctx, level, { type: 'agent_start', profile: profile.name, prompt });
       const output = await runAgentLevel(ctx, level, [{ role: 'user', content: prompt }]);
       emit(ctx, level, { type: 'agent_end', profile: profile.name, output });

@@ -23,7 +23,9 @@ it('every event of a run with a relay parses as the contract has it, with the se
     events.push(event);
     // The seed's CLI consumer, as written.
     if (event.type === 'relay') {
-      printed.push(`relay ${event.kind} ${event.tool} ${JSON.stringify(event.params)} ${event.id} ${event.runId} ${event.toolCallId}`);
+      printed.push(
+        `relay ${event.kind} ${event.tool} ${JSON.stringify(event.params)} ${event.id} ${event.runId} ${event.toolCallId}`,
+      );
       void event.respond({ approved: true });
     }
     if (event.type === 'text') printed.push(`text ${event.content}`);

@@ -4,7 +4,15 @@
 // caller's choice, and callers pass no passwords, tokens or hashes.
 import type { Queries } from '../db';
 
-export type AccountAuditKind = 'user_created' | 'user_changed' | 'user_password_reset' | 'user_password_changed' | 'user_login_link' | 'user_sessions_ended' | 'token_created' | 'token_revoked';
+export type AccountAuditKind =
+  | 'user_created'
+  | 'user_changed'
+  | 'user_password_reset'
+  | 'user_password_changed'
+  | 'user_login_link'
+  | 'user_sessions_ended'
+  | 'token_created'
+  | 'token_revoked';
 
 /** The audit row of one account change; `details` sees the change's result (undefined: nothing to record). */
 export interface AccountAudit<R> {
@@ -15,7 +23,11 @@ export interface AccountAudit<R> {
 }
 
 /** Runs `change`, and with `audit` writes its row in the same transaction. */
-export async function withAccountAudit<R>(q: Queries, audit: AccountAudit<R> | undefined, change: (q: Queries) => Promise<R>): Promise<R> {
+export async function withAccountAudit<R>(
+  q: Queries,
+  audit: AccountAudit<R> | undefined,
+  change: (q: Queries) => Promise<R>,
+): Promise<R> {
   if (!audit) return change(q);
   return q.transaction(async (tx) => {
     const result = await change(tx);

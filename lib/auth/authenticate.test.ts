@@ -36,7 +36,14 @@ describeStores('authenticate', (store) => {
     const { q } = store();
     const { alice } = await twoUsers(store());
     const session = await signIn(q, alice);
-    expect(await authenticate({ q, headers: headers(cookieOnly(session)), secret })).toEqual({ id: alice.id, username: 'alice', displayName: 'alice', role: 'user', via: 'session', sessionId: session.sessionId });
+    expect(await authenticate({ q, headers: headers(cookieOnly(session)), secret })).toEqual({
+      id: alice.id,
+      username: 'alice',
+      displayName: 'alice',
+      role: 'user',
+      via: 'session',
+      sessionId: session.sessionId,
+    });
     await q.users.updateUser({ id: alice.id, role: 'approver' });
     expect((await authenticate({ q, headers: headers(cookieOnly(session)), secret }))?.role).toBe('approver');
   });
@@ -45,9 +52,15 @@ describeStores('authenticate', (store) => {
     const { q } = store();
     const { alice } = await twoUsers(store());
     const old = Date.now() - 8 * 24 * 3600 * 1000;
-    expect(await authenticate({ q, headers: headers(cookieOnly(await signIn(q, alice, old))), secret })).toBeUndefined();
-    expect(await authenticate({ q, headers: headers(cookieOnly(await signIn(q, alice))), secret: `${secret}-other` })).toBeUndefined();
-    expect(await authenticate({ q, headers: headers({ cookie: `gh_session=${alice.id}.0.1.99999999999.AAAA` }), secret })).toBeUndefined();
+    expect(
+      await authenticate({ q, headers: headers(cookieOnly(await signIn(q, alice, old))), secret }),
+    ).toBeUndefined();
+    expect(
+      await authenticate({ q, headers: headers(cookieOnly(await signIn(q, alice))), secret: `${secret}-other` }),
+    ).toBeUndefined();
+    expect(
+      await authenticate({ q, headers: headers({ cookie: `gh_session=${alice.id}.0.1.99999999999.AAAA` }), secret }),
+    ).toBeUndefined();
     const unstored = createSessionValue({ token: generateSessionToken(), secret });
     expect(await authenticate({ q, headers: headers({ cookie: `gh_session=${unstored}` }), secret })).toBeUndefined();
   });
@@ -70,7 +83,8 @@ describeStores('authenticate', (store) => {
     const [a1, a2, a3] = [await signIn(q, alice), await signIn(q, alice), await signIn(q, alice)];
     const root = await signIn(q, admin);
     expect(await endUserSessions({ q, userId: alice.id, exceptId: a3.sessionId })).toBe(2);
-    for (const ended of [a1, a2]) expect(await authenticate({ q, headers: headers(cookieOnly(ended)), secret })).toBeUndefined();
+    for (const ended of [a1, a2])
+      expect(await authenticate({ q, headers: headers(cookieOnly(ended)), secret })).toBeUndefined();
     expect(await authenticate({ q, headers: headers(cookieOnly(a3)), secret })).toBeDefined();
     expect(await authenticate({ q, headers: headers(cookieOnly(root)), secret })).toBeDefined();
     expect(await endUserSessions({ q, userId: alice.id })).toBe(1);
@@ -101,12 +115,18 @@ describeStores('authenticate', (store) => {
     expect(await authenticate({ q, headers: headers(cookieOnly(fresh)), secret })).toBeUndefined();
   });
 
-  it('resetting one\'s own password keeps the session it was done from', async () => {
+  it("resetting one's own password keeps the session it was done from", async () => {
     const { q } = store();
     const { admin } = await twoUsers(store());
     const here = await signIn(q, admin);
     const elsewhere = await signIn(q, admin);
-    await resetPassword({ q, scrypt: FAST, id: admin.id, password: 'a brand new password', keepSessionId: here.sessionId });
+    await resetPassword({
+      q,
+      scrypt: FAST,
+      id: admin.id,
+      password: 'a brand new password',
+      keepSessionId: here.sessionId,
+    });
     expect(await authenticate({ q, headers: headers(cookieOnly(here)), secret })).toBeDefined();
     expect(await authenticate({ q, headers: headers(cookieOnly(elsewhere)), secret })).toBeUndefined();
   });
@@ -124,12 +144,19 @@ describeStores('authenticate', (store) => {
     const { admin } = await twoUsers(store());
     const { token, id } = await createApiToken({ q, userId: admin.id, name: 'cli' });
     const user = await authenticate({ q, headers: headers({ authorization: `Bearer ${token}` }), secret });
-    expect(user).toEqual({ id: admin.id, username: 'root', displayName: 'root', role: 'admin', via: 'token', tokenId: id });
+    expect(user).toEqual({
+      id: admin.id,
+      username: 'root',
+      displayName: 'root',
+      role: 'admin',
+      via: 'token',
+      tokenId: id,
+    });
     expect((await q.tokens.listApiTokens({ userId: admin.id }))[0]?.lastUsedAt).toBeInstanceOf(Date);
     expect(await authenticate({ q, headers: headers({ authorization: `bearer   ${token}` }), secret })).toBeDefined();
   });
 
-  it('refuses a revoked, expired or unknown token, or a disabled user\'s', async () => {
+  it("refuses a revoked, expired or unknown token, or a disabled user's", async () => {
     const { q } = store();
     const { alice } = await twoUsers(store());
     const revoked = await createApiToken({ q, userId: alice.id, name: 'r' });
@@ -155,7 +182,9 @@ describeStores('authenticate', (store) => {
     await setDisabled({ q, id: alice.id, disabled: false });
     expect(await as()).toBeUndefined();
     expect(await q.tokens.listApiTokens({ userId: alice.id })).toEqual([]);
-    expect((await q.tokens.listApiTokens({ userId: alice.id, includeRevoked: true }))[0]?.revokedAt).toBeInstanceOf(Date);
+    expect((await q.tokens.listApiTokens({ userId: alice.id, includeRevoked: true }))[0]?.revokedAt).toBeInstanceOf(
+      Date,
+    );
   });
 
   it('reads a token once within the cache TTL; a revoke or a disable through the queries applies at once', async () => {
@@ -182,12 +211,13 @@ describeStores('authenticate', (store) => {
     }
   });
 
-  it('sees a change made behind the queries\' back (another instance) within the TTL, and never caches an unknown token', async () => {
+  it("sees a change made behind the queries' back (another instance) within the TTL, and never caches an unknown token", async () => {
     const { q, db } = store();
     const { alice } = await twoUsers(store());
     const { token, id } = await createApiToken({ q, userId: alice.id, name: 'cli' });
     const t0 = Date.now();
-    const as = (now: number, bearer = token) => authenticate({ q, headers: headers({ authorization: `Bearer ${bearer}` }), secret, now });
+    const as = (now: number, bearer = token) =>
+      authenticate({ q, headers: headers({ authorization: `Bearer ${bearer}` }), secret, now });
     expect(await as(t0)).toBeDefined();
     await db.execute(sql`UPDATE api_tokens SET revoked_at = now() WHERE id = ${id}`);
     expect(await as(t0 + TOKEN_CACHE_TTL_MS - 1)).toBeDefined();
@@ -195,7 +225,9 @@ describeStores('authenticate', (store) => {
     // Created behind the queries' back: found on first use, since a miss is not remembered.
     const missing = 'gh_created-elsewhere';
     expect(await as(t0, missing)).toBeUndefined();
-    await db.execute(sql`INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES ('t-elsewhere', ${alice.id}, 'x', ${hashToken(missing)})`);
+    await db.execute(
+      sql`INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES ('t-elsewhere', ${alice.id}, 'x', ${hashToken(missing)})`,
+    );
     expect(await as(t0, missing)).toBeDefined();
   });
 
@@ -203,7 +235,11 @@ describeStores('authenticate', (store) => {
     const { q } = store();
     const { alice } = await twoUsers(store());
     const session = cookieOnly(await signIn(q, alice));
-    expect(await authenticate({ q, headers: headers({ ...session, authorization: 'Bearer nope' }), secret })).toBeUndefined();
-    expect(await authenticate({ q, headers: headers({ ...session, authorization: 'Basic YTpi' }), secret })).toBeUndefined();
+    expect(
+      await authenticate({ q, headers: headers({ ...session, authorization: 'Bearer nope' }), secret }),
+    ).toBeUndefined();
+    expect(
+      await authenticate({ q, headers: headers({ ...session, authorization: 'Basic YTpi' }), secret }),
+    ).toBeUndefined();
   });
 });

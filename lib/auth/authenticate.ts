@@ -34,7 +34,11 @@ export interface AuthenticateInput {
   now?: number;
 }
 
-export const toAuthUser = (user: UserRow, via: AuthUser['via'], { tokenId, sessionId }: { tokenId?: string; sessionId?: string } = {}): AuthUser => ({
+export const toAuthUser = (
+  user: UserRow,
+  via: AuthUser['via'],
+  { tokenId, sessionId }: { tokenId?: string; sessionId?: string } = {},
+): AuthUser => ({
   id: user.id,
   username: user.username,
   displayName: user.displayName,
@@ -45,7 +49,12 @@ export const toAuthUser = (user: UserRow, via: AuthUser['via'], { tokenId, sessi
 });
 
 /** A present but malformed or unknown Authorization header is "nobody", never a fallback to the cookie. */
-export async function authenticate({ q, headers, secret, now = Date.now() }: AuthenticateInput): Promise<AuthUser | undefined> {
+export async function authenticate({
+  q,
+  headers,
+  secret,
+  now = Date.now(),
+}: AuthenticateInput): Promise<AuthUser | undefined> {
   const authorization = headers.get('authorization');
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);

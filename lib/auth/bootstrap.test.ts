@@ -35,12 +35,18 @@ describeStores('ensureAdmin', (store) => {
     const { q } = store();
     const { lines, log } = logger();
     const result = await ensureAdmin({ q, host: '127.0.0.1', port: 3000, log });
-    expect(result).toMatchObject({ created: true, tokenAttached: false, admin: { username: 'admin', role: 'admin', passwordHash: null } });
+    expect(result).toMatchObject({
+      created: true,
+      tokenAttached: false,
+      admin: { username: 'admin', role: 'admin', passwordHash: null },
+    });
     expect(result.loginUrl).toMatch(/^http:\/\/127\.0\.0\.1:3000\/login\?token=[A-Za-z0-9_-]{43}$/);
     expect(lines.join('\n')).toContain(result.loginUrl!);
     expect(lines.join('\n')).toContain('24 h');
     expect((await exchangeLoginToken({ q, token: tokenOf(result.loginUrl) })).id).toBe(result.admin!.id);
-    await expect(exchangeLoginToken({ q, token: tokenOf(result.loginUrl) })).rejects.toMatchObject({ code: 'unauthorized:login_token' });
+    await expect(exchangeLoginToken({ q, token: tokenOf(result.loginUrl) })).rejects.toMatchObject({
+      code: 'unauthorized:login_token',
+    });
   });
 
   it('is idempotent: a second start creates nobody, and prints a fresh link only while no admin has a password', async () => {
@@ -66,7 +72,7 @@ describeStores('ensureAdmin', (store) => {
     expect(new Set(results.map((r) => r.admin?.id)).size).toBe(1);
   });
 
-  it('with GATEHOUSE_ADMIN_TOKEN: the admin\'s API token, and no secret printed', async () => {
+  it("with GATEHOUSE_ADMIN_TOKEN: the admin's API token, and no secret printed", async () => {
     const { q } = store();
     const { lines, log } = logger();
     const result = await ensureAdmin({ q, adminToken: ADMIN_TOKEN, log });
@@ -89,6 +95,8 @@ describeStores('ensureAdmin', (store) => {
     const [row] = await q.tokens.listApiTokens();
     await q.tokens.revokeApiToken({ id: row!.id });
     await ensureAdmin({ q, adminToken: ADMIN_TOKEN, log: () => {} });
-    expect(await authenticate({ q, headers: new Headers({ authorization: `Bearer ${ADMIN_TOKEN}` }), secret })).toBeUndefined();
+    expect(
+      await authenticate({ q, headers: new Headers({ authorization: `Bearer ${ADMIN_TOKEN}` }), secret }),
+    ).toBeUndefined();
   });
 });

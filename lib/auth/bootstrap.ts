@@ -36,17 +36,33 @@ export interface EnsureAdminResult {
   tokenAttached: boolean;
 }
 
-export function loginBaseUrl({ host = '127.0.0.1', port = 3000, baseUrl }: Pick<EnsureAdminInput, 'host' | 'port' | 'baseUrl'>): string {
+export function loginBaseUrl({
+  host = '127.0.0.1',
+  port = 3000,
+  baseUrl,
+}: Pick<EnsureAdminInput, 'host' | 'port' | 'baseUrl'>): string {
   if (baseUrl) return baseUrl.replace(/\/+$/, '');
   const name = ['0.0.0.0', '::', '[::]', ''].includes(host) ? '127.0.0.1' : host;
   return `http://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}:${port}`;
 }
 
-export async function ensureAdmin({ q, adminToken, host, port, baseUrl, log = console.log, loginTtlS = LOGIN_TOKEN_TTL_S }: EnsureAdminInput): Promise<EnsureAdminResult> {
+export async function ensureAdmin({
+  q,
+  adminToken,
+  host,
+  port,
+  baseUrl,
+  log = console.log,
+  loginTtlS = LOGIN_TOKEN_TTL_S,
+}: EnsureAdminInput): Promise<EnsureAdminResult> {
   let created = false;
   if ((await q.users.countUsers()) === 0) {
     // A concurrent start may win this insert; then its admin is ours too.
-    const result = await q.users.createUser({ username: BOOTSTRAP_ADMIN_USERNAME, displayName: 'Administrator', role: 'admin' });
+    const result = await q.users.createUser({
+      username: BOOTSTRAP_ADMIN_USERNAME,
+      displayName: 'Administrator',
+      role: 'admin',
+    });
     created = result.ok;
     if (created) log(`[gatehouse] No users yet: created the admin user "${BOOTSTRAP_ADMIN_USERNAME}".`);
   }
@@ -57,8 +73,13 @@ export async function ensureAdmin({ q, adminToken, host, port, baseUrl, log = co
   }
 
   if (adminToken) {
-    const row = await q.tokens.createApiToken({ userId: admin.id, name: ADMIN_TOKEN_NAME, tokenHash: hashToken(adminToken) });
-    if (row) log(`[gatehouse] GATEHOUSE_ADMIN_TOKEN is now an API token of "${admin.username}" (Authorization: Bearer ...).`);
+    const row = await q.tokens.createApiToken({
+      userId: admin.id,
+      name: ADMIN_TOKEN_NAME,
+      tokenHash: hashToken(adminToken),
+    });
+    if (row)
+      log(`[gatehouse] GATEHOUSE_ADMIN_TOKEN is now an API token of "${admin.username}" (Authorization: Bearer ...).`);
     return { created, admin, tokenAttached: row !== undefined };
   }
 
@@ -68,7 +89,9 @@ export async function ensureAdmin({ q, adminToken, host, port, baseUrl, log = co
   const { token } = await issueLoginToken({ q, userId: admin.id, ttlS: loginTtlS });
   const loginUrl = `${loginBaseUrl({ host, port, baseUrl })}/login?token=${token}`;
   const hours = Math.round(loginTtlS / 3600);
-  log(`[gatehouse] Sign in as "${admin.username}" with this one-time link (valid ${hours > 0 ? `${hours} h` : `${loginTtlS} s`}), then set a password:`);
+  log(
+    `[gatehouse] Sign in as "${admin.username}" with this one-time link (valid ${hours > 0 ? `${hours} h` : `${loginTtlS} s`}), then set a password:`,
+  );
   log(`[gatehouse]     ${loginUrl}`);
   return { created, admin, loginUrl, tokenAttached: false };
 }

@@ -6,7 +6,11 @@
 export class UnauthorizedError extends Error {
   readonly status = 401;
   constructor(
-    readonly code: 'unauthorized' | 'unauthorized:credentials' | 'unauthorized:login_token' | 'unauthorized:disabled' = 'unauthorized',
+    readonly code:
+      | 'unauthorized'
+      | 'unauthorized:credentials'
+      | 'unauthorized:login_token'
+      | 'unauthorized:disabled' = 'unauthorized',
     message = 'Sign in first',
   ) {
     super(message);

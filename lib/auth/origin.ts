@@ -11,7 +11,9 @@ import { ForbiddenError } from './errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export type OriginCheck = { ok: true; reason: 'safe_method' | 'origin_match' | 'fetch_site' | 'bearer' } | { ok: false; reason: 'origin_mismatch' | 'cross_site' | 'no_origin' };
+export type OriginCheck =
+  | { ok: true; reason: 'safe_method' | 'origin_match' | 'fetch_site' | 'bearer' }
+  | { ok: false; reason: 'origin_mismatch' | 'cross_site' | 'no_origin' };
 
 type RequestLike = Pick<Request, 'method' | 'url'> & { headers: Pick<Headers, 'get'> };
 
@@ -45,7 +47,10 @@ const hasBearer = (request: RequestLike) => /^Bearer\s+\S/i.test(request.headers
  * navigation) passes; without either, only a request carrying a Bearer token passes (a script,
  * which is not a browser riding on a cookie). Anything else is refused: deny when unsure.
  */
-export function checkOrigin(request: RequestLike, { allowedOrigins = [] }: { allowedOrigins?: readonly string[] } = {}): OriginCheck {
+export function checkOrigin(
+  request: RequestLike,
+  { allowedOrigins = [] }: { allowedOrigins?: readonly string[] } = {},
+): OriginCheck {
   if (SAFE_METHODS.has(request.method.toUpperCase())) return { ok: true, reason: 'safe_method' };
   const origin = request.headers.get('origin');
   if (origin !== null) {
@@ -53,7 +58,9 @@ export function checkOrigin(request: RequestLike, { allowedOrigins = [] }: { all
     const given = normalize(origin);
     const allowed = ownOrigins(request);
     for (const extra of allowedOrigins) allowed.add(normalize(extra) ?? extra);
-    return given !== undefined && allowed.has(given) ? { ok: true, reason: 'origin_match' } : { ok: false, reason: 'origin_mismatch' };
+    return given !== undefined && allowed.has(given)
+      ? { ok: true, reason: 'origin_match' }
+      : { ok: false, reason: 'origin_mismatch' };
   }
   const site = request.headers.get('sec-fetch-site')?.toLowerCase();
   if (site === 'same-origin' || site === 'none') return { ok: true, reason: 'fetch_site' };

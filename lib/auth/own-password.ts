@@ -13,7 +13,10 @@ export class WrongCurrentPasswordError extends PasswordPolicyError {
   constructor() {
     super('is not your current password');
     this.message = 'The current password is wrong';
-    this.issues.splice(0, this.issues.length, { path: 'currentPassword', message: 'This is not your current password' });
+    this.issues.splice(0, this.issues.length, {
+      path: 'currentPassword',
+      message: 'This is not your current password',
+    });
     this.name = 'WrongCurrentPasswordError';
   }
 }
@@ -30,7 +33,17 @@ export interface ChangeOwnPasswordInput extends UserServiceDeps {
   audit?: AccountAudit<PublicUser>;
 }
 
-export async function changeOwnPassword({ q, scrypt, userId, currentPassword, password, keepSessionId, throttle, ip = 'unknown', audit }: ChangeOwnPasswordInput): Promise<PublicUser> {
+export async function changeOwnPassword({
+  q,
+  scrypt,
+  userId,
+  currentPassword,
+  password,
+  keepSessionId,
+  throttle,
+  ip = 'unknown',
+  audit,
+}: ChangeOwnPasswordInput): Promise<PublicUser> {
   const user = await q.users.getUser({ id: userId });
   if (!user) throw new UserNotFoundError(userId);
   if (throttle) {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { PasswordPolicyError } from './errors';
-import { checkPasswordPolicy, DEFAULT_SCRYPT, hashPassword, PASSWORD_MIN_LENGTH, verifyDummy, verifyPassword } from './password';
+import {
+  checkPasswordPolicy,
+  DEFAULT_SCRYPT,
+  hashPassword,
+  PASSWORD_MIN_LENGTH,
+  verifyDummy,
+  verifyPassword,
+} from './password';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 

@@ -26,14 +26,18 @@ function derive(password: string, salt: Buffer, { N, r, p }: ScryptParams, keyLe
   // scrypt needs 128 * N * r bytes (plus a little); node's default maxmem (32 MiB) is just too small for N=2^15.
   const maxmem = 256 * N * r + 1024 * 1024;
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, keyLength, { N, r, p, maxmem }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize('NFKC'), salt, keyLength, { N, r, p, maxmem }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 
 /** Throws PasswordPolicyError when the password is too short or too long. */
 export function checkPasswordPolicy(password: string): void {
-  if (password.length < PASSWORD_MIN_LENGTH) throw new PasswordPolicyError(`must be at least ${PASSWORD_MIN_LENGTH} characters`);
-  if (password.length > PASSWORD_MAX_LENGTH) throw new PasswordPolicyError(`must be at most ${PASSWORD_MAX_LENGTH} characters`);
+  if (password.length < PASSWORD_MIN_LENGTH)
+    throw new PasswordPolicyError(`must be at least ${PASSWORD_MIN_LENGTH} characters`);
+  if (password.length > PASSWORD_MAX_LENGTH)
+    throw new PasswordPolicyError(`must be at most ${PASSWORD_MAX_LENGTH} characters`);
 }
 
 /** Hashes without checking the policy (callers that accept user input call checkPasswordPolicy first). */
@@ -48,7 +52,8 @@ function parse(encoded: string): { params: ScryptParams; salt: Buffer; key: Buff
   if (parts.length !== 6 || parts[0] !== 'scrypt') return undefined;
   const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
   const isPowerOfTwo = Number.isInteger(N) && N > 1 && N <= MAX_N && (N & (N - 1)) === 0;
-  if (!isPowerOfTwo || !Number.isInteger(r) || r < 1 || r > 32 || !Number.isInteger(p) || p < 1 || p > 16) return undefined;
+  if (!isPowerOfTwo || !Number.isInteger(r) || r < 1 || r > 32 || !Number.isInteger(p) || p < 1 || p > 16)
+    return undefined;
   const salt = Buffer.from(parts[4]!, 'base64');
   const key = Buffer.from(parts[5]!, 'base64');
   if (salt.length < 8 || key.length < 16 || key.length > 64) return undefined;

@@ -109,7 +109,9 @@ describe('clientIp', () => {
   it('takes the right-most X-Forwarded-For entry, skipping trusted proxies', () => {
     expect(clientIp(h({ 'x-forwarded-for': '10.0.0.1' }))).toBe('10.0.0.1');
     expect(clientIp(h({ 'x-forwarded-for': 'spoofed, 203.0.113.7' }))).toBe('203.0.113.7');
-    expect(clientIp(h({ 'x-forwarded-for': 'spoofed, 203.0.113.7, 10.0.0.2' }), { trustedProxies: 1 })).toBe('203.0.113.7');
+    expect(clientIp(h({ 'x-forwarded-for': 'spoofed, 203.0.113.7, 10.0.0.2' }), { trustedProxies: 1 })).toBe(
+      '203.0.113.7',
+    );
     expect(clientIp(h({ 'x-real-ip': '192.0.2.1' }))).toBe('192.0.2.1');
     expect(clientIp(h({}))).toBe('unknown');
   });

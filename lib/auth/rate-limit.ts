@@ -45,7 +45,11 @@ export class RateLimiter {
     }
     window.count += 1;
     const ok = window.count <= this.limit;
-    return { ok, remaining: Math.max(0, this.limit - window.count), retryAfterS: ok ? 0 : Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)) };
+    return {
+      ok,
+      remaining: Math.max(0, this.limit - window.count),
+      retryAfterS: ok ? 0 : Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)),
+    };
   }
 
   /** Takes back one attempt of `key`'s current window (one that turned out not to be a failure). */
@@ -96,7 +100,9 @@ export class LoginThrottle {
   attempt({ ip, username }: { ip: string; username: string }): { ok: true } | { ok: false; retryAfterS: number } {
     const results = [this.byIp.hit(ip), this.byUsername.hit(username.trim().toLowerCase())];
     const refused = results.filter((r) => !r.ok);
-    return refused.length === 0 ? { ok: true } : { ok: false, retryAfterS: Math.max(...refused.map((r) => r.retryAfterS)) };
+    return refused.length === 0
+      ? { ok: true }
+      : { ok: false, retryAfterS: Math.max(...refused.map((r) => r.retryAfterS)) };
   }
 
   /** After a successful login the username's count starts over; the address's does not. */
@@ -125,7 +131,10 @@ export class LoginThrottle {
  * the header from the socket when the client did not send one; 1: one reverse proxy that appends).
  * Without a proxy a client can choose this value, so the per-username limit is the one that holds.
  */
-export function clientIp(headers: Pick<Headers, 'get'>, { trustedProxies = 0 }: { trustedProxies?: number } = {}): string {
+export function clientIp(
+  headers: Pick<Headers, 'get'>,
+  { trustedProxies = 0 }: { trustedProxies?: number } = {},
+): string {
   const chain = (headers.get('x-forwarded-for') ?? '')
     .split(',')
     .map((s) => s.trim())

@@ -10,7 +10,17 @@ export { ACTIONS, ROLES, type Action, type UserRole as Role };
 /** Who may do what. Admin: everything. Approver: decide and see any run, read the policy, grants and audit. User: their own runs. */
 export const PERMISSIONS: Record<UserRole, ReadonlySet<Action>> = {
   admin: new Set(ACTIONS),
-  approver: new Set<Action>(['policy:read', 'grants:read', 'runs:start', 'runs:read:own', 'runs:read:any', 'relays:decide:own', 'relays:decide:any', 'audit:read', 'tokens:manage:own']),
+  approver: new Set<Action>([
+    'policy:read',
+    'grants:read',
+    'runs:start',
+    'runs:read:own',
+    'runs:read:any',
+    'relays:decide:own',
+    'relays:decide:any',
+    'audit:read',
+    'tokens:manage:own',
+  ]),
   user: new Set<Action>(['policy:read', 'runs:start', 'runs:read:own', 'relays:decide:own', 'tokens:manage:own']),
 };
 

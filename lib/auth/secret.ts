@@ -6,7 +6,13 @@ import type { Queries } from '../db';
 
 export const SESSION_SECRET_KEY = 'session_secret';
 
-export async function resolveSessionSecret({ q, configured }: { q: Pick<Queries, 'settings'>; configured?: string }): Promise<string> {
+export async function resolveSessionSecret({
+  q,
+  configured,
+}: {
+  q: Pick<Queries, 'settings'>;
+  configured?: string;
+}): Promise<string> {
   if (configured) return configured;
   return q.settings.ensureSetting({ key: SESSION_SECRET_KEY, value: randomBytes(32).toString('base64url') });
 }

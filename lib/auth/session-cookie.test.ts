@@ -17,7 +17,11 @@ describe('session cookie value', () => {
   it('round-trips the claims while unexpired', () => {
     const value = createSessionValue({ token, secret, now });
     expect(value.split('.')).toHaveLength(4);
-    expect(verifySessionValue(value, { secret, now: now + 1000 })).toEqual({ token, issuedAt: now / 1000, expiresAt: now / 1000 + SESSION_TTL_S });
+    expect(verifySessionValue(value, { secret, now: now + 1000 })).toEqual({
+      token,
+      issuedAt: now / 1000,
+      expiresAt: now / 1000 + SESSION_TTL_S,
+    });
   });
 
   it('expires after 7 days by default', () => {
@@ -33,10 +37,23 @@ describe('session cookie value', () => {
 
   it.each([
     ['another token', (v: string) => v.replace(token, `X${token.slice(1)}`)],
-    ['a later expiry', (v: string) => { const p = v.split('.'); p[2] = String(Number(p[2]) + 86_400); return p.join('.'); }],
+    [
+      'a later expiry',
+      (v: string) => {
+        const p = v.split('.');
+        p[2] = String(Number(p[2]) + 86_400);
+        return p.join('.');
+      },
+    ],
     ['a truncated mac', (v: string) => v.slice(0, -2)],
     ['no mac', (v: string) => v.split('.').slice(0, 3).join('.')],
-    ['a signed value of the old format (user id and generation)', (v: string) => { const p = v.split('.'); return ['user-1', '0', ...p].join('.'); }],
+    [
+      'a signed value of the old format (user id and generation)',
+      (v: string) => {
+        const p = v.split('.');
+        return ['user-1', '0', ...p].join('.');
+      },
+    ],
     ['an extra part', (v: string) => `${v}.x`],
     ['garbage', () => 'not a cookie'],
     ['empty', () => ''],
@@ -53,8 +70,12 @@ describe('session cookie value', () => {
 
 describe('Set-Cookie headers', () => {
   it('is httpOnly, SameSite=Lax, Path=/, with Max-Age; Secure only over https', () => {
-    expect(sessionCookieHeader('v', { secure: false })).toBe(`gh_session=v; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_TTL_S}`);
-    expect(sessionCookieHeader('v', { secure: true })).toBe(`gh_session=v; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_TTL_S}; Secure`);
+    expect(sessionCookieHeader('v', { secure: false })).toBe(
+      `gh_session=v; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_TTL_S}`,
+    );
+    expect(sessionCookieHeader('v', { secure: true })).toBe(
+      `gh_session=v; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_TTL_S}; Secure`,
+    );
   });
 
   it('clears with an empty value and Max-Age=0', () => {
@@ -72,7 +93,11 @@ describe('readCookie and isSecureRequest', () => {
   it('knows https from the URL or X-Forwarded-Proto', () => {
     expect(isSecureRequest(new Request('https://g.example/api'))).toBe(true);
     expect(isSecureRequest(new Request('http://g.example/api'))).toBe(false);
-    expect(isSecureRequest(new Request('http://g.example/api', { headers: { 'x-forwarded-proto': 'https' } }))).toBe(true);
-    expect(isSecureRequest(new Request('https://g.example/api', { headers: { 'x-forwarded-proto': 'http' } }))).toBe(false);
+    expect(isSecureRequest(new Request('http://g.example/api', { headers: { 'x-forwarded-proto': 'https' } }))).toBe(
+      true,
+    );
+    expect(isSecureRequest(new Request('https://g.example/api', { headers: { 'x-forwarded-proto': 'http' } }))).toBe(
+      false,
+    );
   });
 });

@@ -22,10 +22,22 @@ const MAC_CONTEXT = 'gatehouse session v2\n';
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
 function mac(payload: string, secret: string): Buffer {
-  return createHmac('sha256', secret).update(MAC_CONTEXT + payload).digest();
+  return createHmac('sha256', secret)
+    .update(MAC_CONTEXT + payload)
+    .digest();
 }
 
-export function createSessionValue({ token, secret, now = Date.now(), ttlS = SESSION_TTL_S }: { token: string; secret: string; now?: number; ttlS?: number }): string {
+export function createSessionValue({
+  token,
+  secret,
+  now = Date.now(),
+  ttlS = SESSION_TTL_S,
+}: {
+  token: string;
+  secret: string;
+  now?: number;
+  ttlS?: number;
+}): string {
   if (!TOKEN_PATTERN.test(token)) throw new TypeError('A session token must be 16-128 URL-safe, dot-free characters');
   const issuedAt = Math.floor(now / 1000);
   const payload = `${token}.${issuedAt}.${issuedAt + ttlS}`;
@@ -33,7 +45,10 @@ export function createSessionValue({ token, secret, now = Date.now(), ttlS = SES
 }
 
 /** The claims of a well-formed, correctly signed, unexpired value; undefined otherwise. */
-export function verifySessionValue(value: string, { secret, now = Date.now() }: { secret: string; now?: number }): SessionClaims | undefined {
+export function verifySessionValue(
+  value: string,
+  { secret, now = Date.now() }: { secret: string; now?: number },
+): SessionClaims | undefined {
   const parts = value.split('.');
   if (parts.length !== 4) return undefined;
   const [token, issuedAt, expiresAt, signature] = parts as [string, string, string, string];
@@ -46,8 +61,18 @@ export function verifySessionValue(value: string, { secret, now = Date.now() }: 
 }
 
 /** The Set-Cookie header value for a new session. `secure`: the request came over https. */
-export function sessionCookieHeader(value: string, { secure, maxAgeS = SESSION_TTL_S }: { secure: boolean; maxAgeS?: number }): string {
-  return [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeS}`, ...(secure ? ['Secure'] : [])].join('; ');
+export function sessionCookieHeader(
+  value: string,
+  { secure, maxAgeS = SESSION_TTL_S }: { secure: boolean; maxAgeS?: number },
+): string {
+  return [
+    `${SESSION_COOKIE}=${value}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${maxAgeS}`,
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
 }
 
 /** The Set-Cookie header value that signs out (expires the cookie now). */

@@ -5,8 +5,22 @@ import { z } from 'zod';
 import { RoleSchema } from '../contract';
 import type { Queries } from '../db';
 import type { UserRole, UserRow } from '../db/schema';
-import { LastAdminError, RateLimitedError, UnauthorizedError, UserDisabledError, UserNotFoundError, UsernameTakenError } from './errors';
-import { checkPasswordPolicy, DEFAULT_SCRYPT, hashPassword, verifyDummy, verifyPassword, type ScryptParams } from './password';
+import {
+  LastAdminError,
+  RateLimitedError,
+  UnauthorizedError,
+  UserDisabledError,
+  UserNotFoundError,
+  UsernameTakenError,
+} from './errors';
+import {
+  checkPasswordPolicy,
+  DEFAULT_SCRYPT,
+  hashPassword,
+  verifyDummy,
+  verifyPassword,
+  type ScryptParams,
+} from './password';
 import type { LoginThrottle } from './rate-limit';
 import { withAccountAudit, type AccountAudit } from './account-audit';
 import { generateApiToken, generateLoginToken, hashToken } from './tokens';
@@ -65,7 +79,12 @@ export async function listUsers({ q }: Pick<UserServiceDeps, 'q'>): Promise<Publ
   return (await q.users.listUsers()).map(toPublicUser);
 }
 
-export async function createUser({ q, scrypt = DEFAULT_SCRYPT, audit, ...input }: UserServiceDeps & CreateUserInput & { audit?: AccountAudit<PublicUser> }): Promise<PublicUser> {
+export async function createUser({
+  q,
+  scrypt = DEFAULT_SCRYPT,
+  audit,
+  ...input
+}: UserServiceDeps & CreateUserInput & { audit?: AccountAudit<PublicUser> }): Promise<PublicUser> {
   const { username, displayName, role, password } = CreateUserSchema.parse(input);
   if (password !== undefined) checkPasswordPolicy(password);
   const passwordHash = password === undefined ? null : await hashPassword(password, scrypt);
@@ -76,7 +95,11 @@ export async function createUser({ q, scrypt = DEFAULT_SCRYPT, audit, ...input }
   });
 }
 
-async function update(q: Queries, input: Parameters<Queries['users']['updateUser']>[0], audit?: AccountAudit<PublicUser>): Promise<PublicUser> {
+async function update(
+  q: Queries,
+  input: Parameters<Queries['users']['updateUser']>[0],
+  audit?: AccountAudit<PublicUser>,
+): Promise<PublicUser> {
   return withAccountAudit(q, audit, async (tx) => {
     const result = await tx.users.updateUser(input);
     if (result.ok) return toPublicUser(result.user);
@@ -85,19 +108,39 @@ async function update(q: Queries, input: Parameters<Queries['users']['updateUser
 }
 
 /** Refused with LastAdminError when it would leave no enabled admin. */
-export async function changeRole({ q, id, role }: Pick<UserServiceDeps, 'q'> & { id: string; role: UserRole }): Promise<PublicUser> {
+export async function changeRole({
+  q,
+  id,
+  role,
+}: Pick<UserServiceDeps, 'q'> & { id: string; role: UserRole }): Promise<PublicUser> {
   return update(q, { id, role: RoleSchema.parse(role) });
 }
 
 /** What a disable does besides the flag: every session ends, API tokens are revoked, unused sign-in links deleted (re-enabling brings none back). */
-const disabling = (disabled: boolean) => ({ disabled, ...(disabled ? { endSessions: true, revokeCredentials: true } : {}) });
+const disabling = (disabled: boolean) => ({
+  disabled,
+  ...(disabled ? { endSessions: true, revokeCredentials: true } : {}),
+});
 
 /**
  * Changes any of the role, the disabled flag and the display name in one transaction: refused
  * whole (LastAdminError, nothing changed) when it would leave no enabled admin. Disabling ends the
  * user's sessions, revokes their API tokens and deletes their unused sign-in links.
  */
-export async function updateAccount({ q, id, role, disabled, displayName, audit }: Pick<UserServiceDeps, 'q'> & { id: string; role?: UserRole; disabled?: boolean; displayName?: string; audit?: AccountAudit<PublicUser> }): Promise<PublicUser> {
+export async function updateAccount({
+  q,
+  id,
+  role,
+  disabled,
+  displayName,
+  audit,
+}: Pick<UserServiceDeps, 'q'> & {
+  id: string;
+  role?: UserRole;
+  disabled?: boolean;
+  displayName?: string;
+  audit?: AccountAudit<PublicUser>;
+}): Promise<PublicUser> {
   return update(
     q,
     {
@@ -111,7 +154,11 @@ export async function updateAccount({ q, id, role, disabled, displayName, audit 
 }
 
 /** Disabling ends the user's sessions and revokes their API tokens and sign-in links; refused for the last enabled admin. */
-export async function setDisabled({ q, id, disabled }: Pick<UserServiceDeps, 'q'> & { id: string; disabled: boolean }): Promise<PublicUser> {
+export async function setDisabled({
+  q,
+  id,
+  disabled,
+}: Pick<UserServiceDeps, 'q'> & { id: string; disabled: boolean }): Promise<PublicUser> {
   return update(q, { id, ...disabling(disabled) });
 }
 
@@ -119,9 +166,29 @@ export async function setDisabled({ q, id, disabled }: Pick<UserServiceDeps, 'q'
  * Sets a new password and ends the user's sessions, all but `keepSessionId` (an admin changing
  * their own password stays signed in where they did it).
  */
-export async function resetPassword({ q, scrypt = DEFAULT_SCRYPT, id, password, keepSessionId, audit }: UserServiceDeps & { id: string; password: string; keepSessionId?: string; audit?: AccountAudit<PublicUser> }): Promise<PublicUser> {
+export async function resetPassword({
+  q,
+  scrypt = DEFAULT_SCRYPT,
+  id,
+  password,
+  keepSessionId,
+  audit,
+}: UserServiceDeps & {
+  id: string;
+  password: string;
+  keepSessionId?: string;
+  audit?: AccountAudit<PublicUser>;
+}): Promise<PublicUser> {
   checkPasswordPolicy(password);
-  return update(q, { id, passwordHash: await hashPassword(password, scrypt), endSessions: keepSessionId ? { except: keepSessionId } : true }, audit);
+  return update(
+    q,
+    {
+      id,
+      passwordHash: await hashPassword(password, scrypt),
+      endSessions: keepSessionId ? { except: keepSessionId } : true,
+    },
+    audit,
+  );
 }
 
 export interface LoginInput extends UserServiceDeps {
@@ -133,14 +200,23 @@ export interface LoginInput extends UserServiceDeps {
 }
 
 /** The user for a correct username and password; UnauthorizedError otherwise (same error whether the user exists or not). */
-export async function loginWithPassword({ q, scrypt = DEFAULT_SCRYPT, username, password, throttle, ip = 'unknown' }: LoginInput): Promise<UserRow> {
+export async function loginWithPassword({
+  q,
+  scrypt = DEFAULT_SCRYPT,
+  username,
+  password,
+  throttle,
+  ip = 'unknown',
+}: LoginInput): Promise<UserRow> {
   if (throttle) {
     const verdict = throttle.attempt({ ip, username });
     if (!verdict.ok) throw new RateLimitedError(verdict.retryAfterS);
   }
   const wrong = () => new UnauthorizedError('unauthorized:credentials', 'Wrong username or password');
   const user = username.length <= 64 ? await q.users.getUserByUsername({ username: username.trim() }) : undefined;
-  const matches = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : await verifyDummy(password, scrypt);
+  const matches = user?.passwordHash
+    ? await verifyPassword(password, user.passwordHash)
+    : await verifyDummy(password, scrypt);
   if (!user || !matches) throw wrong();
   // Only someone who knows the password learns that the account is disabled.
   if (user.disabled) throw new UnauthorizedError('unauthorized:disabled', 'This account is disabled');
@@ -153,7 +229,15 @@ export async function loginWithPassword({ q, scrypt = DEFAULT_SCRYPT, username, 
  * Shown once. Only the newest link of a user is valid: their unused older ones are deleted.
  * UserNotFoundError for an unknown user, UserDisabledError for a disabled one.
  */
-export async function issueLoginToken({ q, userId, ttlS = LOGIN_TOKEN_TTL_S, audit }: Pick<UserServiceDeps, 'q'> & { userId: string; ttlS?: number; audit?: AccountAudit<{ expiresAt: Date }> }): Promise<{ token: string; expiresAt: Date }> {
+export async function issueLoginToken({
+  q,
+  userId,
+  ttlS = LOGIN_TOKEN_TTL_S,
+  audit,
+}: Pick<UserServiceDeps, 'q'> & { userId: string; ttlS?: number; audit?: AccountAudit<{ expiresAt: Date }> }): Promise<{
+  token: string;
+  expiresAt: Date;
+}> {
   const token = generateLoginToken();
   return withAccountAudit<{ token: string; expiresAt: Date }>(q, audit, async (tx) => {
     const row = await tx.tokens.createLoginToken({ tokenHash: hashToken(token), userId, ttlS });
@@ -170,12 +254,18 @@ export interface ExchangeLoginTokenInput extends Pick<UserServiceDeps, 'q'> {
 }
 
 /** The user a one-time token was issued to, consuming it; UnauthorizedError for a used, expired or unknown token or a disabled user. */
-export async function exchangeLoginToken({ q, token, throttle, ip = 'unknown' }: ExchangeLoginTokenInput): Promise<UserRow> {
+export async function exchangeLoginToken({
+  q,
+  token,
+  throttle,
+  ip = 'unknown',
+}: ExchangeLoginTokenInput): Promise<UserRow> {
   if (throttle) {
     const verdict = throttle.attemptLink({ ip });
     if (!verdict.ok) throw new RateLimitedError(verdict.retryAfterS);
   }
-  const invalid = () => new UnauthorizedError('unauthorized:login_token', 'This sign-in link is invalid, expired or already used');
+  const invalid = () =>
+    new UnauthorizedError('unauthorized:login_token', 'This sign-in link is invalid, expired or already used');
   if (token.length === 0 || token.length > 256) throw invalid();
   const consumed = await q.tokens.consumeLoginToken({ tokenHash: hashToken(token) });
   if (!consumed) throw invalid();
@@ -186,18 +276,43 @@ export async function exchangeLoginToken({ q, token, throttle, ip = 'unknown' }:
 }
 
 /** A new API token for `userId`; the secret is returned once and only its hash is stored. */
-export async function createApiToken({ q, userId, name, expiresAt, audit }: Pick<UserServiceDeps, 'q'> & { userId: string; name: string; expiresAt?: Date; audit?: AccountAudit<{ id: string; name: string; expiresAt: Date | null }> }): Promise<{ token: string; id: string; name: string; expiresAt: Date | null }> {
+export async function createApiToken({
+  q,
+  userId,
+  name,
+  expiresAt,
+  audit,
+}: Pick<UserServiceDeps, 'q'> & {
+  userId: string;
+  name: string;
+  expiresAt?: Date;
+  audit?: AccountAudit<{ id: string; name: string; expiresAt: Date | null }>;
+}): Promise<{ token: string; id: string; name: string; expiresAt: Date | null }> {
   const cleanName = z.string().trim().min(1).max(100).parse(name);
   const token = generateApiToken();
   return withAccountAudit<{ token: string; id: string; name: string; expiresAt: Date | null }>(q, audit, async (tx) => {
-    const row = await tx.tokens.createApiToken({ userId, name: cleanName, tokenHash: hashToken(token), expiresAt: expiresAt ?? null });
+    const row = await tx.tokens.createApiToken({
+      userId,
+      name: cleanName,
+      tokenHash: hashToken(token),
+      expiresAt: expiresAt ?? null,
+    });
     if (!row) throw new Error('API token hash collision'); // 256 random bits: not in this universe
     return { token, id: row.id, name: row.name, expiresAt: row.expiresAt };
   });
 }
 
 /** Revokes one live API token (of `userId`, when given); undefined when there is none. */
-export async function revokeApiToken({ q, id, userId, audit }: Pick<UserServiceDeps, 'q'> & { id: string; userId?: string; audit?: AccountAudit<{ name: string } | undefined> }): Promise<{ name: string } | undefined> {
+export async function revokeApiToken({
+  q,
+  id,
+  userId,
+  audit,
+}: Pick<UserServiceDeps, 'q'> & {
+  id: string;
+  userId?: string;
+  audit?: AccountAudit<{ name: string } | undefined>;
+}): Promise<{ name: string } | undefined> {
   return withAccountAudit(q, audit, async (tx) => {
     const row = await tx.tokens.revokeApiToken({ id, ...(userId === undefined ? {} : { userId }) });
     return row ? { name: row.name } : undefined;

@@ -42,7 +42,13 @@ export async function apiFetch<T>(url: string, { json, headers, ...init }: Reque
 
 export function toApiError(status: number, body: Record<string, unknown>): ApiError {
   const error = (body.error ?? {}) as { code?: string; message?: string; fields?: ApiFieldError[] };
-  return new ApiError(status, error.code ?? `http_${status}`, error.message ?? `Request failed (${status})`, error.fields ?? [], error as Record<string, unknown>);
+  return new ApiError(
+    status,
+    error.code ?? `http_${status}`,
+    error.message ?? `Request failed (${status})`,
+    error.fields ?? [],
+    error as Record<string, unknown>,
+  );
 }
 
 function safeParse(text: string): unknown {

@@ -1,12 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { auditFilterQuery, auditUrl, formatWait, fromLocalInput, parseAuditFilter, ruleLabel, toLocalInput } from './audit';
+import {
+  auditFilterQuery,
+  auditUrl,
+  formatWait,
+  fromLocalInput,
+  parseAuditFilter,
+  ruleLabel,
+  toLocalInput,
+} from './audit';
 
 describe('the audit filter round-trips through the page URL', () => {
   it('reads every filter and writes it back in a stable order', () => {
-    const params = new URLSearchParams('who=user&run=r1&tool=bash&action=deny&kind=decision&from=2026-01-02T03:04:00.000Z&to=2026-01-03T00:00:00.000Z&limit=2');
+    const params = new URLSearchParams(
+      'who=user&run=r1&tool=bash&action=deny&kind=decision&from=2026-01-02T03:04:00.000Z&to=2026-01-03T00:00:00.000Z&limit=2',
+    );
     const filter = parseAuditFilter(params);
-    expect(filter).toEqual({ run: 'r1', tool: 'bash', action: 'deny', who: 'user', kind: 'decision', from: '2026-01-02T03:04:00.000Z', to: '2026-01-03T00:00:00.000Z', limit: 2 });
-    expect(auditFilterQuery(filter)).toBe('run=r1&tool=bash&action=deny&who=user&kind=decision&from=2026-01-02T03%3A04%3A00.000Z&to=2026-01-03T00%3A00%3A00.000Z&limit=2');
+    expect(filter).toEqual({
+      run: 'r1',
+      tool: 'bash',
+      action: 'deny',
+      who: 'user',
+      kind: 'decision',
+      from: '2026-01-02T03:04:00.000Z',
+      to: '2026-01-03T00:00:00.000Z',
+      limit: 2,
+    });
+    expect(auditFilterQuery(filter)).toBe(
+      'run=r1&tool=bash&action=deny&who=user&kind=decision&from=2026-01-02T03%3A04%3A00.000Z&to=2026-01-03T00%3A00%3A00.000Z&limit=2',
+    );
     expect(parseAuditFilter(new URLSearchParams(auditFilterQuery(filter)))).toEqual(filter);
   });
 
@@ -53,8 +74,12 @@ describe('ruleLabel', () => {
   });
 
   it('says when the rule came from the run’s own permissions or from a grant', () => {
-    expect(ruleLabel({ index: 5, permissionsIndex: 0, policyVersion: 2, source: 'run' })).toBe('rule #1 of the run’s permissions');
-    expect(ruleLabel({ id: 'ci', index: 5, permissionsIndex: 0, source: 'run' })).toBe('rule ci of the run’s permissions');
+    expect(ruleLabel({ index: 5, permissionsIndex: 0, policyVersion: 2, source: 'run' })).toBe(
+      'rule #1 of the run’s permissions',
+    );
+    expect(ruleLabel({ id: 'ci', index: 5, permissionsIndex: 0, source: 'run' })).toBe(
+      'rule ci of the run’s permissions',
+    );
     expect(ruleLabel({ index: 0, action: 'allow', source: 'grant' })).toBe('an “always allow” grant');
     expect(ruleLabel({ index: 2, policyVersion: 2, source: 'policy' })).toBe('rule #3 (policy v2)');
   });

@@ -44,10 +44,13 @@ describe('formatWait', () => {
 });
 
 describe('loginErrorMessage', () => {
-  const apiError = (status: number, code: string, body: Record<string, unknown> = {}) => new ApiError(status, code, 'server text', [], body);
+  const apiError = (status: number, code: string, body: Record<string, unknown> = {}) =>
+    new ApiError(status, code, 'server text', [], body);
 
   it('gives the throttled wait from retryAfterS', () => {
-    expect(loginErrorMessage(apiError(429, 'rate_limited:login', { retryAfterS: 287 }))).toBe('Too many sign-in attempts. Try again in 5 min.');
+    expect(loginErrorMessage(apiError(429, 'rate_limited:login', { retryAfterS: 287 }))).toBe(
+      'Too many sign-in attempts. Try again in 5 min.',
+    );
   });
 
   it('names the other refusals in words a person can act on', () => {

@@ -20,11 +20,14 @@ export async function fetchMe(): Promise<Me | null> {
   }
 }
 
-export const login = (input: { username: string; password: string }) => apiFetch<{ user: Me }>('/api/auth/login', { method: 'POST', json: input });
-export const loginWithToken = (token: string) => apiFetch<{ user: Me }>('/api/auth/login-token', { method: 'POST', json: { token } });
+export const login = (input: { username: string; password: string }) =>
+  apiFetch<{ user: Me }>('/api/auth/login', { method: 'POST', json: input });
+export const loginWithToken = (token: string) =>
+  apiFetch<{ user: Me }>('/api/auth/login-token', { method: 'POST', json: { token } });
 export const logout = () => apiFetch<{ success: true }>('/api/auth/logout', { method: 'POST' });
 /** Changes the caller's own password; this session stays, the caller's others end. */
-export const changeOwnPassword = (input: { currentPassword: string; password: string }) => apiFetch<{ user: unknown }>('/api/auth/password', { method: 'POST', json: input });
+export const changeOwnPassword = (input: { currentPassword: string; password: string }) =>
+  apiFetch<{ user: unknown }>('/api/auth/password', { method: 'POST', json: input });
 export const logoutEverywhere = () => apiFetch<{ ended: number }>('/api/auth/sessions', { method: 'DELETE' });
 
 export function useMe() {

@@ -12,7 +12,8 @@ export const grantKeys = {
 
 export const fetchGrants = async () => (await apiFetch<{ items: Grant[] }>('/api/grants', { cache: 'no-store' })).items;
 
-export const revokeGrant = (id: string) => apiFetch<{ success: true }>(`/api/grants/${encodeURIComponent(id)}`, { method: 'DELETE' });
+export const revokeGrant = (id: string) =>
+  apiFetch<{ success: true }>(`/api/grants/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 export function useGrants() {
   return useQuery({ queryKey: grantKeys.list(), queryFn: fetchGrants });

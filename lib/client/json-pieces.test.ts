@@ -21,20 +21,45 @@ describe('jsonPieces', () => {
   it('shortens a long value on its own: the short value after it stays visible', () => {
     const value = { path: 'notes.md', old: 'x'.repeat(50), new: 'short' };
     const pieces = jsonPieces(value, 10);
-    expect(longOnes(pieces)).toEqual([{ kind: 'long', path: 'old', full: JSON.stringify(value.old), short: `"${'x'.repeat(10)}…"`, length: 50, after: ',' }]);
+    expect(longOnes(pieces)).toEqual([
+      {
+        kind: 'long',
+        path: 'old',
+        full: JSON.stringify(value.old),
+        short: `"${'x'.repeat(10)}…"`,
+        length: 50,
+        after: ',',
+      },
+    ]);
     expect(collapsed(pieces)).toBe(`{\n  "path": "notes.md",\n  "old": "xxxxxxxxxx…",\n  "new": "short"\n}`);
   });
 
   it('expanding every long value gives back JSON.stringify(value, null, 2)', () => {
-    const value = { a: 'y'.repeat(30), list: ['z'.repeat(12), 'ok', { deep: 'w'.repeat(11) }], 'odd key': 'v'.repeat(20), n: [1, 2] };
+    const value = {
+      a: 'y'.repeat(30),
+      list: ['z'.repeat(12), 'ok', { deep: 'w'.repeat(11) }],
+      'odd key': 'v'.repeat(20),
+      n: [1, 2],
+    };
     const pieces = jsonPieces(value, 10);
     expect(expanded(pieces)).toBe(JSON.stringify(value, null, 2));
-    expect(longOnes(pieces).map((p) => p.kind === 'long' && p.path)).toEqual(['a', 'list[0]', 'list[2].deep', '"odd key"']);
+    expect(longOnes(pieces).map((p) => p.kind === 'long' && p.path)).toEqual([
+      'a',
+      'list[0]',
+      'list[2].deep',
+      '"odd key"',
+    ]);
   });
 
   it('takes the comma after a long value into the value (for the toggle to end the line); the last one has none', () => {
     const pieces = jsonPieces({ a: 'x'.repeat(20), b: 'y'.repeat(20) }, 10);
-    expect(pieces.map((p) => (p.kind === 'text' ? p.text : p.after))).toEqual(['{\n  "a": ', ',', '\n  "b": ', '', '\n}']);
+    expect(pieces.map((p) => (p.kind === 'text' ? p.text : p.after))).toEqual([
+      '{\n  "a": ',
+      ',',
+      '\n  "b": ',
+      '',
+      '\n}',
+    ]);
   });
 
   it('a value exactly at the limit is shown in full; one character more is shortened', () => {
@@ -43,7 +68,9 @@ describe('jsonPieces', () => {
   });
 
   it('a top-level long string has an empty path', () => {
-    expect(jsonPieces('q'.repeat(20), 5)).toEqual([{ kind: 'long', path: '', full: JSON.stringify('q'.repeat(20)), short: '"qqqqq…"', length: 20, after: '' }]);
+    expect(jsonPieces('q'.repeat(20), 5)).toEqual([
+      { kind: 'long', path: '', full: JSON.stringify('q'.repeat(20)), short: '"qqqqq…"', length: 20, after: '' },
+    ]);
   });
 
   it('keeps escapes valid: newlines stay \\n, and a surrogate pair is never cut in half', () => {
@@ -67,6 +94,8 @@ describe('jsonPieces', () => {
 
   it('undefined is the text "undefined"; a limit below 1 shortens nothing', () => {
     expect(jsonPieces(undefined, 10)).toEqual([{ kind: 'text', text: 'undefined' }]);
-    expect(jsonPieces({ v: 'a'.repeat(100) }, 0)).toEqual([{ kind: 'text', text: JSON.stringify({ v: 'a'.repeat(100) }, null, 2) }]);
+    expect(jsonPieces({ v: 'a'.repeat(100) }, 0)).toEqual([
+      { kind: 'text', text: JSON.stringify({ v: 'a'.repeat(100) }, null, 2) },
+    ]);
   });
 });

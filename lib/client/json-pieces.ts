@@ -49,17 +49,21 @@ export function jsonPieces(value: unknown, limit: number): JsonPiece[] {
   const where = new WeakMap<object, string>();
   // Placeholders that no real string can produce: a NUL and a nonce, escaped by JSON as \u0000.
   const nonce = Math.random().toString(36).slice(2, 10);
-  const text = JSON.stringify(value, function (this: unknown, key: string, v: unknown) {
-    const holder = this as object;
-    const path = holder && where.has(holder) ? childPath(where.get(holder)!, key, Array.isArray(holder)) : '';
-    if (typeof v === 'string' && limit >= 1 && v.length > limit) {
-      long.push(v);
-      paths.push(path);
-      return `\u0000${nonce}:${long.length - 1}\u0000`;
-    }
-    if (v !== null && typeof v === 'object' && !where.has(v)) where.set(v, path);
-    return v;
-  }, 2) as string | undefined;
+  const text = JSON.stringify(
+    value,
+    function (this: unknown, key: string, v: unknown) {
+      const holder = this as object;
+      const path = holder && where.has(holder) ? childPath(where.get(holder)!, key, Array.isArray(holder)) : '';
+      if (typeof v === 'string' && limit >= 1 && v.length > limit) {
+        long.push(v);
+        paths.push(path);
+        return `\u0000${nonce}:${long.length - 1}\u0000`;
+      }
+      if (v !== null && typeof v === 'object' && !where.has(v)) where.set(v, path);
+      return v;
+    },
+    2,
+  ) as string | undefined;
   if (text === undefined) return [{ kind: 'text', text: 'undefined' }];
   if (long.length === 0) return [{ kind: 'text', text }];
 
@@ -72,7 +76,14 @@ export function jsonPieces(value: unknown, limit: number): JsonPiece[] {
     const original = long[i]!;
     at = match.index + match[0].length;
     const after = text[at] === ',' ? ',' : '';
-    pieces.push({ kind: 'long', path: paths[i]!, full: JSON.stringify(original), short: shorten(original, limit), length: original.length, after });
+    pieces.push({
+      kind: 'long',
+      path: paths[i]!,
+      full: JSON.stringify(original),
+      short: shorten(original, limit),
+      length: original.length,
+      after,
+    });
     at += after.length;
   }
   if (at < text.length) pieces.push({ kind: 'text', text: text.slice(at) });

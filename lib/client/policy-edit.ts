@@ -38,7 +38,17 @@ export interface Issue {
 }
 
 export function emptyValues(): RuleFormValues {
-  return { id: '', description: '', action: 'ask', tool: '', agent: '', params: [], conditions: [], timeoutS: '', once: false };
+  return {
+    id: '',
+    description: '',
+    action: 'ask',
+    tool: '',
+    agent: '',
+    params: [],
+    conditions: [],
+    timeoutS: '',
+    once: false,
+  };
 }
 
 export function ruleToValues(rule: Rule): RuleFormValues {
@@ -80,14 +90,18 @@ export function valuesToRule(values: RuleFormValues): ValuesResult {
   if (values.description.trim()) candidate.description = values.description.trim();
   if (values.agent.trim()) candidate.agent = values.agent.trim();
   if (Object.keys(params).length > 0) candidate.params = params;
-  if (values.conditions.length > 0) candidate.when = values.conditions.map((c) => ({ key: c.key.trim(), op: c.op, value: c.value }));
+  if (values.conditions.length > 0)
+    candidate.when = values.conditions.map((c) => ({ key: c.key.trim(), op: c.op, value: c.value }));
   if (timeoutS !== undefined && !errors.timeoutS) candidate.timeoutS = timeoutS;
   if (values.onTimeout) candidate.onTimeout = values.onTimeout;
   if (values.once) candidate.once = true;
 
   const parsed = RuleSchema.safeParse(candidate);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+    const issues = parsed.error.issues.map((issue) => ({
+      path: issue.path.map(String).join('.'),
+      message: issue.message,
+    }));
     Object.assign(errors, fieldErrors(issues, '', values), errors);
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };

@@ -9,27 +9,63 @@ const values = (patch: Partial<ReturnType<typeof emptyTestValues>>) => ({ ...emp
 
 describe('valuesToTest', () => {
   it('builds the test, leaving out what was left empty or default', () => {
-    expect(valuesToTest(values({ params: '{"command": "rm -rf /"}' }))).toEqual({ ok: true, test: { call: { tool: 'bash', params: { command: 'rm -rf /' } }, expect: 'deny' } });
-    expect(valuesToTest(values({ name: ' no rm ', tool: ' read_file ', agent: 'reviewer', mode: 'plan', params: '{"path": "a"}', expect: 'allow' }))).toEqual({
+    expect(valuesToTest(values({ params: '{"command": "rm -rf /"}' }))).toEqual({
       ok: true,
-      test: { name: 'no rm', call: { tool: 'read_file', params: { path: 'a' }, agent: 'reviewer' }, expect: 'allow', mode: 'plan' },
+      test: { call: { tool: 'bash', params: { command: 'rm -rf /' } }, expect: 'deny' },
+    });
+    expect(
+      valuesToTest(
+        values({
+          name: ' no rm ',
+          tool: ' read_file ',
+          agent: 'reviewer',
+          mode: 'plan',
+          params: '{"path": "a"}',
+          expect: 'allow',
+        }),
+      ),
+    ).toEqual({
+      ok: true,
+      test: {
+        name: 'no rm',
+        call: { tool: 'read_file', params: { path: 'a' }, agent: 'reviewer' },
+        expect: 'allow',
+        mode: 'plan',
+      },
     });
     expect(valuesToTest(values({ params: '  ' }))).toMatchObject({ ok: true, test: { call: { params: {} } } });
   });
 
   it('puts each error on the field that caused it', () => {
-    expect(valuesToTest(values({ params: '{' }))).toMatchObject({ ok: false, errors: { params: expect.stringMatching(/^Not valid JSON/) } });
-    expect(valuesToTest(values({ params: '[1]' }))).toMatchObject({ ok: false, errors: { params: expect.stringMatching(/JSON object/) } });
-    expect(valuesToTest(values({ tool: ' ' }))).toMatchObject({ ok: false, errors: { tool: 'tool must not be empty' } });
-    expect(valuesToTest(values({ name: 'n'.repeat(300) }))).toMatchObject({ ok: false, errors: { name: expect.any(String) } });
-    expect(valuesToTest(values({ params: JSON.stringify({ command: 'x'.repeat(20_000) }) }))).toMatchObject({ ok: false, errors: { params: expect.stringMatching(/at most 10,000 characters/) } });
+    expect(valuesToTest(values({ params: '{' }))).toMatchObject({
+      ok: false,
+      errors: { params: expect.stringMatching(/^Not valid JSON/) },
+    });
+    expect(valuesToTest(values({ params: '[1]' }))).toMatchObject({
+      ok: false,
+      errors: { params: expect.stringMatching(/JSON object/) },
+    });
+    expect(valuesToTest(values({ tool: ' ' }))).toMatchObject({
+      ok: false,
+      errors: { tool: 'tool must not be empty' },
+    });
+    expect(valuesToTest(values({ name: 'n'.repeat(300) }))).toMatchObject({
+      ok: false,
+      errors: { name: expect.any(String) },
+    });
+    expect(valuesToTest(values({ params: JSON.stringify({ command: 'x'.repeat(20_000) }) }))).toMatchObject({
+      ok: false,
+      errors: { params: expect.stringMatching(/at most 10,000 characters/) },
+    });
   });
 });
 
 describe('failedTests', () => {
-  it("reads the failures of a 422, and nothing from other errors", () => {
+  it('reads the failures of a 422, and nothing from other errors', () => {
     const failure = { index: 1, expect: 'deny', got: 'allow' };
-    expect(failedTests(new ApiError(422, 'unprocessable:policy_tests', 'x', [], { failures: [failure] }))).toEqual([failure]);
+    expect(failedTests(new ApiError(422, 'unprocessable:policy_tests', 'x', [], { failures: [failure] }))).toEqual([
+      failure,
+    ]);
     expect(failedTests(new ApiError(400, 'bad_request:policy', 'x'))).toBeUndefined();
     expect(failedTests(new Error('x'))).toBeUndefined();
   });

@@ -1,7 +1,14 @@
 // Pure helpers of the Tests panel: a test from the add form's values (validated with the engine's
 // own PolicyTestSchema, the server's schema too), the failures a refused save (422) names, and
 // which report belongs to which draft. No React, no fetch.
-import { PolicyTestSchema, type Action, type Mode, type PolicyTest, type PolicyTestReport, type PolicyTestResult } from '../policy/types';
+import {
+  PolicyTestSchema,
+  type Action,
+  type Mode,
+  type PolicyTest,
+  type PolicyTestReport,
+  type PolicyTestResult,
+} from '../policy/types';
 import { ApiError } from './api';
 
 export interface TestFormValues {
@@ -21,14 +28,17 @@ export function emptyTestValues(): TestFormValues {
   return { name: '', tool: 'bash', agent: '', mode: 'default', params: '{\n  "command": ""\n}', expect: 'deny' };
 }
 
-export function valuesToTest(values: TestFormValues): { ok: true; test: PolicyTest } | { ok: false; errors: TestFormErrors } {
+export function valuesToTest(
+  values: TestFormValues,
+): { ok: true; test: PolicyTest } | { ok: false; errors: TestFormErrors } {
   let params: unknown;
   try {
     params = JSON.parse(values.params.trim() || '{}');
   } catch (error) {
     return { ok: false, errors: { params: `Not valid JSON: ${(error as Error).message}` } };
   }
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) return { ok: false, errors: { params: 'Params must be a JSON object, e.g. {"command": "ls"}' } };
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    return { ok: false, errors: { params: 'Params must be a JSON object, e.g. {"command": "ls"}' } };
   const candidate = {
     ...(values.name.trim() ? { name: values.name.trim() } : {}),
     call: { tool: values.tool.trim(), params, ...(values.agent.trim() ? { agent: values.agent.trim() } : {}) },
@@ -40,7 +50,14 @@ export function valuesToTest(values: TestFormValues): { ok: true; test: PolicyTe
   const errors: TestFormErrors = {};
   for (const issue of parsed.error.issues) {
     const [head, second] = issue.path.map(String);
-    const key = head === 'name' ? 'name' : head === 'call' && (second === 'tool' || second === 'agent') ? second : head === 'call' ? 'params' : 'form';
+    const key =
+      head === 'name'
+        ? 'name'
+        : head === 'call' && (second === 'tool' || second === 'agent')
+          ? second
+          : head === 'call'
+            ? 'params'
+            : 'form';
     errors[key] ??= issue.message;
   }
   return { ok: false, errors };

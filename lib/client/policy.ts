@@ -40,20 +40,28 @@ const ifMatch = (version: number) => ({ 'If-Match': `"${version}"` });
 
 export const fetchPolicy = () => apiFetch<StoredPolicy>('/api/policy', { cache: 'no-store' });
 
-export const fetchVersions = async () => (await apiFetch<{ items: PolicyVersion[] }>('/api/policy/versions?limit=50', { cache: 'no-store' })).items;
+export const fetchVersions = async () =>
+  (await apiFetch<{ items: PolicyVersion[] }>('/api/policy/versions?limit=50', { cache: 'no-store' })).items;
 
 export const savePolicy = ({ policy, version, note }: { policy: Policy; version: number; note?: string }) =>
-  apiFetch<StoredPolicy>('/api/policy', { method: 'PUT', headers: ifMatch(version), json: { policy, ...(note ? { note } : {}) } });
+  apiFetch<StoredPolicy>('/api/policy', {
+    method: 'PUT',
+    headers: ifMatch(version),
+    json: { policy, ...(note ? { note } : {}) },
+  });
 
 export const importPolicy = ({ doc, version }: { doc: unknown; version: number }) =>
   apiFetch<StoredPolicy>('/api/policy/import', { method: 'POST', headers: ifMatch(version), json: doc });
 
-export const previewImport = async (doc: unknown) => (await apiFetch<{ policy: Policy }>('/api/policy/import?dryRun=1', { method: 'POST', json: doc })).policy;
+export const previewImport = async (doc: unknown) =>
+  (await apiFetch<{ policy: Policy }>('/api/policy/import?dryRun=1', { method: 'POST', json: doc })).policy;
 
 /** Runs the tests of `policy` (rules and tests) without saving it (admins only). */
-export const runPolicyTests = (policy: Policy) => apiFetch<PolicyTestReport>('/api/policy/tests', { method: 'POST', json: { policy } });
+export const runPolicyTests = (policy: Policy) =>
+  apiFetch<PolicyTestReport>('/api/policy/tests', { method: 'POST', json: { policy } });
 
-export const evaluateCall = (input: EvaluateInput) => apiFetch<EvaluateResult>('/api/policy/evaluate', { method: 'POST', json: input });
+export const evaluateCall = (input: EvaluateInput) =>
+  apiFetch<EvaluateResult>('/api/policy/evaluate', { method: 'POST', json: input });
 
 /** The version now in force when `error` is the 412 of a stale save; undefined for other errors. */
 export function conflictVersion(error: unknown): number | undefined {

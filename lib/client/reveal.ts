@@ -104,7 +104,8 @@ function codePointBefore(text: string, at: number): number | undefined {
 
 const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
 const MODIFIER = /^\p{Emoji_Modifier}$/u;
-const isPictographic = (code: number | undefined) => code !== undefined && PICTOGRAPHIC.test(String.fromCodePoint(code));
+const isPictographic = (code: number | undefined) =>
+  code !== undefined && PICTOGRAPHIC.test(String.fromCodePoint(code));
 
 /**
  * An emoji's own joiner or presentation selector (❤️, 👩‍💻, 1️⃣) draws as part of a visible glyph:
@@ -146,7 +147,9 @@ export function revealPieces(text: string, maxMarks = MAX_MARKS): RevealedPiece[
 
 /** `text` with every invisible character replaced by its token, for places that take a string. */
 export function revealText(text: string): string {
-  return revealPieces(text, 0).map((p) => (p.kind === 'text' ? p.text : p.token)).join('');
+  return revealPieces(text, 0)
+    .map((p) => (p.kind === 'text' ? p.text : p.token))
+    .join('');
 }
 
 export function hasInvisible(text: string): boolean {

@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { modeLabel, type RunStatus, type RunSummary } from '@/lib/contract';
 import { hasLiveRun, parseLimit, parseRunStatus, runStatusLabel, runsUrl } from './runs-list';
 
-const run = (status: RunStatus): RunSummary => ({ id: status, sessionId: 's', status, mode: 'default', agent: null, model: 'offline', title: null, createdAt: '', updatedAt: '' });
+const run = (status: RunStatus): RunSummary => ({
+  id: status,
+  sessionId: 's',
+  status,
+  mode: 'default',
+  agent: null,
+  model: 'offline',
+  title: null,
+  createdAt: '',
+  updatedAt: '',
+});
 
 describe('run statuses', () => {
   it('show "waiting for approval" for a paused run and keep the other words', () => {
@@ -34,7 +44,7 @@ it('runsUrl sends the filter and the cursor', () => {
   expect(runsUrl({ status: 'waiting', limit: 10 }, 'c1')).toBe('/api/runs?status=waiting&limit=10&cursor=c1');
 });
 
-it('modeLabel uses the chat picker\'s labels', () => {
+it("modeLabel uses the chat picker's labels", () => {
   expect(modeLabel('bypassPermissions')).toBe('Auto-approve');
   expect(modeLabel(null)).toBe('Safe mode');
   expect(modeLabel('custom')).toBe('custom');
@@ -42,5 +52,11 @@ it('modeLabel uses the chat picker\'s labels', () => {
 
 it('parseLimit keeps only page sizes the API accepts', () => {
   expect(parseLimit('25')).toBe(25);
-  expect([parseLimit('0'), parseLimit('201'), parseLimit('2.5'), parseLimit('x'), parseLimit(null)]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+  expect([parseLimit('0'), parseLimit('201'), parseLimit('2.5'), parseLimit('x'), parseLimit(null)]).toEqual([
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ]);
 });

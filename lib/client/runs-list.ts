@@ -1,8 +1,21 @@
 // The runs list as server state: query keys, the page fetcher, the list hook (polls only while a
 // run on screen is live) and the cancel mutation. The chat's own run lives in lib/client/chat/.
-import { useInfiniteQuery, useMutation, useMutationState, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import {
+  useInfiniteQuery,
+  useMutation,
+  useMutationState,
+  useQueryClient,
+  type InfiniteData,
+} from '@tanstack/react-query';
 import { useState } from 'react';
-import { isLiveStatus, RUN_STATUS_LABELS, RUN_STATUSES, type Page, type RunStatus, type RunSummary } from '@/lib/contract';
+import {
+  isLiveStatus,
+  RUN_STATUS_LABELS,
+  RUN_STATUSES,
+  type Page,
+  type RunStatus,
+  type RunSummary,
+} from '@/lib/contract';
 import { apiFetch } from './api';
 
 export type RunsPage = Page<RunSummary>;
@@ -68,7 +81,8 @@ export function useCancelRun() {
   const client = useQueryClient();
   return useMutation({
     mutationKey: runsListKeys.cancel,
-    mutationFn: (runId: string) => apiFetch<{ success: true }>(`/api/runs/${encodeURIComponent(runId)}/cancel`, { method: 'POST' }),
+    mutationFn: (runId: string) =>
+      apiFetch<{ success: true }>(`/api/runs/${encodeURIComponent(runId)}/cancel`, { method: 'POST' }),
     onSettled: () => client.invalidateQueries({ queryKey: runsListKeys.all }),
   });
 }
@@ -78,7 +92,10 @@ export function useCancelRun() {
  * and move focus: its Cancel button is gone by the time the cancel settles (the list has refetched).
  */
 export function useRecentlyCancelledRunId(): string | undefined {
-  const ids = useMutationState({ filters: { mutationKey: runsListKeys.cancel, status: 'success' }, select: (m) => m.state.variables as string });
+  const ids = useMutationState({
+    filters: { mutationKey: runsListKeys.cancel, status: 'success' },
+    select: (m) => m.state.variables as string,
+  });
   const latest = ids.at(-1);
   const [atMount] = useState(latest);
   return latest !== atMount ? latest : undefined;

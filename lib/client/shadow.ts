@@ -12,14 +12,22 @@ export const shadowKeys = {
   diffs: (id: string) => ['shadow', 'diffs', id] as const,
 };
 
-export const fetchShadow = async () => (await apiFetch<{ shadow: Shadow | null }>('/api/policy/shadow', { cache: 'no-store' })).shadow;
+export const fetchShadow = async () =>
+  (await apiFetch<{ shadow: Shadow | null }>('/api/policy/shadow', { cache: 'no-store' })).shadow;
 
-export const fetchShadowDiffs = (id: string) => apiFetch<ShadowDiffs>(`/api/policy/shadow/diffs?id=${encodeURIComponent(id)}&limit=20`, { cache: 'no-store' });
+export const fetchShadowDiffs = (id: string) =>
+  apiFetch<ShadowDiffs>(`/api/policy/shadow/diffs?id=${encodeURIComponent(id)}&limit=20`, { cache: 'no-store' });
 
 export const setShadow = async ({ doc, note }: { doc: unknown; note?: string }) =>
-  (await apiFetch<{ shadow: Shadow }>('/api/policy/shadow', { method: 'PUT', json: note ? { policy: doc, note } : { policy: doc } })).shadow;
+  (
+    await apiFetch<{ shadow: Shadow }>('/api/policy/shadow', {
+      method: 'PUT',
+      json: note ? { policy: doc, note } : { policy: doc },
+    })
+  ).shadow;
 
-export const clearShadow = (id: string) => apiFetch<void>(`/api/policy/shadow?id=${encodeURIComponent(id)}`, { method: 'DELETE' });
+export const clearShadow = (id: string) =>
+  apiFetch<void>(`/api/policy/shadow?id=${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 export const promoteShadow = ({ version }: { version: number }) =>
   apiFetch<StoredPolicy>('/api/policy/shadow/promote', { method: 'POST', headers: { 'If-Match': `"${version}"` } });
@@ -29,12 +37,19 @@ export function useShadow() {
 }
 
 export function useShadowDiffs(id: string | undefined) {
-  return useQuery({ queryKey: shadowKeys.diffs(id ?? ''), queryFn: () => fetchShadowDiffs(id!), enabled: id !== undefined });
+  return useQuery({
+    queryKey: shadowKeys.diffs(id ?? ''),
+    queryFn: () => fetchShadowDiffs(id!),
+    enabled: id !== undefined,
+  });
 }
 
 export function useSetShadow() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: setShadow, onSuccess: (shadow) => client.setQueryData(shadowKeys.current(), shadow) });
+  return useMutation({
+    mutationFn: setShadow,
+    onSuccess: (shadow) => client.setQueryData(shadowKeys.current(), shadow),
+  });
 }
 
 export function useClearShadow() {

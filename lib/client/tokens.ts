@@ -25,7 +25,8 @@ export const tokenKeys = {
   list: () => ['tokens', 'list'] as const,
 };
 
-export const fetchTokens = async () => (await apiFetch<{ items: ApiToken[] }>('/api/tokens', { cache: 'no-store' })).items;
+export const fetchTokens = async () =>
+  (await apiFetch<{ items: ApiToken[] }>('/api/tokens', { cache: 'no-store' })).items;
 
 /** `expiresInDays` from a form value: blank means "never"; anything else must be a whole number of days. */
 export function tokenBody(name: string, days: string): { name: string; expiresInDays?: number } {
@@ -33,8 +34,10 @@ export function tokenBody(name: string, days: string): { name: string; expiresIn
   return trimmed === '' ? { name: name.trim() } : { name: name.trim(), expiresInDays: Number(trimmed) };
 }
 
-export const createToken = (input: { name: string; expiresInDays?: number }) => apiFetch<CreatedToken>('/api/tokens', { method: 'POST', json: input });
-export const revokeToken = (id: string) => apiFetch<{ success: true }>(`/api/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
+export const createToken = (input: { name: string; expiresInDays?: number }) =>
+  apiFetch<CreatedToken>('/api/tokens', { method: 'POST', json: input });
+export const revokeToken = (id: string) =>
+  apiFetch<{ success: true }>(`/api/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 export function useTokens() {
   return useQuery({ queryKey: tokenKeys.list(), queryFn: fetchTokens });
@@ -42,10 +45,16 @@ export function useTokens() {
 
 export function useCreateToken() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: createToken, onSettled: () => client.invalidateQueries({ queryKey: tokenKeys.all }) });
+  return useMutation({
+    mutationFn: createToken,
+    onSettled: () => client.invalidateQueries({ queryKey: tokenKeys.all }),
+  });
 }
 
 export function useRevokeToken() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: revokeToken, onSettled: () => client.invalidateQueries({ queryKey: tokenKeys.all }) });
+  return useMutation({
+    mutationFn: revokeToken,
+    onSettled: () => client.invalidateQueries({ queryKey: tokenKeys.all }),
+  });
 }

@@ -4,11 +4,16 @@ import { newUserBody, sessionsEndedMessage } from './users';
 
 describe('newUserBody leaves blank optional fields out (the API refuses empty ones)', () => {
   it('drops a blank display name and password and trims the username', () => {
-    expect(newUserBody({ username: ' bob ', displayName: '  ', role: 'user', password: '' })).toEqual({ username: 'bob', role: 'user' });
+    expect(newUserBody({ username: ' bob ', displayName: '  ', role: 'user', password: '' })).toEqual({
+      username: 'bob',
+      role: 'user',
+    });
   });
 
   it('keeps what was typed, the password untrimmed', () => {
-    expect(newUserBody({ username: 'alice', displayName: ' Alice A. ', role: 'approver', password: ' pass phrase ' })).toEqual({
+    expect(
+      newUserBody({ username: 'alice', displayName: ' Alice A. ', role: 'approver', password: ' pass phrase ' }),
+    ).toEqual({
       username: 'alice',
       displayName: 'Alice A.',
       role: 'approver',

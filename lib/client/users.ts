@@ -46,11 +46,15 @@ export function newUserBody(input: { username: string; displayName: string; role
 }
 
 export const createUser = (input: NewUser) => apiFetch<{ user: User }>('/api/users', { method: 'POST', json: input });
-export const updateUser = ({ id, ...change }: UserChange & { id: string }) => apiFetch<{ user: User }>(userUrl(id), { method: 'PATCH', json: change });
-export const resetPassword = ({ id, password }: { id: string; password: string }) => apiFetch<{ user: User }>(`${userUrl(id)}/password`, { method: 'POST', json: { password } });
-export const createLoginLink = (id: string) => apiFetch<{ path: string; expiresAt: string }>(`${userUrl(id)}/login-link`, { method: 'POST' });
+export const updateUser = ({ id, ...change }: UserChange & { id: string }) =>
+  apiFetch<{ user: User }>(userUrl(id), { method: 'PATCH', json: change });
+export const resetPassword = ({ id, password }: { id: string; password: string }) =>
+  apiFetch<{ user: User }>(`${userUrl(id)}/password`, { method: 'POST', json: { password } });
+export const createLoginLink = (id: string) =>
+  apiFetch<{ path: string; expiresAt: string }>(`${userUrl(id)}/login-link`, { method: 'POST' });
 /** Ends every session of the user; answers how many ended. */
-export const endUserSessions = (id: string) => apiFetch<{ ended: number }>(`${userUrl(id)}/sessions`, { method: 'DELETE' });
+export const endUserSessions = (id: string) =>
+  apiFetch<{ ended: number }>(`${userUrl(id)}/sessions`, { method: 'DELETE' });
 
 export function useUsers() {
   return useQuery({ queryKey: userKeys.list(), queryFn: fetchUsers });

@@ -5,7 +5,14 @@
 // `relay` the relay request's own fields, flat, where the tool is `tool` (docs/decisions/0008).
 import { z } from 'zod';
 import { ModeSchema } from '../policy/types';
-import { DecisionSchema, GrantScopeSchema, RelayOutcomeStatusSchema, RelayRequestSchema, type RelayOutcome, type RelayResponse } from './relay';
+import {
+  DecisionSchema,
+  GrantScopeSchema,
+  RelayOutcomeStatusSchema,
+  RelayRequestSchema,
+  type RelayOutcome,
+  type RelayResponse,
+} from './relay';
 
 const origin = {
   runId: z.string(),
@@ -61,11 +68,26 @@ export const ErrorEventSchema = z.object({
   code: z.string().optional(),
 });
 
-export const AgentStartEventSchema = z.object({ type: z.literal('agent_start'), ...origin, profile: z.string(), prompt: z.string() });
-export const AgentEndEventSchema = z.object({ type: z.literal('agent_end'), ...origin, profile: z.string(), output: z.string() });
+export const AgentStartEventSchema = z.object({
+  type: z.literal('agent_start'),
+  ...origin,
+  profile: z.string(),
+  prompt: z.string(),
+});
+export const AgentEndEventSchema = z.object({
+  type: z.literal('agent_end'),
+  ...origin,
+  profile: z.string(),
+  output: z.string(),
+});
 
 export const FINISH_REASONS = ['stop', 'max_steps', 'cancelled', 'error'] as const;
-export const DoneEventSchema = z.object({ type: z.literal('done'), ...origin, finishReason: z.enum(FINISH_REASONS), text: z.string() });
+export const DoneEventSchema = z.object({
+  type: z.literal('done'),
+  ...origin,
+  finishReason: z.enum(FINISH_REASONS),
+  text: z.string(),
+});
 
 /** Server only: the run's mode was switched (POST /api/runs/:id/mode). */
 export const ModeChangedEventSchema = z.object({ type: z.literal('mode_changed'), ...origin, mode: ModeSchema });
@@ -88,7 +110,11 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
 ]);
 
 /** What a run's event log holds: the agent's events (a relay without `respond`) and the server's own. */
-export const RunEventSchema = z.discriminatedUnion('type', [...AgentEventSchema.options, ModeChangedEventSchema, ResumedEventSchema]);
+export const RunEventSchema = z.discriminatedUnion('type', [
+  ...AgentEventSchema.options,
+  ModeChangedEventSchema,
+  ResumedEventSchema,
+]);
 
 /** An event read from the log: its sequence number in the run is the SSE id. */
 export const LoggedEventSchema = z.intersection(RunEventSchema, z.object({ seq: z.number().int().positive() }));
@@ -133,4 +159,6 @@ export function isRunEventType(type: string): type is RunEventType {
 }
 
 /** An event's body without where it came from (the loop adds `runId`, `agentId`, `parents`). */
-export type EventBody<E extends { type: string }> = E extends unknown ? Omit<E, 'runId' | 'agentId' | 'parents'> : never;
+export type EventBody<E extends { type: string }> = E extends unknown
+  ? Omit<E, 'runId' | 'agentId' | 'parents'>
+  : never;

@@ -21,7 +21,8 @@ export const MODE_DESCRIPTIONS: Record<Mode, string> = {
   acceptEdits: 'Like Safe mode, but file writes and edits inside the workspace are allowed without asking.',
   plan: 'Read-only: what only reads may run; everything else is denied.',
   dontAsk: 'Never asks: whatever would ask is denied instead.',
-  bypassPermissions: 'Dangerous: whatever would ask by default is allowed without asking. Deny and ask rules still apply.',
+  bypassPermissions:
+    'Dangerous: whatever would ask by default is allowed without asking. Deny and ask rules still apply.',
 };
 
 /** The mode that allows calls no human saw: confirmed before it is switched on, marked in the status bar. */

@@ -2,7 +2,14 @@
 // `relay` event carries, a human's answer (the library's `respond`, POST /api/chat/relay/:id), and
 // the recorded outcome. The field names are the seed design's (`kind`, `id`, `tool`, `params`, ...).
 import { z } from 'zod';
-import { ActionSchema, RiskSchema, RuleSchema, type AlwaysAllowVerdict, type Decision, type Rule } from '../policy/types';
+import {
+  ActionSchema,
+  RiskSchema,
+  RuleSchema,
+  type AlwaysAllowVerdict,
+  type Decision,
+  type Rule,
+} from '../policy/types';
 
 export const RELAY_STATUSES = ['pending', 'approved', 'denied', 'expired', 'cancelled'] as const;
 export const RelayStatusSchema = z.enum(RELAY_STATUSES);
@@ -15,7 +22,13 @@ export type RelayOutcomeStatus = z.infer<typeof RelayOutcomeStatusSchema>;
 export const DecisionSchema = z.custom<Decision>(
   (value) => {
     const d = value as Partial<Decision> | null;
-    return typeof d === 'object' && d !== null && ActionSchema.safeParse(d.action).success && typeof d.explanation === 'string' && typeof d.reason === 'string';
+    return (
+      typeof d === 'object' &&
+      d !== null &&
+      ActionSchema.safeParse(d.action).success &&
+      typeof d.explanation === 'string' &&
+      typeof d.reason === 'string'
+    );
   },
   { message: 'expected a decision { action, reason, explanation }' },
 );
@@ -24,14 +37,20 @@ export const DecisionSchema = z.custom<Decision>(
  * A suggested rule as derived for the call (lib/policy `derivePermission`, or a tool's own): an
  * allow rule for the relay's tool. Checked loosely, since the server re-checks any rule it stores.
  */
-export const SuggestedRuleSchema = z.custom<Rule>((value) => typeof value === 'object' && value !== null && typeof (value as Rule).tool === 'string', {
-  message: 'expected a rule { action, tool, params? }',
-});
+export const SuggestedRuleSchema = z.custom<Rule>(
+  (value) => typeof value === 'object' && value !== null && typeof (value as Rule).tool === 'string',
+  {
+    message: 'expected a rule { action, tool, params? }',
+  },
+);
 
 /** Whether Always Allow would cover this very call (lib/policy `alwaysAllowVerdict`), computed when the relay is raised. */
-export const AlwaysAllowVerdictSchema = z.custom<AlwaysAllowVerdict>((value) => typeof value === 'object' && value !== null && typeof (value as AlwaysAllowVerdict).covers === 'boolean', {
-  message: 'expected a verdict { covers, reason?, rule? }',
-});
+export const AlwaysAllowVerdictSchema = z.custom<AlwaysAllowVerdict>(
+  (value) => typeof value === 'object' && value !== null && typeof (value as AlwaysAllowVerdict).covers === 'boolean',
+  {
+    message: 'expected a verdict { covers, reason?, rule? }',
+  },
+);
 
 export const RelayRequestSchema = z.object({
   id: z.string(),

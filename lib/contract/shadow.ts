@@ -14,7 +14,9 @@ export const ShadowSchema = z.object({
 });
 export type Shadow = z.infer<typeof ShadowSchema>;
 
-const DecisionSummarySchema = z.object({ action: ActionSchema, reason: z.string(), explanation: z.string() }).passthrough();
+const DecisionSummarySchema = z
+  .object({ action: ActionSchema, reason: z.string(), explanation: z.string() })
+  .passthrough();
 
 /** One real decision the shadow would have made differently. */
 export const ShadowDiffSchema = z.object({
@@ -36,7 +38,15 @@ export const ShadowDiffsSchema = z.object({
   /** Decisions compared, those the shadow agreed with, those that differ, and those not compared (queue full, a write failed). */
   counts: z.object({ compared: z.number(), same: z.number(), differ: z.number(), dropped: z.number() }),
   /** By (live -> shadow, tool), largest first, each with its newest examples. */
-  groups: z.array(z.object({ liveAction: ActionSchema, shadowAction: ActionSchema, tool: z.string(), count: z.number(), examples: z.array(ShadowDiffSchema) })),
+  groups: z.array(
+    z.object({
+      liveAction: ActionSchema,
+      shadowAction: ActionSchema,
+      tool: z.string(),
+      count: z.number(),
+      examples: z.array(ShadowDiffSchema),
+    }),
+  ),
   recent: z.object({ items: z.array(ShadowDiffSchema), nextCursor: z.string().optional() }),
 });
 export type ShadowDiffs = z.infer<typeof ShadowDiffsSchema>;

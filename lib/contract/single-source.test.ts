@@ -29,6 +29,8 @@ const DEFINITIONS: Array<[string, RegExp]> = [
 ];
 
 it.each(DEFINITIONS)('%s is defined only in lib/contract', (_what, pattern) => {
-  const offenders = FOLDERS.flatMap(sources).filter((file) => !file.startsWith(HERE) && !isSpec(file) && pattern.test(readFileSync(path.join(ROOT, file), 'utf8')));
+  const offenders = FOLDERS.flatMap(sources).filter(
+    (file) => !file.startsWith(HERE) && !isSpec(file) && pattern.test(readFileSync(path.join(ROOT, file), 'utf8')),
+  );
   expect(offenders).toEqual([]);
 });

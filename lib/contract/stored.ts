@@ -13,12 +13,18 @@ export interface StoredEventRow {
 
 type Data = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Data =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function upgradeStoredEvent(row: StoredEventRow): LoggedEvent {
   const data: Data = isObject(row.data) ? { ...row.data } : {};
   if (row.type === 'text' && data.content === undefined && typeof data.delta === 'string') data.content = data.delta;
-  if ((row.type === 'tool_call' || row.type === 'tool_result') && data.name === undefined && typeof data.tool === 'string') data.name = data.tool;
+  if (
+    (row.type === 'tool_call' || row.type === 'tool_result') &&
+    data.name === undefined &&
+    typeof data.tool === 'string'
+  )
+    data.name = data.tool;
   if (row.type === 'text') delete data.delta;
   if (row.type === 'tool_call' || row.type === 'tool_result') delete data.tool;
   let body = data;

@@ -29,7 +29,13 @@ describeStores('audit', (store) => {
   it('records an entry with defaults', async () => {
     const { q } = store();
     const row = await q.audit.recordAudit({ kind: 'policy_edit', decidedBy: 'alice', details: { version: 3 } });
-    expect(row).toMatchObject({ kind: 'policy_edit', decidedBy: 'alice', details: { version: 3 }, runId: null, tool: null });
+    expect(row).toMatchObject({
+      kind: 'policy_edit',
+      decidedBy: 'alice',
+      details: { version: 3 },
+      runId: null,
+      tool: null,
+    });
     expect(row.at).toBeInstanceOf(Date);
     expect(Math.abs(row.at.getTime() - Date.now())).toBeLessThan(60_000);
   });
@@ -53,7 +59,8 @@ describeStores('audit', (store) => {
   it('filters by run, tool, action, decider, kind and time range', async () => {
     const { q } = store();
     await seed();
-    const ids = async (filter: Parameters<typeof q.audit.listAudit>[0]) => (await q.audit.listAudit(filter)).items.map((r) => r.id);
+    const ids = async (filter: Parameters<typeof q.audit.listAudit>[0]) =>
+      (await q.audit.listAudit(filter)).items.map((r) => r.id);
     expect(await ids({ runId: 'r1' })).toEqual(['a05', 'a04', 'a03', 'a02', 'a01', 'a00']);
     expect(await ids({ tool: 'bash' })).toEqual(['a09', 'a06', 'a03', 'a00']);
     expect(await ids({ action: 'deny' })).toEqual(['a08', 'a04', 'a00']);
@@ -63,7 +70,9 @@ describeStores('audit', (store) => {
     expect(await ids({ from: new Date(t0 + 2000), to: new Date(t0 + 4000) })).toEqual(['a07', 'a06', 'a05', 'a04']);
     const page = await q.audit.listAudit({ decidedBy: 'policy', limit: 2 });
     expect(page.items.map((r) => r.id)).toEqual(['a10', 'a08']);
-    expect((await q.audit.listAudit({ decidedBy: 'policy', limit: 10, cursor: page.nextCursor })).items.map((r) => r.id)).toEqual(['a06', 'a04', 'a02', 'a00']);
+    expect(
+      (await q.audit.listAudit({ decidedBy: 'policy', limit: 10, cursor: page.nextCursor })).items.map((r) => r.id),
+    ).toEqual(['a06', 'a04', 'a02', 'a00']);
   });
 
   it('keeps the params, rule and wait time of a decision', async () => {
@@ -82,6 +91,12 @@ describeStores('audit', (store) => {
       waitMs: 0,
     });
     const [row] = (await q.audit.listAudit({ runId: 'r1' })).items;
-    expect(row).toMatchObject({ params: { command: 'rm -rf /' }, rule: { index: 1, action: 'deny' }, waitMs: 0, sessionId: 's1', agentId: 'main' });
+    expect(row).toMatchObject({
+      params: { command: 'rm -rf /' },
+      rule: { index: 1, action: 'deny' },
+      waitMs: 0,
+      sessionId: 's1',
+      agentId: 'main',
+    });
   });
 });

@@ -11,7 +11,12 @@ describeStores('conversations', (store) => {
     // An admin's run added to alice's session keeps the session hers.
     await q.runs.createRun({ id: 'a2', sessionId: 'sa', owner: 'admin', title: 'second of a', status: 'done' });
     // Creation times made distinct and explicit (runs created in one millisecond would tie).
-    for (const [id, s] of [['a1', 1], ['b1', 2], ['a2', 3]] as const) await db.execute(sqlSetCreated(id, at(s)));
+    for (const [id, s] of [
+      ['a1', 1],
+      ['b1', 2],
+      ['a2', 3],
+    ] as const)
+      await db.execute(sqlSetCreated(id, at(s)));
 
     const all = await q.conversations.listConversations();
     expect(all.items.map((c) => [c.sessionId, c.owner, c.title, c.runCount, c.lastRunId, c.lastStatus])).toEqual([

@@ -46,7 +46,9 @@ export function conversationQueries(db: Database) {
       const firstOwner = sql`(array_agg(owner ORDER BY created_at, id))[1]`;
       const conditions = [
         owner === undefined ? undefined : sql`${firstOwner} = ${owner}`,
-        after === undefined ? undefined : sql`(max(created_at) < ${after.at.toISOString()}::timestamptz OR (max(created_at) = ${after.at.toISOString()}::timestamptz AND session_id < ${after.id}))`,
+        after === undefined
+          ? undefined
+          : sql`(max(created_at) < ${after.at.toISOString()}::timestamptz OR (max(created_at) = ${after.at.toISOString()}::timestamptz AND session_id < ${after.id}))`,
       ].filter((c) => c !== undefined);
       const having = conditions.length === 0 ? sql`` : sql`HAVING ${sql.join(conditions, sql` AND `)}`;
       const result = await db.execute(sql`

@@ -3,7 +3,7 @@ import { RunNotFoundError } from './errors';
 import { describeStores } from './test-support/stores';
 
 describeStores('events', (store) => {
-  it('numbers a run\'s events 1, 2, 3 and lists them after a seq', async () => {
+  it("numbers a run's events 1, 2, 3 and lists them after a seq", async () => {
     const { q } = store();
     await q.runs.createRun({ id: 'r1', sessionId: 's' });
     await q.runs.createRun({ id: 'r2', sessionId: 's' });
@@ -23,15 +23,24 @@ describeStores('events', (store) => {
     const { q } = store();
     await q.runs.createRun({ id: 'r1', sessionId: 's' });
     await q.events.appendEvent({ runId: 'r1', type: 'agent_start', data: {} });
-    const rows = await q.events.appendEvents({ runId: 'r1', events: ['a', 'b', 'c'].map((delta) => ({ type: 'text', data: { delta } })) });
-    expect(rows.map((e) => [e.seq, e.data.delta])).toEqual([[2, 'a'], [3, 'b'], [4, 'c']]);
+    const rows = await q.events.appendEvents({
+      runId: 'r1',
+      events: ['a', 'b', 'c'].map((delta) => ({ type: 'text', data: { delta } })),
+    });
+    expect(rows.map((e) => [e.seq, e.data.delta])).toEqual([
+      [2, 'a'],
+      [3, 'b'],
+      [4, 'c'],
+    ]);
     expect(await q.events.appendEvents({ runId: 'r1', events: [] })).toEqual([]);
   });
 
   it('keeps seqs gapless and unique under 50 concurrent appends', async () => {
     const { q } = store();
     await q.runs.createRun({ id: 'r1', sessionId: 's' });
-    const rows = await Promise.all(Array.from({ length: 50 }, (_, i) => q.events.appendEvent({ runId: 'r1', type: 'text', data: { i } })));
+    const rows = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => q.events.appendEvent({ runId: 'r1', type: 'text', data: { i } })),
+    );
     expect(rows.map((r) => r.seq).sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     const listed = await q.events.listEvents({ runId: 'r1' });
     expect(listed.map((e) => e.seq)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
@@ -40,15 +49,24 @@ describeStores('events', (store) => {
 
   it('refuses events for an unknown run and leaves no trace', async () => {
     const { q } = store();
-    await expect(q.events.appendEvent({ runId: 'ghost', type: 'text', data: {} })).rejects.toBeInstanceOf(RunNotFoundError);
+    await expect(q.events.appendEvent({ runId: 'ghost', type: 'text', data: {} })).rejects.toBeInstanceOf(
+      RunNotFoundError,
+    );
     expect(await q.events.listEvents({ runId: 'ghost' })).toEqual([]);
   });
 
   it('appends in one statement: createdAt is a Date, a batch keeps its order', async () => {
     const { q } = store();
     await q.runs.createRun({ id: 'r1', sessionId: 's' });
-    const rows = await q.events.appendEvents({ runId: 'r1', events: ['x', 'y', 'z'].map((delta) => ({ type: 'text', data: { delta, nested: { n: [1, null, 'é'] } } })) });
-    expect(rows.map((r) => [r.seq, r.data.delta])).toEqual([[1, 'x'], [2, 'y'], [3, 'z']]);
+    const rows = await q.events.appendEvents({
+      runId: 'r1',
+      events: ['x', 'y', 'z'].map((delta) => ({ type: 'text', data: { delta, nested: { n: [1, null, 'é'] } } })),
+    });
+    expect(rows.map((r) => [r.seq, r.data.delta])).toEqual([
+      [1, 'x'],
+      [2, 'y'],
+      [3, 'z'],
+    ]);
     expect(rows[0]!.createdAt).toBeInstanceOf(Date);
     expect(Math.abs(rows[0]!.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
     expect(rows[1]!.data).toEqual({ delta: 'y', nested: { n: [1, null, 'é'] } });
@@ -65,7 +83,18 @@ describeStores('events', (store) => {
       data: { id: 'x' },
       status: { to: 'waiting', ifStatus: ['running', 'waiting'] },
       audit: [
-        { kind: 'decision', runId: 'r1', sessionId: 's', tool: 'bash', params: { command: 'ls' }, action: 'ask', reason: 'r', rule: { index: 0 }, waitMs: 12, details: { a: 1 } },
+        {
+          kind: 'decision',
+          runId: 'r1',
+          sessionId: 's',
+          tool: 'bash',
+          params: { command: 'ls' },
+          action: 'ask',
+          reason: 'r',
+          rule: { index: 0 },
+          waitMs: 12,
+          details: { a: 1 },
+        },
         { id: 'fixed', kind: 'grant_created', runId: 'r1', decidedBy: 'u', at: new Date('2024-01-02T03:04:05.678Z') },
       ],
     });
@@ -74,11 +103,25 @@ describeStores('events', (store) => {
     expect(run).toMatchObject({ status: 'waiting', lastEventSeq: 1 });
     const { items } = await q.audit.listAudit({ runId: 'r1' });
     expect(items).toHaveLength(2);
-    expect(items.find((a) => a.kind === 'decision')).toMatchObject({ sessionId: 's', tool: 'bash', params: { command: 'ls' }, action: 'ask', rule: { index: 0 }, waitMs: 12, details: { a: 1 }, decidedBy: null });
+    expect(items.find((a) => a.kind === 'decision')).toMatchObject({
+      sessionId: 's',
+      tool: 'bash',
+      params: { command: 'ls' },
+      action: 'ask',
+      rule: { index: 0 },
+      waitMs: 12,
+      details: { a: 1 },
+      decidedBy: null,
+    });
     expect(items.find((a) => a.id === 'fixed')?.at.toISOString()).toBe('2024-01-02T03:04:05.678Z');
     // The condition is honoured: a done run stays done, the event is still appended.
     await q.runs.updateRun({ id: 'r1', status: 'done' });
-    const next = await q.events.appendEvent({ runId: 'r1', type: 'relay_resolved', data: {}, status: { to: 'running', ifStatus: ['waiting'] } });
+    const next = await q.events.appendEvent({
+      runId: 'r1',
+      type: 'relay_resolved',
+      data: {},
+      status: { to: 'running', ifStatus: ['waiting'] },
+    });
     expect(next.seq).toBe(2);
     expect((await q.runs.getRun({ id: 'r1' }))?.status).toBe('done');
     await q.events.appendEvent({ runId: 'r1', type: 'x', data: {}, status: { to: 'failed' } });
@@ -87,7 +130,14 @@ describeStores('events', (store) => {
 
   it('an append to an unknown run records no audit row either', async () => {
     const { q } = store();
-    await expect(q.events.appendEvent({ runId: 'ghost', type: 'tool_call', data: {}, audit: [{ kind: 'decision', runId: 'ghost' }] })).rejects.toBeInstanceOf(RunNotFoundError);
+    await expect(
+      q.events.appendEvent({
+        runId: 'ghost',
+        type: 'tool_call',
+        data: {},
+        audit: [{ kind: 'decision', runId: 'ghost' }],
+      }),
+    ).rejects.toBeInstanceOf(RunNotFoundError);
     expect((await q.audit.listAudit({ runId: 'ghost' })).items).toEqual([]);
   });
 
@@ -95,7 +145,15 @@ describeStores('events', (store) => {
     const { q } = store();
     await q.runs.createRun({ id: 'r1', sessionId: 's' });
     await q.audit.recordAudit({ id: 'dup', kind: 'decision' });
-    await expect(q.events.appendEvent({ runId: 'r1', type: 't', data: {}, status: { to: 'waiting' }, audit: [{ id: 'dup', kind: 'decision' }] })).rejects.toThrow();
+    await expect(
+      q.events.appendEvent({
+        runId: 'r1',
+        type: 't',
+        data: {},
+        status: { to: 'waiting' },
+        audit: [{ id: 'dup', kind: 'decision' }],
+      }),
+    ).rejects.toThrow();
     expect(await q.runs.getRun({ id: 'r1' })).toMatchObject({ status: 'running', lastEventSeq: 0 });
     expect(await q.events.listEvents({ runId: 'r1' })).toEqual([]);
     expect((await q.events.appendEvent({ runId: 'r1', type: 't', data: {} })).seq).toBe(1);
@@ -114,16 +172,34 @@ describeStores('events', (store) => {
     });
     expect(more.map((m) => m.seq)).toEqual([2, 3]);
     expect((await q.messages.listMessages({ runId: 'r1' })).map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
-    expect((await q.messages.listMessages({ runId: 'r1', afterSeq: 2 })).map((m) => m.content)).toEqual([[{ type: 'tool-result', toolCallId: 'c1', output: 'a.txt' }]]);
-    await expect(q.messages.appendMessages({ runId: 'ghost', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(RunNotFoundError);
+    expect((await q.messages.listMessages({ runId: 'r1', afterSeq: 2 })).map((m) => m.content)).toEqual([
+      [{ type: 'tool-result', toolCallId: 'c1', output: 'a.txt' }],
+    ]);
+    await expect(
+      q.messages.appendMessages({ runId: 'ghost', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toBeInstanceOf(RunNotFoundError);
   });
 
   it('can announce an append from the same statement (NOTIFY with the last seq), also for an empty batch with effects', async () => {
     const { q } = store();
     await q.runs.createRun({ id: 'r-notify', sessionId: 's' });
-    const rows = await q.events.appendEvents({ runId: 'r-notify', events: [{ type: 'text', data: {} }, { type: 'done', data: {} }], notifyChannel: 'gatehouse_events' });
+    const rows = await q.events.appendEvents({
+      runId: 'r-notify',
+      events: [
+        { type: 'text', data: {} },
+        { type: 'done', data: {} },
+      ],
+      notifyChannel: 'gatehouse_events',
+    });
     expect(rows.map((r) => r.seq)).toEqual([1, 2]);
-    expect(await q.events.appendEvents({ runId: 'r-notify', events: [], status: { to: 'done' }, notifyChannel: 'gatehouse_events' })).toEqual([]);
+    expect(
+      await q.events.appendEvents({
+        runId: 'r-notify',
+        events: [],
+        status: { to: 'done' },
+        notifyChannel: 'gatehouse_events',
+      }),
+    ).toEqual([]);
     expect(await q.runs.getRun({ id: 'r-notify' })).toMatchObject({ status: 'done', lastEventSeq: 2 });
   });
 });

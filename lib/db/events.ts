@@ -49,7 +49,14 @@ export interface AppendEventsInput extends AppendEffects {
 
 export function eventQueries(db: Database) {
   /** Appends in order, in one statement. Throws RunNotFoundError for an unknown run (and stores nothing). */
-  async function appendEvents({ runId, events: batch, status, audit, leaseOwner, notifyChannel }: AppendEventsInput): Promise<EventRow[]> {
+  async function appendEvents({
+    runId,
+    events: batch,
+    status,
+    audit,
+    leaseOwner,
+    notifyChannel,
+  }: AppendEventsInput): Promise<EventRow[]> {
     if (batch.length === 0 && !status && !audit?.length) return [];
     const count = batch.length;
     const statusSet = status ? statusAssignment(status.to, status.ifStatus) : sql``;
@@ -59,7 +66,9 @@ export function eventQueries(db: Database) {
           FROM run, ${auditValues(audit)} RETURNING 1)`
       : sql``;
     // Every event goes through here: straight to the driver on PGlite (prepared.ts).
-    const rows = await directRows<RawRow>(db, sql`
+    const rows = await directRows<RawRow>(
+      db,
+      sql`
       WITH run AS (
         UPDATE runs SET last_event_seq = last_event_seq + ${count}${statusSet}
         WHERE id = ${runId}${leaseOwner === undefined ? sql`` : sql` AND ${leaseHeldBy(runId, leaseOwner)}`}
@@ -74,17 +83,27 @@ export function eventQueries(db: Database) {
         SELECT ${runId}, run.last_event_seq - ${count} + batch.ord::int, batch.type, batch.data
         FROM run, batch
         RETURNING run_id, seq, type, data, created_at
-      )${notifyChannel === undefined ? sql`` : sql`,
+      )${
+        notifyChannel === undefined
+          ? sql``
+          : sql`,
       announced AS (
         SELECT pg_notify(${notifyChannel}, json_build_object('runId', ${runId}::text, 'seq', max(seq))::text) FROM inserted HAVING count(*) > 0
-      )`}
+      )`
+      }
       SELECT 'event' AS row_kind, run_id, seq, type, data, created_at FROM inserted
       UNION ALL
-      SELECT 'run', NULL, last_event_seq, NULL, NULL, NULL FROM run${notifyChannel === undefined ? sql`` : sql`
+      SELECT 'run', NULL, last_event_seq, NULL, NULL, NULL FROM run${
+        notifyChannel === undefined
+          ? sql``
+          : sql`
       UNION ALL
-      SELECT 'notified', NULL, NULL, NULL, NULL, NULL FROM announced`}
-    `);
-    if (!rows.some((row) => row.row_kind === 'run')) throw leaseOwner === undefined ? new RunNotFoundError(runId) : await fenceFailure(db, runId, leaseOwner);
+      SELECT 'notified', NULL, NULL, NULL, NULL, NULL FROM announced`
+      }
+    `,
+    );
+    if (!rows.some((row) => row.row_kind === 'run'))
+      throw leaseOwner === undefined ? new RunNotFoundError(runId) : await fenceFailure(db, runId, leaseOwner);
     return rows
       .filter((row) => row.row_kind === 'event')
       .map(toEventRow)
@@ -94,7 +113,12 @@ export function eventQueries(db: Database) {
   return {
     appendEvents,
 
-    async appendEvent({ runId, type, data, ...effects }: { runId: string } & NewEvent & AppendEffects): Promise<EventRow> {
+    async appendEvent({
+      runId,
+      type,
+      data,
+      ...effects
+    }: { runId: string } & NewEvent & AppendEffects): Promise<EventRow> {
       const [row] = await appendEvents({ runId, events: [{ type, data }], ...effects });
       return row!;
     },

@@ -68,7 +68,15 @@ export function grantQueries(db: Database) {
      * Revokes a live grant; undefined if there is none. With `audit`, its audit row is written in
      * the same transaction: a revoke is never stored without its record (nor the record without it).
      */
-    async revokeGrant({ id, revokedBy, audit: auditOf }: { id: string; revokedBy: string; audit?: (row: GrantRow) => RecordAuditInput }): Promise<GrantRow | undefined> {
+    async revokeGrant({
+      id,
+      revokedBy,
+      audit: auditOf,
+    }: {
+      id: string;
+      revokedBy: string;
+      audit?: (row: GrantRow) => RecordAuditInput;
+    }): Promise<GrantRow | undefined> {
       return db.transaction(async (tx) => {
         const [row] = await tx
           .update(grants)
@@ -81,7 +89,13 @@ export function grantQueries(db: Database) {
     },
 
     /** Uses up an allow-once grant: the row for the one caller that consumed it, undefined for everyone else. */
-    async consumeGrant({ id, consumedBy = 'system' }: { id: string; consumedBy?: string }): Promise<GrantRow | undefined> {
+    async consumeGrant({
+      id,
+      consumedBy = 'system',
+    }: {
+      id: string;
+      consumedBy?: string;
+    }): Promise<GrantRow | undefined> {
       const [row] = await db
         .update(grants)
         .set({ revokedAt: sql`now()`, revokedBy: consumedBy, consumedAt: sql`now()` })

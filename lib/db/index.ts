@@ -10,9 +10,21 @@ export { createQueries, type Queries } from './queries';
 export { CredentialChanges, type ChangeCounter, type CredentialChangeListener } from './credential-changes';
 export type { Page } from './pagination';
 export { runQueries, type RunQueries, type CreateRunInput, type ListRunsInput, type UpdateRunInput } from './runs';
-export { conversationQueries, type ConversationQueries, type ConversationRow, type ListConversationsInput } from './conversations';
+export {
+  conversationQueries,
+  type ConversationQueries,
+  type ConversationRow,
+  type ListConversationsInput,
+} from './conversations';
 export { messageQueries, type MessageQueries, type NewMessage } from './messages';
-export { eventQueries, type EventQueries, type NewEvent, type ListEventsInput, type AppendEffects, type AppendEventsInput } from './events';
+export {
+  eventQueries,
+  type EventQueries,
+  type NewEvent,
+  type ListEventsInput,
+  type AppendEffects,
+  type AppendEventsInput,
+} from './events';
 export {
   relayQueries,
   toRelayRecord,
@@ -25,7 +37,14 @@ export {
   type RelayDecisionRow,
 } from './relays';
 export { toolExecutionQueries, type ToolExecutionQueries, type ToolCallKey } from './tool-executions';
-export { shadowQueries, type ShadowQueries, type SetShadowInput, type NewShadowDiff, type ShadowBatch, type ShadowDiffGroup } from './shadow';
+export {
+  shadowQueries,
+  type ShadowQueries,
+  type SetShadowInput,
+  type NewShadowDiff,
+  type ShadowBatch,
+  type ShadowDiffGroup,
+} from './shadow';
 export { policyQueries, type PolicyQueries, type SavePolicyInput, type SavePolicyResult } from './policies';
 export { grantQueries, type GrantQueries, type CreateGrantInput, type ListGrantsInput } from './grants';
 export { auditQueries, type AuditQueries, type RecordAuditInput, type ListAuditInput } from './audit';

@@ -6,14 +6,29 @@ import { describeStores, type StoreContext } from './test-support/stores';
 
 /** Backdates a lease so it is expired by the database clock. */
 async function expire({ db }: StoreContext, runId: string): Promise<void> {
-  await db.update(runLeases).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(runLeases.runId, runId));
+  await db
+    .update(runLeases)
+    .set({ expiresAt: sql`now() - interval '1 second'` })
+    .where(eq(runLeases.runId, runId));
 }
 
 function relayOf(runId: string, id: string): RelayRequest {
   const now = Date.now();
   return {
-    id, kind: 'permission', runId, sessionId: 's1', agentId: 'main', parents: [], toolCallId: `call-${id}`, tool: 'bash', params: { command: 'ls' },
-    decision: { action: 'ask', reason: 'risk_default', explanation: 'bash asks' }, suggestedRules: [], prompt: 'Run bash?', createdAt: now, expiresAt: now + 60_000,
+    id,
+    kind: 'permission',
+    runId,
+    sessionId: 's1',
+    agentId: 'main',
+    parents: [],
+    toolCallId: `call-${id}`,
+    tool: 'bash',
+    params: { command: 'ls' },
+    decision: { action: 'ask', reason: 'risk_default', explanation: 'bash asks' },
+    suggestedRules: [],
+    prompt: 'Run bash?',
+    createdAt: now,
+    expiresAt: now + 60_000,
   };
 }
 
@@ -61,7 +76,9 @@ describeStores('run leases', (store) => {
     await ctx.q.runs.createRun({ id: 'r1', sessionId: 's1', status: 'waiting' });
     await ctx.q.leases.acquireLease({ runId: 'r1', owner: 'dead', ttlS: 30 });
     await expire(ctx, 'r1');
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => ctx.q.leases.acquireLease({ runId: 'r1', owner: `o${i}`, ttlS: 30 })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => ctx.q.leases.acquireLease({ runId: 'r1', owner: `o${i}`, ttlS: 30 })),
+    );
     const winners = results.filter((row) => row !== undefined);
     expect(winners).toHaveLength(1);
     expect(winners[0]).toMatchObject({ epoch: 2 });
@@ -73,7 +90,9 @@ describeStores('run leases', (store) => {
     await q.leases.acquireLease({ runId: 'r1', owner: 'a', ttlS: 0.05 });
     expect(await q.leases.acquireLease({ runId: 'r1', owner: 'b', ttlS: 30 })).toBeUndefined();
     // Wait on the database clock, not a fixed sleep: poll until the lease is judged expired.
-    await expect.poll(async () => (await q.leases.listTakeoverCandidates()).map((c) => c.runId), { interval: 20, timeout: 5_000 }).toEqual(['r1']);
+    await expect
+      .poll(async () => (await q.leases.listTakeoverCandidates()).map((c) => c.runId), { interval: 20, timeout: 5_000 })
+      .toEqual(['r1']);
     const taken = await q.leases.acquireLease({ runId: 'r1', owner: 'b', ttlS: 30 });
     expect(taken).toMatchObject({ owner: 'b', epoch: 2 });
     // The old owner learns it lost the run when it renews.
@@ -121,14 +140,31 @@ describeStores('run leases', (store) => {
     await q.runs.createRun({ id: 'r1', sessionId: 's1', status: 'running' });
     await q.leases.acquireLease({ runId: 'r1', owner: 'a', ttlS: 0.05 });
     expect((await q.events.appendEvent({ runId: 'r1', type: 'text', data: { n: 1 }, leaseOwner: 'a' })).seq).toBe(1);
-    expect(await q.runs.updateRun({ id: 'r1', state: { step: 1 }, leaseOwner: 'a' })).toMatchObject({ state: { step: 1 } });
+    expect(await q.runs.updateRun({ id: 'r1', state: { step: 1 }, leaseOwner: 'a' })).toMatchObject({
+      state: { step: 1 },
+    });
     expect(await q.toolExecutions.claimToolExecution({ runId: 'r1', toolCallId: 'c1', leaseOwner: 'a' })).toBe(true);
     expect(await q.toolExecutions.claimToolExecution({ runId: 'r1', toolCallId: 'c1', leaseOwner: 'a' })).toBe(false);
     // B adopts the run once A's lease lapsed: A's late writes change nothing.
-    await expect.poll(async () => (await q.leases.acquireLease({ runId: 'r1', owner: 'b', ttlS: 30 }))?.owner, { interval: 20, timeout: 5_000 }).toBe('b');
+    await expect
+      .poll(async () => (await q.leases.acquireLease({ runId: 'r1', owner: 'b', ttlS: 30 }))?.owner, {
+        interval: 20,
+        timeout: 5_000,
+      })
+      .toBe('b');
     const lost = { code: 'conflict:lease_lost', runId: 'r1', owner: 'a', holder: 'b' };
-    await expect(q.events.appendEvents({ runId: 'r1', events: [{ type: 'text', data: { n: 2 } }], status: { to: 'done' }, audit: [{ kind: 'decision', runId: 'r1' }], leaseOwner: 'a' })).rejects.toMatchObject(lost);
-    await expect(q.toolExecutions.claimToolExecution({ runId: 'r1', toolCallId: 'c2', leaseOwner: 'a' })).rejects.toMatchObject(lost);
+    await expect(
+      q.events.appendEvents({
+        runId: 'r1',
+        events: [{ type: 'text', data: { n: 2 } }],
+        status: { to: 'done' },
+        audit: [{ kind: 'decision', runId: 'r1' }],
+        leaseOwner: 'a',
+      }),
+    ).rejects.toMatchObject(lost);
+    await expect(
+      q.toolExecutions.claimToolExecution({ runId: 'r1', toolCallId: 'c2', leaseOwner: 'a' }),
+    ).rejects.toMatchObject(lost);
     expect(await q.runs.updateRun({ id: 'r1', state: { step: 2 }, leaseOwner: 'a' })).toBeUndefined();
     await expect(q.relays.insertRelay({ request: relayOf('r1', 'late'), leaseOwner: 'a' })).rejects.toMatchObject(lost);
     expect(await q.relays.getRelay({ id: 'late' })).toBeUndefined();
@@ -139,7 +175,9 @@ describeStores('run leases', (store) => {
     // B's fenced writes go through; an unknown run is still "not found".
     expect((await q.events.appendEvent({ runId: 'r1', type: 'resumed', data: {}, leaseOwner: 'b' })).seq).toBe(2);
     expect((await q.relays.insertRelay({ request: relayOf('r1', 'fresh'), leaseOwner: 'b' })).id).toBe('fresh');
-    await expect(q.events.appendEvent({ runId: 'ghost', type: 'text', data: {}, leaseOwner: 'b' })).rejects.toMatchObject({ code: 'not_found:run' });
+    await expect(
+      q.events.appendEvent({ runId: 'ghost', type: 'text', data: {}, leaseOwner: 'b' }),
+    ).rejects.toMatchObject({ code: 'not_found:run' });
   });
 
   it('releases only our own lease; a released lease is free and changes hands with a new epoch', async () => {
@@ -169,7 +207,11 @@ describeStores('run leases', (store) => {
     const candidates = await q.leases.listTakeoverCandidates();
     expect(candidates.map((c) => c.runId).sort()).toEqual(['expired', 'never-leased']);
     expect(candidates.find((c) => c.runId === 'expired')).toMatchObject({ status: 'running', leaseOwner: 'dead' });
-    expect(candidates.find((c) => c.runId === 'never-leased')).toMatchObject({ status: 'waiting', leaseOwner: null, leaseExpiresAt: null });
+    expect(candidates.find((c) => c.runId === 'never-leased')).toMatchObject({
+      status: 'waiting',
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    });
     expect(await q.leases.listTakeoverCandidates({ limit: 1 })).toHaveLength(1);
   });
 

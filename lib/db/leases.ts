@@ -44,7 +44,8 @@ export interface TakeoverCandidate {
 /** Statuses whose runs need an executing instance. */
 
 function seconds(ttlS: number): number {
-  if (!Number.isFinite(ttlS) || ttlS <= 0) throw new RangeError(`ttlS must be a positive number of seconds, got ${ttlS}`);
+  if (!Number.isFinite(ttlS) || ttlS <= 0)
+    throw new RangeError(`ttlS must be a positive number of seconds, got ${ttlS}`);
   return ttlS;
 }
 
@@ -60,8 +61,15 @@ interface RawLease {
 
 function toLeaseRow(row: RawLease): RunLeaseRow {
   // Hand-written statements get timestamps as text (Drizzle's parsers): map them as Drizzle would.
-  const date = (value: string | Date) => (value instanceof Date ? value : (runLeases.expiresAt.mapFromDriverValue(value) as Date));
-  return { runId: row.run_id, owner: row.owner, expiresAt: date(row.expires_at), epoch: Number(row.epoch), acquiredAt: date(row.acquired_at) };
+  const date = (value: string | Date) =>
+    value instanceof Date ? value : (runLeases.expiresAt.mapFromDriverValue(value) as Date);
+  return {
+    runId: row.run_id,
+    owner: row.owner,
+    expiresAt: date(row.expires_at),
+    epoch: Number(row.epoch),
+    acquiredAt: date(row.acquired_at),
+  };
 }
 
 export function leaseQueries(db: Database) {
@@ -98,7 +106,12 @@ export function leaseQueries(db: Database) {
      */
     async renewLeases({ owner, ttlS, runIds }: RenewLeasesInput): Promise<RenewedLease[]> {
       if (runIds && runIds.length === 0) return [];
-      const only = runIds ? sql` AND run_leases.run_id IN (${sql.join(runIds.map((id) => sql`${id}`), sql`, `)})` : sql``;
+      const only = runIds
+        ? sql` AND run_leases.run_id IN (${sql.join(
+            runIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})`
+        : sql``;
       const result = await db.execute(sql`
         UPDATE run_leases SET expires_at = ${expiry(ttlS)}
         FROM runs
@@ -132,7 +145,12 @@ export function leaseQueries(db: Database) {
     async listTakeoverCandidates({ limit = 100 }: { limit?: number } = {}): Promise<TakeoverCandidate[]> {
       const size = Math.max(1, Math.min(1000, Math.floor(limit)));
       return db
-        .select({ runId: runs.id, status: runs.status, leaseOwner: runLeases.owner, leaseExpiresAt: runLeases.expiresAt })
+        .select({
+          runId: runs.id,
+          status: runs.status,
+          leaseOwner: runLeases.owner,
+          leaseExpiresAt: runLeases.expiresAt,
+        })
         .from(runs)
         .leftJoin(runLeases, eq(runLeases.runId, runs.id))
         .where(

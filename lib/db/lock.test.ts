@@ -24,7 +24,11 @@ afterEach(async () => {
 
 const lockFile = () => path.join(dir, LOCK_FILE);
 
-function startChild(mode: 'lock' | 'open' | 'exit'): { child: ChildProcess; line: Promise<{ result: string; holderPid?: number; message?: string }>; exited: Promise<number | null> } {
+function startChild(mode: 'lock' | 'open' | 'exit'): {
+  child: ChildProcess;
+  line: Promise<{ result: string; holderPid?: number; message?: string }>;
+  exited: Promise<number | null>;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode, dir], { stdio: ['pipe', 'pipe', 'inherit'] });
   children.push(child);
   const line = new Promise<{ result: string }>((resolve, reject) => {

@@ -82,7 +82,10 @@ async function removeStale(file: string, staleContent: string): Promise<void> {
     await mkdir(mutex);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const age = await stat(mutex).then((s) => Date.now() - s.mtimeMs, () => 0);
+    const age = await stat(mutex).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
     if (age > TAKEOVER_STALE_MS) await rmdir(mutex).catch(() => undefined);
     else await sleep(20);
     return;

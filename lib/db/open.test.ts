@@ -15,10 +15,14 @@ import { createScratchDatabase } from './test-support/postgres';
 import { postgres } from './test-support/stores';
 
 const migrationsFolder = resolveMigrationsFolder();
-const journal = JSON.parse(await readFile(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+const journal = JSON.parse(await readFile(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+  entries: unknown[];
+};
 
 async function appliedMigrations(db: Database): Promise<number> {
-  const result = (await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as { rows: { n: number }[] };
+  const result = (await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as {
+    rows: { n: number }[];
+  };
   return result.rows[0]!.n;
 }
 
@@ -81,7 +85,10 @@ describe('PGlite in a data directory', () => {
   }, 30_000);
 
   it('gives every in-memory open its own database', async () => {
-    const [a, b] = await Promise.all([openDatabase({ dataDir: MEMORY_DATA_DIR }), openDatabase({ dataDir: MEMORY_DATA_DIR })]);
+    const [a, b] = await Promise.all([
+      openDatabase({ dataDir: MEMORY_DATA_DIR }),
+      openDatabase({ dataDir: MEMORY_DATA_DIR }),
+    ]);
     await createQueries(a.db).runs.createRun({ id: 'only-in-a', sessionId: 's' });
     expect(await createQueries(b.db).runs.getRun({ id: 'only-in-a' })).toBeUndefined();
     await Promise.all([a.close(), b.close()]);

@@ -39,7 +39,9 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   const migrationsFolder = resolveMigrationsFolder(options.migrationsFolder);
   if (options.databaseUrl) {
     const url = options.databaseUrl;
-    return acquire(`postgres:${url}`, 'postgres', () => openPostgres(url, migrationsFolder, { maxConnections: options.maxConnections }));
+    return acquire(`postgres:${url}`, 'postgres', () =>
+      openPostgres(url, migrationsFolder, { maxConnections: options.maxConnections }),
+    );
   }
   if (options.dataDir === MEMORY_DATA_DIR) {
     const store = await openPglite(MEMORY_DATA_DIR, migrationsFolder);

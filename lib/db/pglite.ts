@@ -34,11 +34,18 @@ const SETTINGS = ['-c', 'shared_buffers=16MB', '-c', 'max_connections=8', '-c', 
  */
 const asText = (value: string) => value;
 const DRIZZLE_PARSERS: ParserOptions = Object.fromEntries(
-  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, asText]),
+  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [
+    oid,
+    asText,
+  ]),
 );
 const DRIZZLE_PARSER_KEYS = Object.keys(DRIZZLE_PARSERS).join(',');
 
-const OPTIONS = { startParams: [...PGlite.defaultStartParams, ...SETTINGS], initDbStartParams: SETTINGS, parsers: DRIZZLE_PARSERS };
+const OPTIONS = {
+  startParams: [...PGlite.defaultStartParams, ...SETTINGS],
+  initDbStartParams: SETTINGS,
+  parsers: DRIZZLE_PARSERS,
+};
 
 function stripParsers(options: QueryOptions | undefined): QueryOptions | undefined {
   if (!options?.parsers || Object.keys(options.parsers).join(',') !== DRIZZLE_PARSER_KEYS) return options;
@@ -55,11 +62,15 @@ interface Queryable {
   query: PGlite['query'];
 }
 function drizzleClient(client: PGlite, fast: PGlite['query']): Queryable & Pick<PGlite, 'transaction'> {
-  const query = ((text: string, params?: unknown[], options?: QueryOptions) => fast(text, params, stripParsers(options))) as PGlite['query'];
+  const query = ((text: string, params?: unknown[], options?: QueryOptions) =>
+    fast(text, params, stripParsers(options))) as PGlite['query'];
   return { query, transaction: (fn) => client.transaction((tx) => fn(withoutQueryParsers(tx) as Transaction)) };
 }
 function withoutQueryParsers(tx: Transaction): Queryable {
-  return { query: ((text: string, params?: unknown[], options?: QueryOptions) => tx.query(text, params, stripParsers(options))) as PGlite['query'] };
+  return {
+    query: ((text: string, params?: unknown[], options?: QueryOptions) =>
+      tx.query(text, params, stripParsers(options))) as PGlite['query'],
+  };
 }
 
 export interface PgliteOptions {
@@ -67,7 +78,11 @@ export interface PgliteOptions {
   loadDataDir?: Blob;
 }
 
-export async function openPglite(dataDir: string, migrationsFolder: string, options: PgliteOptions = {}): Promise<OpenedStore> {
+export async function openPglite(
+  dataDir: string,
+  migrationsFolder: string,
+  options: PgliteOptions = {},
+): Promise<OpenedStore> {
   const memory = dataDir === MEMORY_DATA_DIR;
   let lock: DataDirLock | undefined;
   let client: PGlite | undefined;
@@ -80,7 +95,9 @@ export async function openPglite(dataDir: string, migrationsFolder: string, opti
       ? await PGlite.create({ loadDataDir: options.loadDataDir, ...OPTIONS })
       : await PGlite.create(path.join(dataDir, 'pgdata'), OPTIONS);
     client = opened;
-    const fast = singleMessageQuery(opened, (text, params, queryOptions) => opened.query(text, params, queryOptions)) as PGlite['query'];
+    const fast = singleMessageQuery(opened, (text, params, queryOptions) =>
+      opened.query(text, params, queryOptions),
+    ) as PGlite['query'];
     // Drizzle's type asks for a PGlite; it calls only `query` and `transaction` (drizzle-orm/pglite/session.js).
     const db = drizzle({ client: drizzleClient(opened, fast) as unknown as PGlite });
     registerDirectQuery(db, fast);

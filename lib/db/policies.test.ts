@@ -8,8 +8,16 @@ describeStores('policies', (store) => {
   it('starts empty, then numbers every save', async () => {
     const { q } = store();
     expect(await q.policies.getLatestPolicy()).toBeUndefined();
-    const first = await q.policies.savePolicy({ policy: policy('read_file'), expectedVersion: 0, createdBy: 'alice', note: 'initial' });
-    expect(first).toMatchObject({ ok: true, version: { version: 1, createdBy: 'alice', note: 'initial', policy: policy('read_file') } });
+    const first = await q.policies.savePolicy({
+      policy: policy('read_file'),
+      expectedVersion: 0,
+      createdBy: 'alice',
+      note: 'initial',
+    });
+    expect(first).toMatchObject({
+      ok: true,
+      version: { version: 1, createdBy: 'alice', note: 'initial', policy: policy('read_file') },
+    });
     const second = await q.policies.savePolicy({ policy: policy('bash'), expectedVersion: 1, createdBy: 'bob' });
     expect(second).toMatchObject({ ok: true, version: { version: 2, note: null } });
     expect(await q.policies.getLatestPolicy()).toMatchObject({ version: 2, policy: policy('bash') });
@@ -23,9 +31,18 @@ describeStores('policies', (store) => {
     const { q } = store();
     await q.policies.savePolicy({ policy: policy('a'), expectedVersion: 0, createdBy: 'alice' });
     await q.policies.savePolicy({ policy: policy('b'), expectedVersion: 1, createdBy: 'alice' });
-    expect(await q.policies.savePolicy({ policy: policy('c'), expectedVersion: 1, createdBy: 'bob' })).toEqual({ ok: false, currentVersion: 2 });
-    expect(await q.policies.savePolicy({ policy: policy('c'), expectedVersion: 5, createdBy: 'bob' })).toEqual({ ok: false, currentVersion: 2 });
-    expect(await q.policies.savePolicy({ policy: policy('c'), expectedVersion: 0, createdBy: 'bob' })).toEqual({ ok: false, currentVersion: 2 });
+    expect(await q.policies.savePolicy({ policy: policy('c'), expectedVersion: 1, createdBy: 'bob' })).toEqual({
+      ok: false,
+      currentVersion: 2,
+    });
+    expect(await q.policies.savePolicy({ policy: policy('c'), expectedVersion: 5, createdBy: 'bob' })).toEqual({
+      ok: false,
+      currentVersion: 2,
+    });
+    expect(await q.policies.savePolicy({ policy: policy('c'), expectedVersion: 0, createdBy: 'bob' })).toEqual({
+      ok: false,
+      currentVersion: 2,
+    });
     expect((await q.policies.getLatestPolicy())?.policy).toEqual(policy('b'));
   });
 
@@ -33,7 +50,9 @@ describeStores('policies', (store) => {
     const { q } = store();
     await q.policies.savePolicy({ policy: policy('a'), expectedVersion: 0, createdBy: 'alice' });
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => q.policies.savePolicy({ policy: policy(`t${i}`), expectedVersion: 1, createdBy: `u${i}` })),
+      Array.from({ length: 10 }, (_, i) =>
+        q.policies.savePolicy({ policy: policy(`t${i}`), expectedVersion: 1, createdBy: `u${i}` }),
+      ),
     );
     const winners = results.filter((r) => r.ok);
     expect(winners).toHaveLength(1);

@@ -39,7 +39,9 @@ export function policyQueries(db: Database) {
     },
 
     /** Newest first, `limit` (default 50) versions older than `beforeVersion`. */
-    async listPolicyVersions({ limit = 50, beforeVersion }: { limit?: number; beforeVersion?: number } = {}): Promise<PolicyVersionRow[]> {
+    async listPolicyVersions({ limit = 50, beforeVersion }: { limit?: number; beforeVersion?: number } = {}): Promise<
+      PolicyVersionRow[]
+    > {
       return db
         .select()
         .from(policyVersions)

@@ -13,10 +13,19 @@ export interface PostgresOptions {
   maxConnections?: number;
 }
 
-export async function openPostgres(databaseUrl: string, migrationsFolder: string, options: PostgresOptions = {}): Promise<OpenedStore> {
+export async function openPostgres(
+  databaseUrl: string,
+  migrationsFolder: string,
+  options: PostgresOptions = {},
+): Promise<OpenedStore> {
   // A server that silently stops answering must not hang requests: connecting gives up after 5 s
   // (the request answers 503), and TCP keep-alive notices a dead peer.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.maxConnections ?? 10, connectionTimeoutMillis: 5_000, keepAlive: true });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
+  });
   // An idle client that loses its connection emits 'error' on the pool; the pool drops it, and an
   // unhandled 'error' event would otherwise crash the process.
   pool.on('error', () => undefined);

@@ -23,7 +23,10 @@ describe('statements as one message, prepared by name (PGlite)', () => {
   });
 
   const insert = 'INSERT INTO t (id, n, doc, at, ok) VALUES ($1, $2, $3, $4, $5) RETURNING *';
-  const prepared = async () => (await client.query<{ name: string }>('SELECT name FROM pg_prepared_statements ORDER BY name')).rows.map((row) => row.name);
+  const prepared = async () =>
+    (await client.query<{ name: string }>('SELECT name FROM pg_prepared_statements ORDER BY name')).rows.map(
+      (row) => row.name,
+    );
 
   it('returns what PGlite’s query returns, for the same statement and parameters', async () => {
     const at = new Date('2026-11-21T10:00:00.123Z');
@@ -32,7 +35,9 @@ describe('statements as one message, prepared by name (PGlite)', () => {
     const plain = await client.query(insert, ['a', 7, '{"x": [1, "y"]}', at, true]);
     expect(fast).toEqual(plain);
     expect(fast.rows).toEqual([{ id: 'a', n: 7, doc: { x: [1, 'y'] }, at: new Date(at), ok: true }]);
-    expect(await query('SELECT id, n FROM t WHERE id = $1', ['a'], { rowMode: 'array' })).toMatchObject({ rows: [['a', 7]] });
+    expect(await query('SELECT id, n FROM t WHERE id = $1', ['a'], { rowMode: 'array' })).toMatchObject({
+      rows: [['a', 7]],
+    });
     expect(await query('UPDATE t SET n = n + $1', [1n])).toMatchObject({ affectedRows: 1, rows: [] });
     expect(fallback).not.toHaveBeenCalled();
   });
@@ -76,7 +81,9 @@ describe('statements as one message, prepared by name (PGlite)', () => {
     await expect(query(insert, ['a', 'not a number', null, null, null])).rejects.toMatchObject({ code: '22P02' });
     expect(await query(insert, ['a', 1, null, null, null])).toMatchObject({ rows: [{ id: 'a' }] });
     // Another cache that never parsed it finds the name taken (42P05) and carries on.
-    expect(await singleMessageQuery(client, fallback as never)(insert, ['b', 1, null, null, null])).toMatchObject({ rows: [{ id: 'b' }] });
+    expect(await singleMessageQuery(client, fallback as never)(insert, ['b', 1, null, null, null])).toMatchObject({
+      rows: [{ id: 'b' }],
+    });
   });
 
   it('never runs inside another caller’s transaction: it waits for its end', async () => {
@@ -106,22 +113,32 @@ describe('the store’s statements on PGlite', () => {
   let store: OpenedStore;
   beforeAll(async () => {
     const migrationsFolder = resolveMigrationsFolder();
-    store = await openPglite(MEMORY_DATA_DIR, migrationsFolder, { loadDataDir: await migratedTemplate(migrationsFolder) });
+    store = await openPglite(MEMORY_DATA_DIR, migrationsFolder, {
+      loadDataDir: await migratedTemplate(migrationsFolder),
+    });
   });
   afterAll(() => store.close());
 
   it('a compiled statement is built once with placeholders on the handle, and with its values in a transaction', async () => {
-    const build = vi.fn((_db: unknown, v: { a: unknown; s: unknown }) => sql`SELECT ${v.a}::int + 1 AS b, ${v.s}::text AS s, ${v.s}::text IS NULL AS missing`);
+    const build = vi.fn(
+      (_db: unknown, v: { a: unknown; s: unknown }) =>
+        sql`SELECT ${v.a}::int + 1 AS b, ${v.s}::text AS s, ${v.s}::text IS NULL AS missing`,
+    );
     const rows = compiledStatement<{ a: number; s: string | null }>(['a', 's'], build);
     expect(await rows(store.db, { a: 1, s: 'x' })).toEqual([{ b: 2, s: 'x', missing: false }]);
     expect(await rows(store.db, { a: 2, s: null })).toEqual([{ b: 3, s: null, missing: true }]);
     expect(build).toHaveBeenCalledTimes(1);
-    await store.db.transaction(async (tx) => expect(await rows(tx, { a: 5, s: 'y' })).toEqual([{ b: 6, s: 'y', missing: false }]));
+    await store.db.transaction(async (tx) =>
+      expect(await rows(tx, { a: 5, s: 'y' })).toEqual([{ b: 6, s: 'y', missing: false }]),
+    );
     expect(build).toHaveBeenCalledTimes(2);
   });
 
   it('are prepared by name once seen, outside transactions', async () => {
-    const names = async () => rowsOf<{ name: string }>(await store.db.execute(sql`SELECT name FROM pg_prepared_statements`)).map((row) => row.name);
+    const names = async () =>
+      rowsOf<{ name: string }>(await store.db.execute(sql`SELECT name FROM pg_prepared_statements`)).map(
+        (row) => row.name,
+      );
     const before = (await names()).length; // counts itself: a statement is named at its Parse
     await store.db.execute(sql`SELECT ${'x'}::text AS a`);
     await store.db.execute(sql`SELECT ${'again'}::text AS a`);

@@ -27,12 +27,17 @@ export type Slots<V> = { [K in keyof V]: V[K] | Placeholder };
  * a parameter; `keys` names them all. Elsewhere (a transaction, PostgreSQL) it is built with the
  * values and run by `db.execute`.
  */
-export function compiledStatement<V extends Record<string, unknown>>(keys: readonly (keyof V & string)[], build: (db: Database, values: Slots<V>) => SQL) {
+export function compiledStatement<V extends Record<string, unknown>>(
+  keys: readonly (keyof V & string)[],
+  build: (db: Database, values: Slots<V>) => SQL,
+) {
   let compiled: { sql: string; params: unknown[] } | undefined;
   return async function rows<T>(db: Database, values: V): Promise<T[]> {
     const direct = directQueries.get(db);
     if (!direct) return ((await db.execute(build(db, values))) as unknown as { rows: T[] }).rows;
-    compiled ??= dialect.sqlToQuery(build(db, Object.fromEntries(keys.map((key) => [key, sql.placeholder(key)])) as Slots<V>));
+    compiled ??= dialect.sqlToQuery(
+      build(db, Object.fromEntries(keys.map((key) => [key, sql.placeholder(key)])) as Slots<V>),
+    );
     return (await direct<T>(compiled.sql, fillPlaceholders(compiled.params, values), { rowMode: 'object' })).rows;
   };
 }
@@ -83,7 +88,12 @@ export function singleMessageQuery(client: PGlite, fallback: Query, maxNamed = M
     return name ?? '';
   }
 
-  async function runOnce<T>(text: string, name: string, values: (string | null)[], rowMode: QueryOptions['rowMode']): Promise<Results<T>> {
+  async function runOnce<T>(
+    text: string,
+    name: string,
+    values: (string | null)[],
+    rowMode: QueryOptions['rowMode'],
+  ): Promise<Results<T>> {
     // Both of PGlite's locks, as its own `query` takes them: another caller's transaction is never
     // entered between two of its statements, and nothing else runs between our messages. Whether
     // to Parse is decided under them, so two callers of a new statement parse it once.
@@ -91,7 +101,12 @@ export function singleMessageQuery(client: PGlite, fallback: Query, maxNamed = M
       client._runExclusiveQuery(async () => {
         const parts: Uint8Array[] = [];
         if (name === '' || !parsed.has(name)) parts.push(serialize.parse({ name, text, types: [] }));
-        parts.push(serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync());
+        parts.push(
+          serialize.bind({ statement: name, values }),
+          serialize.describe({ type: 'P' }),
+          serialize.execute({}),
+          serialize.sync(),
+        );
         const result = await client.execProtocol(concat(parts));
         if (name !== '') parsed.add(name);
         return result;
@@ -130,7 +145,8 @@ function withQuery(error: unknown, text: string, params: unknown[]): unknown {
 
 function onlyRowMode(options: QueryOptions | undefined): boolean {
   if (!options) return true;
-  for (const key of Object.keys(options)) if (key !== 'rowMode' || (options.rowMode !== 'object' && options.rowMode !== 'array')) return false;
+  for (const key of Object.keys(options))
+    if (key !== 'rowMode' || (options.rowMode !== 'object' && options.rowMode !== 'array')) return false;
   return true;
 }
 

@@ -33,7 +33,10 @@ export interface RelayAccess {
 }
 
 /** A decision as recorded: the columns a settlement returns (not the request, which it leaves as it is). */
-export type RelayDecisionRow = Pick<RelayRow, 'id' | 'runId' | 'sessionId' | 'status' | 'response' | 'reason' | 'decidedBy' | 'decidedAt' | 'expiresAt'>;
+export type RelayDecisionRow = Pick<
+  RelayRow,
+  'id' | 'runId' | 'sessionId' | 'status' | 'response' | 'reason' | 'decidedBy' | 'decidedAt' | 'expiresAt'
+>;
 
 export type ResolveRelayResult =
   /** `claimed`: the statement also claimed the call (`claim` was given, and it was approved and not claimed before). */
@@ -73,13 +76,21 @@ const DECISION_KEYS = ['id', 'status', 'response', 'reason', 'decidedBy'] as con
 
 /** The conditional UPDATE of a decision (pending and not due), returning the decision's columns. */
 function settleDecision(db: Database, v: Slots<DecisionValues>) {
-  return db
-    .update(relays)
-    .set({ status: sql`${v.status}`, response: sql`${v.response}::jsonb`, reason: sql`${v.reason}`, decidedBy: sql`${v.decidedBy}`, decidedAt: sql`now()` })
-    .where(and(sql`${relays.id} = ${v.id}`, isPending(), notExpired()))
-    // Not the request (a few KB of JSON): on the decision path, every statement counts.
-    .returning(decisionColumns)
-    .getSQL();
+  return (
+    db
+      .update(relays)
+      .set({
+        status: sql`${v.status}`,
+        response: sql`${v.response}::jsonb`,
+        reason: sql`${v.reason}`,
+        decidedBy: sql`${v.decidedBy}`,
+        decidedAt: sql`now()`,
+      })
+      .where(and(sql`${relays.id} = ${v.id}`, isPending(), notExpired()))
+      // Not the request (a few KB of JSON): on the decision path, every statement counts.
+      .returning(decisionColumns)
+      .getSQL()
+  );
 }
 
 // The statements of a human's decision, compiled once (prepared.ts): on the decision path.
@@ -142,7 +153,9 @@ export function relayQueries(db: Database) {
     async insertRelay({ request, leaseOwner }: { request: RelayRequest; leaseOwner?: string }): Promise<RelayRow> {
       if (leaseOwner !== undefined) {
         return db.transaction(async (tx) => {
-          const held = await tx.execute(sql`SELECT 1 FROM run_leases WHERE run_id = ${request.runId} AND owner = ${leaseOwner} FOR SHARE`);
+          const held = await tx.execute(
+            sql`SELECT 1 FROM run_leases WHERE run_id = ${request.runId} AND owner = ${leaseOwner} FOR SHARE`,
+          );
           if (rowsOf(held).length === 0) throw await fenceFailure(tx, request.runId, leaseOwner);
           return relayQueries(tx).insertRelay({ request });
         });
@@ -188,11 +201,24 @@ export function relayQueries(db: Database) {
      * deadline). Exactly one caller gets `ok: true`; the others get the recorded row. A relay found
      * pending past its deadline is expired on the spot.
      */
-    async resolveRelay({ id, status, response, reason, decidedBy, claim }: ResolveRelayInput): Promise<ResolveRelayResult> {
+    async resolveRelay({
+      id,
+      status,
+      response,
+      reason,
+      decidedBy,
+      claim,
+    }: ResolveRelayInput): Promise<ResolveRelayResult> {
       if (status === 'cancelled') {
         const cancelled = await db
           .update(relays)
-          .set({ status, response: response ?? null, reason: reason ?? response?.reason ?? null, decidedBy, decidedAt: sql`now()` })
+          .set({
+            status,
+            response: response ?? null,
+            reason: reason ?? response?.reason ?? null,
+            decidedBy,
+            decidedAt: sql`now()`,
+          })
           .where(and(eq(relays.id, id), isPending()))
           .returning(decisionColumns);
         if (cancelled[0]) return { ok: true, relay: cancelled[0] };
@@ -206,7 +232,11 @@ export function relayQueries(db: Database) {
         };
         if (claim && status === 'approved') {
           const statement = claim.leaseOwner === undefined ? settleAndClaimStatement : settleAndClaimLeasedStatement;
-          const [raw] = await statement<Record<string, unknown>>(db, { ...values, toolCallId: claim.toolCallId, leaseOwner: claim.leaseOwner ?? null });
+          const [raw] = await statement<Record<string, unknown>>(db, {
+            ...values,
+            toolCallId: claim.toolCallId,
+            leaseOwner: claim.leaseOwner ?? null,
+          });
           if (raw) return { ok: true, relay: decisionRowOf(raw), claimed: raw.claimed === true };
         } else {
           const [raw] = await settleStatement<Record<string, unknown>>(db, values);
@@ -219,7 +249,15 @@ export function relayQueries(db: Database) {
     },
 
     /** Cancels every pending relay of a run; returns the cancelled rows. */
-    async cancelRunRelays({ runId, reason, decidedBy = 'system' }: { runId: string; reason?: string; decidedBy?: string }): Promise<RelayRow[]> {
+    async cancelRunRelays({
+      runId,
+      reason,
+      decidedBy = 'system',
+    }: {
+      runId: string;
+      reason?: string;
+      decidedBy?: string;
+    }): Promise<RelayRow[]> {
       return db
         .update(relays)
         .set({ status: 'cancelled', reason: reason ?? 'The run was stopped', decidedBy, decidedAt: sql`now()` })

@@ -6,8 +6,19 @@ import { describeStores } from './test-support/stores';
 describeStores('runs', (store) => {
   it('creates a run with defaults and reads it back', async () => {
     const { q } = store();
-    const created = await q.runs.createRun({ sessionId: 's1', title: 'hello', mode: 'default', state: { step: 0, messages: [] } });
-    expect(created).toMatchObject({ sessionId: 's1', status: 'running', title: 'hello', mode: 'default', lastEventSeq: 0 });
+    const created = await q.runs.createRun({
+      sessionId: 's1',
+      title: 'hello',
+      mode: 'default',
+      state: { step: 0, messages: [] },
+    });
+    expect(created).toMatchObject({
+      sessionId: 's1',
+      status: 'running',
+      title: 'hello',
+      mode: 'default',
+      lastEventSeq: 0,
+    });
     expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(created.createdAt).toBeInstanceOf(Date);
     expect(await q.runs.getRun({ id: created.id })).toEqual(created);
@@ -17,7 +28,11 @@ describeStores('runs', (store) => {
   it('updates status and state, and bumps updatedAt', async () => {
     const { q } = store();
     const run = await q.runs.createRun({ id: 'r1', sessionId: 's1' });
-    const state = { step: 2, messages: [{ role: 'user', content: 'hi' }], pendingToolCalls: [{ toolCallId: 'c1', tool: 'bash', params: { command: 'ls' } }] };
+    const state = {
+      step: 2,
+      messages: [{ role: 'user', content: 'hi' }],
+      pendingToolCalls: [{ toolCallId: 'c1', tool: 'bash', params: { command: 'ls' } }],
+    };
     const updated = await q.runs.updateRun({ id: 'r1', status: 'waiting', state });
     expect(updated).toMatchObject({ id: 'r1', status: 'waiting', state, sessionId: 's1' });
     expect(updated!.updatedAt.getTime()).toBeGreaterThanOrEqual(run.updatedAt.getTime());
@@ -27,7 +42,9 @@ describeStores('runs', (store) => {
   it('updates conditionally on the current status (a late "done" never overwrites "cancelled")', async () => {
     const { q } = store();
     await q.runs.createRun({ id: 'r1', sessionId: 's1' });
-    expect(await q.runs.updateRun({ id: 'r1', status: 'cancelled', ifStatus: ['running', 'waiting'] })).toMatchObject({ status: 'cancelled' });
+    expect(await q.runs.updateRun({ id: 'r1', status: 'cancelled', ifStatus: ['running', 'waiting'] })).toMatchObject({
+      status: 'cancelled',
+    });
     expect(await q.runs.updateRun({ id: 'r1', status: 'done', ifStatus: ['running', 'waiting'] })).toBeUndefined();
     expect((await q.runs.getRun({ id: 'r1' }))?.status).toBe('cancelled');
   });
@@ -54,9 +71,13 @@ describeStores('runs', (store) => {
     expect(new Set(seen).size).toBe(7);
     const all = (await q.runs.listRuns({ limit: 100 })).items;
     expect(all.map((r) => r.id)).toEqual(seen);
-    for (let i = 1; i < all.length; i++) expect(all[i - 1]!.createdAt.getTime()).toBeGreaterThanOrEqual(all[i]!.createdAt.getTime());
+    for (let i = 1; i < all.length; i++)
+      expect(all[i - 1]!.createdAt.getTime()).toBeGreaterThanOrEqual(all[i]!.createdAt.getTime());
     expect((await q.runs.listRuns({ status: 'done' })).items.map((r) => r.id).sort()).toEqual(['r0', 'r1', 'r2']);
-    expect((await q.runs.listRuns({ sessionId: 'odd', status: 'running' })).items.map((r) => r.id).sort()).toEqual(['r3', 'r5']);
+    expect((await q.runs.listRuns({ sessionId: 'odd', status: 'running' })).items.map((r) => r.id).sort()).toEqual([
+      'r3',
+      'r5',
+    ]);
   });
 
   it('a session belongs to the owner of its first run, whoever added runs later', async () => {
@@ -79,7 +100,10 @@ describe('pagination cursors', () => {
     const at = new Date('2026-01-02T03:04:05.678Z');
     expect(decodeCursor(encodeCursor(at, 'abc'))).toEqual({ at, id: 'abc' });
   });
-  it.each(['', 'x', Buffer.from('[1]').toString('base64url'), Buffer.from('["a","b"]').toString('base64url')])('reject %j', (cursor) => {
-    expect(() => decodeCursor(cursor)).toThrow(InvalidCursorError);
-  });
+  it.each(['', 'x', Buffer.from('[1]').toString('base64url'), Buffer.from('["a","b"]').toString('base64url')])(
+    'reject %j',
+    (cursor) => {
+      expect(() => decodeCursor(cursor)).toThrow(InvalidCursorError);
+    },
+  );
 });

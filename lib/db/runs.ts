@@ -78,7 +78,12 @@ export function runQueries(db: Database) {
 
     /** Who owns a session: the owner of its first run (undefined for a new session). */
     async sessionOwner({ sessionId }: { sessionId: string }): Promise<{ owner: string | null } | undefined> {
-      const [row] = await db.select({ owner: runs.owner }).from(runs).where(eq(runs.sessionId, sessionId)).orderBy(asc(runs.createdAt), asc(runs.id)).limit(1);
+      const [row] = await db
+        .select({ owner: runs.owner })
+        .from(runs)
+        .where(eq(runs.sessionId, sessionId))
+        .orderBy(asc(runs.createdAt), asc(runs.id))
+        .limit(1);
       return row;
     },
 
@@ -88,7 +93,13 @@ export function runQueries(db: Database) {
       const [row] = await db
         .update(runs)
         .set({ ...changes, updatedAt: sql`now()` })
-        .where(and(eq(runs.id, id), statuses ? inArray(runs.status, statuses) : undefined, leaseOwner === undefined ? undefined : leaseHeldBy(id, leaseOwner)))
+        .where(
+          and(
+            eq(runs.id, id),
+            statuses ? inArray(runs.status, statuses) : undefined,
+            leaseOwner === undefined ? undefined : leaseHeldBy(id, leaseOwner),
+          ),
+        )
         .returning();
       return row;
     },

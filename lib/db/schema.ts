@@ -16,7 +16,16 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import { GRANT_SCOPES, RELAY_STATUSES, ROLES, RUN_STATUSES, type AuditKind, type GrantScope, type Role, type RunStatus } from '../contract';
+import {
+  GRANT_SCOPES,
+  RELAY_STATUSES,
+  ROLES,
+  RUN_STATUSES,
+  type AuditKind,
+  type GrantScope,
+  type Role,
+  type RunStatus,
+} from '../contract';
 import type { Mode, Policy, Rule } from '../policy/types';
 import type { RelayRequest, RelayResponse } from '../contract';
 
@@ -350,7 +359,10 @@ export const policyShadow = pgTable(
     /** Decisions not compared: the background queue was full, or a write failed. */
     dropped: bigint('dropped', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [uniqueIndex('policy_shadow_slot_idx').on(t.slot), check('policy_shadow_slot_check', sql`${t.slot} = 'current'`)],
+  (t) => [
+    uniqueIndex('policy_shadow_slot_idx').on(t.slot),
+    check('policy_shadow_slot_check', sql`${t.slot} = 'current'`),
+  ],
 );
 
 /** One real decision the shadow would have made differently. */

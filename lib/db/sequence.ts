@@ -7,7 +7,12 @@ import { RunNotFoundError } from './errors';
 import { runs } from './schema';
 
 /** Reserves `count` numbers for the run and returns the first. Call inside a transaction. */
-export async function reserveSeqs(tx: Database, runId: string, counter: 'lastEventSeq' | 'lastMessageSeq', count: number): Promise<number> {
+export async function reserveSeqs(
+  tx: Database,
+  runId: string,
+  counter: 'lastEventSeq' | 'lastMessageSeq',
+  count: number,
+): Promise<number> {
   const column = runs[counter];
   const [row] = await tx
     .update(runs)

@@ -20,7 +20,10 @@ describeStores('sessions', (store) => {
     const row = await q.sessions.createSession({ id: 's1', userId: user.id, ttlS: 60 });
     expect(row).toMatchObject({ id: 's1', userId: user.id });
     expect(row!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
-    expect(await q.sessions.findSession({ id: 's1' })).toMatchObject({ session: { id: 's1' }, user: { id: user.id, username: 'alice' } });
+    expect(await q.sessions.findSession({ id: 's1' })).toMatchObject({
+      session: { id: 's1' },
+      user: { id: user.id, username: 'alice' },
+    });
     expect(await q.sessions.findSession({ id: 'unknown' })).toBeUndefined();
     await db.execute(sql`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = 's1'`);
     expect(await q.sessions.findSession({ id: 's1' })).toBeUndefined();
@@ -34,7 +37,7 @@ describeStores('sessions', (store) => {
     expect(await q.sessions.createSession({ id: 's2', userId: 'no-such-user', ttlS: 60 })).toBeUndefined();
   });
 
-  it('a new session removes everyone\'s expired ones', async () => {
+  it("a new session removes everyone's expired ones", async () => {
     const { q, db } = store();
     const [alice, bob] = [await aUser(store()), await aUser(store(), 'bob')];
     await q.sessions.createSession({ id: 'old', userId: bob.id, ttlS: 60 });
@@ -44,7 +47,7 @@ describeStores('sessions', (store) => {
     expect(rows.map((r) => r.id)).toEqual(['new']);
   });
 
-  it('ends one session, or all of a user\'s but one, and names the user to the change listener', async () => {
+  it("ends one session, or all of a user's but one, and names the user to the change listener", async () => {
     const { db } = store();
     const changed: string[] = [];
     const sessions = sessionQueries(db, (userId) => changed.push(userId));

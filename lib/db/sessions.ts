@@ -24,7 +24,11 @@ export function sessionQueries(db: Database, changed: (userId: string) => void =
     async createSession({ id, userId, ttlS }: CreateSessionInput): Promise<SessionRow | undefined> {
       return db.transaction(async (tx) => {
         // A concurrent disable holds this row until it committed, and then we see it disabled.
-        const [user] = await tx.select({ disabled: users.disabled }).from(users).where(eq(users.id, userId)).for('share');
+        const [user] = await tx
+          .select({ disabled: users.disabled })
+          .from(users)
+          .where(eq(users.id, userId))
+          .for('share');
         if (!user || user.disabled) return undefined;
         await tx.delete(sessions).where(lte(sessions.expiresAt, sql`now()`));
         const [row] = await tx

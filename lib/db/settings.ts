@@ -15,7 +15,11 @@ export function settingQueries(db: Database) {
 
     /** The stored value for `key`, storing `value` first when there is none. */
     async ensureSetting({ key, value }: { key: string; value: string }): Promise<string> {
-      const [row] = await db.insert(settings).values({ key, value }).onConflictDoNothing().returning({ value: settings.value });
+      const [row] = await db
+        .insert(settings)
+        .values({ key, value })
+        .onConflictDoNothing()
+        .returning({ value: settings.value });
       if (row) return row.value;
       const stored = await getSetting({ key });
       if (stored === undefined) throw new Error(`Setting ${key} vanished while being created`);

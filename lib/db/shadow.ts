@@ -88,7 +88,10 @@ export function shadowQueries(db: Database) {
      * current shadow (a batch for a replaced or cleared shadow is discarded), and no more than
      * `maxStored` differences per shadow (the rest only counted). Returns the number stored.
      */
-    async recordShadowBatch({ shadowId, diffs, compared, same, dropped }: ShadowBatch, maxStored = MAX_STORED_SHADOW_DIFFS): Promise<number> {
+    async recordShadowBatch(
+      { shadowId, diffs, compared, same, dropped }: ShadowBatch,
+      maxStored = MAX_STORED_SHADOW_DIFFS,
+    ): Promise<number> {
       const rows = diffs.map((d, i) => ({
         n: i + 1,
         id: randomUUID(),
@@ -118,10 +121,23 @@ export function shadowQueries(db: Database) {
     },
 
     /** Counts by (live -> shadow, tool), largest first, each with its `examples` newest differences. */
-    async summarizeShadowDiffs({ shadowId, examples = 3, maxGroups = 100 }: { shadowId: string; examples?: number; maxGroups?: number }): Promise<ShadowDiffGroup[]> {
+    async summarizeShadowDiffs({
+      shadowId,
+      examples = 3,
+      maxGroups = 100,
+    }: {
+      shadowId: string;
+      examples?: number;
+      maxGroups?: number;
+    }): Promise<ShadowDiffGroup[]> {
       const d = policyShadowDiffs;
       const groups = await db
-        .select({ liveAction: d.liveAction, shadowAction: d.shadowAction, tool: d.tool, count: sql<number>`count(*)::int` })
+        .select({
+          liveAction: d.liveAction,
+          shadowAction: d.shadowAction,
+          tool: d.tool,
+          count: sql<number>`count(*)::int`,
+        })
         .from(d)
         .where(eq(d.shadowId, shadowId))
         .groupBy(d.liveAction, d.shadowAction, d.tool)
@@ -133,7 +149,14 @@ export function shadowQueries(db: Database) {
           examples: await db
             .select()
             .from(d)
-            .where(and(eq(d.shadowId, shadowId), eq(d.liveAction, group.liveAction), eq(d.shadowAction, group.shadowAction), eq(d.tool, group.tool)))
+            .where(
+              and(
+                eq(d.shadowId, shadowId),
+                eq(d.liveAction, group.liveAction),
+                eq(d.shadowAction, group.shadowAction),
+                eq(d.tool, group.tool),
+              ),
+            )
             .orderBy(...newestFirst(d.at, d.id))
             .limit(examples),
         })),
@@ -141,7 +164,15 @@ export function shadowQueries(db: Database) {
     },
 
     /** The differences newest first, a page at a time. */
-    async listShadowDiffs({ shadowId, limit, cursor }: { shadowId: string; limit?: number; cursor?: string }): Promise<Page<PolicyShadowDiffRow>> {
+    async listShadowDiffs({
+      shadowId,
+      limit,
+      cursor,
+    }: {
+      shadowId: string;
+      limit?: number;
+      cursor?: string;
+    }): Promise<Page<PolicyShadowDiffRow>> {
       const size = pageSize(limit);
       const d = policyShadowDiffs;
       const rows = await db

@@ -16,15 +16,27 @@ describeStores('tokens', (store) => {
     const { q } = store();
     const user = await aUser(store());
     const token = await q.tokens.createApiToken({ userId: user.id, name: 'ci', tokenHash: 'h1' });
-    expect(token).toMatchObject({ userId: user.id, name: 'ci', tokenHash: 'h1', lastUsedAt: null, expiresAt: null, revokedAt: null });
-    expect(await q.tokens.findApiToken({ tokenHash: 'h1' })).toMatchObject({ token: { id: token!.id }, user: { id: user.id, username: 'alice' } });
+    expect(token).toMatchObject({
+      userId: user.id,
+      name: 'ci',
+      tokenHash: 'h1',
+      lastUsedAt: null,
+      expiresAt: null,
+      revokedAt: null,
+    });
+    expect(await q.tokens.findApiToken({ tokenHash: 'h1' })).toMatchObject({
+      token: { id: token!.id },
+      user: { id: user.id, username: 'alice' },
+    });
     expect(await q.tokens.findApiToken({ tokenHash: 'nope' })).toBeUndefined();
   });
 
   it('returns undefined for a second token with the same hash (two processes storing GATEHOUSE_ADMIN_TOKEN)', async () => {
     const { q } = store();
     const user = await aUser(store());
-    const results = await Promise.all([1, 2, 3].map(() => q.tokens.createApiToken({ userId: user.id, name: 'env', tokenHash: 'same' })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => q.tokens.createApiToken({ userId: user.id, name: 'env', tokenHash: 'same' })),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await q.tokens.listApiTokens({ userId: user.id })).toHaveLength(1);
   });
@@ -40,10 +52,12 @@ describeStores('tokens', (store) => {
     await q.tokens.touchApiToken({ id: token.id });
     expect((await q.tokens.findApiToken({ tokenHash: 'h' }))!.token.lastUsedAt).toEqual(first);
     await q.tokens.touchApiToken({ id: token.id, minIntervalS: 0 });
-    expect((await q.tokens.findApiToken({ tokenHash: 'h' }))!.token.lastUsedAt!.getTime()).toBeGreaterThan(first!.getTime());
+    expect((await q.tokens.findApiToken({ tokenHash: 'h' }))!.token.lastUsedAt!.getTime()).toBeGreaterThan(
+      first!.getTime(),
+    );
   });
 
-  it('revokes once, only the owner\'s token when a user is named, and hides revoked tokens unless asked', async () => {
+  it("revokes once, only the owner's token when a user is named, and hides revoked tokens unless asked", async () => {
     const { q } = store();
     const alice = await aUser(store());
     const bob = await aUser(store(), 'bob');
@@ -60,7 +74,9 @@ describeStores('tokens', (store) => {
     const user = await aUser(store());
     const created = (await q.tokens.createLoginToken({ tokenHash: 'l1', userId: user.id, ttlS: 60 }))!;
     expect(created.expiresAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
-    const results = await Promise.all(Array.from({ length: 10 }, () => q.tokens.consumeLoginToken({ tokenHash: 'l1' })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => q.tokens.consumeLoginToken({ tokenHash: 'l1' })),
+    );
     const winners = results.filter((r) => r !== undefined);
     expect(winners).toHaveLength(1);
     expect(winners[0]).toMatchObject({ userId: user.id });

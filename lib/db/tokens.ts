@@ -26,7 +26,13 @@ export interface CreateLoginTokenInput {
 export function tokenQueries(db: Database, changed: (userId: string) => void = () => undefined) {
   return {
     /** The new token, or undefined when a token with this hash exists already (e.g. GATEHOUSE_ADMIN_TOKEN stored by another process). */
-    async createApiToken({ id, userId, name, tokenHash, expiresAt = null }: CreateApiTokenInput): Promise<ApiTokenRow | undefined> {
+    async createApiToken({
+      id,
+      userId,
+      name,
+      tokenHash,
+      expiresAt = null,
+    }: CreateApiTokenInput): Promise<ApiTokenRow | undefined> {
       const [row] = await db
         .insert(apiTokens)
         .values({ id: id ?? randomUUID(), userId, name, tokenHash, expiresAt })
@@ -37,8 +43,16 @@ export function tokenQueries(db: Database, changed: (userId: string) => void = (
     },
 
     /** The token with this hash and its user, whatever their state: the caller judges revoked, expired and disabled. */
-    async findApiToken({ tokenHash }: { tokenHash: string }): Promise<{ token: ApiTokenRow; user: UserRow } | undefined> {
-      const [row] = await db.select({ token: apiTokens, user: users }).from(apiTokens).innerJoin(users, eq(users.id, apiTokens.userId)).where(eq(apiTokens.tokenHash, tokenHash));
+    async findApiToken({
+      tokenHash,
+    }: {
+      tokenHash: string;
+    }): Promise<{ token: ApiTokenRow; user: UserRow } | undefined> {
+      const [row] = await db
+        .select({ token: apiTokens, user: users })
+        .from(apiTokens)
+        .innerJoin(users, eq(users.id, apiTokens.userId))
+        .where(eq(apiTokens.tokenHash, tokenHash));
       return row;
     },
 
@@ -47,15 +61,31 @@ export function tokenQueries(db: Database, changed: (userId: string) => void = (
       await db
         .update(apiTokens)
         .set({ lastUsedAt: sql`now()` })
-        .where(and(eq(apiTokens.id, id), or(isNull(apiTokens.lastUsedAt), lte(apiTokens.lastUsedAt, sql`now() - make_interval(secs => ${minIntervalS})`))));
+        .where(
+          and(
+            eq(apiTokens.id, id),
+            or(
+              isNull(apiTokens.lastUsedAt),
+              lte(apiTokens.lastUsedAt, sql`now() - make_interval(secs => ${minIntervalS})`),
+            ),
+          ),
+        );
     },
 
     /** Oldest first. */
-    async listApiTokens({ userId, includeRevoked = false }: { userId?: string; includeRevoked?: boolean } = {}): Promise<ApiTokenRow[]> {
+    async listApiTokens({
+      userId,
+      includeRevoked = false,
+    }: { userId?: string; includeRevoked?: boolean } = {}): Promise<ApiTokenRow[]> {
       return db
         .select()
         .from(apiTokens)
-        .where(and(userId ? eq(apiTokens.userId, userId) : undefined, includeRevoked ? undefined : isNull(apiTokens.revokedAt)))
+        .where(
+          and(
+            userId ? eq(apiTokens.userId, userId) : undefined,
+            includeRevoked ? undefined : isNull(apiTokens.revokedAt),
+          ),
+        )
         .orderBy(asc(apiTokens.createdAt), asc(apiTokens.id));
     },
 
@@ -64,7 +94,9 @@ export function tokenQueries(db: Database, changed: (userId: string) => void = (
       const [row] = await db
         .update(apiTokens)
         .set({ revokedAt: sql`now()` })
-        .where(and(eq(apiTokens.id, id), userId ? eq(apiTokens.userId, userId) : undefined, isNull(apiTokens.revokedAt)))
+        .where(
+          and(eq(apiTokens.id, id), userId ? eq(apiTokens.userId, userId) : undefined, isNull(apiTokens.revokedAt)),
+        )
         .returning();
       if (row) changed(row.userId);
       return row;
@@ -77,7 +109,11 @@ export function tokenQueries(db: Database, changed: (userId: string) => void = (
      */
     async createLoginToken({ tokenHash, userId, ttlS }: CreateLoginTokenInput): Promise<LoginTokenRow | undefined> {
       return db.transaction(async (tx) => {
-        const [user] = await tx.select({ disabled: users.disabled }).from(users).where(eq(users.id, userId)).for('update');
+        const [user] = await tx
+          .select({ disabled: users.disabled })
+          .from(users)
+          .where(eq(users.id, userId))
+          .for('update');
         if (!user || user.disabled) return undefined;
         await tx.delete(loginTokens).where(and(eq(loginTokens.userId, userId), isNull(loginTokens.usedAt)));
         const [row] = await tx
@@ -93,7 +129,9 @@ export function tokenQueries(db: Database, changed: (userId: string) => void = (
       const [row] = await db
         .update(loginTokens)
         .set({ usedAt: sql`now()` })
-        .where(and(eq(loginTokens.tokenHash, tokenHash), isNull(loginTokens.usedAt), sql`${loginTokens.expiresAt} > now()`))
+        .where(
+          and(eq(loginTokens.tokenHash, tokenHash), isNull(loginTokens.usedAt), sql`${loginTokens.expiresAt} > now()`),
+        )
         .returning();
       return row;
     },

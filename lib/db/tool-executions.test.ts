@@ -7,7 +7,11 @@ describeStores('tool executions', (store) => {
     const key = { runId: 'r1', toolCallId: 'call_1' };
     expect(await q.toolExecutions.claimToolExecution(key)).toBe(true);
     expect(await q.toolExecutions.claimToolExecution(key)).toBe(false);
-    expect(await q.toolExecutions.getToolExecution(key)).toMatchObject({ status: 'claimed', result: null, finishedAt: null });
+    expect(await q.toolExecutions.getToolExecution(key)).toMatchObject({
+      status: 'claimed',
+      result: null,
+      finishedAt: null,
+    });
     const done = await q.toolExecutions.finishToolExecution({ ...key, result: { output: 'ok', isError: false } });
     expect(done).toMatchObject({ status: 'done', result: { output: 'ok', isError: false } });
     expect(done?.finishedAt).toBeInstanceOf(Date);
@@ -18,7 +22,9 @@ describeStores('tool executions', (store) => {
 
   it('has exactly one winner among 50 concurrent claims', async () => {
     const { q } = store();
-    const wins = await Promise.all(Array.from({ length: 50 }, () => q.toolExecutions.claimToolExecution({ runId: 'r1', toolCallId: 'call_x' })));
+    const wins = await Promise.all(
+      Array.from({ length: 50 }, () => q.toolExecutions.claimToolExecution({ runId: 'r1', toolCallId: 'call_x' })),
+    );
     expect(wins.filter(Boolean)).toHaveLength(1);
   });
 
@@ -27,7 +33,9 @@ describeStores('tool executions', (store) => {
     expect(await q.toolExecutions.claimToolExecution({ runId: 'r1', toolCallId: 'call_0' })).toBe(true);
     expect(await q.toolExecutions.claimToolExecution({ runId: 'r2', toolCallId: 'call_0' })).toBe(true);
     expect(await q.toolExecutions.getToolExecution({ runId: 'r3', toolCallId: 'call_0' })).toBeUndefined();
-    expect(await q.toolExecutions.finishToolExecution({ runId: 'r3', toolCallId: 'call_0', result: 1 })).toBeUndefined();
+    expect(
+      await q.toolExecutions.finishToolExecution({ runId: 'r3', toolCallId: 'call_0', result: 1 }),
+    ).toBeUndefined();
     expect((await q.toolExecutions.listToolExecutions({ runId: 'r1' })).map((e) => e.toolCallId)).toEqual(['call_0']);
   });
 });

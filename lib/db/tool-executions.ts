@@ -20,7 +20,11 @@ export function toolExecutionQueries(db: Database) {
      * True only for the first claimer of this tool call. With `leaseOwner` (several instances) the
      * claim is made only while that owner holds the run's lease; else LeaseLostError.
      */
-    async claimToolExecution({ runId, toolCallId, leaseOwner }: ToolCallKey & { leaseOwner?: string }): Promise<boolean> {
+    async claimToolExecution({
+      runId,
+      toolCallId,
+      leaseOwner,
+    }: ToolCallKey & { leaseOwner?: string }): Promise<boolean> {
       if (leaseOwner === undefined) {
         const rows = await db
           .insert(toolExecutions)
@@ -35,13 +39,18 @@ export function toolExecutionQueries(db: Database) {
         ON CONFLICT DO NOTHING
         RETURNING tool_call_id`);
       if (rowsOf(result).length === 1) return true;
-      const holds = rowsOf<{ holds: boolean }>(await db.execute(sql`SELECT ${leaseHeldBy(runId, leaseOwner)} AS holds`))[0]?.holds;
+      const holds = rowsOf<{ holds: boolean }>(
+        await db.execute(sql`SELECT ${leaseHeldBy(runId, leaseOwner)} AS holds`),
+      )[0]?.holds;
       if (!holds) throw await fenceFailure(db, runId, leaseOwner);
       return false;
     },
 
     /** Stores the result of a claimed execution; undefined if it was not claimed or is already done. */
-    async finishToolExecution({ result, ...key }: ToolCallKey & { result: unknown }): Promise<ToolExecutionRow | undefined> {
+    async finishToolExecution({
+      result,
+      ...key
+    }: ToolCallKey & { result: unknown }): Promise<ToolExecutionRow | undefined> {
       const [row] = await db
         .update(toolExecutions)
         .set({ status: 'done', result, finishedAt: sql`now()` })

@@ -10,7 +10,13 @@ describeStores('users', (store) => {
     const created = await q.users.createUser({ username: 'Alice', role: 'approver', passwordHash: 'scrypt$x' });
     expect(created.ok).toBe(true);
     if (!created.ok) return;
-    expect(created.user).toMatchObject({ username: 'Alice', displayName: 'Alice', role: 'approver', disabled: false, passwordHash: 'scrypt$x' });
+    expect(created.user).toMatchObject({
+      username: 'Alice',
+      displayName: 'Alice',
+      role: 'approver',
+      disabled: false,
+      passwordHash: 'scrypt$x',
+    });
     expect(created.user.createdAt).toBeInstanceOf(Date);
     expect((await q.users.getUser({ id: created.user.id }))?.username).toBe('Alice');
     expect((await q.users.getUserByUsername({ username: 'aLICE' }))?.id).toBe(created.user.id);
@@ -21,8 +27,13 @@ describeStores('users', (store) => {
   it('refuses a username taken in another case, also when creates race', async () => {
     const { q } = store();
     expect((await q.users.createUser({ username: 'bob', role: 'user' })).ok).toBe(true);
-    expect(await q.users.createUser({ username: 'BOB', role: 'admin' })).toEqual({ ok: false, reason: 'username_taken' });
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => q.users.createUser({ username: i % 2 ? 'Carol' : 'carol', role: 'user' })));
+    expect(await q.users.createUser({ username: 'BOB', role: 'admin' })).toEqual({
+      ok: false,
+      reason: 'username_taken',
+    });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => q.users.createUser({ username: i % 2 ? 'Carol' : 'carol', role: 'user' })),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(await q.users.countUsers()).toBe(2);
   });
@@ -35,7 +46,11 @@ describeStores('users', (store) => {
   it('lists oldest first, by role, without disabled users when asked', async () => {
     const { q } = store();
     const ids: string[] = [];
-    for (const [username, role] of [['a', 'admin'], ['b', 'user'], ['c', 'user']] as const) {
+    for (const [username, role] of [
+      ['a', 'admin'],
+      ['b', 'user'],
+      ['c', 'user'],
+    ] as const) {
       const r = await q.users.createUser({ username, role });
       if (r.ok) ids.push(r.user.id);
     }
@@ -61,7 +76,10 @@ describeStores('users', (store) => {
     expect(reset).toMatchObject({ ok: true, user: { passwordHash: 'new' } });
     expect(await q.sessions.findSession({ id: 's3' })).toBeUndefined();
     if (reset.ok) expect(reset.user.updatedAt.getTime()).toBeGreaterThanOrEqual(user.updatedAt.getTime());
-    expect(await q.users.updateUser({ id: user.id, passwordHash: null })).toMatchObject({ ok: true, user: { passwordHash: null } });
+    expect(await q.users.updateUser({ id: user.id, passwordHash: null })).toMatchObject({
+      ok: true,
+      user: { passwordHash: null },
+    });
     expect(await q.users.updateUser({ id: 'missing', role: 'admin' })).toEqual({ ok: false, reason: 'not_found' });
   });
 
@@ -74,7 +92,10 @@ describeStores('users', (store) => {
     expect(await q.users.updateUser({ id: a.user.id, role: 'admin', displayName: 'Root' })).toMatchObject({ ok: true });
     const b = await q.users.createUser({ username: 'second', role: 'admin' });
     if (!b.ok) throw new Error('not created');
-    expect(await q.users.updateUser({ id: a.user.id, disabled: true })).toMatchObject({ ok: true, user: { disabled: true } });
+    expect(await q.users.updateUser({ id: a.user.id, disabled: true })).toMatchObject({
+      ok: true,
+      user: { disabled: true },
+    });
     expect(await q.users.updateUser({ id: b.user.id, role: 'approver' })).toEqual({ ok: false, reason: 'last_admin' });
     expect((await q.users.firstEnabledAdmin())?.id).toBe(b.user.id);
   });
@@ -86,7 +107,10 @@ describeStores('users', (store) => {
       const r = await q.users.createUser({ username, role: 'admin' });
       if (r.ok) ids.push(r.user.id);
     }
-    const results = await Promise.all([q.users.updateUser({ id: ids[0]!, role: 'user' }), q.users.updateUser({ id: ids[1]!, disabled: true })]);
+    const results = await Promise.all([
+      q.users.updateUser({ id: ids[0]!, role: 'user' }),
+      q.users.updateUser({ id: ids[1]!, disabled: true }),
+    ]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, reason: 'last_admin' }]);
     expect(await q.users.listUsers({ role: 'admin', includeDisabled: false })).toHaveLength(1);

@@ -39,7 +39,15 @@ const isEnabledAdmin = (row: Pick<UserRow, 'role' | 'disabled'>) => row.role ===
 
 /** `changed(userId)` is called after every change a caller may be authenticated against (see createQueries' `credentials`). */
 export function userQueries(db: Database, changed: (userId: string) => void = () => undefined) {
-  async function update({ id, role, disabled, displayName, passwordHash, endSessions = false, revokeCredentials = false }: UpdateUserInput): Promise<UpdateUserResult> {
+  async function update({
+    id,
+    role,
+    disabled,
+    displayName,
+    passwordHash,
+    endSessions = false,
+    revokeCredentials = false,
+  }: UpdateUserInput): Promise<UpdateUserResult> {
     return db.transaction(async (tx) => {
       // Lock in one order (by id) so concurrent guarded updates cannot deadlock.
       const admins = await tx
@@ -70,7 +78,10 @@ export function userQueries(db: Database, changed: (userId: string) => void = ()
         await tx.delete(sessions).where(and(eq(sessions.userId, id), except ? ne(sessions.id, except) : undefined));
       }
       if (revokeCredentials) {
-        await tx.update(apiTokens).set({ revokedAt: sql`now()` }).where(and(eq(apiTokens.userId, id), isNull(apiTokens.revokedAt)));
+        await tx
+          .update(apiTokens)
+          .set({ revokedAt: sql`now()` })
+          .where(and(eq(apiTokens.userId, id), isNull(apiTokens.revokedAt)));
         await tx.delete(loginTokens).where(and(eq(loginTokens.userId, id), isNull(loginTokens.usedAt)));
       }
       return { ok: true, user: row! } as const;
@@ -79,7 +90,13 @@ export function userQueries(db: Database, changed: (userId: string) => void = ()
 
   return {
     /** Inserts unless the username (ignoring case) is taken; concurrent creates of one name: one wins. */
-    async createUser({ id, username, displayName, role, passwordHash = null }: CreateUserInput): Promise<CreateUserResult> {
+    async createUser({
+      id,
+      username,
+      displayName,
+      role,
+      passwordHash = null,
+    }: CreateUserInput): Promise<CreateUserResult> {
       const [row] = await db
         .insert(users)
         .values({ id: id ?? randomUUID(), username, displayName: displayName ?? username, role, passwordHash })
@@ -101,7 +118,9 @@ export function userQueries(db: Database, changed: (userId: string) => void = ()
     },
 
     /** Oldest first; users created in the same millisecond by name. */
-    async listUsers({ role, includeDisabled = true }: { role?: UserRole; includeDisabled?: boolean } = {}): Promise<UserRow[]> {
+    async listUsers({ role, includeDisabled = true }: { role?: UserRole; includeDisabled?: boolean } = {}): Promise<
+      UserRow[]
+    > {
       return db
         .select()
         .from(users)
@@ -126,7 +145,6 @@ export function userQueries(db: Database, changed: (userId: string) => void = ()
         changed(input.id);
       }
     },
-
 
     /** The oldest enabled admin other than `exceptId`, if any. */
     async firstEnabledAdmin({ exceptId }: { exceptId?: string } = {}): Promise<UserRow | undefined> {

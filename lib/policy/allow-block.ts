@@ -15,9 +15,11 @@ export function commandRuleBlock(rule: CompiledRule, prep: PreparedCall, unit: U
   if (part.writesFile) return explain.commandRuleBlocked('it redirects output to a file');
   if (part.riskyEnv) return explain.commandRuleBlocked(`it sets ${part.riskyEnv}`);
   // Paid like one more pattern word against the part: the scan is linear in its words.
-  if (!prep.work.charge(unit.cost ?? 1)) return explain.commandRuleBlocked('the engine ran out of work checking its options');
+  if (!prep.work.charge(unit.cost ?? 1))
+    return explain.commandRuleBlocked('the engine ran out of work checking its options');
   const dangers = dangersOf(part.views[part.views.length - 1]!, part.openArgs);
-  for (const danger of dangers) if (!spelledOut(rule, prep, danger)) return explain.dangerousOption(danger.label, danger.why);
+  for (const danger of dangers)
+    if (!spelledOut(rule, prep, danger)) return explain.dangerousOption(danger.label, danger.why);
   return undefined;
 }
 
@@ -45,6 +47,7 @@ function commandPatterns(rule: CompiledRule, param: string): CommandPattern[] {
 }
 
 function literalsOf(pattern: CommandPattern): ReadonlySet<string> {
-  if (!pattern.literals) pattern.literals = new Set(pattern.words.flatMap((w) => (w.kind === 'literal' ? [w.text] : [])));
+  if (!pattern.literals)
+    pattern.literals = new Set(pattern.words.flatMap((w) => (w.kind === 'literal' ? [w.text] : [])));
   return pattern.literals;
 }

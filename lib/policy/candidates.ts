@@ -64,7 +64,11 @@ export function unitRules(rules: RulesByAction, prep: PreparedCall, unit: Unit):
   const value = prep.call.params[param];
   if (typeof value !== 'string' || value.length > MAX_VALUE_LENGTH) return rules;
   const absolute = resolvePath(value, prep.paths);
-  const index = indexesOf(rules, `path\u0000${param}\u0000${prep.paths.key}`, (list) => new PathIndex(list, param, prep.paths));
+  const index = indexesOf(
+    rules,
+    `path\u0000${param}\u0000${prep.paths.key}`,
+    (list) => new PathIndex(list, param, prep.paths),
+  );
   return {
     deny: index.deny?.candidates(absolute) ?? rules.deny,
     ask: index.ask?.candidates(absolute) ?? rules.ask,

@@ -11,7 +11,16 @@ import { compileRegex, type RegexMatcher } from './regex';
 import { compileUrlPattern, type UrlMatcher } from './urls';
 import type { WildcardMatcher } from './wildcard';
 import { compileCommandPattern, type CommandPattern } from './shell/pattern';
-import { PolicySchema, RuleSchema, type Action, type Condition, type ParamKind, type Policy, type PolicyInput, type Rule } from './types';
+import {
+  PolicySchema,
+  RuleSchema,
+  type Action,
+  type Condition,
+  type ParamKind,
+  type Policy,
+  type PolicyInput,
+  type Rule,
+} from './types';
 import { PolicyValidationError, type PolicyIssue } from './errors';
 import { BUILTIN_PARAM_KINDS } from './kinds';
 import { Lru } from './lru';
@@ -126,7 +135,9 @@ function buildIndex(policy: Policy, rules: CompiledRule[]): CompiledPolicy {
     candidates(tool: string): RulesByAction {
       const hit = cache.get(tool);
       if (hit) return hit;
-      const matching = [...(byTool.get(tool) ?? []), ...globRules.filter((r) => r.tool(tool))].sort((a, b) => a.index - b.index);
+      const matching = [...(byTool.get(tool) ?? []), ...globRules.filter((r) => r.tool(tool))].sort(
+        (a, b) => a.index - b.index,
+      );
       const result: RulesByAction = { deny: [], ask: [], allow: [] };
       for (const rule of matching) result[rule.action].push(rule);
       cache.set(tool, result);
@@ -145,7 +156,9 @@ function compileRule(rule: Rule, index: number, issues: PolicyIssue[], at: (stri
     }
     return compiled;
   });
-  const conditions = (rule.when ?? []).map((condition, i) => compileCondition(rule.tool, condition, issues, where('when', i)));
+  const conditions = (rule.when ?? []).map((condition, i) =>
+    compileCondition(rule.tool, condition, issues, where('when', i)),
+  );
   return {
     index,
     rule,
@@ -168,7 +181,12 @@ function plausibleKinds(toolGlob: string, key: string): ParamKind[] {
   return [...kinds];
 }
 
-function compileCondition(toolGlob: string, condition: Condition, issues: PolicyIssue[], path: string): CompiledCondition {
+function compileCondition(
+  toolGlob: string,
+  condition: Condition,
+  issues: PolicyIssue[],
+  path: string,
+): CompiledCondition {
   const compiled: CompiledCondition = { key: condition.key, op: condition.op, value: condition.value };
   const fail = (message: string) => issues.push({ path: `${path}.value`, message });
   try {
@@ -217,7 +235,10 @@ export function kindMatcher(pattern: CompiledPattern, kind: ParamKind, paths?: P
         matcher = { kind, matcher: compileTextGlobMatcher(pattern.pattern) };
         break;
       case 'path':
-        matcher = { kind, matcher: compilePathPattern(pattern.pattern, paths ?? { root: '/', home: '/', key: 'path' }) };
+        matcher = {
+          kind,
+          matcher: compilePathPattern(pattern.pattern, paths ?? { root: '/', home: '/', key: 'path' }),
+        };
         break;
       case 'url':
         matcher = { kind, matcher: compileUrlPattern(pattern.pattern) };

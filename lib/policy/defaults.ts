@@ -26,8 +26,20 @@ export const DEFAULT_POLICY: PolicyInput = {
   defaultAction: 'ask',
   riskDefaults: { read_only: 'ask', write: 'ask', destructive: 'ask' },
   rules: [
-    { id: 'read-workspace', action: 'allow', tool: 'read_file', params: { path: '**' }, description: 'Reading files inside the workspace is safe.' },
-    { id: 'list-workspace', action: 'allow', tool: 'list_files', params: { path: '**' }, description: 'Listing the workspace is safe.' },
+    {
+      id: 'read-workspace',
+      action: 'allow',
+      tool: 'read_file',
+      params: { path: '**' },
+      description: 'Reading files inside the workspace is safe.',
+    },
+    {
+      id: 'list-workspace',
+      action: 'allow',
+      tool: 'list_files',
+      params: { path: '**' },
+      description: 'Listing the workspace is safe.',
+    },
     {
       id: 'no-private-network',
       action: 'deny',
@@ -35,18 +47,26 @@ export const DEFAULT_POLICY: PolicyInput = {
       when: [{ key: 'url', op: 'host', value: PRIVATE_HOSTS }],
       description: 'Loopback, private, link-local and cloud metadata addresses are off limits.',
     },
-    ...['rm -rf /', 'rm -rf /*', 'rm -fr /', 'rm -fr /*', 'rm -rf ~', 'rm -rf ~/*', 'rm -rf --no-preserve-root *'].map((command, i) => ({
-      id: `no-rm-root-${i + 1}`,
-      action: 'deny' as const,
-      tool: 'bash',
-      params: { command },
-      description: 'Deleting the whole file system or home directory.',
-    })),
+    ...['rm -rf /', 'rm -rf /*', 'rm -fr /', 'rm -fr /*', 'rm -rf ~', 'rm -rf ~/*', 'rm -rf --no-preserve-root *'].map(
+      (command, i) => ({
+        id: `no-rm-root-${i + 1}`,
+        action: 'deny' as const,
+        tool: 'bash',
+        params: { command },
+        description: 'Deleting the whole file system or home directory.',
+      }),
+    ),
     {
       id: 'no-privilege-or-disk-tools',
       action: 'deny',
       tool: 'bash',
-      when: [{ key: 'command', op: 'command_blacklist', value: 'sudo,doas,su,dd,mkfs,mkfs.ext2,mkfs.ext3,mkfs.ext4,mkfs.xfs,mkfs.btrfs,mkfs.vfat,fdisk,parted,shred' }],
+      when: [
+        {
+          key: 'command',
+          op: 'command_blacklist',
+          value: 'sudo,doas,su,dd,mkfs,mkfs.ext2,mkfs.ext3,mkfs.ext4,mkfs.xfs,mkfs.btrfs,mkfs.vfat,fdisk,parted,shred',
+        },
+      ],
       description: 'Privilege escalation and raw disk tools.',
     },
     ...SHELLS.flatMap((shell) => [shell, `${shell} -`, `${shell} -s *`]).map((command) => ({

@@ -51,8 +51,12 @@ describe('8. Always Allow derivation', () => {
   it('file tools give the exact normalized path, glob characters escaped', () => {
     const [rule] = derivePermission({ tool: 'write_file', params: { path: './src/[id].ts', content: '' } }, ws);
     expect(rule?.params).toEqual({ path: '/ws/src/\\[id\\].ts' });
-    expect(evaluate({ rules: [rule!] }, { tool: 'write_file', params: { path: 'src/[id].ts', content: 'x' } }, ws).action).toBe('allow');
-    expect(evaluate({ rules: [rule!] }, { tool: 'write_file', params: { path: 'src/i.ts', content: 'x' } }, ws).action).toBe('ask');
+    expect(
+      evaluate({ rules: [rule!] }, { tool: 'write_file', params: { path: 'src/[id].ts', content: 'x' } }, ws).action,
+    ).toBe('allow');
+    expect(
+      evaluate({ rules: [rule!] }, { tool: 'write_file', params: { path: 'src/i.ts', content: 'x' } }, ws).action,
+    ).toBe('ask');
   });
 
   it('other tools give the tool, scoped to the calling agent', () => {
@@ -97,19 +101,23 @@ describe('8. a derived allow rule never silently covers a dangerous option', () 
     ['npm i left-pad', 'npm i *'],
     ['make CC=gcc', 'make CC=gcc *'],
     ['tar -xf a.tar --to-command=sh', 'tar -xf a.tar --to-command=sh *'],
-    ["awk 'BEGIN { system(\"id\") }'", "awk 'BEGIN { system(\"id\") }' *"],
+    ['awk \'BEGIN { system("id") }\'', 'awk \'BEGIN { system("id") }\' *'],
     ['git log "$REF"', 'git log "$REF"'],
   ])('%s gives %s', (command, expected) => {
     expect(patterns(bash(command))).toEqual([expected]);
   });
 
-  it.each(['sed -i s/a/b/ f', 'curl -o out https://x.io', 'git commit -m x', 'make CC=gcc', 'tar -xf a.tar --to-command=sh', 'find . -delete'])(
-    'the derived rule allows the command it came from: %s',
-    (command) => {
-      const rules = derivePermission(bash(command), ws);
-      expect(evaluate({ rules }, bash(command), ws).action).toBe('allow');
-    },
-  );
+  it.each([
+    'sed -i s/a/b/ f',
+    'curl -o out https://x.io',
+    'git commit -m x',
+    'make CC=gcc',
+    'tar -xf a.tar --to-command=sh',
+    'find . -delete',
+  ])('the derived rule allows the command it came from: %s', (command) => {
+    const rules = derivePermission(bash(command), ws);
+    expect(evaluate({ rules }, bash(command), ws).action).toBe('allow');
+  });
 
   it('the derived rule for an ordinary use does not allow a dangerous one', () => {
     const rules = derivePermission(bash('sed -n 1p f'), ws);
@@ -117,6 +125,8 @@ describe('8. a derived allow rule never silently covers a dangerous option', () 
     expect(evaluate({ rules }, bash("sed '1e id' f"), ws).action).toBe('ask');
     const git = derivePermission(bash('git status'), ws);
     expect(evaluate({ rules: git }, bash('git status -c x'), ws).action).toBe('allow');
-    expect(evaluate({ rules: derivePermission(bash('git log -n 1'), ws) }, bash('git log --output=/tmp/x'), ws).action).toBe('ask');
+    expect(
+      evaluate({ rules: derivePermission(bash('git log -n 1'), ws) }, bash('git log --output=/tmp/x'), ws).action,
+    ).toBe('ask');
   });
 });

@@ -16,28 +16,115 @@ import type { EvaluationContext, Rule, ToolCall } from './types';
 
 /** Programs that take a subcommand: the derived rule keeps it (`git push *`, not `git *`). */
 const WITH_SUBCOMMANDS = new Set([
-  'git', 'npm', 'pnpm', 'yarn', 'bun', 'deno', 'npx', 'docker', 'podman', 'kubectl', 'helm', 'cargo', 'go',
-  'pip', 'pip3', 'uv', 'poetry', 'gh', 'terraform', 'systemctl', 'apt', 'apt-get', 'brew', 'dotnet', 'mvn',
-  'gradle', 'make', 'composer', 'gem', 'bundle', 'rustup', 'conda', 'aws', 'gcloud', 'az', 'nix',
+  'git',
+  'npm',
+  'pnpm',
+  'yarn',
+  'bun',
+  'deno',
+  'npx',
+  'docker',
+  'podman',
+  'kubectl',
+  'helm',
+  'cargo',
+  'go',
+  'pip',
+  'pip3',
+  'uv',
+  'poetry',
+  'gh',
+  'terraform',
+  'systemctl',
+  'apt',
+  'apt-get',
+  'brew',
+  'dotnet',
+  'mvn',
+  'gradle',
+  'make',
+  'composer',
+  'gem',
+  'bundle',
+  'rustup',
+  'conda',
+  'aws',
+  'gcloud',
+  'az',
+  'nix',
 ]);
 
 /** Programs whose every use is weighty: only the exact command is ever derived. */
 const RISKY = new Set([
-  'rm', 'rmdir', 'shred', 'unlink', 'sudo', 'doas', 'su', 'chmod', 'chown', 'chgrp', 'chattr', 'dd', 'mkfs',
-  'fdisk', 'parted', 'mount', 'umount', 'kill', 'killall', 'pkill', 'reboot', 'shutdown', 'halt', 'poweroff',
-  'systemctl', 'crontab', 'eval', 'exec', 'source', '.', 'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'truncate',
-  'iptables', 'useradd', 'userdel', 'passwd', 'ssh', 'scp', 'rsync', 'nc', 'ncat', 'socat',
+  'rm',
+  'rmdir',
+  'shred',
+  'unlink',
+  'sudo',
+  'doas',
+  'su',
+  'chmod',
+  'chown',
+  'chgrp',
+  'chattr',
+  'dd',
+  'mkfs',
+  'fdisk',
+  'parted',
+  'mount',
+  'umount',
+  'kill',
+  'killall',
+  'pkill',
+  'reboot',
+  'shutdown',
+  'halt',
+  'poweroff',
+  'systemctl',
+  'crontab',
+  'eval',
+  'exec',
+  'source',
+  '.',
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'fish',
+  'truncate',
+  'iptables',
+  'useradd',
+  'userdel',
+  'passwd',
+  'ssh',
+  'scp',
+  'rsync',
+  'nc',
+  'ncat',
+  'socat',
 ]);
 
 /** Interpreters that run code given inline with one of these flags. */
 const INLINE_CODE: Record<string, string[]> = {
-  python: ['-c'], python3: ['-c'], node: ['-e', '--eval', '-p', '--print'], perl: ['-e', '-E'], ruby: ['-e'],
-  php: ['-r'], deno: ['eval'], bun: ['-e', '--eval'], awk: [], osascript: ['-e'], pwsh: ['-c', '-Command'],
+  python: ['-c'],
+  python3: ['-c'],
+  node: ['-e', '--eval', '-p', '--print'],
+  perl: ['-e', '-E'],
+  ruby: ['-e'],
+  php: ['-r'],
+  deno: ['eval'],
+  bun: ['-e', '--eval'],
+  awk: [],
+  osascript: ['-e'],
+  pwsh: ['-c', '-Command'],
 };
 
 export function derivePermission(call: ToolCall, ctx: EvaluationContext = {}): Rule[] {
   const base = { action: 'allow' as const, tool: call.tool, ...(call.agent ? { agent: call.agent } : {}) };
-  const kinds = Object.keys(call.params ?? {}).map((key) => [key, paramKindOf(call.tool, key, ctx.paramKinds)] as const);
+  const kinds = Object.keys(call.params ?? {}).map(
+    (key) => [key, paramKindOf(call.tool, key, ctx.paramKinds)] as const,
+  );
   const command = kinds.find(([, kind]) => kind === 'command');
   if (command) {
     const value = call.params[command[0]];
@@ -45,7 +132,11 @@ export function derivePermission(call: ToolCall, ctx: EvaluationContext = {}): R
     const parsed = parseCommand(value);
     const feedsShell = parsed.parts.some((p) => p.shellFromStdin);
     const patterns = [...new Set(parsed.parts.map((part) => commandPattern(part, feedsShell)))];
-    return patterns.map((pattern) => ({ ...base, params: { [command[0]]: pattern }, description: `Always allow: ${pattern}` }));
+    return patterns.map((pattern) => ({
+      ...base,
+      params: { [command[0]]: pattern },
+      description: `Always allow: ${pattern}`,
+    }));
   }
   const params: Record<string, string> = {};
   for (const [key, kind] of kinds) {
@@ -60,11 +151,16 @@ export function derivePermission(call: ToolCall, ctx: EvaluationContext = {}): R
   if (ctx.risk === 'destructive') {
     for (const [key, kind] of kinds) {
       const value = call.params[key];
-      if (kind === 'text' && value !== undefined) params[key] = escapeTextGlob(typeof value === 'string' ? value : JSON.stringify(value));
+      if (kind === 'text' && value !== undefined)
+        params[key] = escapeTextGlob(typeof value === 'string' ? value : JSON.stringify(value));
     }
   }
-  const what = Object.entries(params).map(([k, v]) => `${k} ${v}`).join(', ');
-  return [{ ...base, ...(what ? { params } : {}), description: `Always allow: ${call.tool}${what ? ` (${what})` : ''}` }];
+  const what = Object.entries(params)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  return [
+    { ...base, ...(what ? { params } : {}), description: `Always allow: ${call.tool}${what ? ` (${what})` : ''}` },
+  ];
 }
 
 /** The exact command. A word only known at run time stays as written: such a rule never matches it again. */
@@ -111,9 +207,11 @@ function widestPattern(part: ShellPart, feedsShell: boolean): string {
   const [program, ...args] = part.words;
   const name = basename(program!.value);
   const inline = INLINE_CODE[name];
-  if (RISKY.has(name) || name.startsWith('mkfs') || (inline && args.some((a) => inline.includes(a.value)))) return exact(part);
+  if (RISKY.has(name) || name.startsWith('mkfs') || (inline && args.some((a) => inline.includes(a.value))))
+    return exact(part);
   const head = quoteWord(program!.value);
-  if (name === 'find' && args.some((a) => /^-(exec|execdir|ok|okdir|delete|fprint\w*|fls)$/.test(a.value))) return exact(part);
+  if (name === 'find' && args.some((a) => /^-(exec|execdir|ok|okdir|delete|fprint\w*|fls)$/.test(a.value)))
+    return exact(part);
   if (WITH_SUBCOMMANDS.has(name) && args[0]) {
     if (args[0].value.startsWith('-') || args[0].dynamic) return exact(part);
     return `${head} ${quoteWord(args[0].value)} *`;

@@ -4,7 +4,12 @@ import { canonicalJson, diffPolicies, isBuiltinRule, isEmptyDiff, isSafetyDeny }
 import { PolicySchema, type Policy, type Rule } from './types';
 
 const policy = (rules: Rule[], extra: Partial<Policy> = {}): Policy => ({ defaultAction: 'ask', rules, ...extra });
-const bash = (command: string, action: Rule['action'] = 'allow', id?: string): Rule => ({ ...(id ? { id } : {}), action, tool: 'bash', params: { command } });
+const bash = (command: string, action: Rule['action'] = 'allow', id?: string): Rule => ({
+  ...(id ? { id } : {}),
+  action,
+  tool: 'bash',
+  params: { command },
+});
 const defaults = PolicySchema.parse(DEFAULT_POLICY);
 
 describe('import diff: what replacing the policy changes', () => {
@@ -53,9 +58,13 @@ describe('import diff: what replacing the policy changes', () => {
   it('a built-in deny turned into allow under the same id is a lost safety deny; one kept as deny is not', () => {
     const sudo = defaults.rules.find((r) => r.id === 'no-privilege-or-disk-tools')!;
     const weakened = { ...sudo, action: 'allow' as const };
-    expect(diffPolicies(defaults, policy(defaults.rules.map((r) => (r === sudo ? weakened : r)))).safetyDeniesLost).toEqual([sudo]);
+    expect(
+      diffPolicies(defaults, policy(defaults.rules.map((r) => (r === sudo ? weakened : r)))).safetyDeniesLost,
+    ).toEqual([sudo]);
     const reworded = { ...sudo, description: 'Other words' };
-    expect(diffPolicies(defaults, policy(defaults.rules.map((r) => (r === sudo ? reworded : r)))).safetyDeniesLost).toEqual([]);
+    expect(
+      diffPolicies(defaults, policy(defaults.rules.map((r) => (r === sudo ? reworded : r)))).safetyDeniesLost,
+    ).toEqual([]);
   });
 
   it('a user rule that denies is not a safety deny; built-in rules are known by id', () => {

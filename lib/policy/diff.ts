@@ -35,13 +35,16 @@ export function canonicalJson(value: unknown): string {
 }
 
 const BUILTIN_IDS: ReadonlySet<string> = new Set((DEFAULT_POLICY.rules ?? []).flatMap((r) => (r.id ? [r.id] : [])));
-const BUILTIN_DENY_IDS: ReadonlySet<string> = new Set((DEFAULT_POLICY.rules ?? []).flatMap((r) => (r.id && r.action === 'deny' ? [r.id] : [])));
+const BUILTIN_DENY_IDS: ReadonlySet<string> = new Set(
+  (DEFAULT_POLICY.rules ?? []).flatMap((r) => (r.id && r.action === 'deny' ? [r.id] : [])),
+);
 
 /** A rule that came with the product (its id is one of the default policy's). */
 export const isBuiltinRule = (rule: Rule): boolean => rule.id !== undefined && BUILTIN_IDS.has(rule.id);
 
 /** A built-in rule that denies: one of the safety rails (private network, rm -rf /, sudo, curl | sh). */
-export const isSafetyDeny = (rule: Rule): boolean => rule.action === 'deny' && rule.id !== undefined && BUILTIN_DENY_IDS.has(rule.id);
+export const isSafetyDeny = (rule: Rule): boolean =>
+  rule.action === 'deny' && rule.id !== undefined && BUILTIN_DENY_IDS.has(rule.id);
 
 const keyOf = (rule: Rule) => (rule.id !== undefined ? `id:${rule.id}` : `rule:${canonicalJson(rule)}`);
 
@@ -71,13 +74,19 @@ export function diffPolicies(before: Policy, after: Policy): PolicyDiff {
   const order = new Map(before.rules.map((r, i) => [r, i] as const));
   diff.removed.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
 
-  diff.safetyDeniesLost = [...diff.removed.filter(isSafetyDeny), ...diff.changed.filter((c) => isSafetyDeny(c.before) && c.after.action !== 'deny').map((c) => c.before)];
-  if (before.defaultAction !== after.defaultAction) diff.defaultAction = { before: before.defaultAction, after: after.defaultAction };
+  diff.safetyDeniesLost = [
+    ...diff.removed.filter(isSafetyDeny),
+    ...diff.changed.filter((c) => isSafetyDeny(c.before) && c.after.action !== 'deny').map((c) => c.before),
+  ];
+  if (before.defaultAction !== after.defaultAction)
+    diff.defaultAction = { before: before.defaultAction, after: after.defaultAction };
   const riskBefore = before.riskDefaults ?? {};
   const riskAfter = after.riskDefaults ?? {};
-  if (canonicalJson(riskBefore) !== canonicalJson(riskAfter)) diff.riskDefaults = { before: riskBefore, after: riskAfter };
+  if (canonicalJson(riskBefore) !== canonicalJson(riskAfter))
+    diff.riskDefaults = { before: riskBefore, after: riskAfter };
   return diff;
 }
 
 /** True when applying the diff changes nothing. */
-export const isEmptyDiff = (d: PolicyDiff): boolean => d.added.length + d.removed.length + d.changed.length === 0 && !d.defaultAction && !d.riskDefaults;
+export const isEmptyDiff = (d: PolicyDiff): boolean =>
+  d.added.length + d.removed.length + d.changed.length === 0 && !d.defaultAction && !d.riskDefaults;

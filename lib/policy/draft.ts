@@ -30,13 +30,20 @@ export function draftIssues(doc: unknown, limits = DRAFT_LIMITS): PolicyIssue[] 
   const total = lists.reduce((n, [, list]) => n + list.length, 0);
   if (total > limits.rules) {
     const where = format === 'seed_permissions' ? '' : 'rules';
-    issues.push({ path: where, message: `a per-run policy may hold at most ${limits.rules} rules (this one has ${total})` });
+    issues.push({
+      path: where,
+      message: `a per-run policy may hold at most ${limits.rules} rules (this one has ${total})`,
+    });
   }
   let patterns = 0;
   for (const [name, list] of lists) {
     list.forEach((rule, i) => {
       const count = matcherCount(rule);
-      if (count > limits.matchersPerRule) issues.push({ path: `${name}.${i}`, message: `a rule of a per-run policy may have at most ${limits.matchersPerRule} params and conditions (this one has ${count})` });
+      if (count > limits.matchersPerRule)
+        issues.push({
+          path: `${name}.${i}`,
+          message: `a rule of a per-run policy may have at most ${limits.matchersPerRule} params and conditions (this one has ${count})`,
+        });
       patterns += patternSize(rule);
     });
   }
@@ -54,7 +61,9 @@ function patternSize(rule: unknown): number {
   if (typeof rule !== 'object' || rule === null) return 0;
   const { params, when } = rule as { params?: unknown; when?: unknown };
   let size = 0;
-  if (typeof params === 'object' && params !== null) for (const value of Object.values(params)) size += typeof value === 'string' ? value.length : (JSON.stringify(value)?.length ?? 0);
+  if (typeof params === 'object' && params !== null)
+    for (const value of Object.values(params))
+      size += typeof value === 'string' ? value.length : (JSON.stringify(value)?.length ?? 0);
   for (const condition of Array.isArray(when) ? when : when === undefined ? [] : [when]) {
     const { op, value } = (condition ?? {}) as { op?: unknown; value?: unknown };
     if (typeof value === 'string') size += op === 'regex' ? expandedSize(value) : value.length;
@@ -78,14 +87,23 @@ function longStrings(value: unknown, path: (string | number)[], max: number, iss
     return;
   }
   if (typeof value === 'string') {
-    if (value.length > max) issues.push({ path: path.join('.'), message: `at most ${max.toLocaleString('en-US')} characters in a per-run policy (this has ${value.length.toLocaleString('en-US')})` });
+    if (value.length > max)
+      issues.push({
+        path: path.join('.'),
+        message: `at most ${max.toLocaleString('en-US')} characters in a per-run policy (this has ${value.length.toLocaleString('en-US')})`,
+      });
     return;
   }
   if (typeof value !== 'object' || value === null) return;
-  const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : Object.entries(value);
   for (const [key, child] of entries) {
     if (typeof key === 'string' && key.length > max) {
-      issues.push({ path: [...path, key.slice(0, 40)].join('.'), message: `a name of at most ${max.toLocaleString('en-US')} characters in a per-run policy` });
+      issues.push({
+        path: [...path, key.slice(0, 40)].join('.'),
+        message: `a name of at most ${max.toLocaleString('en-US')} characters in a per-run policy`,
+      });
       continue;
     }
     longStrings(child, [...path, key], max, issues);

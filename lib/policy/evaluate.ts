@@ -16,15 +16,38 @@ import { ruleMatches, rulesFit, unitOf, type PreparedCall, type Unit } from './m
 import { isInside, pathContext, resolvePath } from './paths';
 import { parseCommand } from './shell/parse';
 import type { ShellPart } from './shell/types';
-import type { Action, Decision, DecisionReason, EvaluationContext, PartDecision, ParamKind, Policy, PolicyInput, Risk, RuleRef } from './types';
+import type {
+  Action,
+  Decision,
+  DecisionReason,
+  EvaluationContext,
+  PartDecision,
+  ParamKind,
+  Policy,
+  PolicyInput,
+  Risk,
+  RuleRef,
+} from './types';
 
-const EMPTY_PART: ShellPart = { words: [], views: [[]], text: '', program: '', writesFile: false, openArgs: false, shellFromStdin: false };
+const EMPTY_PART: ShellPart = {
+  words: [],
+  views: [[]],
+  text: '',
+  program: '',
+  writesFile: false,
+  openArgs: false,
+  shellFromStdin: false,
+};
 
 const SEVERITY: Record<Action, number> = { allow: 0, ask: 1, deny: 2 };
 const MAY_ACTIONS = ['deny', 'ask'] as const;
 
 /** A part the work budget ran out on: like a part that cannot be inspected, it asks and is never allowed. */
-const OVER_BUDGET: UnitDecision = { action: 'ask', reason: 'unparseable', explanation: explain.overBudget(WORK_BUDGET) };
+const OVER_BUDGET: UnitDecision = {
+  action: 'ask',
+  reason: 'unparseable',
+  explanation: explain.overBudget(WORK_BUDGET),
+};
 
 interface UnitDecision {
   action: Action;
@@ -39,26 +62,44 @@ interface UnitDecision {
 const compiledCache = new WeakMap<object, CompiledPolicy | PolicyValidationError>();
 const grantCache = new WeakMap<object, CompiledRule[]>();
 
-export function evaluate(policy: Policy | PolicyInput | CompiledPolicy, call: unknown, ctx: EvaluationContext = {}): Decision {
+export function evaluate(
+  policy: Policy | PolicyInput | CompiledPolicy,
+  call: unknown,
+  ctx: EvaluationContext = {},
+): Decision {
   return evaluateWith(policy, call, ctx, new WorkBudget());
 }
 
 /** evaluate, and the matching steps it spent (for the tests of the bound and for calibration). */
-export function evaluateMetered(policy: Policy | PolicyInput | CompiledPolicy, call: unknown, ctx: EvaluationContext = {}): { decision: Decision; steps: number } {
+export function evaluateMetered(
+  policy: Policy | PolicyInput | CompiledPolicy,
+  call: unknown,
+  ctx: EvaluationContext = {},
+): { decision: Decision; steps: number } {
   const work = new WorkBudget();
   const decision = evaluateWith(policy, call, ctx, work);
   return { decision, steps: work.spent };
 }
 
-function evaluateWith(policy: Policy | PolicyInput | CompiledPolicy, call: unknown, ctx: EvaluationContext, work: WorkBudget): Decision {
+function evaluateWith(
+  policy: Policy | PolicyInput | CompiledPolicy,
+  call: unknown,
+  ctx: EvaluationContext,
+  work: WorkBudget,
+): Decision {
   const mode = ctx?.mode ?? 'default';
   try {
     const shape = checkCall(call);
-    if (typeof shape === 'string') return { action: 'deny', reason: 'unparseable', explanation: `Denied: the call is malformed (${shape}).` };
+    if (typeof shape === 'string')
+      return { action: 'deny', reason: 'unparseable', explanation: `Denied: the call is malformed (${shape}).` };
     const compiled = compiledOf(policy);
     if (compiled instanceof PolicyValidationError) {
       return applyCallModes(
-        { action: 'ask', reason: 'default_action', explanation: `Needs approval: the policy cannot be used (${compiled.message}).` },
+        {
+          action: 'ask',
+          reason: 'default_action',
+          explanation: `Needs approval: the policy cannot be used (${compiled.message}).`,
+        },
         mode,
         riskOf(shape.tool, ctx.risk),
         shape.tool,
@@ -67,7 +108,11 @@ function evaluateWith(policy: Policy | PolicyInput | CompiledPolicy, call: unkno
     return decide(compiled, shape, ctx, work);
   } catch (error) {
     const action: Action = mode === 'dontAsk' || mode === 'plan' ? 'deny' : 'ask';
-    return { action, reason: 'default_action', explanation: `${action === 'deny' ? 'Denied' : 'Needs approval'}: the call could not be evaluated (${(error as Error)?.message ?? String(error)}).` };
+    return {
+      action,
+      reason: 'default_action',
+      explanation: `${action === 'deny' ? 'Denied' : 'Needs approval'}: the call could not be evaluated (${(error as Error)?.message ?? String(error)}).`,
+    };
   }
 }
 
@@ -82,22 +127,28 @@ function checkCall(call: unknown): CallShape | string {
   const { tool, params, agent } = call as Record<string, unknown>;
   if (typeof tool !== 'string' || tool.trim() === '') return 'tool must be a non-empty string';
   if (tool.length > MAX_NAME_LENGTH) return `tool must be at most ${MAX_NAME_LENGTH} characters`;
-  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) return 'params must be an object';
+  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
+    return 'params must be an object';
   if (agent !== undefined && typeof agent !== 'string') return 'agent must be a string';
-  if (typeof agent === 'string' && agent.length > MAX_NAME_LENGTH) return `agent must be at most ${MAX_NAME_LENGTH} characters`;
+  if (typeof agent === 'string' && agent.length > MAX_NAME_LENGTH)
+    return `agent must be at most ${MAX_NAME_LENGTH} characters`;
   return { tool, params: (params ?? {}) as Record<string, unknown>, agent: agent === '' ? undefined : agent };
 }
 
 function compiledOf(policy: Policy | PolicyInput | CompiledPolicy): CompiledPolicy | PolicyValidationError {
   if (isCompiledPolicy(policy)) return policy;
-  if (typeof policy !== 'object' || policy === null) return new PolicyValidationError([{ path: '', message: 'a policy must be an object' }]);
+  if (typeof policy !== 'object' || policy === null)
+    return new PolicyValidationError([{ path: '', message: 'a policy must be an object' }]);
   const hit = compiledCache.get(policy);
   if (hit) return hit;
   let result: CompiledPolicy | PolicyValidationError;
   try {
     result = compilePolicy(policy);
   } catch (error) {
-    result = error instanceof PolicyValidationError ? error : new PolicyValidationError([{ path: '', message: String(error) }]);
+    result =
+      error instanceof PolicyValidationError
+        ? error
+        : new PolicyValidationError([{ path: '', message: String(error) }]);
   }
   compiledCache.set(policy, result);
   return result;
@@ -154,7 +205,9 @@ function explained(rule: CompiledRule): string {
 }
 
 function ref(rule: CompiledRule): RuleRef {
-  return rule.rule.id === undefined ? { index: rule.index, action: rule.action } : { index: rule.index, id: rule.rule.id, action: rule.action };
+  return rule.rule.id === undefined
+    ? { index: rule.index, action: rule.action }
+    : { index: rule.index, id: rule.rule.id, action: rule.action };
 }
 
 function decideUnit(
@@ -177,7 +230,19 @@ function decideUnit(
     // The file and host rules the part's files and URLs fall under (follow.ts).
     const followed = followRules(follow[action], prep, unit);
     if (work.exhausted) return OVER_BUDGET;
-    if (followed) return { action, reason: 'matched_rule', rule: ref(followed.rule), explanation: explain.byFollowedRule(action, followed.rule.index, followed.rule.rule, unit.part?.program ?? '', followed.what) };
+    if (followed)
+      return {
+        action,
+        reason: 'matched_rule',
+        rule: ref(followed.rule),
+        explanation: explain.byFollowedRule(
+          action,
+          followed.rule.index,
+          followed.rule.rule,
+          unit.part?.program ?? '',
+          followed.what,
+        ),
+      };
   }
   let blocked: string | undefined;
   if (!unit.opaque) {
@@ -191,7 +256,13 @@ function decideUnit(
         blocked ??= why;
         continue;
       }
-      return { action: 'allow', reason: 'matched_rule', rule: ref(rule), explanation: explained(rule), onceRule: rule.rule.once ? rule.index : undefined };
+      return {
+        action: 'allow',
+        reason: 'matched_rule',
+        rule: ref(rule),
+        explanation: explained(rule),
+        onceRule: rule.rule.once ? rule.index : undefined,
+      };
     }
     for (const grant of grants) {
       const hit = ruleMatches(grant, prep, unit, 'must');
@@ -202,7 +273,13 @@ function decideUnit(
         blocked ??= why;
         continue;
       }
-      return { action: 'allow', reason: 'session_grant', grant: ref(grant), explanation: explain.byGrant(grant.rule), onceGrant: grant.rule.once ? grant.index : undefined };
+      return {
+        action: 'allow',
+        reason: 'session_grant',
+        grant: ref(grant),
+        explanation: explain.byGrant(grant.rule),
+        onceGrant: grant.rule.once ? grant.index : undefined,
+      };
     }
   }
   const fallback = fallbackDecision(policy, risk);
@@ -214,17 +291,34 @@ function decideUnit(
 function fallbackDecision(policy: Policy, risk: Risk | undefined): UnitDecision {
   const byRisk = risk ? policy.riskDefaults?.[risk] : undefined;
   if (byRisk) return { action: byRisk, reason: 'risk_default', explanation: explain.byRiskDefault(byRisk, risk!) };
-  return { action: policy.defaultAction, reason: 'default_action', explanation: explain.byDefaultAction(policy.defaultAction) };
+  return {
+    action: policy.defaultAction,
+    reason: 'default_action',
+    explanation: explain.byDefaultAction(policy.defaultAction),
+  };
 }
 
-function applyUnitModes(decision: UnitDecision, unit: Unit, prep: PreparedCall, mode: EvaluationContext['mode']): UnitDecision {
+function applyUnitModes(
+  decision: UnitDecision,
+  unit: Unit,
+  prep: PreparedCall,
+  mode: EvaluationContext['mode'],
+): UnitDecision {
   let result = decision;
   const byDefault = result.reason === 'risk_default' || result.reason === 'default_action';
   if (result.action === 'ask' && byDefault) {
     if (mode === 'bypassPermissions') {
-      result = { action: 'allow', reason: 'mode', explanation: 'Allowed: auto-approve mode (bypassPermissions) allows what would only ask by default.' };
+      result = {
+        action: 'allow',
+        reason: 'mode',
+        explanation: 'Allowed: auto-approve mode (bypassPermissions) allows what would only ask by default.',
+      };
     } else if (mode === 'acceptEdits' && isWorkspaceEdit(prep)) {
-      result = { action: 'allow', reason: 'mode', explanation: 'Allowed: acceptEdits mode allows file edits inside the workspace.' };
+      result = {
+        action: 'allow',
+        reason: 'mode',
+        explanation: 'Allowed: acceptEdits mode allows file edits inside the workspace.',
+      };
     }
   }
   // What cannot be inspected is never allowed, and asks for its real reason unless a rule spoke.
@@ -253,7 +347,13 @@ function combine(units: Unit[], decisions: UnitDecision[]): Decision {
   if (hasParts) {
     decision.parts = units.map((unit, i): PartDecision => {
       const d = decisions[i]!;
-      const part: PartDecision = { command: unit.part?.text ?? '', program: unit.part?.program ?? '', action: d.action, reason: d.reason, explanation: d.explanation };
+      const part: PartDecision = {
+        command: unit.part?.text ?? '',
+        program: unit.part?.program ?? '',
+        action: d.action,
+        reason: d.reason,
+        explanation: d.explanation,
+      };
       if (d.rule) part.rule = d.rule;
       if (d.grant) part.grant = d.grant;
       return part;
@@ -277,13 +377,28 @@ function unique(values: (number | undefined)[]): number[] {
   return [...new Set(values.filter((v): v is number => v !== undefined))];
 }
 
-function applyCallModes(decision: Decision, mode: EvaluationContext['mode'], risk: Risk | undefined, tool: string): Decision {
+function applyCallModes(
+  decision: Decision,
+  mode: EvaluationContext['mode'],
+  risk: Risk | undefined,
+  tool: string,
+): Decision {
   if (mode === 'plan' && risk !== 'read_only' && decision.action !== 'deny') {
     const { consumes: _consumed, ...rest } = decision;
-    return { ...rest, action: 'deny', reason: 'mode', explanation: `Denied: plan mode allows read-only tools only, and ${tool} is ${risk ? risk.replace('_', '-') : 'of unknown risk'}.` };
+    return {
+      ...rest,
+      action: 'deny',
+      reason: 'mode',
+      explanation: `Denied: plan mode allows read-only tools only, and ${tool} is ${risk ? risk.replace('_', '-') : 'of unknown risk'}.`,
+    };
   }
   if (mode === 'dontAsk' && decision.action === 'ask') {
-    return { ...decision, action: 'deny', reason: 'mode', explanation: `Denied: dontAsk mode turns every ask into a deny. (${decision.explanation})` };
+    return {
+      ...decision,
+      action: 'deny',
+      reason: 'mode',
+      explanation: `Denied: dontAsk mode turns every ask into a deny. (${decision.explanation})`,
+    };
   }
   return decision;
 }

@@ -12,7 +12,10 @@ export function describeRule(rule: Rule): string {
   const bits = [`${rule.action} ${rule.tool}`];
   if (rule.agent) bits.push(`for agent ${rule.agent}`);
   for (const [key, pattern] of Object.entries(rule.params ?? {})) bits.push(`${key} "${pattern}"`);
-  for (const c of rule.when ?? []) bits.push(c.op === 'no_command_substitution' ? `when ${c.key} has a substitution` : `when ${c.key} ${c.op} "${c.value}"`);
+  for (const c of rule.when ?? [])
+    bits.push(
+      c.op === 'no_command_substitution' ? `when ${c.key} has a substitution` : `when ${c.key} ${c.op} "${c.value}"`,
+    );
   return bits.join(' ');
 }
 

@@ -61,7 +61,9 @@ export function followPlans(compiled: CompiledPolicy): Record<FollowAction, Plan
 /** The tool's rules of `action` that constrain its path (file tools) or URL (fetch_url). */
 function constrainingRules(compiled: CompiledPolicy, tool: string, action: FollowAction): FileRules {
   const kind = tool === 'fetch_url' ? 'url' : 'path';
-  const constrains = (rule: CompiledRule) => rule.params.some((p) => paramKindOf(tool, p.key) === kind) || rule.conditions.some((c) => paramKindOf(tool, c.key) === kind);
+  const constrains = (rule: CompiledRule) =>
+    rule.params.some((p) => paramKindOf(tool, p.key) === kind) ||
+    rule.conditions.some((c) => paramKindOf(tool, c.key) === kind);
   return { rules: compiled.candidates(tool)[action].filter(constrains) };
 }
 
@@ -129,9 +131,17 @@ function followFileRules(plan: Plan, prep: PreparedCall, part: ShellPart): Follo
   return undefined;
 }
 
-function firstMatch(fileRules: FileRules, tool: string, shape: PathShape, prep: PreparedCall): CompiledRule | undefined {
+function firstMatch(
+  fileRules: FileRules,
+  tool: string,
+  shape: PathShape,
+  prep: PreparedCall,
+): CompiledRule | undefined {
   const exact = shape.exact;
-  const rules = exact !== undefined && fileRules.rules.length >= INDEX_FROM ? indexOf(fileRules, prep).candidates(exact) : fileRules.rules;
+  const rules =
+    exact !== undefined && fileRules.rules.length >= INDEX_FROM
+      ? indexOf(fileRules, prep).candidates(exact)
+      : fileRules.rules;
   if (!rulesFit(prep, rules.length)) return undefined;
   const filePrep: PreparedCall = {
     call: { tool, params: { path: exact ?? '(a file only known at run time)' }, agent: prep.call.agent },

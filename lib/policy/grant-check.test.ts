@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { checkGrantRules, derivePermission, exactCallRules, grantCoverage, grantFitsCall, type Rule, type ToolCall } from './index';
+import {
+  checkGrantRules,
+  derivePermission,
+  exactCallRules,
+  grantCoverage,
+  grantFitsCall,
+  type Rule,
+  type ToolCall,
+} from './index';
 
 const ws = { workspaceRoot: '/ws', homeDir: '/home/u' };
-const bash = (command: string, agent?: string): ToolCall => ({ tool: 'bash', params: { command }, ...(agent ? { agent } : {}) });
+const bash = (command: string, agent?: string): ToolCall => ({
+  tool: 'bash',
+  params: { command },
+  ...(agent ? { agent } : {}),
+});
 const allowBash = (command: string): Rule => ({ action: 'allow', tool: 'bash', params: { command } });
 const asUser = (call: ToolCall) => ({ call, suggested: derivePermission(call, ws), mayEdit: false });
 const asAdmin = (call: ToolCall) => ({ call, suggested: derivePermission(call, ws), mayEdit: true });
@@ -18,7 +30,12 @@ describe('Always Allow: a grant must cover the call it is made for', () => {
     ['a rule for a command only known at run time', allowBash('echo *'), bash('$CMD hello'), 'none'],
     ['a rule for another tool', { action: 'allow', tool: 'read_file' } as Rule, bash('echo hello'), 'none'],
     ['a rule for another agent', { ...allowBash('echo *'), agent: 'reviewer' } as Rule, bash('echo hello'), 'none'],
-    ['a file rule for the path', { action: 'allow', tool: 'read_file', params: { path: '/ws/a.txt' } } as Rule, { tool: 'read_file', params: { path: 'a.txt' } }, 'all'],
+    [
+      'a file rule for the path',
+      { action: 'allow', tool: 'read_file', params: { path: '/ws/a.txt' } } as Rule,
+      { tool: 'read_file', params: { path: 'a.txt' } },
+      'all',
+    ],
   ] as const)('%s: %s', (_name, rule, call, expected) => {
     expect(grantCoverage(rule, call, ws)).toBe(expected);
   });
@@ -49,7 +66,9 @@ describe('Always Allow: the exact call', () => {
   });
 
   it('a call from a subagent pins the agent', () => {
-    expect(exactCallRules(bash('ls', 'reviewer'), ws)).toEqual([expect.objectContaining({ agent: 'reviewer', params: { command: 'ls' } })]);
+    expect(exactCallRules(bash('ls', 'reviewer'), ws)).toEqual([
+      expect.objectContaining({ agent: 'reviewer', params: { command: 'ls' } }),
+    ]);
   });
 
   it('a URL with a star cannot be pinned (URL patterns have no escape)', () => {
@@ -62,8 +81,14 @@ describe('Always Allow: what a decider may supply', () => {
 
   it('a user may supply the suggested rule unchanged, or the exact call; the engine’s copy is stored', () => {
     const suggested = derivePermission(call, ws);
-    expect(checkGrantRules([{ ...suggested[0]!, description: 'mine', id: 'x' }], asUser(call), ws)).toEqual({ ok: true, rules: [suggested[0]] });
-    expect(checkGrantRules([allowBash('echo hello')], asUser(call), ws)).toEqual({ ok: true, rules: [exactCallRules(call, ws)[0]] });
+    expect(checkGrantRules([{ ...suggested[0]!, description: 'mine', id: 'x' }], asUser(call), ws)).toEqual({
+      ok: true,
+      rules: [suggested[0]],
+    });
+    expect(checkGrantRules([allowBash('echo hello')], asUser(call), ws)).toEqual({
+      ok: true,
+      rules: [exactCallRules(call, ws)[0]],
+    });
   });
 
   it.each([
@@ -83,11 +108,16 @@ describe('Always Allow: what a decider may supply', () => {
 
   it('a suggestion that does not cover the call is refused, even unchanged', () => {
     const result = checkGrantRules([allowBash('ls *')], { call, suggested: [allowBash('ls *')], mayEdit: false }, ws);
-    expect(!result.ok && result.issues).toEqual([{ index: 0, path: 'params', message: expect.stringMatching(/does not cover/) }]);
+    expect(!result.ok && result.issues).toEqual([
+      { index: 0, path: 'params', message: expect.stringMatching(/does not cover/) },
+    ]);
   });
 
   it('an admin may edit freely: an allow rule for the tool that covers the call', () => {
-    expect(checkGrantRules([allowBash('echo h*')], asAdmin(call), ws)).toEqual({ ok: true, rules: [allowBash('echo h*')] });
+    expect(checkGrantRules([allowBash('echo h*')], asAdmin(call), ws)).toEqual({
+      ok: true,
+      rules: [allowBash('echo h*')],
+    });
     expect(checkGrantRules([allowBash('*')], asAdmin(call), ws)).toEqual({ ok: true, rules: [allowBash('*')] });
   });
 

@@ -27,12 +27,25 @@ export type Coverage = 'all' | 'part' | 'none';
  * rules alone; the real policy also shows what a grant can never override, such as an ask rule).
  * Coverage: `all` of the call, a `part` of a shell command, or `none`.
  */
-export function judgeGrant(rules: Rule | readonly Rule[], call: ToolCall, ctx: GrantContext = {}, policy?: CompiledPolicy): { coverage: Coverage; decision: Decision } {
+export function judgeGrant(
+  rules: Rule | readonly Rule[],
+  call: ToolCall,
+  ctx: GrantContext = {},
+  policy?: CompiledPolicy,
+): { coverage: Coverage; decision: Decision } {
   const under = policy ?? (denyAll ??= compilePolicy({ defaultAction: 'deny', rules: [] }));
   const grants = Array.isArray(rules) ? rules : [rules as Rule];
-  const decision = evaluate(under, call, { mode: 'default', grants, workspaceRoot: ctx.workspaceRoot, homeDir: ctx.homeDir, paramKinds: ctx.paramKinds, risk: ctx.risk });
+  const decision = evaluate(under, call, {
+    mode: 'default',
+    grants,
+    workspaceRoot: ctx.workspaceRoot,
+    homeDir: ctx.homeDir,
+    paramKinds: ctx.paramKinds,
+    risk: ctx.risk,
+  });
   const byGrant = (d: { action: string; grant?: unknown }) => d.action === 'allow' && d.grant !== undefined;
-  if (decision.action === 'allow' && (byGrant(decision) || decision.parts?.some(byGrant))) return { coverage: 'all', decision };
+  if (decision.action === 'allow' && (byGrant(decision) || decision.parts?.some(byGrant)))
+    return { coverage: 'all', decision };
   return { coverage: decision.parts?.some(byGrant) ? 'part' : 'none', decision };
 }
 
@@ -43,7 +56,12 @@ export function grantCoverage(rule: Rule, call: ToolCall, ctx: GrantContext = {}
 
 /** True when the rule could be stored as a grant for this call at all: see the module comment. */
 export function grantFitsCall(rule: Rule, call: ToolCall, ctx: GrantContext = {}): boolean {
-  return rule.action === 'allow' && rule.tool === call.tool && isLiteralGlob(rule.tool) && grantCoverage(rule, call, ctx) !== 'none';
+  return (
+    rule.action === 'allow' &&
+    rule.tool === call.tool &&
+    isLiteralGlob(rule.tool) &&
+    grantCoverage(rule, call, ctx) !== 'none'
+  );
 }
 
 /**
@@ -61,24 +79,52 @@ export function exactCallRules(call: ToolCall, ctx: GrantContext = {}): Rule[] {
     if (key === commandKey) continue;
     const value = call.params[key];
     const kind = kindOf(key);
-    if (kind === 'path' && typeof value === 'string') pinned[key] = escapePathGlob(resolvePath(value, pathContext(ctx.workspaceRoot, ctx.homeDir)));
+    if (kind === 'path' && typeof value === 'string')
+      pinned[key] = escapePathGlob(resolvePath(value, pathContext(ctx.workspaceRoot, ctx.homeDir)));
     else if (kind === 'url' && typeof value === 'string') {
       const href = normalizeUrl(value)?.href;
       if (!href || href.includes('*')) return [];
       pinned[key] = href;
     } else pinned[key] = escapeTextGlob(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
   }
-  if (commandKey === undefined) return [{ ...base, ...(keys.length > 0 ? { params: pinned } : {}), description: `Always allow exactly this ${call.tool} call` }];
+  if (commandKey === undefined)
+    return [
+      {
+        ...base,
+        ...(keys.length > 0 ? { params: pinned } : {}),
+        description: `Always allow exactly this ${call.tool} call`,
+      },
+    ];
   const command = call.params[commandKey];
   if (typeof command !== 'string') return [];
-  const texts = [...new Set(parseCommand(command).parts.map((part) => part.words.map((w) => (w.dynamic ? w.value : quoteWord(w.value))).join(' ')))];
-  return texts.map((text) => ({ ...base, params: { ...pinned, [commandKey]: text }, description: `Always allow: ${text}` }));
+  const texts = [
+    ...new Set(
+      parseCommand(command).parts.map((part) =>
+        part.words.map((w) => (w.dynamic ? w.value : quoteWord(w.value))).join(' '),
+      ),
+    ),
+  ];
+  return texts.map((text) => ({
+    ...base,
+    params: { ...pinned, [commandKey]: text },
+    description: `Always allow: ${text}`,
+  }));
 }
 
 /** What a supplied rule is compared by: everything that decides what it matches (not its id or description). */
 function matchingShape(rule: Rule): string {
-  const sorted = (record: Record<string, string> | undefined) => record && Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return JSON.stringify([rule.action, rule.tool, rule.agent ?? null, sorted(rule.params) ?? null, rule.when ?? null, rule.once ?? false, rule.timeoutS ?? null, rule.onTimeout ?? null]);
+  const sorted = (record: Record<string, string> | undefined) =>
+    record && Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return JSON.stringify([
+    rule.action,
+    rule.tool,
+    rule.agent ?? null,
+    sorted(rule.params) ?? null,
+    rule.when ?? null,
+    rule.once ?? false,
+    rule.timeoutS ?? null,
+    rule.onTimeout ?? null,
+  ]);
 }
 
 export interface AlwaysAllowRequest {
@@ -104,7 +150,11 @@ export type GrantCheck = { ok: true; rules: Rule[] } | { ok: false; issues: Gran
  * decider who may not edit, the engine's own copy of each (suggested or exact), so nothing the
  * client added (an id, a description) is kept.
  */
-export function checkGrantRules(supplied: readonly unknown[], request: AlwaysAllowRequest, ctx: GrantContext = {}): GrantCheck {
+export function checkGrantRules(
+  supplied: readonly unknown[],
+  request: AlwaysAllowRequest,
+  ctx: GrantContext = {},
+): GrantCheck {
   const { call } = request;
   const known = new Map<string, Rule>();
   if (!request.mayEdit) {
@@ -122,21 +172,29 @@ export function checkGrantRules(supplied: readonly unknown[], request: AlwaysAll
     const rule = parsed.data;
     const refuse = (path: string, message: string) => void issues.push({ index, path, message });
     if (rule.action !== 'allow') return refuse('action', 'an Always Allow rule must be an allow rule');
-    if (!isLiteralGlob(rule.tool)) return refuse('tool', `a tool glob is not allowed: name the tool of this call, "${call.tool}"`);
+    if (!isLiteralGlob(rule.tool))
+      return refuse('tool', `a tool glob is not allowed: name the tool of this call, "${call.tool}"`);
     if (rule.tool !== call.tool) return refuse('tool', `must be "${call.tool}", the tool of this call`);
     let stored = rule;
     if (!request.mayEdit) {
       const match = known.get(matchingShape(rule));
-      if (!match) return refuse('', `must be one of the rules suggested for this call, unchanged, or the exact call (${describeChoices(known)}); only an admin may edit them`);
+      if (!match)
+        return refuse(
+          '',
+          `must be one of the rules suggested for this call, unchanged, or the exact call (${describeChoices(known)}); only an admin may edit them`,
+        );
       stored = match;
     }
-    if (grantCoverage(stored, call, ctx) === 'none') return refuse('params', 'does not cover this call: the engine would not allow it with this rule');
+    if (grantCoverage(stored, call, ctx) === 'none')
+      return refuse('params', 'does not cover this call: the engine would not allow it with this rule');
     rules.push(stored);
   });
   return issues.length > 0 ? { ok: false, issues } : { ok: true, rules };
 }
 
 function describeChoices(known: Map<string, Rule>): string {
-  const shown = [...new Set([...known.values()].map((rule) => JSON.stringify(rule.params ?? {})))].map((text) => (text.length > 200 ? `${text.slice(0, 200)}…` : text));
+  const shown = [...new Set([...known.values()].map((rule) => JSON.stringify(rule.params ?? {})))].map((text) =>
+    text.length > 200 ? `${text.slice(0, 200)}…` : text,
+  );
   return shown.length === 0 ? 'none here' : shown.slice(0, 10).join(' or ');
 }

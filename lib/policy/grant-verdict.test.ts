@@ -1,10 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { alwaysAllowVerdict, compilePolicy, DEFAULT_POLICY, derivePermission, grantFitsCall, type Rule, type ToolCall } from './index';
+import {
+  alwaysAllowVerdict,
+  compilePolicy,
+  DEFAULT_POLICY,
+  derivePermission,
+  grantFitsCall,
+  type Rule,
+  type ToolCall,
+} from './index';
 
 const ws = { workspaceRoot: '/ws', homeDir: '/home/u' };
 const bash = (command: string): ToolCall => ({ tool: 'bash', params: { command } });
 const defaults = compilePolicy(DEFAULT_POLICY);
-const withAsk = compilePolicy({ ...DEFAULT_POLICY, rules: [...(DEFAULT_POLICY.rules ?? []), { id: 'ask-deploys', action: 'ask', tool: 'bash', params: { command: 'deploy *' } }] });
+const withAsk = compilePolicy({
+  ...DEFAULT_POLICY,
+  rules: [
+    ...(DEFAULT_POLICY.rules ?? []),
+    { id: 'ask-deploys', action: 'ask', tool: 'bash', params: { command: 'deploy *' } },
+  ],
+});
 /** What Always Allow would store for the call, as the loop computes it (suggested, filtered), and what was derived. */
 function verdict(policy: typeof defaults, call: ToolCall) {
   const derived = derivePermission(call, ws);
@@ -36,11 +50,20 @@ describe('Always Allow keeps its word: offered only when the grant covers this v
 
   it('an edited rule is judged the same way (the live re-check of the inline editor)', () => {
     const call = bash('ls -la');
-    expect(alwaysAllowVerdict(defaults, call, [{ action: 'allow', tool: 'bash', params: { command: 'cat *' } } as Rule], ws).covers).toBe(false);
-    expect(alwaysAllowVerdict(defaults, call, [{ action: 'allow', tool: 'bash', params: { command: 'ls -la' } } as Rule], ws).covers).toBe(true);
+    expect(
+      alwaysAllowVerdict(defaults, call, [{ action: 'allow', tool: 'bash', params: { command: 'cat *' } } as Rule], ws)
+        .covers,
+    ).toBe(false);
+    expect(
+      alwaysAllowVerdict(defaults, call, [{ action: 'allow', tool: 'bash', params: { command: 'ls -la' } } as Rule], ws)
+        .covers,
+    ).toBe(true);
   });
 
   it('nothing to suggest: does not cover', () => {
-    expect(alwaysAllowVerdict(defaults, bash('ls'), [], ws, [])).toEqual({ covers: false, reason: 'No rule can be suggested for this call.' });
+    expect(alwaysAllowVerdict(defaults, bash('ls'), [], ws, [])).toEqual({
+      covers: false,
+      reason: 'No rule can be suggested for this call.',
+    });
   });
 });

@@ -12,7 +12,13 @@ import type { AlwaysAllowVerdict, Decision, Rule, ToolCall } from './types';
  * cover it, the engine's decision with `explainWith` (the rules derived before the filter that
  * dropped those that cover nothing) says why: the dropped rule's own obstacle, not "no rule".
  */
-export function alwaysAllowVerdict(policy: CompiledPolicy, call: ToolCall, rules: readonly Rule[], ctx: GrantContext = {}, explainWith: readonly Rule[] = rules): AlwaysAllowVerdict {
+export function alwaysAllowVerdict(
+  policy: CompiledPolicy,
+  call: ToolCall,
+  rules: readonly Rule[],
+  ctx: GrantContext = {},
+  explainWith: readonly Rule[] = rules,
+): AlwaysAllowVerdict {
   if (rules.length > 0 && judgeGrant(rules, call, ctx, policy).coverage === 'all') return { covers: true };
   const explained = explainWith.length > 0 ? explainWith : rules;
   if (explained.length === 0) return { covers: false, reason: 'No rule can be suggested for this call.' };

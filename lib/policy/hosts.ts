@@ -66,7 +66,8 @@ export function ipv6Words(host: string): number[] | undefined {
   }
   const halves = text.split('::');
   if (halves.length > 2) return undefined;
-  const parse = (s: string) => (s === '' ? [] : s.split(':').map((p) => (/^[0-9a-f]{1,4}$/.test(p) ? parseInt(p, 16) : NaN)));
+  const parse = (s: string) =>
+    s === '' ? [] : s.split(':').map((p) => (/^[0-9a-f]{1,4}$/.test(p) ? parseInt(p, 16) : NaN));
   const head = parse(halves[0]!);
   const rest = halves.length === 2 ? parse(halves[1]!) : [];
   const total = 8 - tail.length;
@@ -108,7 +109,7 @@ function compileCidr(spec: string): HostMatcher | undefined {
     const net = (v4 & mask) >>> 0;
     return (host) => {
       const n = ipv4ToInt(host);
-      return n !== undefined && ((n & mask) >>> 0) === net;
+      return n !== undefined && (n & mask) >>> 0 === net;
     };
   }
   const v6 = ipv6Words(base);

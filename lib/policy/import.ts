@@ -66,10 +66,19 @@ export function detectFormat(doc: unknown): PolicyFormat {
     throw new PolicyValidationError([{ path: '', message: 'a policy document must be a JSON object' }]);
   }
   const keys = Object.keys(doc);
-  if (keys.some((k) => k === 'allowlist' || k === 'allowOnce') || (keys.includes('deny') && !keys.includes('rules'))) return 'seed_permissions';
+  if (keys.some((k) => k === 'allowlist' || k === 'allowOnce') || (keys.includes('deny') && !keys.includes('rules')))
+    return 'seed_permissions';
   if (keys.includes('default_action')) return 'snake_rules';
   const rules = (doc as { rules?: unknown }).rules;
-  if (Array.isArray(rules) && rules.some((r) => typeof r === 'object' && r !== null && ('timeout_s' in r || 'on_timeout' in r || (r as { action?: unknown }).action === 'approve'))) {
+  if (
+    Array.isArray(rules) &&
+    rules.some(
+      (r) =>
+        typeof r === 'object' &&
+        r !== null &&
+        ('timeout_s' in r || 'on_timeout' in r || (r as { action?: unknown }).action === 'approve'),
+    )
+  ) {
     return 'snake_rules';
   }
   return 'canonical';
@@ -92,7 +101,12 @@ function fromSeed(doc: unknown): Policy {
       if (entry.agent) rule.agent = entry.agent;
       if (entry.description) rule.description = entry.description;
       if (entry.params && Object.keys(entry.params).length > 0) {
-        rule.params = Object.fromEntries(Object.entries(entry.params).map(([k, v]) => [k, typeof v === 'string' ? v : escapeTextGlob(JSON.stringify(v))]));
+        rule.params = Object.fromEntries(
+          Object.entries(entry.params).map(([k, v]) => [
+            k,
+            typeof v === 'string' ? v : escapeTextGlob(JSON.stringify(v)),
+          ]),
+        );
       }
       if (once) rule.once = true;
       rules.push(rule);
@@ -122,7 +136,11 @@ function fromSnake(doc: unknown): Policy {
     if (r.on_timeout) rule.onTimeout = r.on_timeout;
     return rule;
   });
-  const tests = parsed.data.tests?.map((t) => (typeof t === 'object' && t !== null && (t as { expect?: unknown }).expect === 'approve' ? { ...t, expect: 'ask' } : t));
+  const tests = parsed.data.tests?.map((t) =>
+    typeof t === 'object' && t !== null && (t as { expect?: unknown }).expect === 'approve'
+      ? { ...t, expect: 'ask' }
+      : t,
+  );
   return { defaultAction: toAction(parsed.data.default_action ?? 'ask'), rules, ...withTests(tests) };
 }
 

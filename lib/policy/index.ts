@@ -4,7 +4,18 @@
 export { evaluate } from './evaluate';
 export { compilePolicy, isCompiledPolicy, type CompiledPolicy } from './compile';
 export { derivePermission } from './derive';
-export { checkGrantRules, exactCallRules, grantCoverage, grantFitsCall, judgeGrant, type AlwaysAllowRequest, type Coverage, type GrantCheck, type GrantContext, type GrantIssue } from './grant-check';
+export {
+  checkGrantRules,
+  exactCallRules,
+  grantCoverage,
+  grantFitsCall,
+  judgeGrant,
+  type AlwaysAllowRequest,
+  type Coverage,
+  type GrantCheck,
+  type GrantContext,
+  type GrantIssue,
+} from './grant-check';
 export { importPolicy, detectFormat, type PolicyFormat } from './import';
 export { importDraftPolicy } from './draft';
 export { DRAFT_LIMITS, MAX_VALUE_LENGTH, POLICY_TEST_LIMITS, WORK_BUDGET } from './limits';
@@ -15,7 +26,15 @@ export { DEFAULT_POLICY } from './defaults';
 export { PolicyValidationError, isPolicyValidationError, type PolicyIssue } from './errors';
 export { BUILTIN_PARAM_KINDS, BUILTIN_RISKS, paramKindOf, riskOf } from './kinds';
 export { describeRule } from './explain';
-export { canonicalJson, diffPolicies, isBuiltinRule, isEmptyDiff, isSafetyDeny, type PolicyDiff, type RuleChange } from './diff';
+export {
+  canonicalJson,
+  diffPolicies,
+  isBuiltinRule,
+  isEmptyDiff,
+  isSafetyDeny,
+  type PolicyDiff,
+  type RuleChange,
+} from './diff';
 export { parseCommand } from './shell/parse';
 export type { ParsedCommand, ShellPart } from './shell/types';
 export {

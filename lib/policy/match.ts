@@ -91,7 +91,9 @@ export function ruleMatches(rule: CompiledRule, prep: PreparedCall, unit: Unit, 
 /** True if the rule looks at the shell command being split into parts (then it is a command rule). */
 export function constrainsCommand(rule: CompiledRule, prep: PreparedCall): boolean {
   if (!prep.commandParam) return false;
-  return rule.params.some((p) => p.key === prep.commandParam) || rule.conditions.some((c) => c.key === prep.commandParam);
+  return (
+    rule.params.some((p) => p.key === prep.commandParam) || rule.conditions.some((c) => c.key === prep.commandParam)
+  );
 }
 
 function paramValue(call: ToolCall, key: string): unknown {
@@ -193,7 +195,8 @@ function conditionHolds(condition: CompiledCondition, prep: PreparedCall, unit: 
   if (perPart && (condition.op === 'command_blacklist' || condition.op === 'command_ask_always')) {
     return unit.part ? programsOf(unit.part).some((p) => condition.programs!.has(p)) : mode === 'may';
   }
-  const text = condition.op === 'eq' || condition.op === 'regex' ? asText(value) : typeof value === 'string' ? value : undefined;
+  const text =
+    condition.op === 'eq' || condition.op === 'regex' ? asText(value) : typeof value === 'string' ? value : undefined;
   if (text === undefined) return mode === 'may';
   if (text.length > MAX_LENGTH) return mode === 'may';
   switch (condition.op) {
@@ -208,7 +211,10 @@ function conditionHolds(condition: CompiledCondition, prep: PreparedCall, unit: 
     }
     case 'command_blacklist':
     case 'command_ask_always':
-      return pay(prep, text.length, 1) && parseCommand(text).parts.some((part) => programsOf(part).some((p) => condition.programs!.has(p)));
+      return (
+        pay(prep, text.length, 1) &&
+        parseCommand(text).parts.some((part) => programsOf(part).some((p) => condition.programs!.has(p)))
+      );
     case 'no_command_substitution':
       return pay(prep, text.length, 1) && parseCommand(text).hasSubstitution;
   }

@@ -7,12 +7,48 @@ import { compilePolicy, evaluate } from './index';
 import { compilePathGlob } from './path-glob';
 import { compilePathPattern, pathContext } from './paths';
 
-const SYNTAX = ['a', 'b', '.', '*', '**', '?', '[ab]', '[!a]', '[^a]', '[a-c]', '{a,b}', '{a,}', '{1..3}', '[[:alpha:]]', '+(a|b)', '@(a)', '*(a)', '?(b)', '\\*', '\\a', '!', '+', '@', '(', ')', '|', ',', '"', "'", '$', '^', '1'];
+const SYNTAX = [
+  'a',
+  'b',
+  '.',
+  '*',
+  '**',
+  '?',
+  '[ab]',
+  '[!a]',
+  '[^a]',
+  '[a-c]',
+  '{a,b}',
+  '{a,}',
+  '{1..3}',
+  '[[:alpha:]]',
+  '+(a|b)',
+  '@(a)',
+  '*(a)',
+  '?(b)',
+  '\\*',
+  '\\a',
+  '!',
+  '+',
+  '@',
+  '(',
+  ')',
+  '|',
+  ',',
+  '"',
+  "'",
+  '$',
+  '^',
+  '1',
+];
 const globSegment = fc.array(fc.constantFrom(...SYNTAX), { minLength: 1, maxLength: 4 }).map((xs) => xs.join(''));
 const glob = fc.array(globSegment, { minLength: 1, maxLength: 4 }).map((xs) => `/${xs.join('/')}`);
 // Normalized absolute paths: no empty, `.` or `..` segment.
 const valueSegment = fc
-  .array(fc.constantFrom('a', 'b', '.', '*', '1', '!', '(', ')', ',', '"', '[', ']', '{', '}', 'ab', '...', '\\'), { minLength: 1, maxLength: 4 })
+  .array(fc.constantFrom('a', 'b', '.', '*', '1', '!', '(', ')', ',', '"', '[', ']', '{', '}', 'ab', '...', '\\'), {
+    minLength: 1,
+    maxLength: 4,
+  })
   .map((xs) => xs.join(''))
   .filter((s) => s !== '.' && s !== '..');
 const path = fc.array(valueSegment, { minLength: 0, maxLength: 5 }).map((xs) => `/${xs.join('/')}`);
@@ -37,12 +73,23 @@ describe('path globs', () => {
   }, 60_000);
 
   it('a glob of only *, ? and ** segments (matched without a regex) matches exactly what picomatch matches', () => {
-    const simpleSegment = fc.oneof(fc.constant('**'), fc.array(fc.constantFrom('a', 'b', '.', '*', '?', 'ab'), { minLength: 1, maxLength: 3 }).map((xs) => xs.join('')));
+    const simpleSegment = fc.oneof(
+      fc.constant('**'),
+      fc.array(fc.constantFrom('a', 'b', '.', '*', '?', 'ab'), { minLength: 1, maxLength: 3 }).map((xs) => xs.join('')),
+    );
     const simpleGlob = fc
       .array(simpleSegment, { minLength: 1, maxLength: 5 })
       .map((xs) => `/${xs.join('/')}`)
       .filter((glob) => !glob.includes('***'));
-    const simplePath = fc.array(fc.array(fc.constantFrom('a', 'b', '.', 'ab', '*'), { minLength: 1, maxLength: 3 }).map((xs) => xs.join('')).filter((s) => s !== '.' && s !== '..'), { maxLength: 6 }).map((xs) => `/${xs.join('/')}`);
+    const simplePath = fc
+      .array(
+        fc
+          .array(fc.constantFrom('a', 'b', '.', 'ab', '*'), { minLength: 1, maxLength: 3 })
+          .map((xs) => xs.join(''))
+          .filter((s) => s !== '.' && s !== '..'),
+        { maxLength: 6 },
+      )
+      .map((xs) => `/${xs.join('/')}`);
     fc.assert(
       fc.property(simpleGlob, fc.array(simplePath, { minLength: 1, maxLength: 10 }), (pattern, values) => {
         const ours = compilePathGlob(pattern);
@@ -57,16 +104,34 @@ describe('path globs', () => {
     expect(() => compilePathGlob('/***/a.*')).toThrow(/three or more \* in a row/);
     expect(() => compilePathGlob('/a/b***')).toThrow(/three or more \* in a row/);
     expect(() => compilePathGlob('/a/\\***')).not.toThrow();
-    expect(() => compilePolicy({ rules: [{ action: 'deny', tool: 'read_file', params: { path: '/***/a.*' } }] })).toThrow(/rules\.0\.params\.path.*three or more/);
+    expect(() =>
+      compilePolicy({ rules: [{ action: 'deny', tool: 'read_file', params: { path: '/***/a.*' } }] }),
+    ).toThrow(/rules\.0\.params\.path.*three or more/);
   });
 
   it('the fast shapes (a plain path, a directory and everything below it) agree with picomatch', () => {
     const ctx = pathContext('/ws', '/home/u');
     for (const pattern of ['src/a.ts', 'src/**', '/etc/**', '~/.ssh/**', 'a b/**', 'src/x.y/**']) {
       const ours = compilePathPattern(pattern, ctx);
-      const full = pattern.startsWith('/') ? pattern : pattern.startsWith('~') ? `/home/u${pattern.slice(1)}` : `/ws/${pattern}`;
+      const full = pattern.startsWith('/')
+        ? pattern
+        : pattern.startsWith('~')
+          ? `/home/u${pattern.slice(1)}`
+          : `/ws/${pattern}`;
       const reference = picomatch(full, { dot: true });
-      for (const value of ['/ws/src/a.ts', '/ws/src', '/ws/srcx', '/ws/src/a/b', '/etc', '/etc/passwd', '/home/u/.ssh/id', '/ws/a b/c', '/ws/src/x.y', '/ws/src/xzy/1', '/']) {
+      for (const value of [
+        '/ws/src/a.ts',
+        '/ws/src',
+        '/ws/srcx',
+        '/ws/src/a/b',
+        '/etc',
+        '/etc/passwd',
+        '/home/u/.ssh/id',
+        '/ws/a b/c',
+        '/ws/src/x.y',
+        '/ws/src/xzy/1',
+        '/',
+      ]) {
         expect(ours.test(value), `${pattern} on ${value}`).toBe(reference(value));
       }
     }
@@ -74,7 +139,9 @@ describe('path globs', () => {
 
   it('a negated extglob is refused with a message that says why, naming the rule field', () => {
     expect(() => compilePathGlob('/ws/!(x)')).toThrow(/negated extglob/);
-    expect(() => compilePolicy({ rules: [{ action: 'deny', tool: 'read_file', params: { path: 'src/!(*.ts)' } }] })).toThrow(/rules\.0\.params\.path: a negated extglob/);
+    expect(() =>
+      compilePolicy({ rules: [{ action: 'deny', tool: 'read_file', params: { path: 'src/!(*.ts)' } }] }),
+    ).toThrow(/rules\.0\.params\.path: a negated extglob/);
   });
 
   it('a path glob is linear: /ws/*a*a*a*a*b against a 100,000-character name (25 s for 200 before)', () => {

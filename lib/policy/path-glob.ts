@@ -41,7 +41,10 @@ export function compilePathGlob(glob: string): PathMatcher {
 const STAR_RUN = /(^|[^\\])\*{3,}/;
 
 function compileUncached(glob: string): PathMatcher {
-  if (STAR_RUN.test(glob)) throw new Error(`"${glob}" has three or more * in a row: write * (within one directory) or ** (across directories)`);
+  if (STAR_RUN.test(glob))
+    throw new Error(
+      `"${glob}" has three or more * in a row: write * (within one directory) or ** (across directories)`,
+    );
   return compileSegments(glob) ?? compileRe2(glob);
 }
 
@@ -65,7 +68,8 @@ function compileSegments(glob: string): PathMatcher | undefined {
   source.forEach((segment, i) => {
     if (segment === '**') {
       const last = i === source.length - 1;
-      if ((i === 0 && !last) || (last && i > 0 && source[i - 1]!.endsWith('*'))) groups[groups.length - 1]!.push(ANY_SEGMENT);
+      if ((i === 0 && !last) || (last && i > 0 && source[i - 1]!.endsWith('*')))
+        groups[groups.length - 1]!.push(ANY_SEGMENT);
       groups.push([]);
       return;
     }
@@ -76,7 +80,8 @@ function compileSegments(glob: string): PathMatcher | undefined {
   const reference = picomatch.makeRe(glob, { dot: true });
   return {
     weight: weight * groups.length,
-    test: (absolute) => absolute === glob || (absolute === '/' ? reference.test(absolute) : matchGroups(groups, segmentsOf(absolute))),
+    test: (absolute) =>
+      absolute === glob || (absolute === '/' ? reference.test(absolute) : matchGroups(groups, segmentsOf(absolute))),
   };
 }
 
@@ -167,7 +172,8 @@ export function toRe2Source(source: string): string {
     }
     if (ch === '[') {
       // JavaScript's `[]` matches nothing and `[^]` anything; RE2 reads both differently.
-      if (source.startsWith('[]', i)) throw new Error('an empty bracket expression [] is not supported in path patterns');
+      if (source.startsWith('[]', i))
+        throw new Error('an empty bracket expression [] is not supported in path patterns');
       if (source.startsWith('[^]', i)) throw new Error('the bracket expression [^] is not supported in path patterns');
       inClass = true;
       out += ch;
@@ -179,7 +185,10 @@ export function toRe2Source(source: string): string {
         i += harmless.length - 1;
         continue;
       }
-      if (/^\(\?<?[=!]/.test(source.slice(i, i + 4))) throw new Error('a negated extglob !(...) (or an unbalanced parenthesis) is not supported in path patterns: it needs a lookahead, which cannot be matched in linear time (write a deny rule instead)');
+      if (/^\(\?<?[=!]/.test(source.slice(i, i + 4)))
+        throw new Error(
+          'a negated extglob !(...) (or an unbalanced parenthesis) is not supported in path patterns: it needs a lookahead, which cannot be matched in linear time (write a deny rule instead)',
+        );
     }
     out += ch;
   }
@@ -189,7 +198,8 @@ export function toRe2Source(source: string): string {
 /** One escaped character of a JavaScript (non-unicode) regex, as RE2 reads the same thing. */
 function escapeFor(ch: string, inClass: boolean): string {
   if (/[dDwWtnrfv]/.test(ch) || (ch === 'b' && !inClass) || (ch === 'B' && !inClass)) return `\\${ch}`;
-  if (/[sScxuk0-9]/.test(ch) || ch === 'p' || ch === 'P' || ch === 'B') throw new Error(`the escape \\${ch} is not supported in path patterns`);
+  if (/[sScxuk0-9]/.test(ch) || ch === 'p' || ch === 'P' || ch === 'B')
+    throw new Error(`the escape \\${ch} is not supported in path patterns`);
   if (/[a-zA-Z]/.test(ch)) return ch;
   return `\\${ch}`;
 }

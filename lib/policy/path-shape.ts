@@ -49,12 +49,16 @@ export function shapeOf(access: FileAccess, dir: Dir, start: string, paths: Path
   const segments = normalize([...base, ...rest]);
   if (access.recursive) segments.push(ANY);
   const shape: PathShape = { segments, dotglob };
-  if (segments.every((s) => s.kind === 'name')) shape.exact = `/${segments.map((s) => (s as { name: string }).name).join('/')}`;
+  if (segments.every((s) => s.kind === 'name'))
+    shape.exact = `/${segments.map((s) => (s as { name: string }).name).join('/')}`;
   return shape;
 }
 
 function names(path: string): ShapeSegment[] {
-  return path.split('/').filter((s) => s !== '').map((name) => ({ kind: 'name', name }));
+  return path
+    .split('/')
+    .filter((s) => s !== '')
+    .map((name) => ({ kind: 'name', name }));
 }
 
 function dirSegments(dir: Dir, start: string, paths: PathContext): ShapeSegment[] {
@@ -67,7 +71,12 @@ function dirSegments(dir: Dir, start: string, paths: PathContext): ShapeSegment[
 const GLOB_CHARS = /[*?[]/;
 
 function wordSegments(text: string, glob: boolean): ShapeSegment[] {
-  return text.split('/').filter((s) => s !== '').map((segment): ShapeSegment => (glob && GLOB_CHARS.test(segment) ? globSegment(segment) : { kind: 'name', name: segment }));
+  return text
+    .split('/')
+    .filter((s) => s !== '')
+    .map((segment): ShapeSegment =>
+      glob && GLOB_CHARS.test(segment) ? globSegment(segment) : { kind: 'name', name: segment },
+    );
 }
 
 /** A shell glob segment (`*.ts`, `v[0-9]*`) as a linear matcher. */
@@ -108,7 +117,8 @@ function dynamicSegments(text: string, dir: Dir, start: string, paths: PathConte
   let base: ShapeSegment[];
   if (prefix === '') base = [];
   else if (prefixDir.startsWith('/') && PLAIN_TAIL.test(prefixDir.slice(1, -1) || 'x')) base = names(prefixDir);
-  else if (prefixDir !== '' && !prefixDir.startsWith('~') && PLAIN_TAIL.test(prefixDir.slice(0, -1))) base = [...dirSegments(dir, start, paths), ...names(prefixDir)];
+  else if (prefixDir !== '' && !prefixDir.startsWith('~') && PLAIN_TAIL.test(prefixDir.slice(0, -1)))
+    base = [...dirSegments(dir, start, paths), ...names(prefixDir)];
   else base = [];
   return [base, [ANY, ...tailSegments]];
 }
@@ -131,7 +141,8 @@ function normalize(segments: ShapeSegment[]): ShapeSegment[] {
 
 // ---- a rule's path glob, by segments --------------------------------------------------------
 
-type PatternSegment = { kind: 'globstar' } | { kind: 'literal'; text: string } | { kind: 'glob'; text: string; matcher: PathMatcher };
+type PatternSegment =
+  { kind: 'globstar' } | { kind: 'literal'; text: string } | { kind: 'glob'; text: string; matcher: PathMatcher };
 
 /** A rule's path pattern split into segments; undefined when a `/` sits inside braces or parentheses. */
 export interface PatternSegments {
@@ -161,11 +172,13 @@ export function patternSegments(pattern: string, paths: PathContext): PatternSeg
     } else current += c;
   }
   pieces.push(current);
-  const segments = pieces.filter((p) => p !== '').map((piece): PatternSegment => {
-    if (piece === '**') return { kind: 'globstar' };
-    if (!SPECIAL.test(piece)) return { kind: 'literal', text: piece };
-    return { kind: 'glob', text: piece, matcher: compilePathGlob(`/${piece}`) };
-  });
+  const segments = pieces
+    .filter((p) => p !== '')
+    .map((piece): PatternSegment => {
+      if (piece === '**') return { kind: 'globstar' };
+      if (!SPECIAL.test(piece)) return { kind: 'literal', text: piece };
+      return { kind: 'glob', text: piece, matcher: compilePathGlob(`/${piece}`) };
+    });
   return { segments };
 }
 
@@ -201,7 +214,8 @@ function segmentsMeet(p: PatternSegment, s: ShapeSegment, dotglob: boolean): boo
   if (p.kind === 'globstar' || s.kind === 'any' || s.kind === 'one') return true;
   if (s.kind === 'name') return p.kind === 'literal' ? p.text === s.name : p.matcher.test(`/${s.name}`);
   // A shell glob never matches a leading dot unless it starts with one (or dotglob is on).
-  if (p.kind === 'literal') return s.matcher.test(p.text) && (dotglob || !p.text.startsWith('.') || s.text.startsWith('.'));
+  if (p.kind === 'literal')
+    return s.matcher.test(p.text) && (dotglob || !p.text.startsWith('.') || s.text.startsWith('.'));
   return globsMeet(p.text, s.text);
 }
 

@@ -78,7 +78,8 @@ export function compilePathPattern(pattern: string, ctx: PathContext): PathMatch
   // A cheap prefix test first: with many path rules for one tool, most are skipped without
   // running their regex. Only for plain prefixes (an escaped character would not compare).
   const { base, isGlob } = picomatch.scan(full);
-  if (isGlob && base.length > 1 && !base.includes('\\')) return { weight: matcher.weight, test: (absolute) => absolute.startsWith(base) && matcher.test(absolute) };
+  if (isGlob && base.length > 1 && !base.includes('\\'))
+    return { weight: matcher.weight, test: (absolute) => absolute.startsWith(base) && matcher.test(absolute) };
   return matcher;
 }
 

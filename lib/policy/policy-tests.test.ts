@@ -2,7 +2,16 @@
 // its agent) and the schema that carries and bounds them in every importable format.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compilePolicy, describeTestResult, evaluate, importPolicy, POLICY_TEST_LIMITS, PolicyValidationError, runPolicyTests, type PolicyInput } from './index';
+import {
+  compilePolicy,
+  describeTestResult,
+  evaluate,
+  importPolicy,
+  POLICY_TEST_LIMITS,
+  PolicyValidationError,
+  runPolicyTests,
+  type PolicyInput,
+} from './index';
 
 const rules: PolicyInput['rules'] = [
   { action: 'allow', tool: 'bash', params: { command: 'git *' } },
@@ -28,19 +37,38 @@ describe('runPolicyTests', () => {
       { call: { tool: 'bash', params: { command: 'rm -fr build' } }, expect: 'allow' },
     ]);
     expect(report).toMatchObject({ passed: 1, failed: 1 });
-    expect(report.results[0]).toMatchObject({ index: 0, name: 'git is fine', expect: 'allow', got: 'allow', pass: true, reason: 'matched_rule', rule: { index: 0 } });
-    expect(report.results[1]).toMatchObject({ index: 1, expect: 'allow', got: 'deny', pass: false, rule: { index: 1 } });
+    expect(report.results[0]).toMatchObject({
+      index: 0,
+      name: 'git is fine',
+      expect: 'allow',
+      got: 'allow',
+      pass: true,
+      reason: 'matched_rule',
+      rule: { index: 0 },
+    });
+    expect(report.results[1]).toMatchObject({
+      index: 1,
+      expect: 'allow',
+      got: 'deny',
+      pass: false,
+      rule: { index: 1 },
+    });
     expect(report.results[1]!.explanation).toMatch(/rule #2/);
-    expect(describeTestResult(report.results[1]!)).toBe('test #2: bash {"command":"rm -fr build"}: expected allow, got deny');
+    expect(describeTestResult(report.results[1]!)).toBe(
+      'test #2: bash {"command":"rm -fr build"}: expected allow, got deny',
+    );
   });
 
   it("runs the policy's own tests by default", () => {
-    const policy = compilePolicy({ rules, tests: [{ call: { tool: 'bash', params: { command: 'git log' } }, expect: 'allow' }] });
+    const policy = compilePolicy({
+      rules,
+      tests: [{ call: { tool: 'bash', params: { command: 'git log' } }, expect: 'allow' }],
+    });
     expect(runPolicyTests(policy)).toMatchObject({ passed: 1, failed: 0 });
     expect(runPolicyTests(compilePolicy({ rules }))).toEqual({ results: [], passed: 0, failed: 0 });
   });
 
-  it('the agent of a test is the call\'s', () => {
+  it("the agent of a test is the call's", () => {
     const report = runPolicyTests({ rules }, [
       { call: { tool: 'read_file', params: { path: 'a.txt' }, agent: 'reviewer' }, expect: 'allow' },
       { call: { tool: 'read_file', params: { path: 'a.txt' } }, expect: 'allow' },
@@ -69,7 +97,11 @@ describe('runPolicyTests', () => {
   });
 
   it('a test list given separately is validated, naming tests.<i>', () => {
-    expect(issuesOf(() => runPolicyTests({ rules }, [{ call: { tool: 'bash', params: {} }, expect: 'maybe' as 'allow' }])).map((i) => i.path)).toEqual(['tests.0.expect']);
+    expect(
+      issuesOf(() =>
+        runPolicyTests({ rules }, [{ call: { tool: 'bash', params: {} }, expect: 'maybe' as 'allow' }]),
+      ).map((i) => i.path),
+    ).toEqual(['tests.0.expect']);
   });
 
   it('every test gets the decision evaluate gives its call (property)', () => {
@@ -80,20 +112,29 @@ describe('runPolicyTests', () => {
       agent: fc.option(fc.constantFrom('main', 'reviewer'), { nil: undefined }),
     });
     fc.assert(
-      fc.property(call, fc.constantFrom('default', 'plan', 'dontAsk', 'acceptEdits', 'bypassPermissions' as const), (c, mode) => {
-        const { agent, ...rest } = c;
-        const tested = { ...rest, ...(agent ? { agent } : {}) };
-        const [result] = runPolicyTests(policy, [{ call: tested, expect: 'allow', mode }]).results;
-        expect(result!.got).toBe(evaluate(policy, tested, { mode }).action);
-        expect(result!.pass).toBe(result!.got === 'allow');
-      }),
+      fc.property(
+        call,
+        fc.constantFrom('default', 'plan', 'dontAsk', 'acceptEdits', 'bypassPermissions' as const),
+        (c, mode) => {
+          const { agent, ...rest } = c;
+          const tested = { ...rest, ...(agent ? { agent } : {}) };
+          const [result] = runPolicyTests(policy, [{ call: tested, expect: 'allow', mode }]).results;
+          expect(result!.got).toBe(evaluate(policy, tested, { mode }).action);
+          expect(result!.pass).toBe(result!.got === 'allow');
+        },
+      ),
       { numRuns: 200 },
     );
   });
 });
 
 describe('policy tests in the schema', () => {
-  const test = { name: 'no force', call: { tool: 'bash', params: { command: 'rm -rf /' } }, expect: 'deny' as const, mode: 'plan' as const };
+  const test = {
+    name: 'no force',
+    call: { tool: 'bash', params: { command: 'rm -rf /' } },
+    expect: 'deny' as const,
+    mode: 'plan' as const,
+  };
 
   it('a policy keeps its tests; a policy without tests has none', () => {
     expect(compilePolicy({ rules, tests: [test] }).policy.tests).toEqual([test]);
@@ -112,16 +153,30 @@ describe('policy tests in the schema', () => {
 
   it(`bounds the number of tests (${POLICY_TEST_LIMITS.tests}), the size of each call and of all calls together`, () => {
     const many = Array.from({ length: POLICY_TEST_LIMITS.tests + 1 }, () => test);
-    expect(issuesOf(() => compilePolicy({ rules, tests: many }))).toEqual([{ path: 'tests', message: `a policy may carry at most ${POLICY_TEST_LIMITS.tests} tests` }]);
+    expect(issuesOf(() => compilePolicy({ rules, tests: many }))).toEqual([
+      { path: 'tests', message: `a policy may carry at most ${POLICY_TEST_LIMITS.tests} tests` },
+    ]);
     expect(compilePolicy({ rules, tests: many.slice(1) }).policy.tests).toHaveLength(POLICY_TEST_LIMITS.tests);
-    const big = { call: { tool: 'bash', params: { command: 'x'.repeat(POLICY_TEST_LIMITS.callSize) } }, expect: 'ask' as const };
+    const big = {
+      call: { tool: 'bash', params: { command: 'x'.repeat(POLICY_TEST_LIMITS.callSize) } },
+      expect: 'ask' as const,
+    };
     expect(issuesOf(() => compilePolicy({ rules, tests: [big] })).map((i) => i.path)).toEqual(['tests.0.call']);
     const nine = { call: { tool: 'bash', params: { command: 'x'.repeat(9_000) } }, expect: 'ask' as const };
     const total = Array.from({ length: Math.ceil(POLICY_TEST_LIMITS.totalCallSize / 9_000) + 1 }, () => nine);
-    expect(issuesOf(() => compilePolicy({ rules, tests: total }))).toEqual([{ path: 'tests', message: expect.stringMatching(/^the calls of a policy's tests may total at most 100,000 characters/) }]);
+    expect(issuesOf(() => compilePolicy({ rules, tests: total }))).toEqual([
+      {
+        path: 'tests',
+        message: expect.stringMatching(/^the calls of a policy's tests may total at most 100,000 characters/),
+      },
+    ]);
     let deep: unknown = 'leaf';
     for (let i = 0; i < 40; i++) deep = { d: deep };
-    expect(issuesOf(() => compilePolicy({ rules, tests: [{ call: { tool: 'x', params: { deep } }, expect: 'ask' }] })).map((i) => i.path)).toEqual(['tests.0.call']);
+    expect(
+      issuesOf(() => compilePolicy({ rules, tests: [{ call: { tool: 'x', params: { deep } }, expect: 'ask' }] })).map(
+        (i) => i.path,
+      ),
+    ).toEqual(['tests.0.call']);
   });
 
   it('a huge test list is refused quickly, never run', () => {
@@ -136,7 +191,12 @@ describe('policy tests in the schema', () => {
 describe('policy tests through import and export', () => {
   const tests = [
     { call: { tool: 'bash', params: { command: 'rm -rf x' } }, expect: 'deny' as const },
-    { name: 'reviewer reads', call: { tool: 'read_file', params: { path: 'a' }, agent: 'reviewer' }, expect: 'allow' as const, mode: 'plan' as const },
+    {
+      name: 'reviewer reads',
+      call: { tool: 'read_file', params: { path: 'a' }, agent: 'reviewer' },
+      expect: 'allow' as const,
+      mode: 'plan' as const,
+    },
   ];
 
   it('the canonical format keeps tests, and an export imports again to the same policy', () => {
@@ -152,13 +212,23 @@ describe('policy tests through import and export', () => {
   });
 
   it('the snake_case format keeps tests, approve meaning ask', () => {
-    const imported = importPolicy({ default_action: 'approve', rules: [{ tool: 'bash', action: 'deny' }], tests: [{ call: { tool: 'x', params: {} }, expect: 'approve' }, tests[0]] });
+    const imported = importPolicy({
+      default_action: 'approve',
+      rules: [{ tool: 'bash', action: 'deny' }],
+      tests: [{ call: { tool: 'x', params: {} }, expect: 'approve' }, tests[0]],
+    });
     expect(imported.tests).toEqual([{ call: { tool: 'x', params: {} }, expect: 'ask' }, tests[0]]);
     expect(runPolicyTests(imported).failed).toBe(0);
   });
 
   it('invalid tests in a foreign format are named by their path', () => {
-    expect(issuesOf(() => importPolicy({ allowlist: [], tests: [{ call: { tool: 'x', params: {} }, expect: 'yes' }] })).map((i) => i.path)).toEqual(['tests.0.expect']);
-    expect(issuesOf(() => importPolicy({ default_action: 'deny', rules: [], tests: 5 })).map((i) => i.path)).toEqual(['tests']);
+    expect(
+      issuesOf(() => importPolicy({ allowlist: [], tests: [{ call: { tool: 'x', params: {} }, expect: 'yes' }] })).map(
+        (i) => i.path,
+      ),
+    ).toEqual(['tests.0.expect']);
+    expect(issuesOf(() => importPolicy({ default_action: 'deny', rules: [], tests: 5 })).map((i) => i.path)).toEqual([
+      'tests',
+    ]);
   });
 });

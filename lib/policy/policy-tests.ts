@@ -6,16 +6,31 @@ import { compilePolicy, isCompiledPolicy, type CompiledPolicy } from './compile'
 import { PolicyValidationError } from './errors';
 import { evaluate } from './evaluate';
 import { POLICY_TEST_LIMITS } from './limits';
-import { PolicyTestSchema, type EvaluationContext, type Policy, type PolicyInput, type PolicyTest, type PolicyTestInput, type PolicyTestReport, type PolicyTestResult } from './types';
+import {
+  PolicyTestSchema,
+  type EvaluationContext,
+  type Policy,
+  type PolicyInput,
+  type PolicyTest,
+  type PolicyTestInput,
+  type PolicyTestReport,
+  type PolicyTestResult,
+} from './types';
 
-const TestsSchema = z.array(PolicyTestSchema).max(POLICY_TEST_LIMITS.tests, `a policy may carry at most ${POLICY_TEST_LIMITS.tests} tests`);
+const TestsSchema = z
+  .array(PolicyTestSchema)
+  .max(POLICY_TEST_LIMITS.tests, `a policy may carry at most ${POLICY_TEST_LIMITS.tests} tests`);
 
 /**
  * Runs `tests` (default: the policy's own) against the policy, each in its own mode (default
  * `default`) with the rest of `ctx`. Throws PolicyValidationError only for an invalid policy or
  * test list given uncompiled; running never throws.
  */
-export function runPolicyTests(policy: CompiledPolicy | Policy | PolicyInput, tests?: readonly PolicyTestInput[], ctx: Omit<EvaluationContext, 'mode'> = {}): PolicyTestReport {
+export function runPolicyTests(
+  policy: CompiledPolicy | Policy | PolicyInput,
+  tests?: readonly PolicyTestInput[],
+  ctx: Omit<EvaluationContext, 'mode'> = {},
+): PolicyTestReport {
   const compiled = isCompiledPolicy(policy) ? policy : compilePolicy(policy);
   const list = tests === undefined ? (compiled.policy.tests ?? []) : parseTests(tests);
   const results = list.map((test, index) => runOne(compiled, test, index, ctx));
@@ -29,7 +44,12 @@ function parseTests(tests: readonly PolicyTestInput[]): PolicyTest[] {
   return parsed.data;
 }
 
-function runOne(compiled: CompiledPolicy, test: PolicyTest, index: number, ctx: Omit<EvaluationContext, 'mode'>): PolicyTestResult {
+function runOne(
+  compiled: CompiledPolicy,
+  test: PolicyTest,
+  index: number,
+  ctx: Omit<EvaluationContext, 'mode'>,
+): PolicyTestResult {
   const mode = test.mode ?? 'default';
   const decision = evaluate(compiled, test.call, { ...ctx, mode });
   return {

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { compilePolicy, evaluate, importPolicy, PolicyValidationError, type PolicyInput } from './index';
 import { compileRegex } from './regex';
 
-const deny = (value: string, key = 'path'): PolicyInput => ({ rules: [{ action: 'deny', tool: 'http', when: [{ key, op: 'regex', value }] }] });
+const deny = (value: string, key = 'path'): PolicyInput => ({
+  rules: [{ action: 'deny', tool: 'http', when: [{ key, op: 'regex', value }] }],
+});
 
 function issueOf(policy: PolicyInput): { path: string; message: string } {
   try {
@@ -36,14 +38,26 @@ describe('regex conditions', () => {
     ['an unclosed group', '(', /not a valid regular expression/],
     ['a program too large', '.{999}.{999}.{999}', /too large/],
   ])('%s is a validation error naming the field', (_name, value, message) => {
-    const issue = issueOf({ rules: [{ action: 'allow', tool: 'a' }, { action: 'allow', tool: 'b' }, { action: 'allow', tool: 'c' }, { action: 'deny', tool: 'http', when: [{ key: 'path', op: 'regex', value }] }] });
+    const issue = issueOf({
+      rules: [
+        { action: 'allow', tool: 'a' },
+        { action: 'allow', tool: 'b' },
+        { action: 'allow', tool: 'c' },
+        { action: 'deny', tool: 'http', when: [{ key: 'path', op: 'regex', value }] },
+      ],
+    });
     expect(issue.path).toBe('rules.3.when.0.value');
     expect(issue.message).toMatch(message);
     expect(issue.message).toMatch(/RE2|too large/);
   });
 
   it('importing a policy whose regex RE2 cannot run fails the same way', () => {
-    expect(() => importPolicy({ default_action: 'approve', rules: [{ tool: 'x', action: 'deny', when: { param: 'p', op: 'regex', value: '(?!a)' } }] })).toThrow(/rules\.0\.when\.0\.value: lookarounds/);
+    expect(() =>
+      importPolicy({
+        default_action: 'approve',
+        rules: [{ tool: 'x', action: 'deny', when: { param: 'p', op: 'regex', value: '(?!a)' } }],
+      }),
+    ).toThrow(/rules\.0\.when\.0\.value: lookarounds/);
   });
 
   it('what JavaScript and RE2 share still matches the same', () => {
@@ -58,6 +72,7 @@ describe('regex conditions', () => {
       ['(?<name>a)b', 'ab', true],
       ['[^/]+\\.ts$', 'src/a.ts', true],
     ];
-    for (const [pattern, value, expected] of cases) expect(compileRegex(pattern).test(value), `${pattern} on ${value}`).toBe(expected);
+    for (const [pattern, value, expected] of cases)
+      expect(compileRegex(pattern).test(value), `${pattern} on ${value}`).toBe(expected);
   });
 });

@@ -44,7 +44,10 @@ function compileUncached(source: string): RegexMatcher {
   } catch (error) {
     const hint = UNSUPPORTED.find(([pattern]) => pattern.test(source))?.[1];
     const detail = String((error as Error).message ?? error).replace(/^error parsing regexp: /, '');
-    throw new Error(`${hint ?? `not a valid regular expression (${detail})`}: regex conditions use RE2 syntax, which always matches in linear time`, { cause: error });
+    throw new Error(
+      `${hint ?? `not a valid regular expression (${detail})`}: regex conditions use RE2 syntax, which always matches in linear time`,
+      { cause: error },
+    );
   }
   const size = re.programSize();
   if (size > MAX_REGEX_PROGRAM) throw tooLarge(String(size));
@@ -52,7 +55,9 @@ function compileUncached(source: string): RegexMatcher {
 }
 
 function tooLarge(size: string): Error {
-  return new Error(`the regular expression is too large (${size} RE2 instructions, at most ${MAX_REGEX_PROGRAM}): use fewer or smaller repetition counts`);
+  return new Error(
+    `the regular expression is too large (${size} RE2 instructions, at most ${MAX_REGEX_PROGRAM}): use fewer or smaller repetition counts`,
+  );
 }
 
 /**
@@ -94,7 +99,8 @@ export function expandedSize(source: string): number {
     if (ch === '[') {
       if (source[i] === '^') i++;
       if (source[i] === ']') i++;
-      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : source.startsWith('[:', i) ? Math.max(2, source.indexOf(':]', i) + 2 - i) : 1;
+      while (i < source.length && source[i] !== ']')
+        i += source[i] === '\\' ? 2 : source.startsWith('[:', i) ? Math.max(2, source.indexOf(':]', i) + 2 - i) : 1;
       i++;
       return 1;
     }
@@ -106,7 +112,8 @@ export function expandedSize(source: string): number {
         i = end < 0 ? source.length : end + 2;
         return length;
       }
-      if ((next === 'p' || next === 'P' || next === 'x') && source[i] === '{') i = Math.max(i, source.indexOf('}', i) + 1);
+      if ((next === 'p' || next === 'P' || next === 'x') && source[i] === '{')
+        i = Math.max(i, source.indexOf('}', i) + 1);
     }
     return 1;
   };

@@ -106,10 +106,17 @@ function commandKey(matcher: ReturnType<typeof kindMatcher>): { program: string;
   const words = matcher.pattern.words;
   const first = words[0];
   if (!first || first.kind !== 'literal') return undefined;
-  const reading = parseArgs(words.map((w) => (w.kind === 'literal' ? { value: w.text, dynamic: false, splittable: false } : { value: '*', dynamic: true, splittable: false })));
+  const reading = parseArgs(
+    words.map((w) =>
+      w.kind === 'literal'
+        ? { value: w.text, dynamic: false, splittable: false }
+        : { value: '*', dynamic: true, splittable: false },
+    ),
+  );
   const sub = reading.subUnknown || reading.subIndex === undefined ? undefined : reading.sub;
   // `**` before the subcommand may stand for several words: the subcommand could be anywhere.
-  if (sub !== undefined && words.slice(1, reading.subIndex! + 1).some((w) => w.kind === 'anyN')) return { program: first.text };
+  if (sub !== undefined && words.slice(1, reading.subIndex! + 1).some((w) => w.kind === 'anyN'))
+    return { program: first.text };
   return sub === undefined ? { program: first.text } : { program: first.text, sub };
 }
 
@@ -121,7 +128,10 @@ export class PathIndex {
   constructor(rules: readonly CompiledRule[], param: string, paths: PathContext) {
     for (const rule of rules) {
       const pattern = rule.params.find((p) => p.key === param);
-      const base = pattern && kindMatcher(pattern, 'path', paths).kind === 'path' ? pathGlobBase(absolutePathGlob(pattern.pattern, paths)) : undefined;
+      const base =
+        pattern && kindMatcher(pattern, 'path', paths).kind === 'path'
+          ? pathGlobBase(absolutePathGlob(pattern.pattern, paths))
+          : undefined;
       if (base === undefined) this.unindexed.push(rule);
       else push(this.byDir, base, rule);
     }

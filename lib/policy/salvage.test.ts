@@ -25,7 +25,9 @@ describe('salvagePolicy: a stored policy that no longer validates', () => {
   });
 
   it('turns an allow rule that does not validate into one that matches nothing', () => {
-    const { policy } = salvagePolicy({ rules: [{ action: 'allow', tool: 'bash', when: [{ key: 'command', op: 'regex', value: '(\\w)\\1' }] }] });
+    const { policy } = salvagePolicy({
+      rules: [{ action: 'allow', tool: 'bash', when: [{ key: 'command', op: 'regex', value: '(\\w)\\1' }] }],
+    });
     expect(policy.rules).toHaveLength(1);
     expect(evaluate(policy, call('aa'))).toMatchObject({ action: 'ask' });
   });
@@ -34,7 +36,9 @@ describe('salvagePolicy: a stored policy that no longer validates', () => {
     const bad = { action: 'deny', tool: 'bash', when: [{ key: 'command', op: 'regex', value: '(?=x)' }] };
     const tests = [{ call: call('ls'), expect: 'deny' }];
     expect(salvagePolicy({ rules: [bad], tests }).policy.tests).toEqual(tests);
-    expect(salvagePolicy({ rules: [bad], tests: [{ call: call('ls'), expect: 'never' }] }).policy).not.toHaveProperty('tests');
+    expect(salvagePolicy({ rules: [bad], tests: [{ call: call('ls'), expect: 'never' }] }).policy).not.toHaveProperty(
+      'tests',
+    );
   });
 
   it('never throws on garbage, and asks by default', () => {

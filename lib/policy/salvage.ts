@@ -27,7 +27,11 @@ export function salvagePolicy(input: unknown): SalvagedPolicy {
     const salvaged: Rule[] = rules.map((rule) => salvageRule(rule));
     // Tests never change a decision: kept when they still validate, so an admin fixing the rules keeps them.
     const tests = PolicySchema.shape.tests.safeParse(doc.tests);
-    const policy = compilePolicy({ ...(base.success ? base.data : { defaultAction: 'ask' }), rules: salvaged, ...(tests.success && tests.data ? { tests: tests.data } : {}) }).policy;
+    const policy = compilePolicy({
+      ...(base.success ? base.data : { defaultAction: 'ask' }),
+      rules: salvaged,
+      ...(tests.success && tests.data ? { tests: tests.data } : {}),
+    }).policy;
     return { policy, issues: error.issues };
   }
 }
@@ -42,8 +46,20 @@ function salvageRule(rule: unknown): Rule {
     const agent = typeof r.agent === 'string' && r.agent.trim() !== '' && r.agent.length <= 256 ? r.agent : undefined;
     const note = 'it did not validate when loaded';
     if (r.action === 'deny' || r.action === 'ask') {
-      return { ...(id ? { id } : {}), action: r.action, tool, ...(agent ? { agent } : {}), description: `${r.action} every ${tool} call: ${note}` };
+      return {
+        ...(id ? { id } : {}),
+        action: r.action,
+        tool,
+        ...(agent ? { agent } : {}),
+        description: `${r.action} every ${tool} call: ${note}`,
+      };
     }
-    return { ...(id ? { id } : {}), action: 'allow', tool, params: { [DISABLED_RULE_PARAM]: '' }, description: `disabled: ${note}` };
+    return {
+      ...(id ? { id } : {}),
+      action: 'allow',
+      tool,
+      params: { [DISABLED_RULE_PARAM]: '' },
+      description: `disabled: ${note}`,
+    };
   }
 }

@@ -51,7 +51,12 @@ export const RuleSchema = z
     params: z.record(z.string().min(1), z.string()).optional(),
     /** Every condition must hold. */
     when: z.array(ConditionSchema).optional(),
-    timeoutS: z.number().int().positive().max(7 * 24 * 3600).optional(),
+    timeoutS: z
+      .number()
+      .int()
+      .positive()
+      .max(7 * 24 * 3600)
+      .optional(),
     onTimeout: z.literal('deny').optional(),
     /** Only meaningful for allow rules and grants: consumed by the caller the first time it decides a call. */
     once: z.boolean().optional(),
@@ -85,7 +90,10 @@ export const PolicyTestSchema = z
     name: z.string().trim().min(1, 'name must not be empty').max(POLICY_TEST_LIMITS.nameLength).optional(),
     call: ToolCallSchema.superRefine((call, ctx) => {
       if (jsonSize(call, POLICY_TEST_LIMITS.callSize) > POLICY_TEST_LIMITS.callSize) {
-        ctx.addIssue({ code: 'custom', message: `a test's call may be at most ${POLICY_TEST_LIMITS.callSize.toLocaleString('en-US')} characters as JSON, nested at most ${MAX_JSON_DEPTH} deep` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `a test's call may be at most ${POLICY_TEST_LIMITS.callSize.toLocaleString('en-US')} characters as JSON, nested at most ${MAX_JSON_DEPTH} deep`,
+        });
       }
     }),
     expect: ActionSchema,
@@ -108,7 +116,10 @@ export const PolicySchema = z
         if (tests.length > POLICY_TEST_LIMITS.tests) return;
         const total = tests.reduce((n, t) => n + jsonSize(t.call, POLICY_TEST_LIMITS.callSize), 0);
         if (total > POLICY_TEST_LIMITS.totalCallSize) {
-          ctx.addIssue({ code: 'custom', message: `the calls of a policy's tests may total at most ${POLICY_TEST_LIMITS.totalCallSize.toLocaleString('en-US')} characters as JSON (these total ${total.toLocaleString('en-US')})` });
+          ctx.addIssue({
+            code: 'custom',
+            message: `the calls of a policy's tests may total at most ${POLICY_TEST_LIMITS.totalCallSize.toLocaleString('en-US')} characters as JSON (these total ${total.toLocaleString('en-US')})`,
+          });
         }
       })
       .optional(),
@@ -116,7 +127,6 @@ export const PolicySchema = z
   .strict();
 export type Policy = z.infer<typeof PolicySchema>;
 export type PolicyInput = z.input<typeof PolicySchema>;
-
 
 export interface EvaluationContext {
   mode?: Mode;
@@ -138,12 +148,7 @@ export interface EvaluationContext {
 }
 
 export type DecisionReason =
-  | 'matched_rule'
-  | 'session_grant'
-  | 'risk_default'
-  | 'default_action'
-  | 'mode'
-  | 'unparseable';
+  'matched_rule' | 'session_grant' | 'risk_default' | 'default_action' | 'mode' | 'unparseable';
 
 export interface RuleRef {
   index: number;

@@ -4,9 +4,20 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DurableRelayBroker, MemoryRelayStore, type RelayOutcome, type RelayRequest } from './index';
 
 const request = (id: string, expiresIn = 60_000): RelayRequest => ({
-  id, kind: 'permission', runId: 'run', sessionId: 's', agentId: 'main', parents: [], toolCallId: `c-${id}`, tool: 'bash',
-  params: { command: 'ls' }, decision: { action: 'ask', reason: 'default_action', explanation: 'asks' }, suggestedRules: [], prompt: '?',
-  createdAt: Date.now(), expiresAt: Date.now() + expiresIn,
+  id,
+  kind: 'permission',
+  runId: 'run',
+  sessionId: 's',
+  agentId: 'main',
+  parents: [],
+  toolCallId: `c-${id}`,
+  tool: 'bash',
+  params: { command: 'ls' },
+  decision: { action: 'ask', reason: 'default_action', explanation: 'asks' },
+  suggestedRules: [],
+  prompt: '?',
+  createdAt: Date.now(),
+  expiresAt: Date.now() + expiresIn,
 });
 
 afterEach(() => {

@@ -4,7 +4,15 @@
 // server calls it on LISTEN/NOTIFY) or, as a safety net, through a periodic re-read.
 import { isRunDetached, RelayAlreadyResolvedError, RelayNotFoundError } from './errors';
 import type { RelayStore } from './store';
-import type { ApprovalClaim, RelayBroker, RelayFilter, RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from './types';
+import type {
+  ApprovalClaim,
+  RelayBroker,
+  RelayFilter,
+  RelayOutcome,
+  RelayRecord,
+  RelayRequest,
+  RelayResponse,
+} from './types';
 
 interface Waiter {
   wake(outcome: RelayOutcome): void;
@@ -54,7 +62,13 @@ export class DurableRelayBroker implements RelayBroker {
       const set = this.waiters.get(id) ?? new Set();
       set.add(waiter);
       this.waiters.set(id, set);
-      const expire = () => void this.trySettle(id, { status: 'expired', reason: 'Approval timeout', decidedBy: 'system', decidedAt: this.now() });
+      const expire = () =>
+        void this.trySettle(id, {
+          status: 'expired',
+          reason: 'Approval timeout',
+          decidedBy: 'system',
+          decidedAt: this.now(),
+        });
       const arm = () => {
         const delay = record.request.expiresAt - this.now();
         if (delay <= 0) return expire();
@@ -63,8 +77,19 @@ export class DurableRelayBroker implements RelayBroker {
       arm();
       const onAbort = () => {
         // Detached: end the wait here and record nothing; the relay stays open for whoever continues the run.
-        if (isRunDetached(options.signal?.reason)) return waiter.wake({ status: 'cancelled', reason: 'The run continues elsewhere', decidedBy: 'system', decidedAt: this.now() });
-        void this.trySettle(id, { status: 'cancelled', reason: 'The run was stopped', decidedBy: 'system', decidedAt: this.now() });
+        if (isRunDetached(options.signal?.reason))
+          return waiter.wake({
+            status: 'cancelled',
+            reason: 'The run continues elsewhere',
+            decidedBy: 'system',
+            decidedAt: this.now(),
+          });
+        void this.trySettle(id, {
+          status: 'cancelled',
+          reason: 'The run was stopped',
+          decidedBy: 'system',
+          decidedAt: this.now(),
+        });
       };
       // The safety net: pick up decisions whose notification was missed, and retry an expiry or a
       // cancellation that failed because storage was unreachable.
@@ -107,7 +132,12 @@ export class DurableRelayBroker implements RelayBroker {
   async cancelRun(runId: string, reason = 'The run was cancelled'): Promise<number> {
     let count = 0;
     for (const id of await this.store.pendingOfRun(runId)) {
-      const result = await this.trySettle(id, { status: 'cancelled', reason, decidedBy: 'system', decidedAt: this.now() });
+      const result = await this.trySettle(id, {
+        status: 'cancelled',
+        reason,
+        decidedBy: 'system',
+        decidedAt: this.now(),
+      });
       if (result?.ok) count++;
     }
     return count;

@@ -37,7 +37,9 @@ describe('MemoryRelayBroker', () => {
   it('resolves exactly once: the second answer gets the first decision', async () => {
     const broker = new MemoryRelayBroker();
     await broker.register(request('a'));
-    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => broker.resolve('a', { approved: i % 2 === 0, reason: `r${i}` }, `u${i}`)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => broker.resolve('a', { approved: i % 2 === 0, reason: `r${i}` }, `u${i}`)),
+    );
     const won = results.filter((r) => r.status === 'fulfilled');
     expect(won).toHaveLength(1);
     for (const lost of results.filter((r) => r.status === 'rejected')) {
@@ -51,8 +53,14 @@ describe('MemoryRelayBroker', () => {
     const broker = new MemoryRelayBroker();
     await broker.register(request('a'));
     await broker.register(request('b'));
-    expect(await broker.resolve('a', { approved: false, reason: 'not on main' })).toMatchObject({ status: 'denied', reason: 'not on main' });
-    expect(await broker.resolve('b', { approved: false })).toMatchObject({ status: 'denied', reason: 'Denied by the user' });
+    expect(await broker.resolve('a', { approved: false, reason: 'not on main' })).toMatchObject({
+      status: 'denied',
+      reason: 'not on main',
+    });
+    expect(await broker.resolve('b', { approved: false })).toMatchObject({
+      status: 'denied',
+      reason: 'Denied by the user',
+    });
   });
 
   it('expires at the deadline with reason "Approval timeout"', async () => {

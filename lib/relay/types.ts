@@ -4,7 +4,14 @@
 import type { RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from '../contract';
 
 // The shapes are the contract's (lib/contract/relay.ts): the same records cross every boundary.
-export type { RelayOutcome, RelayOutcomeStatus, RelayRecord, RelayRequest, RelayResponse, RelayStatus } from '../contract';
+export type {
+  RelayOutcome,
+  RelayOutcomeStatus,
+  RelayRecord,
+  RelayRequest,
+  RelayResponse,
+  RelayStatus,
+} from '../contract';
 
 /**
  * What an approval may claim in the statement that stores it: the tool call it lets run, so the

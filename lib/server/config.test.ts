@@ -6,19 +6,51 @@ import { CONFIG_ENV, ConfigError, parseConfig } from './config';
 
 describe('parseConfig', () => {
   it('works with zero variables: embedded data under .data, offline model', () => {
-    expect(parseConfig({}, '/app')).toEqual({ dataDir: '/app/.data', workspace: '/app/.data/workspace', model: 'offline', approvalTimeoutS: 300, maxBodyBytes: 1_000_000, sseHeartbeatMs: 15_000, leaseTtlS: 15, trustedProxies: 0 });
+    expect(parseConfig({}, '/app')).toEqual({
+      dataDir: '/app/.data',
+      workspace: '/app/.data/workspace',
+      model: 'offline',
+      approvalTimeoutS: 300,
+      maxBodyBytes: 1_000_000,
+      sseHeartbeatMs: 15_000,
+      leaseTtlS: 15,
+      trustedProxies: 0,
+    });
   });
 
   it('reads every variable', () => {
     const config = parseConfig(
-      { GATEHOUSE_DATA_DIR: 'var', DATABASE_URL: 'postgres://u:p@h/db', GATEHOUSE_WORKSPACE: '/ws', GATEHOUSE_MODEL: 'openai:gpt-4o', GATEHOUSE_APPROVAL_TIMEOUT_S: '30', GATEHOUSE_MAX_BODY_BYTES: '2048', GATEHOUSE_SSE_HEARTBEAT_MS: '1000', GATEHOUSE_LEASE_TTL_S: '6', GATEHOUSE_TRUSTED_PROXIES: '2' },
+      {
+        GATEHOUSE_DATA_DIR: 'var',
+        DATABASE_URL: 'postgres://u:p@h/db',
+        GATEHOUSE_WORKSPACE: '/ws',
+        GATEHOUSE_MODEL: 'openai:gpt-4o',
+        GATEHOUSE_APPROVAL_TIMEOUT_S: '30',
+        GATEHOUSE_MAX_BODY_BYTES: '2048',
+        GATEHOUSE_SSE_HEARTBEAT_MS: '1000',
+        GATEHOUSE_LEASE_TTL_S: '6',
+        GATEHOUSE_TRUSTED_PROXIES: '2',
+      },
       '/app',
     );
-    expect(config).toEqual({ dataDir: '/app/var', databaseUrl: 'postgres://u:p@h/db', workspace: '/ws', model: 'openai:gpt-4o', approvalTimeoutS: 30, maxBodyBytes: 2048, sseHeartbeatMs: 1000, leaseTtlS: 6, trustedProxies: 2 });
+    expect(config).toEqual({
+      dataDir: '/app/var',
+      databaseUrl: 'postgres://u:p@h/db',
+      workspace: '/ws',
+      model: 'openai:gpt-4o',
+      approvalTimeoutS: 30,
+      maxBodyBytes: 2048,
+      sseHeartbeatMs: 1000,
+      leaseTtlS: 6,
+      trustedProxies: 2,
+    });
   });
 
   it('reads the admin token and the cookie secret only when set', () => {
-    const config = parseConfig({ GATEHOUSE_ADMIN_TOKEN: ' test-admin-token-0123 ', GATEHOUSE_SECRET: 's'.repeat(32) }, '/app');
+    const config = parseConfig(
+      { GATEHOUSE_ADMIN_TOKEN: ' test-admin-token-0123 ', GATEHOUSE_SECRET: 's'.repeat(32) },
+      '/app',
+    );
     expect(config).toMatchObject({ adminToken: 'test-admin-token-0123', secret: 's'.repeat(32) });
     const none = parseConfig({ GATEHOUSE_ADMIN_TOKEN: '', GATEHOUSE_SECRET: ' ' }, '/app');
     expect(none).not.toHaveProperty('adminToken');
@@ -26,7 +58,9 @@ describe('parseConfig', () => {
   });
 
   it('reads the public URL without a trailing slash', () => {
-    expect(parseConfig({ GATEHOUSE_PUBLIC_URL: 'https://gate.example.com/' }, '/app')).toMatchObject({ publicUrl: 'https://gate.example.com' });
+    expect(parseConfig({ GATEHOUSE_PUBLIC_URL: 'https://gate.example.com/' }, '/app')).toMatchObject({
+      publicUrl: 'https://gate.example.com',
+    });
   });
 
   it('treats empty variables as unset', () => {

@@ -20,7 +20,8 @@ const integer = (fallback: number, accepts: (n: number) => boolean, expected: st
     });
 
 const positiveInt = (fallback: number) => integer(fallback, (n) => n > 0, 'a positive integer');
-const countOf = (fallback: number, max: number) => integer(fallback, (n) => n >= 0 && n <= max, `a whole number from 0 to ${max}`);
+const countOf = (fallback: number, max: number) =>
+  integer(fallback, (n) => n >= 0 && n <= max, `a whole number from 0 to ${max}`);
 
 const optionalText = z
   .string()
@@ -30,15 +31,24 @@ const optionalText = z
 
 const EnvSchema = z.object({
   GATEHOUSE_DATA_DIR: optionalText,
-  DATABASE_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// or postgresql:// URL'),
+  DATABASE_URL: optionalText.refine(
+    (v) => v === undefined || /^postgres(ql)?:\/\//.test(v),
+    'must be a postgres:// or postgresql:// URL',
+  ),
   GATEHOUSE_WORKSPACE: optionalText,
   GATEHOUSE_MODEL: optionalText,
   GATEHOUSE_APPROVAL_TIMEOUT_S: positiveInt(300),
   GATEHOUSE_MAX_BODY_BYTES: positiveInt(1_000_000),
   GATEHOUSE_SSE_HEARTBEAT_MS: positiveInt(15_000),
   GATEHOUSE_LEASE_TTL_S: positiveInt(15),
-  GATEHOUSE_ADMIN_TOKEN: optionalText.refine((v) => v === undefined || /^\S{16,}$/.test(v), 'must be at least 16 characters without spaces'),
-  GATEHOUSE_PUBLIC_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v), 'must be an http:// or https:// URL'),
+  GATEHOUSE_ADMIN_TOKEN: optionalText.refine(
+    (v) => v === undefined || /^\S{16,}$/.test(v),
+    'must be at least 16 characters without spaces',
+  ),
+  GATEHOUSE_PUBLIC_URL: optionalText.refine(
+    (v) => v === undefined || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v),
+    'must be an http:// or https:// URL',
+  ),
   GATEHOUSE_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters'),
   GATEHOUSE_TRUSTED_PROXIES: countOf(0, 10),
 });
@@ -86,7 +96,9 @@ export class ConfigError extends Error {
 export function parseConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? ''), message: issue.message })));
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? ''), message: issue.message })),
+    );
   }
   const e = parsed.data;
   const dataDir = path.resolve(cwd, e.GATEHOUSE_DATA_DIR ?? '.data');

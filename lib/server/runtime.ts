@@ -48,17 +48,34 @@ export function getRuntime(): Promise<Runtime> {
 
 async function createRuntime(): Promise<Runtime> {
   const config = parseConfig();
-  const database = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: path.join(config.dataDir, 'db') });
+  const database = await openDatabase(
+    config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: path.join(config.dataDir, 'db') },
+  );
   const q = createQueries(database.db);
   const sessionSecret = await resolveSessionSecret({ q, configured: config.secret });
   // First start: an admin, with GATEHOUSE_ADMIN_TOKEN as its API token or a printed one-time link.
   // (Not HOSTNAME: in a container that is the container's id. Next sets PORT for `next start`.)
-  await ensureAdmin({ q, adminToken: config.adminToken, host: '127.0.0.1', port: process.env.PORT ?? 3000, ...(config.publicUrl ? { baseUrl: config.publicUrl } : {}) });
+  await ensureAdmin({
+    q,
+    adminToken: config.adminToken,
+    host: '127.0.0.1',
+    port: process.env.PORT ?? 3000,
+    ...(config.publicUrl ? { baseUrl: config.publicUrl } : {}),
+  });
   const cluster = config.databaseUrl ? await joinCluster(config.databaseUrl, database, config.leaseTtlS) : undefined;
   const bus = cluster?.bus;
   // Decisions wake this process's waiters directly and the others' through NOTIFY, so the
   // re-read is only a slow safety net.
-  const relayStore = new DbRelayStore(q.relays, bus ? { onSettled: (relayId) => bus.notify('gatehouse_relay', { relayId }), onError: cluster.onError, leaseOwner: cluster.owner } : {});
+  const relayStore = new DbRelayStore(
+    q.relays,
+    bus
+      ? {
+          onSettled: (relayId) => bus.notify('gatehouse_relay', { relayId }),
+          onError: cluster.onError,
+          leaseOwner: cluster.owner,
+        }
+      : {},
+  );
   const broker = new DurableRelayBroker(relayStore, { pollMs: 30_000 });
   if (bus) await listenForRelays(bus, broker);
   if (cluster) await shareCredentialChanges(cluster.bus, q.credentials, cluster.owner, cluster.onError);
@@ -80,13 +97,28 @@ async function createRuntime(): Promise<Runtime> {
   void warmBash(config.workspace).catch(() => undefined);
   // Runs that were paused (or running) when the process stopped continue now, not on first use.
   void runs.recover().catch((error) => console.error('[gatehouse] could not resume runs:', (error as Error).message));
-  return { config, database, q, broker, runs, sessionSecret, loginThrottle: new LoginThrottle(), shadow, ...(bus ? { bus } : {}) };
+  return {
+    config,
+    database,
+    q,
+    broker,
+    runs,
+    sessionSecret,
+    loginThrottle: new LoginThrottle(),
+    shadow,
+    ...(bus ? { bus } : {}),
+  };
 }
 
 async function joinCluster(databaseUrl: string, database: DatabaseHandle, leaseTtlS: number): Promise<ClusterOptions> {
   const owner = instanceId();
   const onError = (error: Error) => console.error(`[gatehouse] ${owner}:`, error.message);
-  const bus = new PgNotifyBus({ connectionString: databaseUrl, execute: (statement) => database.db.execute(statement), applicationName: `gatehouse-${owner}`, onError });
+  const bus = new PgNotifyBus({
+    connectionString: databaseUrl,
+    execute: (statement) => database.db.execute(statement),
+    applicationName: `gatehouse-${owner}`,
+    onError,
+  });
   // Listening before the first request, so no notification is missed; the database just answered,
   // but a listener that cannot connect must not hold the boot (it keeps retrying, then re-reads).
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -100,12 +132,19 @@ async function joinCluster(databaseUrl: string, database: DatabaseHandle, leaseT
  * decision never waits on them). With several instances a change made elsewhere is announced on
  * the bus, and a reconnected listener re-reads (notices sent meanwhile are lost).
  */
-async function startShadow(q: Queries, database: DatabaseHandle, cluster: ClusterOptions | undefined): Promise<ShadowContext> {
+async function startShadow(
+  q: Queries,
+  database: DatabaseHandle,
+  cluster: ClusterOptions | undefined,
+): Promise<ShadowContext> {
   let errors = 0;
   const monitor = new ShadowMonitor({
     writer: q.shadow,
     onError: (error) => {
-      if (errors++ % 100 === 0) console.error(`[gatehouse] shadow policy: ${error.message} (${errors} error(s) so far; decisions are not affected)`);
+      if (errors++ % 100 === 0)
+        console.error(
+          `[gatehouse] shadow policy: ${error.message} (${errors} error(s) so far; decisions are not affected)`,
+        );
     },
   });
   await refreshShadow(q, monitor);

@@ -11,7 +11,10 @@ function fakeRuntime(order: string[], { hang = false } = {}) {
 
 function signals() {
   const handlers = new Map<string, () => void>();
-  return { on: (signal: string, handler: () => void) => void handlers.set(signal, handler), send: (signal: string) => handlers.get(signal)?.() };
+  return {
+    on: (signal: string, handler: () => void) => void handlers.set(signal, handler),
+    send: (signal: string) => handlers.get(signal)?.(),
+  };
 }
 
 describe('shutdown', () => {
@@ -28,7 +31,13 @@ describe('shutdown', () => {
     const { on, send } = signals();
     let exited!: () => void;
     const done = new Promise<void>((resolve) => (exited = resolve));
-    installShutdown({ runtime: async () => fakeRuntime(order), manual: true, on, exit: (code) => (exits.push(code), exited()), log: (m) => void logs.push(m) });
+    installShutdown({
+      runtime: async () => fakeRuntime(order),
+      manual: true,
+      on,
+      exit: (code) => (exits.push(code), exited()),
+      log: (m) => void logs.push(m),
+    });
     send('SIGTERM');
     send('SIGINT');
     await done;
@@ -43,7 +52,14 @@ describe('shutdown', () => {
     const logs: string[] = [];
     let finished!: () => void;
     const done = new Promise<void>((resolve) => (finished = resolve));
-    installShutdown({ runtime: async () => fakeRuntime([], { hang: true }), manual: false, timeoutMs: 20, on, exit: (code) => void exits.push(code), log: (m) => (logs.push(m), finished()) });
+    installShutdown({
+      runtime: async () => fakeRuntime([], { hang: true }),
+      manual: false,
+      timeoutMs: 20,
+      on,
+      exit: (code) => void exits.push(code),
+      log: (m) => (logs.push(m), finished()),
+    });
     send('SIGINT');
     await done;
     expect(logs[0]).toContain('did not finish in 20 ms');

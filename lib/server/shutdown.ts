@@ -22,7 +22,9 @@ export interface ShutdownDeps {
 }
 
 /** Detaches this process's runs, releases their leases, closes the bus and the database. */
-export async function shutdownRuntime(runtime: Pick<Runtime, 'runs' | 'bus' | 'database'> & Partial<Pick<Runtime, 'shadow'>>): Promise<string[]> {
+export async function shutdownRuntime(
+  runtime: Pick<Runtime, 'runs' | 'bus' | 'database'> & Partial<Pick<Runtime, 'shadow'>>,
+): Promise<string[]> {
   const handedOver = await runtime.runs.shutdown();
   // The shadow's last differences, before the database closes (a failure only loses them).
   await runtime.shadow?.monitor.flush();
@@ -33,7 +35,14 @@ export async function shutdownRuntime(runtime: Pick<Runtime, 'runs' | 'bus' | 'd
 
 const EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
 
-export function installShutdown({ runtime, manual, timeoutMs = 10_000, exit = (code) => process.exit(code), log = (m) => console.log(m), on = (s, h) => void process.once(s, h) }: ShutdownDeps): void {
+export function installShutdown({
+  runtime,
+  manual,
+  timeoutMs = 10_000,
+  exit = (code) => process.exit(code),
+  log = (m) => console.log(m),
+  on = (s, h) => void process.once(s, h),
+}: ShutdownDeps): void {
   let started = false;
   const stop = (signal: NodeJS.Signals) => {
     if (started) return;
@@ -46,7 +55,10 @@ export function installShutdown({ runtime, manual, timeoutMs = 10_000, exit = (c
     });
     void Promise.race([runtime().then(shutdownRuntime), timedOut])
       .then((outcome) => {
-        if (outcome === 'timeout') log(`[gatehouse] ${signal}: shutdown did not finish in ${timeoutMs} ms; exiting (its runs are adopted once their leases lapse, or resumed at the next start)`);
+        if (outcome === 'timeout')
+          log(
+            `[gatehouse] ${signal}: shutdown did not finish in ${timeoutMs} ms; exiting (its runs are adopted once their leases lapse, or resumed at the next start)`,
+          );
         else log(`[gatehouse] ${signal}: stopped; ${outcome.length} run(s) handed over`);
       })
       .catch((error: Error) => log(`[gatehouse] ${signal}: shutdown failed: ${error.message}`))

@@ -11,7 +11,9 @@ export default function AuditPage() {
   return (
     <RequireRole action="audit:read" pathname="/audit">
       <h1 className="page-title">Audit</h1>
-      <p className="page-lead">Every permission decision with who made it and why, plus policy edits and grant changes.</p>
+      <p className="page-lead">
+        Every permission decision with who made it and why, plus policy edits and grant changes.
+      </p>
       <Suspense fallback={<p className="page-lead">Loading the audit log…</p>}>
         <AuditView />
       </Suspense>

@@ -11,7 +11,9 @@ export default function RunsPage() {
   return (
     <RequireRole action="runs:read:own" pathname="/runs">
       <h1 className="page-title">Runs</h1>
-      <p className="page-lead">Every agent run, newest first. Open one to read its transcript and answer its approvals.</p>
+      <p className="page-lead">
+        Every agent run, newest first. Open one to read its transcript and answer its approvals.
+      </p>
       <Suspense fallback={<p className="page-lead">Loading runs…</p>}>
         <RunsView />
       </Suspense>

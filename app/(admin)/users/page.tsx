@@ -10,7 +10,10 @@ export default function UsersPage() {
   return (
     <RequireRole action="users:manage" pathname="/users">
       <h1 className="page-title">Users</h1>
-      <p className="page-lead">Who may sign in and what their role allows: admins edit the policy and manage users, approvers decide any run&apos;s approvals, users start runs and decide their own.</p>
+      <p className="page-lead">
+        Who may sign in and what their role allows: admins edit the policy and manage users, approvers decide any
+        run&apos;s approvals, users start runs and decide their own.
+      </p>
       <UsersView />
     </RequireRole>
   );

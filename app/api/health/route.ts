@@ -11,6 +11,9 @@ export async function GET(): Promise<Response> {
     await rt.database.db.execute(sql`select 1`);
     return Response.json({ ok: true, database: rt.database.kind, model: rt.config.model });
   } catch {
-    return Response.json({ ok: false, error: { code: 'unavailable:database', message: 'The database is not reachable' } }, { status: 503 });
+    return Response.json(
+      { ok: false, error: { code: 'unavailable:database', message: 'The database is not reachable' } },
+      { status: 503 },
+    );
   }
 }

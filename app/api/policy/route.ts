@@ -18,6 +18,12 @@ export const GET = handle('policy:read', async (_request, _params, rt) => {
 export const PUT = handle('policy:edit', async (request, _params, rt, user) => {
   const expected = expectedVersion(request);
   const body = await readJson(request, PolicyBodySchema, rt.config.maxBodyBytes);
-  const saved = await savePolicyVersion(rt.q, { policy: body.policy ?? body, expectedVersion: expected, createdBy: user.username, note: body.note, workspaceRoot: rt.config.workspace });
+  const saved = await savePolicyVersion(rt.q, {
+    policy: body.policy ?? body,
+    expectedVersion: expected,
+    createdBy: user.username,
+    note: body.note,
+    workspaceRoot: rt.config.workspace,
+  });
   return Response.json(saved, { headers: { ETag: `"${saved.version}"` } });
 });

@@ -11,8 +11,15 @@ export const PolicyBodySchema = z
 
 export function expectedVersion(request: Request): number {
   const header = request.headers.get('if-match');
-  if (!header) throw new AppError('precondition_required', 428, 'Send If-Match with the policy version you edited (from GET /api/policy)', { fields: [{ path: 'If-Match', message: 'required' }] });
+  if (!header)
+    throw new AppError(
+      'precondition_required',
+      428,
+      'Send If-Match with the policy version you edited (from GET /api/policy)',
+      { fields: [{ path: 'If-Match', message: 'required' }] },
+    );
   const version = Number(header.replace(/^W\//, '').replaceAll('"', '').trim());
-  if (!Number.isInteger(version) || version < 0) throw AppError.badRequest('If-Match must be a policy version', [{ path: 'If-Match', message: `got ${header}` }]);
+  if (!Number.isInteger(version) || version < 0)
+    throw AppError.badRequest('If-Match must be a policy version', [{ path: 'If-Match', message: `got ${header}` }]);
   return version;
 }

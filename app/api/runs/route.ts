@@ -10,5 +10,8 @@ export const GET = handle('runs:read:own', async (request, _params, rt, me) => {
   const query = searchParams(request, ListRunsQuerySchema);
   // Users see their own runs; approvers and admins everyone's (optionally by owner).
   const page = await rt.q.runs.listRuns({ ...query, owner: can(me, 'runs:read:any') ? query.owner : me.id });
-  return Response.json({ items: page.items.map(({ state: _state, ...run }) => run), nextCursor: page.nextCursor ?? null });
+  return Response.json({
+    items: page.items.map(({ state: _state, ...run }) => run),
+    nextCursor: page.nextCursor ?? null,
+  });
 });

@@ -32,7 +32,11 @@ export const POST = handle('tokens:manage:own', async (request, _params, rt, me)
     userId: me.id,
     name,
     expiresAt,
-    audit: { by: me.username, kind: 'token_created', details: (t) => ({ tokenId: t.id, name: t.name, userId: me.id, expiresAt: t.expiresAt }) },
+    audit: {
+      by: me.username,
+      kind: 'token_created',
+      details: (t) => ({ tokenId: t.id, name: t.name, userId: me.id, expiresAt: t.expiresAt }),
+    },
   });
   return Response.json(created, { status: 201, headers: { 'Cache-Control': 'no-store' } });
 });

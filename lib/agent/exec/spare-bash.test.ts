@@ -2,10 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { execsDirectly } from './spare-bash';
 
 describe('execsDirectly: which commands a spare bash execs in its own place, as bash -c does', () => {
-  it.each(['date +%s%N', 'date  +%s', 'ls -la /tmp', 'git status', 'node --version', '/usr/bin/env', 'dd if=/dev/zero of=/dev/null count=1', 'make -j2 all'])(
-    'a lone program with plain words: %s',
-    (command) => expect(execsDirectly(command)).toBe(true),
-  );
+  it.each([
+    'date +%s%N',
+    'date  +%s',
+    'ls -la /tmp',
+    'git status',
+    'node --version',
+    '/usr/bin/env',
+    'dd if=/dev/zero of=/dev/null count=1',
+    'make -j2 all',
+  ])('a lone program with plain words: %s', (command) => expect(execsDirectly(command)).toBe(true));
 
   it.each([
     ['a builtin', 'echo hi'],

@@ -24,10 +24,18 @@ export interface ArmedSpare {
 export const envKey = (env: Record<string, string>): string => JSON.stringify(env);
 
 /** Same environment, a command that fits the pipe protocol, and a directory that exists (else a fresh start reports ENOENT). */
-export function fitsSpare(spare: ArmedSpare, request: { command: string; cwd: string; env: Record<string, string> }): boolean {
+export function fitsSpare(
+  spare: ArmedSpare,
+  request: { command: string; cwd: string; env: Record<string, string> },
+): boolean {
   if (spare.socket.destroyed || !spare.socket.writable) return false;
   if (spare.key !== envKey(request.env)) return false;
-  if (request.command.includes('\0') || request.cwd.includes('\0') || Buffer.byteLength(request.command) > SPARE_MAX_BYTES) return false;
+  if (
+    request.command.includes('\0') ||
+    request.cwd.includes('\0') ||
+    Buffer.byteLength(request.command) > SPARE_MAX_BYTES
+  )
+    return false;
   try {
     return statSync(request.cwd).isDirectory();
   } catch {
@@ -42,10 +50,12 @@ export function handCommand(spare: ArmedSpare, request: { command: string; cwd: 
 
 // bash's builtins and reserved words (bash 5.2): `exec name` would run a program of that name instead.
 const BUILTINS = new Set(
-  ('. : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown echo enable eval exec ' +
+  (
+    '. : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown echo enable eval exec ' +
     'exit export false fc fg getopts hash help history jobs kill let local logout mapfile popd printf pushd pwd read readarray ' +
     'readonly return set shift shopt source suspend test times trap true type typeset ulimit umask unalias unset wait ' +
-    '! [[ ]] case coproc do done elif else esac fi for function if in select then time until while { }').split(' '),
+    '! [[ ]] case coproc do done elif else esac fi for function if in select then time until while { }'
+  ).split(' '),
 );
 /** Words bash takes literally: no quoting, expansion, globbing, redirection, operator or comment. */
 const PLAIN_WORDS = /^[A-Za-z0-9_.,:/@%+=-]+(?: +[A-Za-z0-9_.,:/@%+=-]+)*$/;

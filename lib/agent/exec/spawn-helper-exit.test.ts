@@ -6,8 +6,11 @@ import { expect, it } from 'vitest';
 
 it('a helper whose parent already exited leaves without an error on the shared stderr', async () => {
   // Starts the helper and exits at once (the helper does not keep its parent alive).
-  const script = "import { prepareCommands } from './lib/agent/exec/spawn-helper.ts'; prepareCommands({ cwd: '/', env: {} });";
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const script =
+    "import { prepareCommands } from './lib/agent/exec/spawn-helper.ts'; prepareCommands({ cwd: '/', env: {} });";
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   // 'close' waits for every holder of the pipe, the helper included, to be gone.

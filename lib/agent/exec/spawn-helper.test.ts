@@ -3,7 +3,15 @@ import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bashTool } from '../tools/bash';
-import { armedSparePid, prepareCommands, setSpawnMode, spawnHelperPid, startCommand, startSpawnHelper, stopSpawnHelper } from './spawn-helper';
+import {
+  armedSparePid,
+  prepareCommands,
+  setSpawnMode,
+  spawnHelperPid,
+  startCommand,
+  startSpawnHelper,
+  stopSpawnHelper,
+} from './spawn-helper';
 import { scrubbedEnv } from '../tools/bash';
 import { tempWorkspace, toolContext, type TempWorkspace } from '../tools/test-support';
 
@@ -81,9 +89,14 @@ describe('spawn helper', () => {
       (result) => ({ result }),
       (error: Error) => ({ error }),
     );
-    const lines = (await readFile(path.join(t.workspace, 'runs.txt'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+    const lines = (await readFile(path.join(t.workspace, 'runs.txt'), 'utf8').catch(() => ''))
+      .split('\n')
+      .filter(Boolean);
     expect(lines.length).toBeLessThanOrEqual(1);
-    if ('error' in outcome) expect(outcome.error.message).toMatch(/Could not start \/bin\/bash: the spawn helper exited before confirming the start/);
+    if ('error' in outcome)
+      expect(outcome.error.message).toMatch(
+        /Could not start \/bin\/bash: the spawn helper exited before confirming the start/,
+      );
     else if (lines.length === 0) expect(outcome.result.isError).toBe(true);
   });
 
@@ -113,7 +126,12 @@ describe('spawn helper', () => {
     const helpers: number[] = [];
     for (const delay of [0, 3, 10]) {
       const stdout = await new Promise<string>((resolve, reject) =>
-        execFile(process.execPath, ['--import', 'tsx', server, String(delay)], { cwd: path.resolve(__dirname, '../../..') }, (error, out) => (error ? reject(error) : resolve(out))),
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', server, String(delay)],
+          { cwd: path.resolve(__dirname, '../../..') },
+          (error, out) => (error ? reject(error) : resolve(out)),
+        ),
       );
       helpers.push(Number(stdout.trim()));
     }
@@ -142,7 +160,13 @@ describe('spawn helper', () => {
     const error = await new Promise<Error>((resolve) => {
       startCommand(
         { command: 'echo hi', cwd: path.join(t.workspace, 'missing'), env: {}, maxOutputBytes: 100 },
-        { onData: () => undefined, onExit: () => undefined, onClose: () => resolve(new Error('closed')), onError: resolve, onLost: () => undefined },
+        {
+          onData: () => undefined,
+          onExit: () => undefined,
+          onClose: () => resolve(new Error('closed')),
+          onError: resolve,
+          onLost: () => undefined,
+        },
       );
     });
     expect(error.message).toMatch(/ENOENT/);
@@ -168,15 +192,21 @@ describe('spawn helper', () => {
   async function spares(helper: number): Promise<number[]> {
     const out: number[] = [];
     for (const task of await readdir(`/proc/${helper}/task`)) {
-      const children = (await readFile(`/proc/${helper}/task/${task}/children`, 'utf8').catch(() => '')).trim().split(/\s+/).filter(Boolean);
-      for (const pid of children) if ((await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).includes('__gatehouse_command')) out.push(Number(pid));
+      const children = (await readFile(`/proc/${helper}/task/${task}/children`, 'utf8').catch(() => ''))
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean);
+      for (const pid of children)
+        if ((await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).includes('__gatehouse_command'))
+          out.push(Number(pid));
     }
     return out;
   }
 
   it('runs a command in a bash started ahead of time exactly as bash -c would', async () => {
     await startSpawnHelper();
-    const probe = 'echo "$_"; pwd; echo "$0 $- $SHLVL $# $BASH_EXECUTION_STRING"; env | sort; cd /; cd - >/dev/null 2>&1; echo "cd -: $?"; declare -p | grep -v -e PIPESTATUS -e PPID -e BASH_EXECUTION_STRING -e SECONDS; echo "$SECONDS"; echo err >&2; exit 3';
+    const probe =
+      'echo "$_"; pwd; echo "$0 $- $SHLVL $# $BASH_EXECUTION_STRING"; env | sort; cd /; cd - >/dev/null 2>&1; echo "cd -: $?"; declare -p | grep -v -e PIPESTATUS -e PPID -e BASH_EXECUTION_STRING -e SECONDS; echo "$SECONDS"; echo err >&2; exit 3';
     const warm = await runWarm(probe);
     setSpawnMode('direct');
     const cold = await run(probe);
@@ -231,7 +261,8 @@ describe('spawn helper', () => {
     await vi.waitFor(async () => expect(await spares(helper)).toHaveLength(2), { timeout: 3000 });
     const ready = await spares(helper);
     process.kill(helper, 'SIGKILL');
-    for (const spare of ready) await vi.waitFor(async () => expect(await isRunning(spare)).toBe(false), { timeout: 3000 });
+    for (const spare of ready)
+      await vi.waitFor(async () => expect(await isRunning(spare)).toBe(false), { timeout: 3000 });
   });
 
   it('writes an approved command straight to the spare bash: it starts while the helper is stopped, and its output arrives after', async () => {
@@ -260,7 +291,13 @@ describe('spawn helper', () => {
     const closed = new Promise<number | undefined>((resolve, reject) => {
       handle = startCommand(
         { command, cwd: t.workspace, env: scrubbedEnv(t.workspace), maxOutputBytes },
-        { onData: (c) => chunks.push(c), onExit: (code, signal) => (exit = { code, signal }), onClose: resolve, onError: reject, onLost: reject },
+        {
+          onData: (c) => chunks.push(c),
+          onExit: (code, signal) => (exit = { code, signal }),
+          onClose: resolve,
+          onError: reject,
+          onLost: reject,
+        },
       );
     });
     expect(handle.warm).toBe(true);

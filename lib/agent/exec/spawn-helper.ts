@@ -157,7 +157,9 @@ class Helper {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       serialization: 'advanced',
     });
-    this.child.on('message', (message: HelperMessage, handle: unknown) => this.receive(message, handle as Socket | undefined));
+    this.child.on('message', (message: HelperMessage, handle: unknown) =>
+      this.receive(message, handle as Socket | undefined),
+    );
     this.child.on('error', () => this.lost());
     this.child.on('exit', () => this.lost());
     this.idle();
@@ -180,13 +182,23 @@ class Helper {
       this.armed = this.armed.filter((armed) => armed !== spare);
       job.pid = spare.pid;
       job.warm = true;
-      job.spare = readSpare(spare, request.maxOutputBytes, events, { heard: () => this.tellUsed(spare.sid), ended: () => this.finish(id) });
+      job.spare = readSpare(spare, request.maxOutputBytes, events, {
+        heard: () => this.tellUsed(spare.sid),
+        ended: () => this.finish(id),
+      });
       handCommand(spare, request);
       const timer = setTimeout(() => this.tellUsed(spare.sid), SPARE_USED_AFTER_MS);
       timer.unref();
       this.usedSpares.set(spare.sid, { job, timer });
     } else {
-      this.child.send({ t: 'spawn', id, command: request.command, cwd: request.cwd, env: request.env, maxBytes: request.maxOutputBytes });
+      this.child.send({
+        t: 'spawn',
+        id,
+        command: request.command,
+        cwd: request.cwd,
+        env: request.env,
+        maxBytes: request.maxOutputBytes,
+      });
     }
     return {
       via: 'helper',
@@ -336,7 +348,10 @@ class Helper {
     for (const job of jobs) {
       job.spare?.release();
       killGroup(job.pid);
-      if (job.pid === undefined) job.events.onError(new Error('the spawn helper exited before confirming the start (the command is not run again)'));
+      if (job.pid === undefined)
+        job.events.onError(
+          new Error('the spawn helper exited before confirming the start (the command is not run again)'),
+        );
       else job.events.onLost('the spawn helper exited while the command ran; process group killed');
     }
   }

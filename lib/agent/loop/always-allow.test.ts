@@ -20,9 +20,13 @@ afterEach(async () => {
 
 const askBash: PolicyInput = { riskDefaults: { write: 'ask', read_only: 'allow' }, rules: [] };
 const say = (content: string, sessionId = 's') => ({ messages: [{ role: 'user' as const, content }], sessionId });
-const of = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+const of = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) =>
+  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
-async function collect(run: AgentRun, answer?: (event: Extract<AgentEvent, { type: 'relay' }>) => void): Promise<AgentEvent[]> {
+async function collect(
+  run: AgentRun,
+  answer?: (event: Extract<AgentEvent, { type: 'relay' }>) => void,
+): Promise<AgentEvent[]> {
   const events: AgentEvent[] = [];
   for await (const event of run) {
     events.push(event);
@@ -39,14 +43,20 @@ describe('Always Allow in the library', () => {
     ['a deny rule (never turned into an allow)', { action: 'deny', tool: 'bash', params: { command: 'echo *' } }],
   ])('never stores %s; the approved call still runs once', async (_name, rule) => {
     const a = createAgent({ workspace, policy: askBash });
-    const events = await collect(a.invoke(say('$ echo one')), (e) => void e.respond({ approved: true, always: true, rule }));
+    const events = await collect(
+      a.invoke(say('$ echo one')),
+      (e) => void e.respond({ approved: true, always: true, rule }),
+    );
     expect(of(events, 'tool_result')[0]).toMatchObject({ output: 'one\n', denied: false });
     expect(await a.grants.list('s')).toEqual([]);
   });
 
   it('of several rules, stores only those that fit the call', async () => {
     const a = createAgent({ workspace, policy: askBash });
-    const rule: Rule[] = [{ action: 'allow', tool: '*' }, { action: 'allow', tool: 'bash', params: { command: 'echo one' } }];
+    const rule: Rule[] = [
+      { action: 'allow', tool: '*' },
+      { action: 'allow', tool: 'bash', params: { command: 'echo one' } },
+    ];
     await collect(a.invoke(say('$ echo one')), (e) => void e.respond({ approved: true, always: true, rule }));
     expect(await a.grants.list('s')).toEqual([{ action: 'allow', tool: 'bash', params: { command: 'echo one' } }]);
   });
@@ -59,7 +69,10 @@ describe('Always Allow in the library', () => {
       for await (const e of stranger) strangerEvents.push(e);
     })();
     await expect.poll(async () => (await a.broker.listPending({ sessionId: 't' })).length).toBe(1);
-    await collect(a.invoke(say('$ echo mine')), (e) => void e.respond({ approved: true, always: true, scope: 'global', rule: { action: 'allow', tool: '*' } }));
+    await collect(
+      a.invoke(say('$ echo mine')),
+      (e) => void e.respond({ approved: true, always: true, scope: 'global', rule: { action: 'allow', tool: '*' } }),
+    );
     expect(await a.broker.listPending({ sessionId: 't' })).toHaveLength(1);
     const [pending] = await a.broker.listPending({ sessionId: 't' });
     await a.broker.resolve(pending!.id, { approved: false, reason: 'not covered' });

@@ -23,7 +23,15 @@ function timeoutOf(level: AgentLevel, decision: Decision, fallbackS: number): nu
 export async function askHuman(scope: GatedCall, decision: Decision, inspection?: string): Promise<Answer> {
   const { ctx, level, tool, input } = scope;
   const call = { tool: tool.name, params: input, ...(level.agentId === 'main' ? {} : { agent: level.agentId }) };
-  const { suggestedRules, alwaysAllow, autoApprove } = suggestAlwaysAllow(level.policy, tool, input, call, ctx.env, inspection, dynamicInterrupt(ctx.interruptOn, tool.name) !== undefined);
+  const { suggestedRules, alwaysAllow, autoApprove } = suggestAlwaysAllow(
+    level.policy,
+    tool,
+    input,
+    call,
+    ctx.env,
+    inspection,
+    dynamicInterrupt(ctx.interruptOn, tool.name) !== undefined,
+  );
   const preview = tool.preview ? await tool.preview(input, ctx.env).catch(() => undefined) : undefined;
   const now = Date.now();
   const request: RelayRequest = {
@@ -97,11 +105,22 @@ export async function awaitRelay(scope: GatedCall, request: RelayRequest, inspec
 async function answerWithHandler(ctx: RunContext, request: RelayRequest): Promise<void> {
   const handler = ctx.onApproval!;
   try {
-    const response = handler === 'auto-approve' ? { approved: true } : handler === 'auto-deny' ? { approved: false, reason: 'Denied automatically' } : await handler(request);
+    const response =
+      handler === 'auto-approve'
+        ? { approved: true }
+        : handler === 'auto-deny'
+          ? { approved: false, reason: 'Denied automatically' }
+          : await handler(request);
     await ctx.broker.resolve(request.id, response, 'handler');
   } catch (error) {
     // A failing handler is a denial, never an approval.
-    await ctx.broker.resolve(request.id, { approved: false, reason: `The approval handler failed: ${(error as Error)?.message ?? String(error)}` }, 'system').catch(() => undefined);
+    await ctx.broker
+      .resolve(
+        request.id,
+        { approved: false, reason: `The approval handler failed: ${(error as Error)?.message ?? String(error)}` },
+        'system',
+      )
+      .catch(() => undefined);
   }
 }
 
@@ -114,11 +133,19 @@ async function answerWithHandler(ctx: RunContext, request: RelayRequest): Promis
  */
 async function grantAlways({ ctx, tool }: GatedCall, request: RelayRequest, outcome: RelayOutcome): Promise<void> {
   const edited = outcome.response?.rule;
-  const candidates: unknown[] = edited === undefined ? request.suggestedRules : Array.isArray(edited) ? edited : [edited];
-  const call: ToolCall = { tool: request.tool, params: request.params, ...(request.agentId === 'main' ? {} : { agent: request.agentId }) };
+  const candidates: unknown[] =
+    edited === undefined ? request.suggestedRules : Array.isArray(edited) ? edited : [edited];
+  const call: ToolCall = {
+    tool: request.tool,
+    params: request.params,
+    ...(request.agentId === 'main' ? {} : { agent: request.agentId }),
+  };
   const rules = candidates.flatMap((rule) => {
     const parsed = RuleSchema.safeParse(rule);
-    return parsed.success && grantFitsCall(parsed.data, call, { workspaceRoot: ctx.env.workspace, paramKinds: tool.paramKinds }) ? [parsed.data] : [];
+    return parsed.success &&
+      grantFitsCall(parsed.data, call, { workspaceRoot: ctx.env.workspace, paramKinds: tool.paramKinds })
+      ? [parsed.data]
+      : [];
   });
   if (rules.length === 0) return;
   const scope = outcome.response?.scope ?? 'session';
@@ -141,7 +168,9 @@ async function grantAlways({ ctx, tool }: GatedCall, request: RelayRequest, outc
       inspection: pending.inspection,
     });
     if (again.kind === 'decided' && again.decision.action === 'allow') {
-      await ctx.broker.resolve(id, { approved: true, reason: 'Covered by an "always allow" grant' }, 'grant').catch(() => undefined);
+      await ctx.broker
+        .resolve(id, { approved: true, reason: 'Covered by an "always allow" grant' }, 'grant')
+        .catch(() => undefined);
     }
   }
 }

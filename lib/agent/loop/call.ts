@@ -16,7 +16,15 @@ type ToolOutcome = CallResult & { metadata?: Record<string, unknown> };
 
 /** Announces the call's result (its `tool_result` event) and hands it back for the model. */
 function finish({ ctx, level, call }: CallScope, { metadata, ...result }: ToolOutcome): CallResult {
-  emit(ctx, level, { type: 'tool_result', toolCallId: call.toolCallId, name: call.toolName, output: result.output, isError: result.isError, denied: result.denied === true, metadata });
+  emit(ctx, level, {
+    type: 'tool_result',
+    toolCallId: call.toolCallId,
+    name: call.toolName,
+    output: result.output,
+    isError: result.isError,
+    denied: result.denied === true,
+    metadata,
+  });
   return result;
 }
 
@@ -29,7 +37,10 @@ export async function guarded(scope: CallScope, handle: () => Promise<CallResult
     return await handle();
   } catch (error) {
     if (scope.ctx.signal.aborted) throw error;
-    return finish(scope, { output: `${scope.call.toolName} was not run: the call could not be decided (${(error as Error)?.message ?? String(error)}).`, isError: true });
+    return finish(scope, {
+      output: `${scope.call.toolName} was not run: the call could not be decided (${(error as Error)?.message ?? String(error)}).`,
+      isError: true,
+    });
   }
 }
 
@@ -38,7 +49,10 @@ export async function handleCall(scope: CallScope): Promise<CallResult> {
   const tool = level.tools.find((t) => t.name === call.toolName);
   if (!tool) {
     emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, name: call.toolName, params: call.input });
-    return finish(scope, { output: `Unknown tool ${call.toolName}. Available: ${level.tools.map((t) => t.name).join(', ')}`, isError: true });
+    return finish(scope, {
+      output: `Unknown tool ${call.toolName}. Available: ${level.tools.map((t) => t.name).join(', ')}`,
+      isError: true,
+    });
   }
   const grants = await ctx.grants.list(ctx.sessionId);
   const mode = level.mode ?? ctx.mode;
@@ -60,11 +74,27 @@ export async function handleCall(scope: CallScope): Promise<CallResult> {
   const inspection = await inspectCall(tool, checked.input, ctx.env);
   const decision = inspection === undefined ? gated.decision : applyInspection(gated.decision, inspection, mode);
   notifyObserver(ctx.observer, () => ({
-    runId: ctx.runId, sessionId: ctx.sessionId, toolCallId: call.toolCallId, agentId: level.agentId,
-    call: gated.call, context: gated.evalContext, decision, policy: level.policy.policy,
-    adjust: adjuster(checked.input, tool.name, { shouldApprove: dynamicInterrupt(ctx.interruptOn, tool.name), inspection, mode }),
+    runId: ctx.runId,
+    sessionId: ctx.sessionId,
+    toolCallId: call.toolCallId,
+    agentId: level.agentId,
+    call: gated.call,
+    context: gated.evalContext,
+    decision,
+    policy: level.policy.policy,
+    adjust: adjuster(checked.input, tool.name, {
+      shouldApprove: dynamicInterrupt(ctx.interruptOn, tool.name),
+      inspection,
+      mode,
+    }),
   }));
-  emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, name: tool.name, params: checked.input, decision });
+  emit(ctx, level, {
+    type: 'tool_call',
+    toolCallId: call.toolCallId,
+    name: tool.name,
+    params: checked.input,
+    decision,
+  });
   if (decision.action === 'deny') return finish(scope, denial(decision.explanation));
   if (decision.action === 'allow') {
     const used = decision.consumes?.grants ?? [];
@@ -123,21 +153,33 @@ async function execute(scope: GatedCall, { grants, approved, claimed }: Executio
     } catch (error) {
       claimed?.();
       // Without a record that it runs, it does not run.
-      return { output: `${tool.name} was not run: its execution could not be recorded (${(error as Error).message}).`, isError: true };
+      return {
+        output: `${tool.name} was not run: its execution could not be recorded (${(error as Error).message}).`,
+        isError: true,
+      };
     }
     if (!won) {
       claimed?.();
-      return { output: `${tool.name} was not run again: this call (${call.toolCallId}) has already been executed.`, isError: true };
+      return {
+        output: `${tool.name} was not run again: this call (${call.toolCallId}) has already been executed.`,
+        isError: true,
+      };
     }
   }
   const running = executeClaimed(scope, grants, approved);
   claimed?.();
   const result = await running;
-  await ctx.executions?.finish({ runId: ctx.runId, toolCallId: call.toolCallId, output: result.output, isError: result.isError }).catch(() => undefined);
+  await ctx.executions
+    ?.finish({ runId: ctx.runId, toolCallId: call.toolCallId, output: result.output, isError: result.isError })
+    .catch(() => undefined);
   return result;
 }
 
-async function executeClaimed({ ctx, level, tool, input, call }: GatedCall, grants: Rule[], approved: boolean): Promise<ToolOutcome> {
+async function executeClaimed(
+  { ctx, level, tool, input, call }: GatedCall,
+  grants: Rule[],
+  approved: boolean,
+): Promise<ToolOutcome> {
   const agent = level.agentId === 'main' ? {} : { agent: level.agentId };
   try {
     const result = await tool.execute(input, {
@@ -148,16 +190,21 @@ async function executeClaimed({ ctx, level, tool, input, call }: GatedCall, gran
       trustedPolicy: ctx.trustedPolicy,
       ...agent,
       evaluate: (inner) =>
-        evaluate(level.policy, { ...inner, ...agent }, {
-          mode: level.mode ?? ctx.mode,
-          grants,
-          workspaceRoot: ctx.env.workspace,
-          risk: level.tools.find((t) => t.name === inner.tool)?.risk,
-        }),
+        evaluate(
+          level.policy,
+          { ...inner, ...agent },
+          {
+            mode: level.mode ?? ctx.mode,
+            grants,
+            workspaceRoot: ctx.env.workspace,
+            risk: level.tools.find((t) => t.name === inner.tool)?.risk,
+          },
+        ),
     });
     return { output: result.output, isError: result.isError === true, metadata: result.metadata };
   } catch (error) {
-    const message = error instanceof ToolError ? error.message : `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`;
+    const message =
+      error instanceof ToolError ? error.message : `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`;
     return { output: message, isError: true, metadata: error instanceof ToolError ? { code: error.code } : undefined };
   }
 }

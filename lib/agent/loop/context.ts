@@ -99,6 +99,10 @@ export interface ResumePoint {
   results: Record<string, CallResult>;
 }
 
-export function emit(ctx: RunContext, level: Pick<AgentLevel, 'agentId' | 'parents'>, body: EventBody<AgentEvent>): void {
+export function emit(
+  ctx: RunContext,
+  level: Pick<AgentLevel, 'agentId' | 'parents'>,
+  body: EventBody<AgentEvent>,
+): void {
   ctx.queue.push({ ...body, runId: ctx.runId, agentId: level.agentId, parents: level.parents } as AgentEvent);
 }

@@ -33,7 +33,8 @@ async function collect(run: AgentRun, answer?: (event: RelayEvent) => void): Pro
   return events;
 }
 
-const of = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+const of = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) =>
+  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 const say = (content: string) => ({ messages: [{ role: 'user' as const, content }] });
 const agent = (options: AgentOptions = {}) => createAgent({ workspace, policy: DEFAULT_POLICY, ...options });
 const noRelay = () => {
@@ -57,7 +58,10 @@ describe('inspected calls (read_file of a hard-linked file)', () => {
   });
 
   it('no mode allows it: bypassPermissions still asks, dontAsk denies', async () => {
-    const bypass = await collect(agent({ mode: 'bypassPermissions' }).invoke(say('read linked.txt')), (e) => void e.respond({ approved: false }));
+    const bypass = await collect(
+      agent({ mode: 'bypassPermissions' }).invoke(say('read linked.txt')),
+      (e) => void e.respond({ approved: false }),
+    );
     expect(of(bypass, 'relay')).toHaveLength(1);
     const dontAsk = await collect(agent({ mode: 'dontAsk' }).invoke(say('read linked.txt')), noRelay);
     expect(of(dontAsk, 'tool_call')[0]!.decision).toMatchObject({ action: 'deny', reason: 'mode' });
@@ -65,18 +69,27 @@ describe('inspected calls (read_file of a hard-linked file)', () => {
   });
 
   it('no grant allows it, and Always Allow on one such call does not approve another waiting', async () => {
-    const grants = new MemoryGrantStore({ sessionId: 's', grants: [{ action: 'allow', tool: 'read_file', params: { path: '**' } }] });
+    const grants = new MemoryGrantStore({
+      sessionId: 's',
+      grants: [{ action: 'allow', tool: 'read_file', params: { path: '**' } }],
+    });
     const relays: RelayEvent[] = [];
     const events: AgentEvent[] = [];
-    for await (const event of agent({ grants }).invoke({ ...say('read linked.txt\nread linked.txt'), sessionId: 's' })) {
+    for await (const event of agent({ grants }).invoke({
+      ...say('read linked.txt\nread linked.txt'),
+      sessionId: 's',
+    })) {
       events.push(event);
       // Both calls ask. Once both wait, the first is approved with Always Allow (its suggested
       // rule: this path); the second must still be waiting once the first has run, and is then denied.
       if (event.type === 'relay' && relays.push(event) === 2) void relays[0]!.respond({ approved: true, always: true });
-      if (event.type === 'tool_result' && event.toolCallId === relays[0]?.toolCallId) void relays[1]!.respond({ approved: false, reason: 'no' });
+      if (event.type === 'tool_result' && event.toolCallId === relays[0]?.toolCallId)
+        void relays[1]!.respond({ approved: false, reason: 'no' });
     }
     expect(relays).toHaveLength(2);
-    expect(await grants.list('s')).toContainEqual(expect.objectContaining({ tool: 'read_file', params: { path: path.join(workspace, 'linked.txt') } }));
+    expect(await grants.list('s')).toContainEqual(
+      expect.objectContaining({ tool: 'read_file', params: { path: path.join(workspace, 'linked.txt') } }),
+    );
     const resolved = of(events, 'relay_resolved');
     expect(resolved.map((r) => [r.relayId, r.status, r.decidedBy])).toEqual([
       [relays[0]!.id, 'approved', 'user'],
@@ -85,7 +98,13 @@ describe('inspected calls (read_file of a hard-linked file)', () => {
   });
 
   it('a deny rule still denies it, without asking', async () => {
-    const policy = { ...DEFAULT_POLICY, rules: [...(DEFAULT_POLICY.rules ?? []), { action: 'deny' as const, tool: 'read_file', params: { path: 'linked.txt' } }] };
+    const policy = {
+      ...DEFAULT_POLICY,
+      rules: [
+        ...(DEFAULT_POLICY.rules ?? []),
+        { action: 'deny' as const, tool: 'read_file', params: { path: 'linked.txt' } },
+      ],
+    };
     const events = await collect(agent({ policy }).invoke(say('read linked.txt')), noRelay);
     expect(of(events, 'tool_result')[0]).toMatchObject({ denied: true });
   });

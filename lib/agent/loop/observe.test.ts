@@ -13,11 +13,17 @@ beforeEach(async () => {
 });
 afterEach(() => rm(workspace, { recursive: true, force: true }));
 
-const allowsEcho: PolicyInput = { riskDefaults: { write: 'ask', read_only: 'allow' }, rules: [{ action: 'allow', tool: 'bash', params: { command: 'echo *' } }] };
+const allowsEcho: PolicyInput = {
+  riskDefaults: { write: 'ask', read_only: 'allow' },
+  rules: [{ action: 'allow', tool: 'bash', params: { command: 'echo *' } }],
+};
 
 async function run(observer: DecisionObserver, say: string, permissions?: unknown) {
   const events: AgentEvent[] = [];
-  for await (const event of createAgent({ workspace, policy: allowsEcho, observer }).invoke({ messages: [{ role: 'user', content: say }], permissions })) {
+  for await (const event of createAgent({ workspace, policy: allowsEcho, observer }).invoke({
+    messages: [{ role: 'user', content: say }],
+    permissions,
+  })) {
     events.push(event);
     if (event.type === 'relay') void event.respond({ approved: false, reason: 'no' });
   }
@@ -31,7 +37,12 @@ describe('decision observer', () => {
     expect(seen).toHaveLength(1);
     const [o] = seen;
     const call = events.find((e) => e.type === 'tool_call');
-    expect(o).toMatchObject({ agentId: 'main', call: { tool: 'bash', params: { command: 'echo hi' } }, decision: { action: 'allow' }, toolCallId: (call as { toolCallId: string }).toolCallId });
+    expect(o).toMatchObject({
+      agentId: 'main',
+      call: { tool: 'bash', params: { command: 'echo hi' } },
+      decision: { action: 'allow' },
+      toolCallId: (call as { toolCallId: string }).toolCallId,
+    });
     expect(o!.runId).toBe(call!.runId);
     // The run's permissions follow the agent's rules in the policy it was judged by.
     expect(o!.policy.rules.map((r) => `${r.action} ${r.tool}`)).toEqual(['allow bash', 'deny fetch_url']);
@@ -41,11 +52,27 @@ describe('decision observer', () => {
 
   it('an observer that throws changes no decision and no result', async () => {
     const quiet = await run({ observe: () => undefined }, '$ echo hi');
-    const loud = await run({ observe: () => { throw new Error('observer down'); } }, '$ echo hi');
+    const loud = await run(
+      {
+        observe: () => {
+          throw new Error('observer down');
+        },
+      },
+      '$ echo hi',
+    );
     const shape = (events: AgentEvent[]) =>
-      events.map((e) => (e.type === 'tool_call' ? { decision: e.decision } : e.type === 'tool_result' ? { output: e.output, isError: e.isError, denied: e.denied } : e.type));
+      events.map((e) =>
+        e.type === 'tool_call'
+          ? { decision: e.decision }
+          : e.type === 'tool_result'
+            ? { output: e.output, isError: e.isError, denied: e.denied }
+            : e.type,
+      );
     expect(shape(loud)).toEqual(shape(quiet));
-    expect(loud.find((e) => e.type === 'tool_result')).toMatchObject({ output: expect.stringContaining('hi'), isError: false });
+    expect(loud.find((e) => e.type === 'tool_result')).toMatchObject({
+      output: expect.stringContaining('hi'),
+      isError: false,
+    });
   });
 
   it('an inactive observer is not called', async () => {
@@ -56,9 +83,15 @@ describe('decision observer', () => {
 
   it('adjust applies what the gate applies after the policy: an inspection asks what an allow would run', () => {
     const adjust = adjuster({ path: 'x' }, 'read_file', { inspection: 'x has several hard links', mode: 'default' });
-    expect(adjust({ action: 'allow', reason: 'matched_rule', explanation: 'Allowed.' })).toMatchObject({ action: 'ask' });
-    expect(adjust({ action: 'deny', reason: 'matched_rule', explanation: 'Denied.' })).toMatchObject({ action: 'deny' });
+    expect(adjust({ action: 'allow', reason: 'matched_rule', explanation: 'Allowed.' })).toMatchObject({
+      action: 'ask',
+    });
+    expect(adjust({ action: 'deny', reason: 'matched_rule', explanation: 'Denied.' })).toMatchObject({
+      action: 'deny',
+    });
     const dontAsk = adjuster({ path: 'x' }, 'read_file', { inspection: 'x has several hard links', mode: 'dontAsk' });
-    expect(dontAsk({ action: 'allow', reason: 'matched_rule', explanation: 'Allowed.' })).toMatchObject({ action: 'deny' });
+    expect(dontAsk({ action: 'allow', reason: 'matched_rule', explanation: 'Allowed.' })).toMatchObject({
+      action: 'deny',
+    });
   });
 });

@@ -35,10 +35,15 @@ export interface Adjustments {
 }
 
 /** The gate's post-policy steps for a call, as a function of the policy's decision. */
-export function adjuster(input: Record<string, unknown>, tool: string, { shouldApprove, inspection, mode }: Adjustments): (decision: Decision) => Decision {
+export function adjuster(
+  input: Record<string, unknown>,
+  tool: string,
+  { shouldApprove, inspection, mode }: Adjustments,
+): (decision: Decision) => Decision {
   return (decision) => {
     let adjusted = decision;
-    if (shouldApprove && adjusted.action !== 'deny') adjusted = applyShouldApprove(adjusted, shouldApprove, input, tool);
+    if (shouldApprove && adjusted.action !== 'deny')
+      adjusted = applyShouldApprove(adjusted, shouldApprove, input, tool);
     if (inspection !== undefined) adjusted = applyInspection(adjusted, inspection, mode);
     return adjusted;
   };

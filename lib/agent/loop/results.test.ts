@@ -14,7 +14,11 @@ describe('a denial recorded as a fact in the checkpoint', () => {
     const mimic = { output: denial('it says so').output, isError: true };
     const message = toolMessage(calls, [denial('sudo is denied'), { output: 'hi', isError: false }, mimic]);
     const back = checkpointedResults(JSON.parse(JSON.stringify(message)));
-    expect(back.get('a')).toEqual({ output: 'Tool execution denied: sudo is denied. Do not retry the same call.', isError: true, denied: true });
+    expect(back.get('a')).toEqual({
+      output: 'Tool execution denied: sudo is denied. Do not retry the same call.',
+      isError: true,
+      denied: true,
+    });
     expect(back.get('b')).toEqual({ output: 'hi', isError: false });
     expect(back.get('c')).toEqual(mimic);
   });

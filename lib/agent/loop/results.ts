@@ -10,7 +10,11 @@ export const DENIAL_PREFIX = 'Tool execution denied:';
 
 /** The result of a call the policy or a human refused. */
 export function denial(reason: string): CallResult {
-  return { output: `${DENIAL_PREFIX} ${reason.replace(/\.?\s*$/, '.')} Do not retry the same call.`, isError: true, denied: true };
+  return {
+    output: `${DENIAL_PREFIX} ${reason.replace(/\.?\s*$/, '.')} Do not retry the same call.`,
+    isError: true,
+    denied: true,
+  };
 }
 
 const DENIED = { gatehouse: { denied: true } };
@@ -40,7 +44,11 @@ export function checkpointedResults(message: ModelMessage | undefined): Map<stri
     const output = part.output as { type: string; value?: unknown };
     const value = typeof output.value === 'string' ? output.value : JSON.stringify(output.value ?? null);
     const denied = part.providerOptions?.gatehouse?.denied === true;
-    results.set(part.toolCallId, { output: value, isError: output.type === 'error-text' || output.type === 'error-json', ...(denied ? { denied } : {}) });
+    results.set(part.toolCallId, {
+      output: value,
+      isError: output.type === 'error-text' || output.type === 'error-json',
+      ...(denied ? { denied } : {}),
+    });
   }
   return results;
 }

@@ -11,11 +11,20 @@ import { runModelStep } from './step';
 export type { AgentLevel, ExecutionLog, PendingRelays, ResumePoint, RunContext } from './context';
 export { emit };
 
-export async function runAgentLevel(ctx: RunContext, level: AgentLevel, messages: ModelMessage[], resume?: ResumePoint): Promise<string> {
+export async function runAgentLevel(
+  ctx: RunContext,
+  level: AgentLevel,
+  messages: ModelMessage[],
+  resume?: ResumePoint,
+): Promise<string> {
   let lastText = '';
   if (resume && resume.calls.length > 0) {
     const results = await Promise.all(
-      resume.calls.map((call) => resume.results[call.toolCallId] ?? guarded({ ctx, level, call }, () => resumeCall({ ctx, level, call }, resume.relays[call.toolCallId]))),
+      resume.calls.map(
+        (call) =>
+          resume.results[call.toolCallId] ??
+          guarded({ ctx, level, call }, () => resumeCall({ ctx, level, call }, resume.relays[call.toolCallId])),
+      ),
     );
     messages.push(toolMessage(resume.calls, results));
     await ctx.checkpoint?.(messages);
@@ -33,7 +42,9 @@ export async function runAgentLevel(ctx: RunContext, level: AgentLevel, messages
     if (level.agentId === 'main') await ctx.checkpoint?.(messages);
     if (result.text) lastText = result.text;
     if (result.toolCalls.length === 0) return lastText;
-    const results = await Promise.all(result.toolCalls.map((call) => guarded({ ctx, level, call }, () => handleCall({ ctx, level, call }))));
+    const results = await Promise.all(
+      result.toolCalls.map((call) => guarded({ ctx, level, call }, () => handleCall({ ctx, level, call }))),
+    );
     messages.push(toolMessage(result.toolCalls, results));
     if (level.agentId === 'main') await ctx.checkpoint?.(messages);
   }

@@ -2,7 +2,17 @@
 // they could be stored as a grant for it) and the verdict on them under the policy that asked,
 // so the approver is offered Always Allow only when the grant would cover this very call; and
 // whether Auto-approve would allow the call (what "approve this and all later calls" may settle).
-import { alwaysAllowVerdict, derivePermission, evaluate, grantFitsCall, type AlwaysAllowVerdict, type CompiledPolicy, type GrantContext, type Rule, type ToolCall } from '../../policy';
+import {
+  alwaysAllowVerdict,
+  derivePermission,
+  evaluate,
+  grantFitsCall,
+  type AlwaysAllowVerdict,
+  type CompiledPolicy,
+  type GrantContext,
+  type Rule,
+  type ToolCall,
+} from '../../policy';
 import type { ToolDefinition, ToolEnvironment } from '../tools/types';
 
 export interface Suggestion {
@@ -13,19 +23,42 @@ export interface Suggestion {
 }
 
 /** `askedByHook`: a dynamic `interruptOn.shouldApprove` applies to the tool (it may ask in any mode). */
-export function suggestAlwaysAllow(policy: CompiledPolicy, tool: ToolDefinition, input: Record<string, unknown>, call: ToolCall, env: ToolEnvironment, inspection: string | undefined, askedByHook: boolean): Suggestion {
+export function suggestAlwaysAllow(
+  policy: CompiledPolicy,
+  tool: ToolDefinition,
+  input: Record<string, unknown>,
+  call: ToolCall,
+  env: ToolEnvironment,
+  inspection: string | undefined,
+  askedByHook: boolean,
+): Suggestion {
   const ctx = { workspaceRoot: env.workspace, paramKinds: tool.paramKinds, risk: tool.risk };
-  const autoApprove = inspection === undefined && !askedByHook && evaluate(policy, call, { ...ctx, mode: 'bypassPermissions' }).action === 'allow';
+  const autoApprove =
+    inspection === undefined &&
+    !askedByHook &&
+    evaluate(policy, call, { ...ctx, mode: 'bypassPermissions' }).action === 'allow';
   return { ...alwaysAllowOf(policy, tool, input, call, env, ctx, inspection), autoApprove };
 }
 
-function alwaysAllowOf(policy: CompiledPolicy, tool: ToolDefinition, input: Record<string, unknown>, call: ToolCall, env: ToolEnvironment, ctx: GrantContext, inspection?: string): Omit<Suggestion, 'autoApprove'> {
+function alwaysAllowOf(
+  policy: CompiledPolicy,
+  tool: ToolDefinition,
+  input: Record<string, unknown>,
+  call: ToolCall,
+  env: ToolEnvironment,
+  ctx: GrantContext,
+  inspection?: string,
+): Omit<Suggestion, 'autoApprove'> {
   try {
     const derived = tool.derivePermission ? tool.derivePermission(input, env) : derivePermission(call, ctx);
     // Only what would allow this call again (a part that writes a file, say, no allow rule can).
     const suggestedRules = derived.filter((rule) => grantFitsCall(rule, call, ctx));
     // What the tool itself found (inspectCall) asks whatever allowed the call, grants included.
-    if (inspection !== undefined) return { suggestedRules, alwaysAllow: { covers: false, reason: `Needs approval whatever is granted: ${inspection}.` } };
+    if (inspection !== undefined)
+      return {
+        suggestedRules,
+        alwaysAllow: { covers: false, reason: `Needs approval whatever is granted: ${inspection}.` },
+      };
     return { suggestedRules, alwaysAllow: alwaysAllowVerdict(policy, call, suggestedRules, ctx, derived) };
   } catch {
     return { suggestedRules: [], alwaysAllow: { covers: false, reason: 'No rule can be suggested for this call.' } };

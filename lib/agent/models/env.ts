@@ -21,7 +21,8 @@ export const MODEL_ENV_VARIABLES = [
     name: 'OPENAI_BASE_URL',
     usedBy: 'openai',
     required: false,
-    description: 'Base URL of the OpenAI API (default https://api.openai.com/v1), e.g. for a proxy. The endpoint must speak the Responses API; for other OpenAI-style servers use `openai-compatible:`.',
+    description:
+      'Base URL of the OpenAI API (default https://api.openai.com/v1), e.g. for a proxy. The endpoint must speak the Responses API; for other OpenAI-style servers use `openai-compatible:`.',
   },
   {
     name: 'ANTHROPIC_API_KEY',
@@ -33,13 +34,15 @@ export const MODEL_ENV_VARIABLES = [
     name: 'ANTHROPIC_BASE_URL',
     usedBy: 'anthropic',
     required: false,
-    description: 'Base URL of the Anthropic API including `/v1` (default https://api.anthropic.com/v1), e.g. for a proxy.',
+    description:
+      'Base URL of the Anthropic API including `/v1` (default https://api.anthropic.com/v1), e.g. for a proxy.',
   },
   {
     name: 'GATEHOUSE_OPENAI_COMPATIBLE_BASE_URL',
     usedBy: 'openai-compatible',
     required: true,
-    description: 'Base URL of an OpenAI-compatible chat completions server for `openai-compatible:<model>`, e.g. http://127.0.0.1:11434/v1 for Ollama.',
+    description:
+      'Base URL of an OpenAI-compatible chat completions server for `openai-compatible:<model>`, e.g. http://127.0.0.1:11434/v1 for Ollama.',
   },
   {
     name: 'GATEHOUSE_OPENAI_COMPATIBLE_API_KEY',

@@ -53,7 +53,11 @@ describe('resolveModel: providers construct from the env alone', () => {
   it('openai:<model> uses OPENAI_API_KEY and OPENAI_BASE_URL', async () => {
     const env = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
     const model = resolveModel('openai:gpt-4o-mini', env);
-    expect([model.specificationVersion, model.provider, model.modelId]).toEqual(['v4', 'openai.responses', 'gpt-4o-mini']);
+    expect([model.specificationVersion, model.provider, model.modelId]).toEqual([
+      'v4',
+      'openai.responses',
+      'gpt-4o-mini',
+    ]);
     const request = await firstRequest('openai:gpt-4o-mini', env);
     expect(request.url).toBe('http://127.0.0.1:9/v1/responses');
     expect(request.headers.get('authorization')).toBe('Bearer sk-test');
@@ -67,23 +71,36 @@ describe('resolveModel: providers construct from the env alone', () => {
   it('anthropic:<model> uses ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL', async () => {
     const env = { ANTHROPIC_API_KEY: 'ak-test', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/v1' };
     const model = resolveModel('anthropic:claude-sonnet-4-5', env);
-    expect([model.specificationVersion, model.provider, model.modelId]).toEqual(['v4', 'anthropic.messages', 'claude-sonnet-4-5']);
+    expect([model.specificationVersion, model.provider, model.modelId]).toEqual([
+      'v4',
+      'anthropic.messages',
+      'claude-sonnet-4-5',
+    ]);
     const request = await firstRequest('anthropic:claude-sonnet-4-5', env);
     expect(request.url).toBe('http://127.0.0.1:9/v1/messages');
     expect(request.headers.get('x-api-key')).toBe('ak-test');
   });
 
   it('openai-compatible:<model> uses the Gatehouse base URL and optional key, keeping colons in the model id', async () => {
-    const env = { GATEHOUSE_OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1', GATEHOUSE_OPENAI_COMPATIBLE_API_KEY: 'ollama' };
+    const env = {
+      GATEHOUSE_OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1',
+      GATEHOUSE_OPENAI_COMPATIBLE_API_KEY: 'ollama',
+    };
     const model = resolveModel('openai-compatible:llama3.1:8b', env);
-    expect([model.specificationVersion, model.provider, model.modelId]).toEqual(['v4', 'openai-compatible.chat', 'llama3.1:8b']);
+    expect([model.specificationVersion, model.provider, model.modelId]).toEqual([
+      'v4',
+      'openai-compatible.chat',
+      'llama3.1:8b',
+    ]);
     const request = await firstRequest('openai-compatible:llama3.1:8b', env);
     expect(request.url).toBe('http://127.0.0.1:11434/v1/chat/completions');
     expect(request.headers.get('authorization')).toBe('Bearer ollama');
   });
 
   it('openai-compatible works without an API key', async () => {
-    const request = await firstRequest('openai-compatible:qwen3', { GATEHOUSE_OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1' });
+    const request = await firstRequest('openai-compatible:qwen3', {
+      GATEHOUSE_OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1',
+    });
     expect(request.headers.get('authorization')).toBeNull();
   });
 });
@@ -115,7 +132,11 @@ describe('resolveModel: errors', () => {
   it.each([
     ['openai:gpt-4o', { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'not a url' }, 'OPENAI_BASE_URL'],
     ['anthropic:claude', { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'ftp://x/v1' }, 'ANTHROPIC_BASE_URL'],
-    ['openai-compatible:m', { GATEHOUSE_OPENAI_COMPATIBLE_BASE_URL: 'localhost:11434' }, 'GATEHOUSE_OPENAI_COMPATIBLE_BASE_URL'],
+    [
+      'openai-compatible:m',
+      { GATEHOUSE_OPENAI_COMPATIBLE_BASE_URL: 'localhost:11434' },
+      'GATEHOUSE_OPENAI_COMPATIBLE_BASE_URL',
+    ],
   ])('%s rejects a bad base URL in %s without echoing it', (spec, env, variable) => {
     const error = configError(() => resolveModel(spec, env));
     expect(error.variable).toBe(variable);
@@ -124,14 +145,19 @@ describe('resolveModel: errors', () => {
   });
 
   it('never puts a key in a message', () => {
-    const error = configError(() => resolveModel('openai:gpt-4o', { OPENAI_API_KEY: 'sk-secret', OPENAI_BASE_URL: 'nope' }));
+    const error = configError(() =>
+      resolveModel('openai:gpt-4o', { OPENAI_API_KEY: 'sk-secret', OPENAI_BASE_URL: 'nope' }),
+    );
     expect(error.message).not.toContain('sk-secret');
   });
 });
 
 describe('parseModelSpec', () => {
   it('splits at the first colon and trims', () => {
-    expect(parseModelSpec(' openai-compatible: qwen2.5-coder:7b ')).toEqual({ provider: 'openai-compatible', modelId: 'qwen2.5-coder:7b' });
+    expect(parseModelSpec(' openai-compatible: qwen2.5-coder:7b ')).toEqual({
+      provider: 'openai-compatible',
+      modelId: 'qwen2.5-coder:7b',
+    });
   });
 });
 

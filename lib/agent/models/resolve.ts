@@ -38,7 +38,10 @@ export function parseModelSpec(spec: string | undefined): ModelSpec {
   const text = (spec ?? '').trim();
   if (text === '' || text === 'offline') return { provider: 'offline' };
   const colon = text.indexOf(':');
-  const raw = colon < 0 ? { provider: text, modelId: '' } : { provider: text.slice(0, colon), modelId: text.slice(colon + 1).trim() };
+  const raw =
+    colon < 0
+      ? { provider: text, modelId: '' }
+      : { provider: text.slice(0, colon), modelId: text.slice(colon + 1).trim() };
   const parsed = specSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   if (!(PROVIDERS as readonly string[]).includes(raw.provider)) {
@@ -79,7 +82,11 @@ function readEnv<S extends z.ZodObject>(schema: S, env: Env, spec: string): z.ou
 }
 
 /** Resolves a spec to a model; `undefined` or empty means the offline model. */
-export function resolveModel(spec: string | undefined, env: Env = process.env, options: ResolveModelOptions = {}): LanguageModelV4 {
+export function resolveModel(
+  spec: string | undefined,
+  env: Env = process.env,
+  options: ResolveModelOptions = {},
+): LanguageModelV4 {
   const parsed = parseModelSpec(spec);
   if (parsed.provider === 'offline') return createOfflineModel(options.offline);
 
@@ -88,12 +95,20 @@ export function resolveModel(spec: string | undefined, env: Env = process.env, o
   switch (parsed.provider) {
     case 'openai': {
       const vars = readEnv(envSchemas.openai, env, label);
-      const provider = createOpenAI({ apiKey: vars.OPENAI_API_KEY, baseURL: vars.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL, fetch });
+      const provider = createOpenAI({
+        apiKey: vars.OPENAI_API_KEY,
+        baseURL: vars.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL,
+        fetch,
+      });
       return asV4(provider(parsed.modelId));
     }
     case 'anthropic': {
       const vars = readEnv(envSchemas.anthropic, env, label);
-      const provider = createAnthropic({ apiKey: vars.ANTHROPIC_API_KEY, baseURL: vars.ANTHROPIC_BASE_URL ?? ANTHROPIC_DEFAULT_BASE_URL, fetch });
+      const provider = createAnthropic({
+        apiKey: vars.ANTHROPIC_API_KEY,
+        baseURL: vars.ANTHROPIC_BASE_URL ?? ANTHROPIC_DEFAULT_BASE_URL,
+        fetch,
+      });
       return asV4(provider(parsed.modelId));
     }
     case 'openai-compatible': {

@@ -116,7 +116,9 @@ describe.each(['helper', 'direct'] as const)('bash (%s spawn)', (via) => {
   it('stops reading soon after exit when a process that left the group holds the output open', async () => {
     const started = Date.now();
     // The escaped process records its pid only once it has its own session; wait for that.
-    const result = await run(`setsid bash -c 'echo $$ > escaped.pid; exec sleep 30' & until [ -s escaped.pid ]; do :; done; echo done`);
+    const result = await run(
+      `setsid bash -c 'echo $$ > escaped.pid; exec sleep 30' & until [ -s escaped.pid ]; do :; done; echo done`,
+    );
     const pid = Number(await readFile(path.join(t.workspace, 'escaped.pid'), 'utf8'));
     try {
       expect(Date.now() - started).toBeLessThan(5000);

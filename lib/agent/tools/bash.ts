@@ -69,7 +69,8 @@ function endingOf(stop: Stop | undefined, exit: Exit | undefined): 'exited' | 'e
 }
 
 function runBash(command: string, ctx: ToolContext, timeoutMs: number, maxOutputBytes: number): Promise<ToolResult> {
-  if (ctx.signal.aborted) return Promise.resolve({ output: '[aborted before start]', isError: true, metadata: { aborted: true } });
+  if (ctx.signal.aborted)
+    return Promise.resolve({ output: '[aborted before start]', isError: true, metadata: { aborted: true } });
   return new Promise<ToolResult>((resolve, reject) => {
     const started = Date.now();
     const output = new CappedBuffer(maxOutputBytes);
@@ -96,7 +97,9 @@ function runBash(command: string, ctx: ToolContext, timeoutMs: number, maxOutput
       if (settled) return;
       cleanup();
       handle.release();
-      resolve(result(output, stop, exit, timeoutMs, Date.now() - started, abandonedPipes, lost, handle.via, handle.warm));
+      resolve(
+        result(output, stop, exit, timeoutMs, Date.now() - started, abandonedPipes, lost, handle.via, handle.warm),
+      );
     };
 
     // The spawn helper (or a direct spawn) starts bash in a new process group: stdin closed, the
@@ -151,7 +154,8 @@ function result(
   else if (ending === 'aborted') notes.push('[aborted: run cancelled; process group killed]');
   else if (exit?.signal) notes.push(`[killed by ${exit.signal}]`);
   else if (exit?.code !== 0 && exit?.code !== undefined && exit.code !== null) notes.push(`[exit code ${exit.code}]`);
-  if (ending === 'exited-before-stop' && stop === 'aborted') notes.push('[the run was cancelled after the command had exited]');
+  if (ending === 'exited-before-stop' && stop === 'aborted')
+    notes.push('[the run was cancelled after the command had exited]');
   if (abandonedPipes) notes.push('[a detached process kept the output open; stopped reading]');
   if (lost) notes.push(`[${lost}]`);
   if (text === '' && notes.length === 0) text = '(no output)';

@@ -7,14 +7,24 @@ import { builtinTools, createWorkspace } from './index';
 
 describe('builtinTools', () => {
   it('holds the six built-in tools, each once', () => {
-    expect(builtinTools.map((tool) => tool.name).sort()).toEqual(['bash', 'edit_file', 'fetch_url', 'list_files', 'read_file', 'write_file']);
+    expect(builtinTools.map((tool) => tool.name).sort()).toEqual([
+      'bash',
+      'edit_file',
+      'fetch_url',
+      'list_files',
+      'read_file',
+      'write_file',
+    ]);
   });
 
-  it.each(builtinTools.map((tool) => [tool.name, tool] as const))('%s agrees with the policy engine on risk and param kinds', (name, tool) => {
-    expect(tool.risk).toBe(BUILTIN_RISKS[name]);
-    expect(tool.paramKinds).toEqual(BUILTIN_PARAM_KINDS[name]);
-    expect(tool.description.length).toBeGreaterThan(20);
-  });
+  it.each(builtinTools.map((tool) => [tool.name, tool] as const))(
+    '%s agrees with the policy engine on risk and param kinds',
+    (name, tool) => {
+      expect(tool.risk).toBe(BUILTIN_RISKS[name]);
+      expect(tool.paramKinds).toEqual(BUILTIN_PARAM_KINDS[name]);
+      expect(tool.description.length).toBeGreaterThan(20);
+    },
+  );
 
   it('rejects inputs of the wrong shape at the schema', () => {
     const byName = Object.fromEntries(builtinTools.map((tool) => [tool.name, tool]));

@@ -23,11 +23,18 @@ export async function tempWorkspace(): Promise<TempWorkspace> {
   return { workspace, outside, cleanup: () => rm(base, { recursive: true, force: true }) };
 }
 
-export const allowByDefault: Decision = { action: 'allow', reason: 'risk_default', explanation: 'Allowed by the risk default.' };
+export const allowByDefault: Decision = {
+  action: 'allow',
+  reason: 'risk_default',
+  explanation: 'Allowed by the risk default.',
+};
 
 export function toolContext(
   workspace: string,
-  options: { evaluate?: (call: ToolCall) => Decision; signal?: AbortSignal } & Pick<ToolContext, 'approved' | 'trustedPolicy'> = {},
+  options: { evaluate?: (call: ToolCall) => Decision; signal?: AbortSignal } & Pick<
+    ToolContext,
+    'approved' | 'trustedPolicy'
+  > = {},
 ): ToolContext {
   return {
     workspace,

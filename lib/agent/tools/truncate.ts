@@ -10,9 +10,7 @@ export function formatBytes(bytes: number): string {
 }
 
 export function truncationMarker(totalBytes: number | undefined): string {
-  return totalBytes === undefined
-    ? '\n[output truncated]'
-    : `\n[output truncated: ${formatBytes(totalBytes)} total]`;
+  return totalBytes === undefined ? '\n[output truncated]' : `\n[output truncated: ${formatBytes(totalBytes)} total]`;
 }
 
 /**

@@ -5,7 +5,23 @@ import { outcomeNotice, useApprovalStore } from './approval-store';
 import type { RelayRequest } from '@/lib/contract';
 
 const relay = (id: string, createdAt: number): RelayRequest =>
-  ({ id, kind: 'permission', runId: 'run-1', sessionId: 's1', agentId: 'main', parents: [], toolCallId: `c-${id}`, tool: 'bash', params: { command: 'ls' }, risk: 'write', decision: { action: 'ask', reason: 'risk_default', explanation: 'ask' }, suggestedRules: [], prompt: 'Run?', createdAt, expiresAt: createdAt + 1000 }) as RelayRequest;
+  ({
+    id,
+    kind: 'permission',
+    runId: 'run-1',
+    sessionId: 's1',
+    agentId: 'main',
+    parents: [],
+    toolCallId: `c-${id}`,
+    tool: 'bash',
+    params: { command: 'ls' },
+    risk: 'write',
+    decision: { action: 'ask', reason: 'risk_default', explanation: 'ask' },
+    suggestedRules: [],
+    prompt: 'Run?',
+    createdAt,
+    expiresAt: createdAt + 1000,
+  }) as RelayRequest;
 
 describe('outcomeNotice', () => {
   it.each([

@@ -41,7 +41,11 @@ export const useApprovalStore = create<ApprovalState>()((set) => ({
   dismissed: false,
   // A new call opens the dialog again, even after it was closed without deciding.
   add: (relay) =>
-    set((s) => (s.queue.some((r) => r.id === relay.id) ? s : { queue: [...s.queue, relay].sort((a, b) => a.createdAt - b.createdAt), dismissed: false })),
+    set((s) =>
+      s.queue.some((r) => r.id === relay.id)
+        ? s
+        : { queue: [...s.queue, relay].sort((a, b) => a.createdAt - b.createdAt), dismissed: false },
+    ),
   dismiss: () => set({ dismissed: true }),
   reopen: () => set({ dismissed: false }),
   resolved: (relayId, outcome, live) =>
@@ -53,9 +57,14 @@ export const useApprovalStore = create<ApprovalState>()((set) => ({
       return { queue, notice: { id: ++noticeId, text: outcomeNotice(outcome.status, outcome.decidedBy) } };
     }),
   startSubmit: (relayId) => set((s) => ({ submitting: { ...s.submitting, [relayId]: true } })),
-  decided: (relayId) => set((s) => ({ queue: s.queue.filter((r) => r.id !== relayId), submitting: without(s.submitting, relayId) })),
+  decided: (relayId) =>
+    set((s) => ({ queue: s.queue.filter((r) => r.id !== relayId), submitting: without(s.submitting, relayId) })),
   decidedElsewhere: (relayId, text) =>
-    set((s) => ({ queue: s.queue.filter((r) => r.id !== relayId), submitting: without(s.submitting, relayId), notice: { id: ++noticeId, text } })),
+    set((s) => ({
+      queue: s.queue.filter((r) => r.id !== relayId),
+      submitting: without(s.submitting, relayId),
+      notice: { id: ++noticeId, text },
+    })),
   failed: (relayId) => set((s) => ({ submitting: without(s.submitting, relayId) })),
   dismissNotice: () => set({ notice: undefined }),
   reset: () => set({ queue: [], submitting: {}, notice: undefined, dismissed: false }),
@@ -65,7 +74,8 @@ export const useApprovalStore = create<ApprovalState>()((set) => ({
 export function outcomeNotice(status: string, decidedBy: string): string {
   // A person's decision names them: the same user in another tab, or an approver somewhere else.
   const by = decidedBy && !['user', 'system', 'grant'].includes(decidedBy) ? ` by ${decidedBy}` : '';
-  if (status === 'approved') return decidedBy === 'grant' ? 'Covered by an Always Allow rule' : `Approved elsewhere${by}`;
+  if (status === 'approved')
+    return decidedBy === 'grant' ? 'Covered by an Always Allow rule' : `Approved elsewhere${by}`;
   if (status === 'denied') return `Denied elsewhere${by}`;
   if (status === 'expired') return 'Timed out';
   if (status === 'cancelled') return 'Cancelled: the run was stopped';

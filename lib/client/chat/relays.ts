@@ -6,8 +6,14 @@ import { ApiError, apiFetch } from '../api';
 import { outcomeNotice, useApprovalStore } from './approval-store';
 import type { RelayRequest, RelayResponse } from '@/lib/contract';
 
-export function postRelayDecision(relay: Pick<RelayRequest, 'id' | 'sessionId'>, response: RelayResponse): Promise<{ success: true }> {
-  return apiFetch(`/api/chat/relay/${encodeURIComponent(relay.id)}`, { method: 'POST', json: { sessionId: relay.sessionId, response } });
+export function postRelayDecision(
+  relay: Pick<RelayRequest, 'id' | 'sessionId'>,
+  response: RelayResponse,
+): Promise<{ success: true }> {
+  return apiFetch(`/api/chat/relay/${encodeURIComponent(relay.id)}`, {
+    method: 'POST',
+    json: { sessionId: relay.sessionId, response },
+  });
 }
 
 /** The notice for a decision that lost the race, from the recorded outcome the 409 carries. */
@@ -19,12 +25,14 @@ export function conflictNotice(error: ApiError): string {
 
 export function useDecideRelay() {
   return useMutation({
-    mutationFn: ({ relay, response }: { relay: RelayRequest; response: RelayResponse }) => postRelayDecision(relay, response),
+    mutationFn: ({ relay, response }: { relay: RelayRequest; response: RelayResponse }) =>
+      postRelayDecision(relay, response),
     onMutate: ({ relay }) => useApprovalStore.getState().startSubmit(relay.id),
     onSuccess: (_data, { relay }) => useApprovalStore.getState().decided(relay.id),
     onError: (error, { relay }) => {
       const store = useApprovalStore.getState();
-      if (error instanceof ApiError && (error.status === 409 || error.status === 404)) store.decidedElsewhere(relay.id, conflictNotice(error));
+      if (error instanceof ApiError && (error.status === 409 || error.status === 404))
+        store.decidedElsewhere(relay.id, conflictNotice(error));
       else store.failed(relay.id);
     },
   });

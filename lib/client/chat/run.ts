@@ -20,7 +20,8 @@ export function runQuery(id: string) {
 export function useCancelRun() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (runId: string) => apiFetch<{ success: true }>(`/api/runs/${encodeURIComponent(runId)}/cancel`, { method: 'POST' }),
+    mutationFn: (runId: string) =>
+      apiFetch<{ success: true }>(`/api/runs/${encodeURIComponent(runId)}/cancel`, { method: 'POST' }),
     onSettled: (_data, _error, runId) => client.invalidateQueries({ queryKey: runKeys.detail(runId) }),
   });
 }
@@ -47,5 +48,8 @@ export interface ApproveAllResult {
 
 /** "Approve this and all later calls": Auto-approve, and the run's pending calls it allows approved. */
 export function approveAllPending(runId: string): Promise<ApproveAllResult> {
-  return apiFetch(`/api/runs/${encodeURIComponent(runId)}/mode`, { method: 'POST', json: { mode: 'bypassPermissions', approvePending: true } });
+  return apiFetch(`/api/runs/${encodeURIComponent(runId)}/mode`, {
+    method: 'POST',
+    json: { mode: 'bypassPermissions', approvePending: true },
+  });
 }

@@ -19,7 +19,10 @@ export function fetchSession(sessionId: string): Promise<SessionDetail> {
 export function useSessions() {
   return useInfiniteQuery({
     queryKey: sessionKeys.list,
-    queryFn: ({ pageParam }) => apiFetch<Page<SessionSummary>>(`/api/sessions?limit=20${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`),
+    queryFn: ({ pageParam }) =>
+      apiFetch<Page<SessionSummary>>(
+        `/api/sessions?limit=20${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
+      ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });

@@ -18,7 +18,11 @@ export interface StreamCallbacks {
 }
 
 /** Reads SSE blocks from a response body until it ends; returns whether `done` was seen. */
-export async function readEvents(response: Response, onEvent: (event: ParsedSseEvent) => void, signal?: AbortSignal): Promise<boolean> {
+export async function readEvents(
+  response: Response,
+  onEvent: (event: ParsedSseEvent) => void,
+  signal?: AbortSignal,
+): Promise<boolean> {
   if (!response.body) return false;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -55,8 +59,17 @@ export interface ChatRequest {
  * Starts a run and resolves with its ids as soon as the server confirms; events keep flowing to
  * `callbacks`, and `finished` settles when the run's stream is over (or rejects if it cannot be followed).
  */
-export async function startChat(body: ChatRequest, callbacks: StreamCallbacks, signal: AbortSignal): Promise<{ runId: string; sessionId: string; finished: Promise<void> }> {
-  const response = await fetch('/api/chat', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' }, body: JSON.stringify(body), signal });
+export async function startChat(
+  body: ChatRequest,
+  callbacks: StreamCallbacks,
+  signal: AbortSignal,
+): Promise<{ runId: string; sessionId: string; finished: Promise<void> }> {
+  const response = await fetch('/api/chat', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+    body: JSON.stringify(body),
+    signal,
+  });
   if (!response.ok) throw toApiError(response.status, await response.json().catch(() => ({})));
   let resolveIds!: (ids: { runId: string; sessionId: string }) => void;
   let rejectIds!: (error: Error) => void;
@@ -95,7 +108,12 @@ export async function startChat(body: ChatRequest, callbacks: StreamCallbacks, s
 const FINAL_STATUSES = new Set([401, 403, 404]);
 
 /** Follows a run's event log after `afterSeq`, reconnecting with Last-Event-ID after each drop. */
-export async function followRun(runId: string, afterSeq: number, callbacks: StreamCallbacks, signal: AbortSignal): Promise<void> {
+export async function followRun(
+  runId: string,
+  afterSeq: number,
+  callbacks: StreamCallbacks,
+  signal: AbortSignal,
+): Promise<void> {
   let lastSeq = afterSeq;
   for (let attempt = 0; !signal.aborted; attempt++) {
     if (attempt > 0) {
@@ -105,9 +123,13 @@ export async function followRun(runId: string, afterSeq: number, callbacks: Stre
       if (signal.aborted) return;
     }
     try {
-      const response = await fetch(`/api/runs/${encodeURIComponent(runId)}/events`, { headers: { Accept: 'text/event-stream', 'Last-Event-ID': String(lastSeq) }, signal });
+      const response = await fetch(`/api/runs/${encodeURIComponent(runId)}/events`, {
+        headers: { Accept: 'text/event-stream', 'Last-Event-ID': String(lastSeq) },
+        signal,
+      });
       // Gone, signed out, or no longer allowed: asking again cannot help.
-      if (FINAL_STATUSES.has(response.status)) throw toApiError(response.status, await response.json().catch(() => ({})));
+      if (FINAL_STATUSES.has(response.status))
+        throw toApiError(response.status, await response.json().catch(() => ({})));
       if (!response.ok) continue;
       const done = await readEvents(
         response,

@@ -16,7 +16,8 @@ export function nestSubagents(items: readonly TranscriptItem[]): TranscriptNode[
   const groups: Array<{ chain: string; node: TranscriptNode }> = [];
   for (const item of items) {
     const node: TranscriptNode = { item, children: [] };
-    const home = 'parents' in item ? (item.kind === 'agent' ? item.parents : [...item.parents, item.agentId]) : undefined;
+    const home =
+      'parents' in item ? (item.kind === 'agent' ? item.parents : [...item.parents, item.agentId]) : undefined;
     const group = home && home.length > 1 ? groups.findLast((g) => g.chain === key(home)) : undefined;
     (group ? group.node.children : top).push(node);
     if (item.kind === 'agent') groups.push({ chain: key([...item.parents, item.agentId]), node });

@@ -18,7 +18,21 @@ export type TranscriptItem =
   /** `unsent`: its run could not start, so it is not part of the conversation sent next time. */
   | { kind: 'user'; id: string; text: string; unsent?: boolean }
   | (Who & { kind: 'assistant'; id: string; runId: string; text: string })
-  | (Who & { kind: 'tool'; id: string; runId: string; toolCallId: string; tool: string; params: unknown; status: ToolStatus; decision?: Decision; relayId?: string; resolution?: Resolution; output?: string; isError?: boolean; reason?: string })
+  | (Who & {
+      kind: 'tool';
+      id: string;
+      runId: string;
+      toolCallId: string;
+      tool: string;
+      params: unknown;
+      status: ToolStatus;
+      decision?: Decision;
+      relayId?: string;
+      resolution?: Resolution;
+      output?: string;
+      isError?: boolean;
+      reason?: string;
+    })
   | (Who & { kind: 'agent'; id: string; runId: string; profile: string; prompt: string; output?: string })
   | { kind: 'error'; id: string; message: string };
 
@@ -52,7 +66,14 @@ export interface EarlierTurn {
 export type TranscriptAction =
   | { type: 'reset' }
   /** A run opened from its URL: the session's turns before it (prompts and events) and its own prompt; its events follow. */
-  | { type: 'load'; runId: string; sessionId: string; earlier: EarlierTurn[]; prompt: string; runStatus: TranscriptStatus }
+  | {
+      type: 'load';
+      runId: string;
+      sessionId: string;
+      earlier: EarlierTurn[];
+      prompt: string;
+      runStatus: TranscriptStatus;
+    }
   | { type: 'send'; text: string }
   | { type: 'started'; runId: string; sessionId: string }
   | { type: 'event'; event: LoggedEvent }
@@ -65,7 +86,13 @@ export function transcriptReducer(state: Transcript, action: TranscriptAction): 
     case 'reset':
       return emptyTranscript;
     case 'load': {
-      let loaded: Transcript = { runId: action.runId, sessionId: action.sessionId, runStatus: action.runStatus, items: [], lastSeq: {} };
+      let loaded: Transcript = {
+        runId: action.runId,
+        sessionId: action.sessionId,
+        runStatus: action.runStatus,
+        items: [],
+        lastSeq: {},
+      };
       for (const turn of action.earlier) {
         loaded = addPrompt(loaded, turn.prompt);
         for (const event of turn.events) loaded = applyEvent(loaded, event);
@@ -73,13 +100,21 @@ export function transcriptReducer(state: Transcript, action: TranscriptAction): 
       return addPrompt(loaded, action.prompt);
     }
     case 'send':
-      return { ...state, runStatus: 'starting', items: [...state.items, { kind: 'user', id: `u${state.items.length}`, text: action.text }] };
+      return {
+        ...state,
+        runStatus: 'starting',
+        items: [...state.items, { kind: 'user', id: `u${state.items.length}`, text: action.text }],
+      };
     case 'started':
       return { ...state, runId: action.runId, sessionId: action.sessionId, runStatus: 'live' };
     case 'failed': {
       const starting = state.runStatus === 'starting';
       const items = starting ? markLastUserUnsent(state.items) : state.items;
-      return { ...state, runStatus: starting ? 'idle' : state.runStatus, items: [...items, { kind: 'error', id: `e${items.length}`, message: action.message }] };
+      return {
+        ...state,
+        runStatus: starting ? 'idle' : state.runStatus,
+        items: [...items, { kind: 'error', id: `e${items.length}`, message: action.message }],
+      };
     }
     case 'event':
       return applyEvent(state, action.event);
@@ -90,7 +125,8 @@ export function transcriptReducer(state: Transcript, action: TranscriptAction): 
 export function toMessages(state: Transcript): Array<{ role: 'user' | 'assistant'; content: string }> {
   return state.items.flatMap((item): Array<{ role: 'user' | 'assistant'; content: string }> => {
     if (item.kind === 'user') return item.unsent ? [] : [{ role: 'user', content: item.text }];
-    if (item.kind === 'assistant' && item.parents.length === 0 && item.text) return [{ role: 'assistant', content: item.text }];
+    if (item.kind === 'assistant' && item.parents.length === 0 && item.text)
+      return [{ role: 'assistant', content: item.text }];
     return [];
   });
 }
@@ -114,39 +150,122 @@ function applyEvent(state: Transcript, event: LoggedEvent): Transcript {
     case 'text':
       return appendText(next, event.runId, who, event.content);
     case 'tool_call': {
-      const status: ToolStatus = event.decision?.action === 'ask' ? 'waiting for approval' : event.decision?.action === 'deny' ? 'denied' : 'running';
+      const status: ToolStatus =
+        event.decision?.action === 'ask'
+          ? 'waiting for approval'
+          : event.decision?.action === 'deny'
+            ? 'denied'
+            : 'running';
       const reason = event.decision?.action === 'deny' ? event.decision.explanation : undefined;
-      return upsertTool(next, key(event.toolCallId), () => ({ kind: 'tool', id: key(event.toolCallId), runId: event.runId, toolCallId: event.toolCallId, tool: event.name, params: event.params, ...who, status, decision: event.decision, reason }));
+      return upsertTool(next, key(event.toolCallId), () => ({
+        kind: 'tool',
+        id: key(event.toolCallId),
+        runId: event.runId,
+        toolCallId: event.toolCallId,
+        tool: event.name,
+        params: event.params,
+        ...who,
+        status,
+        decision: event.decision,
+        reason,
+      }));
     }
     case 'relay': {
       const r = event;
-      return upsertTool(next, key(r.toolCallId), (item) => ({ ...(item ?? { kind: 'tool', id: key(r.toolCallId), runId: event.runId, toolCallId: r.toolCallId, tool: r.tool, params: r.params, agentId: r.agentId, parents: r.parents }), status: 'waiting for approval', relayId: r.id, decision: r.decision }));
+      return upsertTool(next, key(r.toolCallId), (item) => ({
+        ...(item ?? {
+          kind: 'tool',
+          id: key(r.toolCallId),
+          runId: event.runId,
+          toolCallId: r.toolCallId,
+          tool: r.tool,
+          params: r.params,
+          agentId: r.agentId,
+          parents: r.parents,
+        }),
+        status: 'waiting for approval',
+        relayId: r.id,
+        decision: r.decision,
+      }));
     }
     case 'relay_resolved':
       return updateTool(next, key(event.toolCallId), (item) => ({
         ...item,
-        resolution: { status: event.status, decidedBy: event.decidedBy, ...(event.reason !== undefined ? { reason: event.reason } : {}), ...(event.always ? { always: true } : {}), ...(event.scope ? { scope: event.scope } : {}) },
+        resolution: {
+          status: event.status,
+          decidedBy: event.decidedBy,
+          ...(event.reason !== undefined ? { reason: event.reason } : {}),
+          ...(event.always ? { always: true } : {}),
+          ...(event.scope ? { scope: event.scope } : {}),
+        },
         status: event.status === 'approved' ? 'running' : event.status === 'expired' ? 'expired' : 'denied',
-        reason: event.status === 'approved' ? undefined : (event.reason ?? (event.status === 'cancelled' ? 'The run was stopped' : undefined)),
+        reason:
+          event.status === 'approved'
+            ? undefined
+            : (event.reason ?? (event.status === 'cancelled' ? 'The run was stopped' : undefined)),
       }));
     case 'tool_result':
       return upsertTool(next, key(event.toolCallId), (item) => {
-        const base = item ?? { kind: 'tool' as const, id: key(event.toolCallId), runId: event.runId, toolCallId: event.toolCallId, tool: event.name, params: undefined, ...who, status: 'running' as ToolStatus };
-        if (event.denied) return { ...base, status: base.status === 'expired' ? 'expired' : 'denied', reason: base.reason ?? denialReason(event.output), output: event.output, isError: true };
+        const base = item ?? {
+          kind: 'tool' as const,
+          id: key(event.toolCallId),
+          runId: event.runId,
+          toolCallId: event.toolCallId,
+          tool: event.name,
+          params: undefined,
+          ...who,
+          status: 'running' as ToolStatus,
+        };
+        if (event.denied)
+          return {
+            ...base,
+            status: base.status === 'expired' ? 'expired' : 'denied',
+            reason: base.reason ?? denialReason(event.output),
+            output: event.output,
+            isError: true,
+          };
         return { ...base, status: event.isError ? 'error' : 'done', output: event.output, isError: event.isError };
       });
     case 'agent_start':
-      return { ...next, items: [...next.items, { kind: 'agent', id: `${event.runId}:agent:${event.seq}`, runId: event.runId, ...who, profile: event.profile, prompt: event.prompt }] };
+      return {
+        ...next,
+        items: [
+          ...next.items,
+          {
+            kind: 'agent',
+            id: `${event.runId}:agent:${event.seq}`,
+            runId: event.runId,
+            ...who,
+            profile: event.profile,
+            prompt: event.prompt,
+          },
+        ],
+      };
     case 'agent_end': {
-      const index = findLastIndex(next.items, (i) => i.kind === 'agent' && i.runId === event.runId && i.profile === event.profile && i.output === undefined);
+      const index = findLastIndex(
+        next.items,
+        (i) => i.kind === 'agent' && i.runId === event.runId && i.profile === event.profile && i.output === undefined,
+      );
       if (index < 0) return next;
-      return { ...next, items: next.items.map((item, i) => (i === index && item.kind === 'agent' ? { ...item, output: event.output } : item)) };
+      return {
+        ...next,
+        items: next.items.map((item, i) =>
+          i === index && item.kind === 'agent' ? { ...item, output: event.output } : item,
+        ),
+      };
     }
     case 'error':
-      return { ...next, items: [...next.items, { kind: 'error', id: `${event.runId}:error:${event.seq}`, message: event.message }] };
+      return {
+        ...next,
+        items: [...next.items, { kind: 'error', id: `${event.runId}:error:${event.seq}`, message: event.message }],
+      };
     case 'done':
       if (who.parents.length > 0 || event.runId !== state.runId) return next;
-      return { ...next, runStatus: event.finishReason === 'cancelled' ? 'cancelled' : event.finishReason === 'error' ? 'failed' : 'done' };
+      return {
+        ...next,
+        runStatus:
+          event.finishReason === 'cancelled' ? 'cancelled' : event.finishReason === 'error' ? 'failed' : 'done',
+      };
     case 'mode_changed':
     case 'resumed':
       return next;
@@ -158,7 +277,13 @@ function appendText(state: Transcript, runId: string, who: Who, content: string)
   if (lastItem?.kind === 'assistant' && lastItem.runId === runId && lastItem.agentId === who.agentId) {
     return { ...state, items: [...state.items.slice(0, -1), { ...lastItem, text: lastItem.text + content }] };
   }
-  return { ...state, items: [...state.items, { kind: 'assistant', id: `${runId}:text:${state.lastSeq[runId]}`, runId, ...who, text: content }] };
+  return {
+    ...state,
+    items: [
+      ...state.items,
+      { kind: 'assistant', id: `${runId}:text:${state.lastSeq[runId]}`, runId, ...who, text: content },
+    ],
+  };
 }
 
 function upsertTool(state: Transcript, id: string, make: (item: ToolItem | undefined) => ToolItem): Transcript {

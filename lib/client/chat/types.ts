@@ -7,7 +7,12 @@ import { isRunEventType, type LoggedEvent } from '@/lib/contract';
  * A parsed SSE event as a logged run event, or undefined for types the UI does not know (kept
  * forward-compatible). The server sends every field; `runId` and `seq` are the stream's own.
  */
-export function toLoggedEvent(runId: string, seq: number, type: string, data: Record<string, unknown>): LoggedEvent | undefined {
+export function toLoggedEvent(
+  runId: string,
+  seq: number,
+  type: string,
+  data: Record<string, unknown>,
+): LoggedEvent | undefined {
   if (!isRunEventType(type)) return undefined;
   return { agentId: 'main', parents: [], ...data, type, runId, seq } as LoggedEvent;
 }

@@ -34,17 +34,16 @@ export function useChatSession({ urlRunId, onRunStarted }: ChatSessionOptions) {
     latest.current = transcript;
   }, [transcript]);
 
-  const onEvent = useCallback(
-    (event: LoggedEvent) => {
-      setReconnecting(false);
-      dispatch({ type: 'event', event });
-      const approvals = useApprovalStore.getState();
-      if (event.type === 'relay') approvals.add(event);
-      else if (event.type === 'relay_resolved') approvals.resolved(event.relayId, event, event.seq > (replayUntil.current[event.runId] ?? 0));
-      else if (event.type === 'mode_changed' && event.runId === currentRun.current) useChatSettings.getState().setMode(event.mode);
-    },
-    [],
-  );
+  const onEvent = useCallback((event: LoggedEvent) => {
+    setReconnecting(false);
+    dispatch({ type: 'event', event });
+    const approvals = useApprovalStore.getState();
+    if (event.type === 'relay') approvals.add(event);
+    else if (event.type === 'relay_resolved')
+      approvals.resolved(event.relayId, event, event.seq > (replayUntil.current[event.runId] ?? 0));
+    else if (event.type === 'mode_changed' && event.runId === currentRun.current)
+      useChatSettings.getState().setMode(event.mode);
+  }, []);
 
   const callbacks = useCallback(
     (extra: Partial<StreamCallbacks> = {}): StreamCallbacks => ({
@@ -75,20 +74,38 @@ export function useChatSession({ urlRunId, onRunStarted }: ChatSessionOptions) {
       if (controller.signal.aborted) return;
       // Every turn of the session up to this run comes back with its tool cards; this run's own
       // events follow from its stream.
-      const session = await client.fetchQuery({ queryKey: sessionKeys.detail(run.sessionId), queryFn: () => fetchSession(run.sessionId), staleTime: 0 });
+      const session = await client.fetchQuery({
+        queryKey: sessionKeys.detail(run.sessionId),
+        queryFn: () => fetchSession(run.sessionId),
+        staleTime: 0,
+      });
       if (controller.signal.aborted) return;
       const index = session.turns.findIndex((turn) => turn.run.id === runId);
       const earlier = session.turns.slice(0, Math.max(0, index));
       replayUntil.current = { [runId]: run.lastEventSeq };
-      const runStatus: TranscriptStatus = live || !isFinishedStatus(run.status) ? 'live' : (run.status as TranscriptStatus);
-      dispatch({ type: 'load', runId, sessionId: run.sessionId, earlier, prompt: session.turns[index]?.prompt ?? '', runStatus });
+      const runStatus: TranscriptStatus =
+        live || !isFinishedStatus(run.status) ? 'live' : (run.status as TranscriptStatus);
+      dispatch({
+        type: 'load',
+        runId,
+        sessionId: run.sessionId,
+        earlier,
+        prompt: session.turns[index]?.prompt ?? '',
+        runStatus,
+      });
       useChatSettings.getState().setMode(run.mode ?? 'default');
       if (run.agent) useChatSettings.getState().setAgent(run.agent);
       for (const relay of pendingRelays) useApprovalStore.getState().add(relay);
       await followRun(runId, 0, callbacks(), controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
-      dispatch({ type: 'failed', message: error instanceof ApiError && error.status === 404 ? 'This run does not exist.' : `Could not load the run: ${(error as Error).message}` });
+      dispatch({
+        type: 'failed',
+        message:
+          error instanceof ApiError && error.status === 404
+            ? 'This run does not exist.'
+            : `Could not load the run: ${(error as Error).message}`,
+      });
     } finally {
       if (stream.current === controller) setReconnecting(false);
     }
@@ -124,14 +141,23 @@ export function useChatSession({ urlRunId, onRunStarted }: ChatSessionOptions) {
           replayUntil.current = { ...replayUntil.current, [ids.runId]: 0 };
           dispatch({ type: 'started', ...ids });
         };
-        const started = await startChat({ messages, sessionId: before.sessionId, mode, ...(agent ? { agent } : {}) }, callbacks({ onConnected }), controller.signal);
+        const started = await startChat(
+          { messages, sessionId: before.sessionId, mode, ...(agent ? { agent } : {}) },
+          callbacks({ onConnected }),
+          controller.signal,
+        );
         runStarted = true;
         onRunStarted(started.runId, !before.sessionId);
         await started.finished;
       } catch (error) {
         if (controller.signal.aborted) return;
         const message = error instanceof ApiError ? error.message : (error as Error).message;
-        dispatch({ type: 'failed', message: runStarted ? `Lost the run's events: ${message}. Reload to try again.` : `Could not start the run: ${message}` });
+        dispatch({
+          type: 'failed',
+          message: runStarted
+            ? `Lost the run's events: ${message}. Reload to try again.`
+            : `Could not start the run: ${message}`,
+        });
       }
     },
     [callbacks, onRunStarted],

@@ -5,7 +5,9 @@ import { beforeEach } from 'vitest';
 import { apiTokens, loginTokens, sessions, settings, users } from '../schema';
 import type { StoreContext } from './stores';
 
-const STATEMENTS = [sessions, loginTokens, apiTokens, users, settings].map((table) => sql.raw(`DELETE FROM "${getTableName(table)}"`));
+const STATEMENTS = [sessions, loginTokens, apiTokens, users, settings].map((table) =>
+  sql.raw(`DELETE FROM "${getTableName(table)}"`),
+);
 
 export function emptyAuthTablesBeforeEach(store: () => StoreContext): void {
   beforeEach(async () => {

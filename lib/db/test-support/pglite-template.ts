@@ -15,7 +15,8 @@ async function templateKey(migrationsFolder: string): Promise<string> {
   hash.update(await readFile(path.join(path.dirname(pgliteEntry), '..', 'package.json')));
   for (const folder of [migrationsFolder, path.join(migrationsFolder, 'meta')]) {
     for (const name of (await readdir(folder)).sort()) {
-      if (name.endsWith('.sql') || name.endsWith('.json')) hash.update(name).update(await readFile(path.join(folder, name)));
+      if (name.endsWith('.sql') || name.endsWith('.json'))
+        hash.update(name).update(await readFile(path.join(folder, name)));
     }
   }
   return hash.digest('hex').slice(0, 16);

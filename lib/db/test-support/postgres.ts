@@ -25,7 +25,10 @@ async function canConnect(url: string): Promise<string | undefined> {
 
 function run(command: string, args: string[], input?: string): { ok: boolean; output: string } {
   const result = spawnSync(command, args, { input, encoding: 'utf8', timeout: 30_000 });
-  return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`.trim() };
+  return {
+    ok: result.status === 0,
+    output: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`.trim(),
+  };
 }
 
 const PROVISION_SQL = `
@@ -47,7 +50,8 @@ function startLocalCluster(): { worthWaiting: boolean; notes: string[] } {
   const notes: string[] = [];
   const clusters = run('pg_lsclusters', ['--no-header']);
   const lines = clusters.ok ? clusters.output.split('\n').filter((line) => line.trim()) : [];
-  if (lines.length === 0) return { worthWaiting: false, notes: [`no local cluster (pg_lsclusters: ${clusters.output || 'none'})`] };
+  if (lines.length === 0)
+    return { worthWaiting: false, notes: [`no local cluster (pg_lsclusters: ${clusters.output || 'none'})`] };
   for (const line of lines) {
     const [version, name, , status] = line.trim().split(/\s+/);
     if (!version || !name || status === 'online') continue;
@@ -55,8 +59,13 @@ function startLocalCluster(): { worthWaiting: boolean; notes: string[] } {
     // Test files start in parallel: "already running" from a sibling's start is fine.
     if (!started.ok) notes.push(`pg_ctlcluster ${version} ${name} start: ${started.output}`);
   }
-  if (process.getuid?.() !== 0) return { worthWaiting: true, notes: [...notes, 'not root: cannot provision the test role'] };
-  const provisioned = run('runuser', ['-u', 'postgres', '--', 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', 'postgres'], PROVISION_SQL);
+  if (process.getuid?.() !== 0)
+    return { worthWaiting: true, notes: [...notes, 'not root: cannot provision the test role'] };
+  const provisioned = run(
+    'runuser',
+    ['-u', 'postgres', '--', 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', 'postgres'],
+    PROVISION_SQL,
+  );
   if (!provisioned.ok) notes.push(`provisioning: ${provisioned.output}`);
   return { worthWaiting: true, notes };
 }

@@ -25,15 +25,19 @@ if (!postgres.url && process.env.CI === 'true') {
 }
 
 // DELETE, not TRUNCATE: on tables this small it is an order of magnitude faster (PGlite above all).
-const EMPTY_TABLES = [audit, events, grants, messages, policyShadow, policyVersions, relays, runs, toolExecutions].map((table) =>
-  sql.raw(`DELETE FROM "${getTableName(table)}"`),
+const EMPTY_TABLES = [audit, events, grants, messages, policyShadow, policyVersions, relays, runs, toolExecutions].map(
+  (table) => sql.raw(`DELETE FROM "${getTableName(table)}"`),
 );
 
 /** Opens a store of the given kind in a place of its own; `dispose` closes and removes it. */
-export async function openScratchStore(kind: DatabaseKind): Promise<{ handle: DatabaseHandle; dispose(): Promise<void> }> {
+export async function openScratchStore(
+  kind: DatabaseKind,
+): Promise<{ handle: DatabaseHandle; dispose(): Promise<void> }> {
   if (kind === 'pglite') {
     const migrationsFolder = resolveMigrationsFolder();
-    const store = await openPglite(MEMORY_DATA_DIR, migrationsFolder, { loadDataDir: await migratedTemplate(migrationsFolder) });
+    const store = await openPglite(MEMORY_DATA_DIR, migrationsFolder, {
+      loadDataDir: await migratedTemplate(migrationsFolder),
+    });
     return { handle: { db: store.db, kind, close: store.close }, dispose: store.close };
   }
   if (!postgres.url) throw new Error(`PostgreSQL is not available: ${postgres.reason}`);

@@ -85,7 +85,13 @@ export function parseArgs(words: readonly ShellWord[]): ParsedArgs {
       const before = result.options.length;
       i = readOption(words, i, spec, result);
       const last = result.options[result.options.length - 1];
-      if (spec.endsOptions && result.options.length > before && last?.letter !== undefined && spec.endsOptions.includes(last.letter) && last.value) {
+      if (
+        spec.endsOptions &&
+        result.options.length > before &&
+        last?.letter !== undefined &&
+        spec.endsOptions.includes(last.letter) &&
+        last.value
+      ) {
         optionsDone = true;
         result.endOfOptions ??= i + 1;
       }
@@ -109,7 +115,8 @@ export function parseArgs(words: readonly ShellWord[]): ParsedArgs {
     }
     result.operands.push({ word, index: i });
     // `git push origin +main` forces the push of main, like --force.
-    if (spec.plusOperandOption && value.startsWith('+')) result.options.push({ name: spec.plusOperandOption, long: true, index: i });
+    if (spec.plusOperandOption && value.startsWith('+'))
+      result.options.push({ name: spec.plusOperandOption, long: true, index: i });
     if (spec.optionsFirst && !optionsDone) {
       // `ssh host ls -la`: what follows the first operand belongs to something else.
       optionsDone = true;
@@ -185,7 +192,8 @@ const tarForms = new WeakMap<readonly ShellWord[], readonly ShellWord[]>();
 /** `tar xvf a.tar` (old style: the first word is a cluster of options without the dash) as `tar -xvf a.tar`. */
 export function oldStyleTar(words: readonly ShellWord[]): readonly ShellWord[] {
   const first = words[1];
-  if (basename(words[0]?.value ?? '') !== 'tar' || !first || first.dynamic || !/^[A-Za-z]+$/.test(first.value)) return words;
+  if (basename(words[0]?.value ?? '') !== 'tar' || !first || first.dynamic || !/^[A-Za-z]+$/.test(first.value))
+    return words;
   let form = tarForms.get(words);
   if (!form) tarForms.set(words, (form = [words[0]!, { ...first, value: `-${first.value}` }, ...words.slice(2)]));
   return form;

@@ -48,15 +48,38 @@ const GIT: DangerSpec = {
     p: 'runs a pager',
   },
   subcommands: {
-    commit: HOOKS, merge: HOOKS, rebase: HOOKS, am: HOOKS, push: HOOKS, pull: HOOKS, checkout: HOOKS, switch: HOOKS, clone: HOOKS,
-    worktree: HOOKS, 'cherry-pick': HOOKS, revert: HOOKS, gc: HOOKS, hook: HOOKS, 'send-email': 'sends mail (and runs hooks)',
-    bisect: 'runs commands (`bisect run`)', submodule: 'runs commands (`submodule foreach`) and clones repositories',
-    'filter-branch': 'runs shell code given as filters', difftool: 'runs a diff program', mergetool: 'runs a merge program',
-    help: 'runs a pager or a web browser', instaweb: 'starts a web server', 'web--browse': 'runs a web browser', daemon: 'starts a server',
+    commit: HOOKS,
+    merge: HOOKS,
+    rebase: HOOKS,
+    am: HOOKS,
+    push: HOOKS,
+    pull: HOOKS,
+    checkout: HOOKS,
+    switch: HOOKS,
+    clone: HOOKS,
+    worktree: HOOKS,
+    'cherry-pick': HOOKS,
+    revert: HOOKS,
+    gc: HOOKS,
+    hook: HOOKS,
+    'send-email': 'sends mail (and runs hooks)',
+    bisect: 'runs commands (`bisect run`)',
+    submodule: 'runs commands (`submodule foreach`) and clones repositories',
+    'filter-branch': 'runs shell code given as filters',
+    difftool: 'runs a diff program',
+    mergetool: 'runs a merge program',
+    help: 'runs a pager or a web browser',
+    instaweb: 'starts a web server',
+    'web--browse': 'runs a web browser',
+    daemon: 'starts a server',
   },
   subOptions: {
-    'upload-pack': 'runs a program on the remote side', 'receive-pack': 'runs a program on the remote side', exec: RUNS,
-    output: WRITES, template: 'installs hooks from a template directory', config: 'sets configuration of the new repository (core.fsmonitor runs programs)',
+    'upload-pack': 'runs a program on the remote side',
+    'receive-pack': 'runs a program on the remote side',
+    exec: RUNS,
+    output: WRITES,
+    template: 'installs hooks from a template directory',
+    config: 'sets configuration of the new repository (core.fsmonitor runs programs)',
     extcmd: RUNS,
   },
   check(args, words, found) {
@@ -65,7 +88,12 @@ const GIT: DangerSpec = {
     const option = args.options.find((o) => o.index > args.subIndex! && writes.includes(o.name));
     const first = args.operands[0]?.word.value;
     const reads = first === 'get' || first === 'list';
-    if (option || (!reads && args.operands.length >= 2)) found.push({ word: words[args.subIndex!], label: 'git config', why: 'changes git configuration (core.pager, core.sshCommand, alias.* run programs)' });
+    if (option || (!reads && args.operands.length >= 2))
+      found.push({
+        word: words[args.subIndex!],
+        label: 'git config',
+        why: 'changes git configuration (core.pager, core.sshCommand, alias.* run programs)',
+      });
   },
 };
 
@@ -80,45 +108,99 @@ const SED: DangerSpec = {
 };
 
 const AWK: DangerSpec = {
-  options: { file: 'runs an awk program from a file', include: 'loads awk code from a file', load: 'loads an extension', exec: 'runs an awk program from a file' },
+  options: {
+    file: 'runs an awk program from a file',
+    include: 'loads awk code from a file',
+    load: 'loads an extension',
+    exec: 'runs an awk program from a file',
+  },
   check(args, words, found) {
     const sources = args.options.filter((o) => o.name === 'source').map((o) => o.value);
-    if (sources.length === 0 && !args.options.some((o) => o.name === 'file' || o.name === 'exec')) sources.push(args.operands[0]?.word);
+    if (sources.length === 0 && !args.options.some((o) => o.name === 'file' || o.name === 'exec'))
+      sources.push(args.operands[0]?.word);
     for (const source of sources) scriptDanger('awk', source, awkProgramDanger, found);
   },
 };
 
 const TAR: DangerSpec = {
   options: {
-    'to-command': RUNS, 'checkpoint-action': 'runs an action (exec=...) at checkpoints', 'use-compress-program': RUNS, 'rsh-command': RUNS,
-    'rmt-command': RUNS, 'info-script': RUNS, 'new-volume-script': RUNS, 'absolute-names': 'writes outside the current directory',
+    'to-command': RUNS,
+    'checkpoint-action': 'runs an action (exec=...) at checkpoints',
+    'use-compress-program': RUNS,
+    'rsh-command': RUNS,
+    'rmt-command': RUNS,
+    'info-script': RUNS,
+    'new-volume-script': RUNS,
+    'absolute-names': 'writes outside the current directory',
   },
 };
 
 const RSYNC: DangerSpec = {
   word: (text) => (text.startsWith('--del') ? 'deletes files at the destination' : undefined),
   options: {
-    rsh: 'runs a program as the remote shell', 'rsync-path': 'runs a program on the remote side', 'log-file': WRITES, 'write-batch': WRITES,
-    'only-write-batch': WRITES, 'remove-source-files': 'deletes the source files', daemon: 'starts a server', delete: 'deletes files at the destination',
-    'delete-before': 'deletes files at the destination', 'delete-during': 'deletes files at the destination', 'delete-delay': 'deletes files at the destination',
-    'delete-after': 'deletes files at the destination', 'delete-excluded': 'deletes files at the destination', del: 'deletes files at the destination',
+    rsh: 'runs a program as the remote shell',
+    'rsync-path': 'runs a program on the remote side',
+    'log-file': WRITES,
+    'write-batch': WRITES,
+    'only-write-batch': WRITES,
+    'remove-source-files': 'deletes the source files',
+    daemon: 'starts a server',
+    delete: 'deletes files at the destination',
+    'delete-before': 'deletes files at the destination',
+    'delete-during': 'deletes files at the destination',
+    'delete-delay': 'deletes files at the destination',
+    'delete-after': 'deletes files at the destination',
+    'delete-excluded': 'deletes files at the destination',
+    del: 'deletes files at the destination',
   },
 };
 
-const SSH_OPTIONS = { o: 'sets an ssh option (ProxyCommand, LocalCommand run programs)', F: 'reads another ssh configuration' };
+const SSH_OPTIONS = {
+  o: 'sets an ssh option (ProxyCommand, LocalCommand run programs)',
+  F: 'reads another ssh configuration',
+};
 const NPM_RUNNERS = 'runs package scripts or package code';
 const NPM: DangerSpec = {
-  options: { 'script-shell': 'runs scripts with another shell', userconfig: CONFIG, globalconfig: CONFIG, 'node-options': 'sets Node.js options' },
-  subOptions: { 'script-shell': 'runs scripts with another shell', userconfig: CONFIG, globalconfig: CONFIG, 'node-options': 'sets Node.js options', call: 'runs a shell command' },
+  options: {
+    'script-shell': 'runs scripts with another shell',
+    userconfig: CONFIG,
+    globalconfig: CONFIG,
+    'node-options': 'sets Node.js options',
+  },
+  subOptions: {
+    'script-shell': 'runs scripts with another shell',
+    userconfig: CONFIG,
+    globalconfig: CONFIG,
+    'node-options': 'sets Node.js options',
+    call: 'runs a shell command',
+  },
   subcommands: {
-    run: NPM_RUNNERS, exec: NPM_RUNNERS, test: NPM_RUNNERS, start: NPM_RUNNERS, stop: NPM_RUNNERS, restart: NPM_RUNNERS, install: NPM_RUNNERS,
-    ci: NPM_RUNNERS, 'install-test': NPM_RUNNERS, 'install-ci-test': NPM_RUNNERS, rebuild: NPM_RUNNERS, publish: NPM_RUNNERS, pack: NPM_RUNNERS,
-    explore: NPM_RUNNERS, init: NPM_RUNNERS, create: NPM_RUNNERS, dlx: NPM_RUNNERS, update: NPM_RUNNERS, config: CONFIG, set: CONFIG,
+    run: NPM_RUNNERS,
+    exec: NPM_RUNNERS,
+    test: NPM_RUNNERS,
+    start: NPM_RUNNERS,
+    stop: NPM_RUNNERS,
+    restart: NPM_RUNNERS,
+    install: NPM_RUNNERS,
+    ci: NPM_RUNNERS,
+    'install-test': NPM_RUNNERS,
+    'install-ci-test': NPM_RUNNERS,
+    rebuild: NPM_RUNNERS,
+    publish: NPM_RUNNERS,
+    pack: NPM_RUNNERS,
+    explore: NPM_RUNNERS,
+    init: NPM_RUNNERS,
+    create: NPM_RUNNERS,
+    dlx: NPM_RUNNERS,
+    update: NPM_RUNNERS,
+    config: CONFIG,
+    set: CONFIG,
   },
 };
 
 /** `+N`, `+/pattern` and a few display commands are harmless at start; any other `+` word is a command. */
-const plusCommand = (text: string) => (text.startsWith('+') && !/^\+(\d+[%]?|[GgFf]|\/[^!|]*)$/.test(text) ? 'runs a command at start' : undefined);
+const plusCommand = (text: string) =>
+  text.startsWith('+') && !/^\+(\d+[%]?|[GgFf]|\/[^!|]*)$/.test(text) ? 'runs a command at start' : undefined;
 
 const TABLE: Record<string, DangerSpec> = {
   find: { options: { delete: 'deletes files', fprint: WRITES, fprint0: WRITES, fprintf: WRITES, fls: WRITES } },
@@ -130,34 +212,111 @@ const TABLE: Record<string, DangerSpec> = {
   ssh: { options: SSH_OPTIONS },
   scp: { options: { ...SSH_OPTIONS, S: RUNS } },
   sftp: { options: { ...SSH_OPTIONS, S: RUNS, D: RUNS } },
-  less: { options: { 'log-file': WRITES, 'LOG-FILE': WRITES, 'lesskey-file': 'binds keys to commands', 'lesskey-src': 'binds keys to commands', 'lesskey-content': 'binds keys to commands' }, word: plusCommand },
+  less: {
+    options: {
+      'log-file': WRITES,
+      'LOG-FILE': WRITES,
+      'lesskey-file': 'binds keys to commands',
+      'lesskey-src': 'binds keys to commands',
+      'lesskey-content': 'binds keys to commands',
+    },
+    word: plusCommand,
+  },
   more: { word: plusCommand },
-  perl: { options: { e: INLINE, E: INLINE, i: 'edits files in place', M: 'loads a module with arguments (runs code)', m: 'loads a module with arguments (runs code)', d: 'runs a debugger module' } },
+  perl: {
+    options: {
+      e: INLINE,
+      E: INLINE,
+      i: 'edits files in place',
+      M: 'loads a module with arguments (runs code)',
+      m: 'loads a module with arguments (runs code)',
+      d: 'runs a debugger module',
+    },
+  },
   python: { options: { c: INLINE } },
-  node: { options: { eval: INLINE, print: INLINE, require: 'loads code before the script', import: 'loads code before the script', loader: 'loads code before the script', 'experimental-loader': 'loads code before the script' } },
+  node: {
+    options: {
+      eval: INLINE,
+      print: INLINE,
+      require: 'loads code before the script',
+      import: 'loads code before the script',
+      loader: 'loads code before the script',
+      'experimental-loader': 'loads code before the script',
+    },
+  },
   ruby: { options: { e: INLINE, r: 'loads a library before the script', i: 'edits files in place' } },
-  php: { options: { r: INLINE, B: INLINE, R: INLINE, E: INLINE, F: 'runs code from a file for every line', d: 'sets an ini directive (auto_prepend_file runs code)' } },
+  php: {
+    options: {
+      r: INLINE,
+      B: INLINE,
+      R: INLINE,
+      E: INLINE,
+      F: 'runs code from a file for every line',
+      d: 'sets an ini directive (auto_prepend_file runs code)',
+    },
+  },
   deno: { subcommands: { eval: INLINE } },
   make: {
-    options: { file: 'reads another makefile', eval: 'evaluates make code', directory: 'runs the makefile of another directory', 'include-dir': 'reads makefiles from another directory' },
+    options: {
+      file: 'reads another makefile',
+      eval: 'evaluates make code',
+      directory: 'runs the makefile of another directory',
+      'include-dir': 'reads makefiles from another directory',
+    },
     check(args, words, found) {
-      for (const { word } of args.operands) if (!word.dynamic && /^[\w.-]+[:+?!]?=/.test(word.value)) found.push({ word, label: `make ${word.value.slice(0, word.value.indexOf('='))}=`, why: 'overrides a make variable (SHELL, CC, MAKE and the like run programs)' });
+      for (const { word } of args.operands)
+        if (!word.dynamic && /^[\w.-]+[:+?!]?=/.test(word.value))
+          found.push({
+            word,
+            label: `make ${word.value.slice(0, word.value.indexOf('='))}=`,
+            why: 'overrides a make variable (SHELL, CC, MAKE and the like run programs)',
+          });
     },
   },
   npm: NPM,
   pnpm: NPM,
   yarn: NPM,
-  npx: { options: { call: 'runs a shell command', c: 'runs a shell command', shell: 'runs another shell', 'script-shell': 'runs another shell' } },
-  curl: {
+  npx: {
     options: {
-      output: WRITES, 'remote-name': WRITES, 'remote-name-all': WRITES, 'output-dir': WRITES, 'dump-header': WRITES, 'cookie-jar': WRITES, trace: WRITES,
-      'trace-ascii': WRITES, libcurl: WRITES, 'etag-save': WRITES, stderr: WRITES, config: 'reads options from a file', 'create-dirs': 'creates directories',
+      call: 'runs a shell command',
+      c: 'runs a shell command',
+      shell: 'runs another shell',
+      'script-shell': 'runs another shell',
     },
   },
-  wget: { options: { 'output-document': WRITES, 'output-file': WRITES, 'append-output': WRITES, execute: 'runs a wgetrc command', config: 'reads options from a file', 'directory-prefix': 'writes files into another directory' } },
+  curl: {
+    options: {
+      output: WRITES,
+      'remote-name': WRITES,
+      'remote-name-all': WRITES,
+      'output-dir': WRITES,
+      'dump-header': WRITES,
+      'cookie-jar': WRITES,
+      trace: WRITES,
+      'trace-ascii': WRITES,
+      libcurl: WRITES,
+      'etag-save': WRITES,
+      stderr: WRITES,
+      config: 'reads options from a file',
+      'create-dirs': 'creates directories',
+    },
+  },
+  wget: {
+    options: {
+      'output-document': WRITES,
+      'output-file': WRITES,
+      'append-output': WRITES,
+      execute: 'runs a wgetrc command',
+      config: 'reads options from a file',
+      'directory-prefix': 'writes files into another directory',
+    },
+  },
   sort: { options: { output: WRITES, 'compress-program': RUNS } },
   man: { options: { pager: RUNS, html: 'runs a web browser', P: RUNS, H: 'runs a web browser' } },
-  vim: { options: { c: 'runs editor commands', cmd: 'runs editor commands', S: 'runs editor commands from a file' }, word: plusCommand },
+  vim: {
+    options: { c: 'runs editor commands', cmd: 'runs editor commands', S: 'runs editor commands from a file' },
+    word: plusCommand,
+  },
   zip: { options: { 'unzip-command': RUNS }, word: (text) => (text.startsWith('-TT') ? RUNS : undefined) },
 };
 TABLE.gawk = TABLE.mawk = TABLE.nawk = TABLE.awk!;
@@ -166,7 +325,12 @@ TABLE.nodejs = TABLE.bun = TABLE.node!;
 TABLE.vi = TABLE.nvim = TABLE.view = TABLE.vim!;
 TABLE.gmake = TABLE.make!;
 
-function scriptDanger(program: string, script: ShellWord | undefined, read: (text: string) => string | undefined, found: Danger[]): void {
+function scriptDanger(
+  program: string,
+  script: ShellWord | undefined,
+  read: (text: string) => string | undefined,
+  found: Danger[],
+): void {
   if (!script) return;
   if (script.dynamic) {
     found.push({ label: `${program} ${script.value}`, why: 'has a script only known at run time' });
@@ -209,7 +373,8 @@ function scan(words: readonly ShellWord[], openArgs: boolean): readonly Danger[]
     if (why) found.push({ word: words[option.index], label: `${name} ${spelling(option, words)}`, why });
     else if (spec.word) {
       const byWord = spec.word(words[option.index]!.value);
-      if (byWord) found.push({ word: words[option.index], label: `${name} ${words[option.index]!.value}`, why: byWord });
+      if (byWord)
+        found.push({ word: words[option.index], label: `${name} ${words[option.index]!.value}`, why: byWord });
     }
   }
   if (args.sub !== undefined && spec.subcommands && Object.hasOwn(spec.subcommands, args.sub)) {
@@ -218,11 +383,21 @@ function scan(words: readonly ShellWord[], openArgs: boolean): readonly Danger[]
   spec.check?.(args, words, found);
   const end = args.endOfOptions ?? Infinity;
   const unknown = args.dynamic.find((d) => d.index < end && mayBeOption(d.word));
-  if (unknown) found.push({ label: `${name} ${unknown.word.value}`, why: `may hold one of ${name}'s dangerous options (the word is only known at run time)` });
-  if (openArgs) found.push({ label: `xargs ${name}`, why: `may pass ${name} its dangerous options (xargs adds arguments at run time)` });
+  if (unknown)
+    found.push({
+      label: `${name} ${unknown.word.value}`,
+      why: `may hold one of ${name}'s dangerous options (the word is only known at run time)`,
+    });
+  if (openArgs)
+    found.push({
+      label: `xargs ${name}`,
+      why: `may pass ${name} its dangerous options (xargs adds arguments at run time)`,
+    });
   if (found.length === 0) return NO_DANGERS;
   // One entry per word (a cluster like `-TT` holds the same danger twice).
-  return found.filter((d, i) => d.word === undefined || found.findIndex((e) => e.word === d.word && e.why === d.why) === i);
+  return found.filter(
+    (d, i) => d.word === undefined || found.findIndex((e) => e.word === d.word && e.why === d.why) === i,
+  );
 }
 
 function spelling(option: ParsedOption, words: readonly ShellWord[]): string {

@@ -49,7 +49,11 @@ function copyLike(sourceMode: Mode | 'both', recursiveOptions: readonly string[]
 /** `dir/name`: where `source` lands when copied into the directory `dir` (`whole`: the path itself below `dir`). */
 function inside(dir: ShellWord, source: ShellWord, whole = false): ShellWord {
   const name = source.dynamic || whole ? source.value : basename(source.value.replace(/\/+$/, ''));
-  return { value: `${dir.value.replace(/\/+$/, '')}/${name}`, dynamic: dir.dynamic || source.dynamic, splittable: false };
+  return {
+    value: `${dir.value.replace(/\/+$/, '')}/${name}`,
+    dynamic: dir.dynamic || source.dynamic,
+    splittable: false,
+  };
 }
 
 /** scp and rsync: `host:path` is remote, not a file here. */
@@ -63,14 +67,59 @@ function remoteCopy(args: ParsedArgs, push: (mode: Mode, word: ShellWord, recurs
   });
 }
 
-const PATTERN_FIRST: FileSpec = { operands: 'read', skip: { count: 1, unless: ['regexp', 'file', 'e', 'f'] }, values: { file: 'read', f: 'read' }, recursive: ['recursive', 'dereference-recursive', 'r', 'R'] };
+const PATTERN_FIRST: FileSpec = {
+  operands: 'read',
+  skip: { count: 1, unless: ['regexp', 'file', 'e', 'f'] },
+  values: { file: 'read', f: 'read' },
+  recursive: ['recursive', 'dereference-recursive', 'r', 'R'],
+};
 
 const TABLE: Record<string, FileSpec> = {
-  cat: READ, tac: READ, nl: READ, head: READ, tail: READ, less: READ, more: READ, most: READ, cut: READ, wc: READ, base64: READ, base32: READ,
-  od: READ, hexdump: READ, strings: READ, file: READ, md5sum: READ, sha1sum: READ, sha256sum: READ, sha512sum: READ, cksum: READ, b2sum: READ,
-  diff: { operands: 'read', recursive: ['recursive', 'r'] }, cmp: READ, comm: READ, paste: READ, join: READ, fold: READ, fmt: READ, pr: READ,
-  expand: READ, unexpand: READ, rev: READ, column: READ, iconv: READ, bat: READ, zcat: READ, gzcat: READ, bzcat: READ, xzcat: READ, zless: READ,
-  zmore: READ, split: { operands: 'read' }, csplit: { operands: 'read' }, view: READ,
+  cat: READ,
+  tac: READ,
+  nl: READ,
+  head: READ,
+  tail: READ,
+  less: READ,
+  more: READ,
+  most: READ,
+  cut: READ,
+  wc: READ,
+  base64: READ,
+  base32: READ,
+  od: READ,
+  hexdump: READ,
+  strings: READ,
+  file: READ,
+  md5sum: READ,
+  sha1sum: READ,
+  sha256sum: READ,
+  sha512sum: READ,
+  cksum: READ,
+  b2sum: READ,
+  diff: { operands: 'read', recursive: ['recursive', 'r'] },
+  cmp: READ,
+  comm: READ,
+  paste: READ,
+  join: READ,
+  fold: READ,
+  fmt: READ,
+  pr: READ,
+  expand: READ,
+  unexpand: READ,
+  rev: READ,
+  column: READ,
+  iconv: READ,
+  bat: READ,
+  zcat: READ,
+  gzcat: READ,
+  bzcat: READ,
+  xzcat: READ,
+  zless: READ,
+  zmore: READ,
+  split: { operands: 'read' },
+  csplit: { operands: 'read' },
+  view: READ,
   source: { custom: (args, push) => args.operands[0] && push('read', args.operands[0].word) },
   sort: { operands: 'read', values: { output: 'write', 'files0-from': 'read' } },
   uniq: { custom: (args, push) => args.operands.forEach((o, i) => i < 2 && push(i === 0 ? 'read' : 'write', o.word)) },
@@ -88,53 +137,116 @@ const TABLE: Record<string, FileSpec> = {
       for (const operand of args.operands.slice(skip)) push('write', operand.word);
     },
   },
-  awk: { operands: 'read', skip: { count: 1, unless: ['file', 'source', 'exec'] }, values: { file: 'read', exec: 'read', include: 'read' }, assignments: true },
+  awk: {
+    operands: 'read',
+    skip: { count: 1, unless: ['file', 'source', 'exec'] },
+    values: { file: 'read', exec: 'read', include: 'read' },
+    assignments: true,
+  },
   jq: { operands: 'read', skip: { count: 1, unless: ['from-file', 'f'] }, values: { 'from-file': 'read', f: 'read' } },
-  tee: WRITE, touch: { operands: 'write', values: { reference: 'read' } }, truncate: { operands: 'write', values: { reference: 'read' } },
-  mkdir: WRITE, rmdir: WRITE, unlink: WRITE, shred: WRITE,
+  tee: WRITE,
+  touch: { operands: 'write', values: { reference: 'read' } },
+  truncate: { operands: 'write', values: { reference: 'read' } },
+  mkdir: WRITE,
+  rmdir: WRITE,
+  unlink: WRITE,
+  shred: WRITE,
   rm: { operands: 'write', recursive: ['recursive'] },
-  chmod: { operands: 'write', skip: { count: 1, unless: ['reference'] }, values: { reference: 'read' }, recursive: ['recursive'] },
-  chown: { operands: 'write', skip: { count: 1, unless: ['reference'] }, values: { reference: 'read' }, recursive: ['recursive'] },
+  chmod: {
+    operands: 'write',
+    skip: { count: 1, unless: ['reference'] },
+    values: { reference: 'read' },
+    recursive: ['recursive'],
+  },
+  chown: {
+    operands: 'write',
+    skip: { count: 1, unless: ['reference'] },
+    values: { reference: 'read' },
+    recursive: ['recursive'],
+  },
   cp: { custom: copyLike('read', ['recursive', 'archive']) },
   install: { custom: copyLike('read', []) },
   mv: { custom: copyLike('both', []) },
-  ln: { custom: (args, push) => {
-    const target = args.options.find((o) => o.name === 'target-directory')?.value;
-    const operands = args.operands.map((o) => o.word);
-    const into = target ?? (operands.length > 1 ? operands[operands.length - 1] : undefined);
-    if (into) push('write', into);
-  } },
-  dd: { custom: (args, push) => {
-    for (const { word } of args.operands) {
-      if (word.dynamic) push('read', word);
-      else if (word.value.startsWith('if=')) push('read', { ...word, value: word.value.slice(3) });
-      else if (word.value.startsWith('of=')) push('write', { ...word, value: word.value.slice(3) });
-    }
-  } },
-  tar: { custom: (args, push) => {
-    const has = (name: string) => args.options.some((o) => o.name === name);
-    const archive = args.options.find((o) => o.name === 'file')?.value;
-    const creates = has('create') || has('append') || has('update');
-    if (archive && archive.value !== '-') push(creates ? 'write' : 'read', archive);
-    // `-C dir`: the operands are read from there.
-    const dir = args.options.find((o) => o.name === 'directory')?.value;
-    const from = (word: ShellWord) => (dir && (word.dynamic || !word.value.startsWith('/')) ? inside(dir, word, true) : word);
-    if (creates) for (const { word } of args.operands) push('read', from(word), true);
-    for (const o of args.options) if ((o.name === 'files-from' || o.name === 'exclude-from') && o.value) push('read', o.value);
-  } },
-  zip: { custom: (args, push) => {
-    const recursive = args.options.some((o) => o.name === 'r' || o.name === 'recurse-paths');
-    args.operands.forEach((o, i) => push(i === 0 ? 'write' : 'read', o.word, i > 0 && recursive));
-  } },
+  ln: {
+    custom: (args, push) => {
+      const target = args.options.find((o) => o.name === 'target-directory')?.value;
+      const operands = args.operands.map((o) => o.word);
+      const into = target ?? (operands.length > 1 ? operands[operands.length - 1] : undefined);
+      if (into) push('write', into);
+    },
+  },
+  dd: {
+    custom: (args, push) => {
+      for (const { word } of args.operands) {
+        if (word.dynamic) push('read', word);
+        else if (word.value.startsWith('if=')) push('read', { ...word, value: word.value.slice(3) });
+        else if (word.value.startsWith('of=')) push('write', { ...word, value: word.value.slice(3) });
+      }
+    },
+  },
+  tar: {
+    custom: (args, push) => {
+      const has = (name: string) => args.options.some((o) => o.name === name);
+      const archive = args.options.find((o) => o.name === 'file')?.value;
+      const creates = has('create') || has('append') || has('update');
+      if (archive && archive.value !== '-') push(creates ? 'write' : 'read', archive);
+      // `-C dir`: the operands are read from there.
+      const dir = args.options.find((o) => o.name === 'directory')?.value;
+      const from = (word: ShellWord) =>
+        dir && (word.dynamic || !word.value.startsWith('/')) ? inside(dir, word, true) : word;
+      if (creates) for (const { word } of args.operands) push('read', from(word), true);
+      for (const o of args.options)
+        if ((o.name === 'files-from' || o.name === 'exclude-from') && o.value) push('read', o.value);
+    },
+  },
+  zip: {
+    custom: (args, push) => {
+      const recursive = args.options.some((o) => o.name === 'r' || o.name === 'recurse-paths');
+      args.operands.forEach((o, i) => push(i === 0 ? 'write' : 'read', o.word, i > 0 && recursive));
+    },
+  },
   unzip: { custom: (args, push) => args.operands[0] && push('read', args.operands[0].word) },
-  gzip: { operands: 'both' }, gunzip: { operands: 'both' }, bzip2: { operands: 'both' }, bunzip2: { operands: 'both' }, xz: { operands: 'both' }, unxz: { operands: 'both' },
+  gzip: { operands: 'both' },
+  gunzip: { operands: 'both' },
+  bzip2: { operands: 'both' },
+  bunzip2: { operands: 'both' },
+  xz: { operands: 'both' },
+  unxz: { operands: 'both' },
   scp: { custom: remoteCopy },
-  rsync: { custom: remoteCopy, values: { 'files-from': 'read', 'exclude-from': 'read', 'include-from': 'read', 'password-file': 'read', 'log-file': 'write', 'write-batch': 'write', 'only-write-batch': 'write', 'read-batch': 'read' } },
+  rsync: {
+    custom: remoteCopy,
+    values: {
+      'files-from': 'read',
+      'exclude-from': 'read',
+      'include-from': 'read',
+      'password-file': 'read',
+      'log-file': 'write',
+      'write-batch': 'write',
+      'only-write-batch': 'write',
+      'read-batch': 'read',
+    },
+  },
   curl: {
-    values: { output: 'write', 'upload-file': 'read', config: 'read', 'dump-header': 'write', 'cookie-jar': 'write', trace: 'write', 'trace-ascii': 'write', stderr: 'write', libcurl: 'write', 'etag-save': 'write', cert: 'read', key: 'read', 'netrc-file': 'read' },
+    values: {
+      output: 'write',
+      'upload-file': 'read',
+      config: 'read',
+      'dump-header': 'write',
+      'cookie-jar': 'write',
+      trace: 'write',
+      'trace-ascii': 'write',
+      stderr: 'write',
+      libcurl: 'write',
+      'etag-save': 'write',
+      cert: 'read',
+      key: 'read',
+      'netrc-file': 'read',
+    },
     custom: (args, push) => {
       // `curl file:///etc/passwd` reads a local file.
-      for (const { word } of args.operands) if (!word.dynamic && /^file:\/\//i.test(word.value)) push('read', { ...word, value: decodeFileUrl(word.value) });
+      for (const { word } of args.operands)
+        if (!word.dynamic && /^file:\/\//i.test(word.value))
+          push('read', { ...word, value: decodeFileUrl(word.value) });
       for (const o of args.options) {
         const value = o.value;
         if (!value) continue;
@@ -144,17 +256,34 @@ const TABLE: Record<string, FileSpec> = {
         }
         // `-d @file`, `--data-binary @file`, `-F name=@file`, `-F name=<file`: the request carries the file.
         const at = /^(?:[^=]*=)?[@<](.+)$/.exec(value.value);
-        if (at && (o.name.startsWith('data') || o.name === 'form' || o.name === 'json') && at[1] !== '-') push('read', { ...value, value: at[1]!.split(';')[0]! });
+        if (at && (o.name.startsWith('data') || o.name === 'form' || o.name === 'json') && at[1] !== '-')
+          push('read', { ...value, value: at[1]!.split(';')[0]! });
       }
     },
   },
-  wget: { values: { 'output-document': 'write', 'output-file': 'write', 'append-output': 'write', 'input-file': 'read', 'post-file': 'read', 'body-file': 'read', config: 'read', 'load-cookies': 'read', 'save-cookies': 'write' } },
+  wget: {
+    values: {
+      'output-document': 'write',
+      'output-file': 'write',
+      'append-output': 'write',
+      'input-file': 'read',
+      'post-file': 'read',
+      'body-file': 'read',
+      config: 'read',
+      'load-cookies': 'read',
+      'save-cookies': 'write',
+    },
+  },
 };
 TABLE.egrep = TABLE.fgrep = TABLE.grep!;
 TABLE.gawk = TABLE.mawk = TABLE.nawk = TABLE.awk!;
 TABLE.chgrp = TABLE.chown!;
 TABLE['.'] = TABLE.source!;
-for (const shell of ['sh', 'bash', 'zsh', 'dash', 'ksh']) TABLE[shell] = { custom: (args, push) => args.operands[0] && !args.options.some((o) => o.letter === 'c') && push('read', args.operands[0].word) };
+for (const shell of ['sh', 'bash', 'zsh', 'dash', 'ksh'])
+  TABLE[shell] = {
+    custom: (args, push) =>
+      args.operands[0] && !args.options.some((o) => o.letter === 'c') && push('read', args.operands[0].word),
+  };
 
 /** The path of a `file://` URL (its host, if any, ignored). */
 function decodeFileUrl(url: string): string {
@@ -193,19 +322,25 @@ function scan(words: readonly ShellWord[], openArgs: boolean): readonly FileAcce
     found.push(recursive ? { mode, word, recursive } : { mode, word });
   };
   for (const option of args.options) {
-    const mode = spec.values && option.value && Object.hasOwn(spec.values, option.name) ? spec.values[option.name] : undefined;
+    const mode =
+      spec.values && option.value && Object.hasOwn(spec.values, option.name) ? spec.values[option.name] : undefined;
     if (mode) push(mode, option.value!);
   }
   if (spec.operands) {
-    const recursive = spec.alwaysRecursive === true || (spec.recursive?.length ? args.options.some((o) => spec.recursive!.includes(o.name)) : false);
+    const recursive =
+      spec.alwaysRecursive === true ||
+      (spec.recursive?.length ? args.options.some((o) => spec.recursive!.includes(o.name)) : false);
     const skipped = spec.skip && !args.options.some((o) => spec.skip!.unless?.includes(o.name)) ? spec.skip.count : 0;
-    const operands = args.operands.slice(skipped).filter(({ word }) => !(spec.assignments && !word.dynamic && /^[A-Za-z_]\w*=/.test(word.value)));
+    const operands = args.operands
+      .slice(skipped)
+      .filter(({ word }) => !(spec.assignments && !word.dynamic && /^[A-Za-z_]\w*=/.test(word.value)));
     for (const { word } of operands) {
       if (spec.operands !== 'write') push('read', word, recursive);
       if (spec.operands !== 'read') push('write', word, recursive);
     }
     // `rg pattern` and `grep -r pattern` read the current directory.
-    if (operands.length === 0 && recursive && !openArgs) push('read', { value: '.', dynamic: false, splittable: false }, true);
+    if (operands.length === 0 && recursive && !openArgs)
+      push('read', { value: '.', dynamic: false, splittable: false }, true);
     if (openArgs) push(spec.operands === 'write' ? 'write' : 'read', FROM_XARGS, recursive);
   } else if (openArgs) {
     push('read', FROM_XARGS);

@@ -4,7 +4,13 @@
 // (specs.ts), unique abbreviations of long options (`--forc`), options before or after operands,
 // options before a subcommand (`git -C x push -f`), `--`. The pattern's operands still match in
 // order, with its wildcards. Allow rules never use this: they match word for word (must mode).
-import { matchCommand, type CommandPattern, type FlagPattern, type PatternOption, type PatternWord } from '../shell/pattern';
+import {
+  matchCommand,
+  type CommandPattern,
+  type FlagPattern,
+  type PatternOption,
+  type PatternWord,
+} from '../shell/pattern';
 import type { ShellWord } from '../shell/types';
 import { basename } from '../shell/words';
 import { mayBeOption, parseArgs, parsedArgs, type ParsedArgs } from './args';
@@ -19,7 +25,9 @@ const OPEN: ShellWord = { value: '*', dynamic: true, splittable: false };
 export function compileFlagPattern(pattern: CommandPattern): FlagPattern | undefined {
   const first = pattern.words[0];
   if (!first || first.kind !== 'literal') return undefined;
-  const words: ShellWord[] = pattern.words.map((w) => (w.kind === 'literal' ? { value: w.text, dynamic: false, splittable: false } : { ...OPEN }));
+  const words: ShellWord[] = pattern.words.map((w) =>
+    w.kind === 'literal' ? { value: w.text, dynamic: false, splittable: false } : { ...OPEN },
+  );
   const parsed = parseArgs(words);
   const wordOf = new Map<ShellWord, PatternWord>(words.map((w, i) => [w, pattern.words[i]!]));
   const options = parsed.options.map((o): PatternOption => {
@@ -36,7 +44,12 @@ export function compileFlagPattern(pattern: CommandPattern): FlagPattern | undef
   // A trailing `*` keeps its "any rest" meaning even when options came after it.
   const last = pattern.words[pattern.words.length - 1]!;
   if (last.kind === 'anyN' && operandWords[operandWords.length - 1] !== last) operandWords.push(last);
-  return { program: first.text, sub, options, operands: { source: pattern.source, words: operandWords, weight: pattern.weight } };
+  return {
+    program: first.text,
+    sub,
+    options,
+    operands: { source: pattern.source, words: operandWords, weight: pattern.weight },
+  };
 }
 
 interface CommandReading {
@@ -57,10 +70,17 @@ function readingOf(view: readonly ShellWord[]): CommandReading {
     const args = parsedArgs(view);
     const operands: ShellWord[] = [view[0]!];
     if (args.sub !== undefined && args.subIndex !== undefined) operands.push(view[args.subIndex]!);
-    for (const operand of args.operands) operands.push(operand.word.dynamic ? { ...operand.word, splittable: true } : operand.word);
+    for (const operand of args.operands)
+      operands.push(operand.word.dynamic ? { ...operand.word, splittable: true } : operand.word);
     const end = args.endOfOptions ?? Infinity;
-    const afterSub = args.sub !== undefined && args.subIndex !== undefined ? [operands[0]!, ...operands.slice(2)] : operands;
-    reading = { args, operands, afterSub, mayHoldOptions: args.dynamic.some((d) => d.index < end && mayBeOption(d.word)) };
+    const afterSub =
+      args.sub !== undefined && args.subIndex !== undefined ? [operands[0]!, ...operands.slice(2)] : operands;
+    reading = {
+      args,
+      operands,
+      afterSub,
+      mayHoldOptions: args.dynamic.some((d) => d.index < end && mayBeOption(d.word)),
+    };
     readings.set(view, reading);
   }
   return reading;
@@ -70,7 +90,11 @@ function readingOf(view: readonly ShellWord[]): CommandReading {
 export function matchFlags(pattern: FlagPattern, view: readonly ShellWord[], openArgs: boolean): boolean {
   const program = view[0];
   if (!program || program.dynamic) return false;
-  if (program.value !== pattern.program && (!program.value.includes('/') || basename(program.value) !== pattern.program)) return false;
+  if (
+    program.value !== pattern.program &&
+    (!program.value.includes('/') || basename(program.value) !== pattern.program)
+  )
+    return false;
   const reading = readingOf(view);
   const { args } = reading;
   let operands = reading.operands;
@@ -81,7 +105,8 @@ export function matchFlags(pattern: FlagPattern, view: readonly ShellWord[], ope
   }
   const anyOptions = reading.mayHoldOptions || openArgs;
   for (const wanted of pattern.options) {
-    if (!anyOptions && !args.options.some((o) => sameOption(wanted, o.name, o.long) && valueMatches(wanted, o.value))) return false;
+    if (!anyOptions && !args.options.some((o) => sameOption(wanted, o.name, o.long) && valueMatches(wanted, o.value)))
+      return false;
   }
   return matchCommand(pattern.operands, operands, 'may', openArgs);
 }

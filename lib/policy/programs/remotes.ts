@@ -34,8 +34,10 @@ const TABLE: Record<string, Reader> = {
       if (!value) continue;
       if (option.name === 'url') push(value, 'url', 'http');
       else if (CURL_HOSTS.includes(option.name)) push(value, 'url', 'http');
-      else if (option.name === 'connect-to' && !value.dynamic) push({ ...value, value: value.value.split(':')[2] ?? '' }, 'host');
-      else if (option.name === 'resolve' && !value.dynamic) push({ ...value, value: value.value.split(':').slice(2).join(':') }, 'host');
+      else if (option.name === 'connect-to' && !value.dynamic)
+        push({ ...value, value: value.value.split(':')[2] ?? '' }, 'host');
+      else if (option.name === 'resolve' && !value.dynamic)
+        push({ ...value, value: value.value.split(':').slice(2).join(':') }, 'host');
     }
   },
   wget(args, push) {
@@ -46,7 +48,11 @@ const TABLE: Record<string, Reader> = {
     const url = first < 0 ? undefined : args.operands[first]!.word;
     if (!url) return;
     // httpie's `:3000/x` is localhost.
-    push(!url.dynamic && url.value.startsWith(':') ? { ...url, value: `localhost${url.value}` } : url, 'url', args.program === 'https' || args.program === 'xhs' ? 'https' : 'http');
+    push(
+      !url.dynamic && url.value.startsWith(':') ? { ...url, value: `localhost${url.value}` } : url,
+      'url',
+      args.program === 'https' || args.program === 'xhs' ? 'https' : 'http',
+    );
   },
   nc(args, push) {
     if (args.options.some((o) => o.name === 'l' || o.name === 'listen')) return;
@@ -56,13 +62,17 @@ const TABLE: Record<string, Reader> = {
   socat(args, push) {
     for (const { word } of args.operands) {
       if (word.dynamic) push(word, 'host');
-      const address = /^(?:TCP[46]?|TCP[46]?-CONNECT|OPENSSL|SSL|UDP[46]?|UDP[46]?-(?:CONNECT|SENDTO)|SOCKS4A?|PROXY):([^:,]+)/i.exec(word.value);
+      const address =
+        /^(?:TCP[46]?|TCP[46]?-CONNECT|OPENSSL|SSL|UDP[46]?|UDP[46]?-(?:CONNECT|SENDTO)|SOCKS4A?|PROXY):([^:,]+)/i.exec(
+          word.value,
+        );
       if (!word.dynamic && address) push({ ...word, value: address[1]! }, 'host');
     }
   },
   ssh(args, push) {
     const jump = args.options.find((o) => o.name === 'J')?.value;
-    if (jump) for (const host of jump.dynamic ? [jump.value] : jump.value.split(',')) push({ ...jump, value: host }, 'host');
+    if (jump)
+      for (const host of jump.dynamic ? [jump.value] : jump.value.split(',')) push({ ...jump, value: host }, 'host');
     const target = args.operands[0]?.word;
     if (target) push(target, 'host');
   },
@@ -78,7 +88,9 @@ const TABLE: Record<string, Reader> = {
   },
   git(args, push) {
     if (!REMOTE_SUBCOMMANDS.includes(args.sub ?? '')) return;
-    for (const { word } of args.operands) if (!word.dynamic && (/^[a-z][a-z0-9+.-]*:\/\//i.test(word.value) || isRemotePath(word.value))) push(word, 'host');
+    for (const { word } of args.operands)
+      if (!word.dynamic && (/^[a-z][a-z0-9+.-]*:\/\//i.test(word.value) || isRemotePath(word.value)))
+        push(word, 'host');
     const remote = args.options.find((o) => o.name === 'remote')?.value;
     if (remote) push(remote, 'host');
   },
@@ -141,7 +153,8 @@ function scan(words: readonly ShellWord[], openArgs: boolean): readonly Remote[]
   const args = parsedArgs(words);
   reader(args, push);
   // xargs adds arguments, which may be addresses (for git, only to a subcommand that takes one).
-  if (openArgs && (name !== 'git' || args.subUnknown || REMOTE_SUBCOMMANDS.includes(args.sub ?? ''))) push({ value: '(arguments from xargs)', dynamic: true, splittable: true }, kind(name));
+  if (openArgs && (name !== 'git' || args.subUnknown || REMOTE_SUBCOMMANDS.includes(args.sub ?? '')))
+    push({ value: '(arguments from xargs)', dynamic: true, splittable: true }, kind(name));
   return found.length > 0 ? found : NONE;
 }
 
@@ -154,7 +167,12 @@ function remoteOf(word: ShellWord, kind: 'url' | 'host', scheme?: string): Remot
     // `"https://api.x.io/$P"`: the scheme and host are known.
     const prefix = literalPrefix(word);
     const known = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@]+@)?([^/?#@:]+)(:\d+)?[/?#]/i.exec(prefix);
-    if (known) return { word, urls: [`${known[1]!.toLowerCase()}://${known[3]}${known[4] ?? ''}/`], what: `reaches ${word.value}, at ${known[3]}` };
+    if (known)
+      return {
+        word,
+        urls: [`${known[1]!.toLowerCase()}://${known[3]}${known[4] ?? ''}/`],
+        what: `reaches ${word.value}, at ${known[3]}`,
+      };
     return { word, urls: [], what: `reaches ${word.value}, an address only known at run time` };
   }
   if (kind === 'url') {
@@ -162,5 +180,7 @@ function remoteOf(word: ShellWord, kind: 'url' | 'host', scheme?: string): Remot
     return { word, urls: [url], what: `fetches ${word.value}` };
   }
   const host = hostOf(word.value);
-  return host === undefined ? { word, urls: [], what: `connects to ${word.value}` } : { word, urls: hostUrls(host), what: `connects to ${host}` };
+  return host === undefined
+    ? { word, urls: [], what: `connects to ${word.value}` }
+    : { word, urls: hostUrls(host), what: `connects to ${host}` };
 }

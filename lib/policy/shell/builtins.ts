@@ -13,7 +13,25 @@ import { displayWords } from './words';
 export type Nodes = ReadonlyMap<ShellWord, Word | Assignment>;
 
 const DECLARATIONS = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
-const CHECKED = new Set(['let', 'printf', 'read', 'mapfile', 'readarray', 'getopts', 'wait', 'unset', 'test', '[', 'trap', 'alias', 'compgen', 'source', '.', 'hash', ...DECLARATIONS]);
+const CHECKED = new Set([
+  'let',
+  'printf',
+  'read',
+  'mapfile',
+  'readarray',
+  'getopts',
+  'wait',
+  'unset',
+  'test',
+  '[',
+  'trap',
+  'alias',
+  'compgen',
+  'source',
+  '.',
+  'hash',
+  ...DECLARATIONS,
+]);
 const UNKNOWN_WORD: Template = { text: '\ue000', holes: [{ level: Level.Unknown, names: [], floor: Level.Arith }] };
 
 /** One builtin invocation being checked. */
@@ -100,18 +118,22 @@ function builtin(name: string, args: readonly ShellWord[], call: Call): ShellWor
     case 'trap':
       return trapAction(args, facts, text);
     case 'alias':
-      if (args.some((a) => a.dynamic || a.value.includes('='))) facts.issue(text, 'an alias is code that runs where its name is used');
+      if (args.some((a) => a.dynamic || a.value.includes('=')))
+        facts.issue(text, 'an alias is code that runs where its name is used');
       return undefined;
     case 'compgen':
-      if (args.some((a) => a.dynamic) || hasOption(args, 'C', 'oAGWPSXFC') || hasOption(args, 'W', 'oAGWPSXFC')) facts.issue(text, 'compgen -C runs a command and -W expands its word list');
+      if (args.some((a) => a.dynamic) || hasOption(args, 'C', 'oAGWPSXFC') || hasOption(args, 'W', 'oAGWPSXFC'))
+        facts.issue(text, 'compgen -C runs a command and -W expands its word list');
       return undefined;
     case 'source':
     case '.':
       // A script from a pipe, a here-string or a process substitution is text of this command.
-      if (args[0] && (args[0].dynamic || STREAM.test(args[0].value))) facts.issue(text, `${name} runs text that is only known at run time`);
+      if (args[0] && (args[0].dynamic || STREAM.test(args[0].value)))
+        facts.issue(text, `${name} runs text that is only known at run time`);
       return undefined;
     case 'hash':
-      if (args.some((a) => a.dynamic) || hasOption(args, 'p', 'pt')) facts.issue(text, 'hash -p binds a command name to a file: later commands may run another program');
+      if (args.some((a) => a.dynamic) || hasOption(args, 'p', 'pt'))
+        facts.issue(text, 'hash -p binds a command name to a file: later commands may run another program');
       return undefined;
   }
   if (DECLARATIONS.has(name)) declaration(name, args, call);
@@ -119,7 +141,10 @@ function builtin(name: string, args: readonly ShellWord[], call: Call): ShellWor
 }
 
 /** Option letters of leading `-x` words (up to `--` or the first operand); `withArg`: letters taking a value. */
-function* options(args: readonly ShellWord[], withArg: string): Generator<{ letter: string; value?: ShellWord; index: number }> {
+function* options(
+  args: readonly ShellWord[],
+  withArg: string,
+): Generator<{ letter: string; value?: ShellWord; index: number }> {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg.dynamic || !/^[-+]./.test(arg.value) || arg.value === '--') return;
@@ -155,7 +180,14 @@ function operands(args: readonly ShellWord[], withArg: string): readonly ShellWo
   return args.slice(end);
 }
 
-function names(args: readonly ShellWord[], withArg: string, arrayOption: string, fallback: string, call: Call, max = Infinity): undefined {
+function names(
+  args: readonly ShellWord[],
+  withArg: string,
+  arrayOption: string,
+  fallback: string,
+  call: Call,
+  max = Infinity,
+): undefined {
   if (arrayOption) {
     const array = optionArgument(args, arrayOption, withArg);
     if (array) call.named(array, Level.Unknown);
@@ -173,7 +205,8 @@ function testArguments(args: readonly ShellWord[], call: Call): void {
   for (let k = 0; k < args.length; k++) {
     const arg = args[k]!;
     const t = call.template(arg);
-    if (t.holes.length > 0 && (arg.splittable || !arg.dynamic) && !facts.require(t.holes, Level.Clean, text, why)) return;
+    if (t.holes.length > 0 && (arg.splittable || !arg.dynamic) && !facts.require(t.holes, Level.Clean, text, why))
+      return;
     const mayBeV = t.holes.length > 0 || arg.value === '-v';
     if (mayBeV && args[k + 1]) facts.variableName(call.template(args[k + 1]!), text);
   }
@@ -213,7 +246,8 @@ function declaration(builtin: string, args: readonly ShellWord[], call: Call): v
       facts.variableName(name, text);
       const literal = name.text.split('[')[0]!;
       if (/^[A-Za-z_]\w*$/.test(literal)) base = literal;
-      if (base && eq >= 0) facts.assign(base, { text: t.text.slice(eq + 1), holes: t.holes }, !name.text.includes('['), text);
+      if (base && eq >= 0)
+        facts.assign(base, { text: t.text.slice(eq + 1), holes: t.holes }, !name.text.includes('['), text);
     }
     if (!base) continue;
     if (flags.has('i')) facts.markInteger(base);

@@ -7,13 +7,39 @@ import { inspectBuiltin, mayBeChecked } from './builtins';
 import type { State } from './state';
 import type { FileAccess, ShellPart, ShellWord } from './types';
 import { analyzeWord, basename, displayWords, hasUnquotedGlob } from './words';
-import { envSplitsString, findExecCommands, isPrivilegedWrapper, isShell, isWrapper, shellInvocation, unwrapOnce } from './wrappers';
+import {
+  envSplitsString,
+  findExecCommands,
+  isPrivilegedWrapper,
+  isShell,
+  isWrapper,
+  shellInvocation,
+  unwrapOnce,
+} from './wrappers';
 
 /** Assignments that change which program runs or how: never allowed by a command allow rule. */
 const RISKY_ENV = new Set([
-  'PATH', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'DYLD_LIBRARY_PATH',
-  'BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS', 'PS4', 'IFS', 'PROMPT_COMMAND', 'GIT_SSH_COMMAND',
-  'GIT_EXEC_PATH', 'GIT_CONFIG_GLOBAL', 'NODE_OPTIONS', 'PYTHONPATH', 'PYTHONSTARTUP', 'PERL5OPT', 'RUBYOPT',
+  'PATH',
+  'LD_PRELOAD',
+  'LD_LIBRARY_PATH',
+  'LD_AUDIT',
+  'DYLD_INSERT_LIBRARIES',
+  'DYLD_LIBRARY_PATH',
+  'BASH_ENV',
+  'ENV',
+  'SHELLOPTS',
+  'BASHOPTS',
+  'PS4',
+  'IFS',
+  'PROMPT_COMMAND',
+  'GIT_SSH_COMMAND',
+  'GIT_EXEC_PATH',
+  'GIT_CONFIG_GLOBAL',
+  'NODE_OPTIONS',
+  'PYTHONPATH',
+  'PYTHONSTARTUP',
+  'PERL5OPT',
+  'RUBYOPT',
 ]);
 
 const SYSTEM_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin']);
@@ -77,10 +103,18 @@ export interface Inherited {
   redirects: readonly FileAccess[];
 }
 
-export function collectCommand(node: Command, inherited: Inherited, state: State, depth: number, views: ShellWord[][], privileged: number): void {
+export function collectCommand(
+  node: Command,
+  inherited: Inherited,
+  state: State,
+  depth: number,
+  views: ShellWord[][],
+  privileged: number,
+): void {
   const writesFile = inherited.writes || node.redirects.some(writesToFile);
   const own = node.redirects.length > 0 ? redirectAccesses(node.redirects) : NO_ACCESSES;
-  const redirects = own.length === 0 ? inherited.redirects : inherited.redirects.length === 0 ? own : [...inherited.redirects, ...own];
+  const redirects =
+    own.length === 0 ? inherited.redirects : inherited.redirects.length === 0 ? own : [...inherited.redirects, ...own];
   const dirs = state.tracksDirs ? state.dirs : undefined;
   let riskyEnv: string | undefined;
   for (const item of node.prefix) {
@@ -90,7 +124,17 @@ export function collectCommand(node: Command, inherited: Inherited, state: State
   if (!node.name) {
     if (writesFile) {
       const text = displayRedirects(node);
-      state.parts.push({ words: [], views: [...views, []], text, program: '', writesFile, openArgs: false, shellFromStdin: false, redirects, dirs });
+      state.parts.push({
+        words: [],
+        views: [...views, []],
+        text,
+        program: '',
+        writesFile,
+        openArgs: false,
+        shellFromStdin: false,
+        redirects,
+        dirs,
+      });
     }
     return;
   }
@@ -106,7 +150,8 @@ export function collectCommand(node: Command, inherited: Inherited, state: State
     } else {
       const word = analyzeWord(arg);
       words.push(word);
-      if (DECLARATIONS.has(nameWord.value) && RISKY_ASSIGNMENT.test(arg.value)) state.riskyEnv = arg.value.slice(0, arg.value.indexOf('='));
+      if (DECLARATIONS.has(nameWord.value) && RISKY_ASSIGNMENT.test(arg.value))
+        state.riskyEnv = arg.value.slice(0, arg.value.indexOf('='));
     }
   }
   // The syntax nodes of the words, for the builtins that evaluate their arguments.
@@ -122,7 +167,9 @@ export function collectCommand(node: Command, inherited: Inherited, state: State
 }
 
 function displayRedirects(node: Command): string {
-  return node.redirects.map((r) => (r.type === 'Redirect' ? `${r.operator} ${r.target?.text ?? ''}` : r.operator)).join(' ');
+  return node.redirects
+    .map((r) => (r.type === 'Redirect' ? `${r.operator} ${r.target?.text ?? ''}` : r.operator))
+    .join(' ');
 }
 
 interface PartFlags {
@@ -151,7 +198,14 @@ function partFrom(words: ShellWord[], views: ShellWord[][], privileged: number, 
 }
 
 /** Unwraps wrappers, recurses into `sh -c` / `eval` / `find -exec`, and records the part(s). */
-function expandWords(initial: ShellWord[], state: State, depth: number, outerViews: ShellWord[][], outerPrivileged: number, outerFlags: PartFlags): void {
+function expandWords(
+  initial: ShellWord[],
+  state: State,
+  depth: number,
+  outerViews: ShellWord[][],
+  outerPrivileged: number,
+  outerFlags: PartFlags,
+): void {
   let flags = outerFlags;
   let words = initial;
   const views = [...outerViews];
@@ -162,7 +216,10 @@ function expandWords(initial: ShellWord[], state: State, depth: number, outerVie
     const first = words[0];
     if (!first) return;
     if (first.dynamic) {
-      state.parts.push({ ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }), opaque: 'the program name is only known at run time' });
+      state.parts.push({
+        ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }),
+        opaque: 'the program name is only known at run time',
+      });
       return;
     }
     // A wrapper, shell or `find` is only trusted by its bare name or from a system directory:
@@ -172,7 +229,10 @@ function expandWords(initial: ShellWord[], state: State, depth: number, outerVie
     if (isWrapper(name)) {
       // Before unwrapping: `env -S 'cmd'` leaves no command word behind for unwrapOnce to find.
       if (name === 'env' && envSplitsString(words)) {
-        state.parts.push({ ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }), opaque: 'env -S splits a string into a command at run time' });
+        state.parts.push({
+          ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }),
+          opaque: 'env -S splits a string into a command at run time',
+        });
         return;
       }
       const unwrapped = unwrapOnce(name, words);
@@ -204,7 +264,9 @@ function expandWords(initial: ShellWord[], state: State, depth: number, outerVie
         const innerViews = name === 'su' ? views : [...views, words];
         const script = invocation.script;
         if (script.dynamic || invocation.foreignSyntax || openArgs) {
-          const why = script.dynamic ? `${name} -c runs text that is only known at run time` : `${name} -c runs a script the engine cannot parse`;
+          const why = script.dynamic
+            ? `${name} -c runs text that is only known at run time`
+            : `${name} -c runs a script the engine cannot parse`;
           state.parts.push({ ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }), opaque: why });
           return;
         }
@@ -217,10 +279,18 @@ function expandWords(initial: ShellWord[], state: State, depth: number, outerVie
     if (name === 'eval') {
       const args = words.slice(1);
       if (args.some((w) => w.dynamic) || openArgs) {
-        state.parts.push({ ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }), opaque: 'eval runs text that is only known at run time' });
+        state.parts.push({
+          ...partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }),
+          opaque: 'eval runs text that is only known at run time',
+        });
         return;
       }
-      inScript(state, flags.dirs, () => state.script(args.map((w) => w.value).join(' '), depth + 1, [...views, words], privileged), false);
+      inScript(
+        state,
+        flags.dirs,
+        () => state.script(args.map((w) => w.value).join(' '), depth + 1, [...views, words], privileged),
+        false,
+      );
       return;
     }
     if (name === 'find') {
@@ -228,7 +298,12 @@ function expandWords(initial: ShellWord[], state: State, depth: number, outerVie
       for (const { command, inFoundDir } of findExecCommands(words)) {
         // -execdir and -okdir run in the directory of each file found.
         const dirs = inFoundDir ? UNKNOWN : flags.dirs;
-        expandWords(command, state, depth + 1, [...views, words], privileged, { writesFile: false, openArgs: false, riskyEnv, dirs });
+        expandWords(command, state, depth + 1, [...views, words], privileged, {
+          writesFile: false,
+          openArgs: false,
+          riskyEnv,
+          dirs,
+        });
       }
       return;
     }
@@ -237,7 +312,13 @@ function expandWords(initial: ShellWord[], state: State, depth: number, outerVie
   state.parts.push(partFrom(words, views, privileged, { ...flags, openArgs, riskyEnv }));
   const trapped = state.facts && inspectBuiltin(words, state.nodes, state.facts);
   // A trap's action is code bash runs later, wherever the command is then: its commands are parts too.
-  if (trapped) inScript(state, state.tracksDirs ? UNKNOWN : undefined, () => state.script(trapped.value, depth + 1, [...views, words], privileged), true);
+  if (trapped)
+    inScript(
+      state,
+      state.tracksDirs ? UNKNOWN : undefined,
+      () => state.script(trapped.value, depth + 1, [...views, words], privileged),
+      true,
+    );
 }
 
 /** Runs a nested script starting in `dirs`; `restore`: its directory changes do not outlive it. */

@@ -37,7 +37,8 @@ export function cdTarget(words: readonly ShellWord[]): Dir | undefined {
   }
   const target = words[i];
   if (!target) return name.value === 'cd' ? '~' : UNKNOWN_DIR;
-  if (target.dynamic || target.glob || target.value === '-' || target.value === '' || /^[+-]\d+$/.test(target.value)) return UNKNOWN_DIR;
+  if (target.dynamic || target.glob || target.value === '-' || target.value === '' || /^[+-]\d+$/.test(target.value))
+    return UNKNOWN_DIR;
   if (target.value.startsWith('~') && target.value !== '~' && !target.value.startsWith('~/')) return UNKNOWN_DIR;
   return target.value;
 }
@@ -72,14 +73,32 @@ interface WrapperDirSpec {
 
 const WRAPPER_DIRS: Record<string, WrapperDirSpec> = {
   env: { values: 'uCS', dir: 'C', longValues: ['unset', 'chdir', 'split-string'] },
-  sudo: { values: 'ugCDhprtTUcR', dir: 'D', root: 'R', longValues: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'command-timeout', 'other-user', 'chroot'] },
+  sudo: {
+    values: 'ugCDhprtTUcR',
+    dir: 'D',
+    root: 'R',
+    longValues: [
+      'user',
+      'group',
+      'close-from',
+      'chdir',
+      'host',
+      'prompt',
+      'role',
+      'type',
+      'command-timeout',
+      'other-user',
+      'chroot',
+    ],
+  },
 };
 
 /** The directory a wrapper runs its command in (`env -C dir`, `sudo -D dir`), if it names one. */
 export function wrapperDir(name: string, words: readonly ShellWord[]): Dir | undefined {
   const spec = Object.hasOwn(WRAPPER_DIRS, name) ? WRAPPER_DIRS[name]! : undefined;
   if (!spec) return undefined;
-  const valueOf = (word: ShellWord | undefined) => (!word || word.dynamic || word.value === '' ? UNKNOWN_DIR : word.value);
+  const valueOf = (word: ShellWord | undefined) =>
+    !word || word.dynamic || word.value === '' ? UNKNOWN_DIR : word.value;
   for (let i = 1; i < words.length; i++) {
     const word = words[i]!;
     // A run-time word among the options may be `-C dir` itself.
@@ -93,7 +112,10 @@ export function wrapperDir(name: string, words: readonly ShellWord[]): Dir | und
       const eq = value.indexOf('=');
       const long = value.slice(2, eq < 0 ? undefined : eq);
       if (long === 'chroot') return UNKNOWN_DIR;
-      if (long === 'chdir') return eq < 0 ? valueOf(words[i + 1]) : valueOf({ value: value.slice(eq + 1), dynamic: false, splittable: false });
+      if (long === 'chdir')
+        return eq < 0
+          ? valueOf(words[i + 1])
+          : valueOf({ value: value.slice(eq + 1), dynamic: false, splittable: false });
       if (eq < 0 && spec.longValues.includes(long)) i++;
       continue;
     }

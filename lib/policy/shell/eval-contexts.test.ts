@@ -10,8 +10,47 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compilePolicy, derivePermission, evaluate, parseCommand, type Rule } from '../index';
 
-const PROGRAMS = ['echo', 'printf', 'test', '[', 'read', 'let', 'declare', 'typeset', 'local', 'export', 'readonly', 'unset', 'mapfile', 'readarray', 'getopts', 'wait', 'trap', 'alias', 'shopt', 'compgen', 'hash', 'sleep', 'set', 'source', '.', 'ls', 'f', ':', 'true', 'bash', 'eval', 'seq', 'cat', 'false'];
-const ALLOW: Rule[] = PROGRAMS.map((p) => ({ action: 'allow', tool: 'bash', params: { command: `${p === '[' ? "'['" : p} *` } }));
+const PROGRAMS = [
+  'echo',
+  'printf',
+  'test',
+  '[',
+  'read',
+  'let',
+  'declare',
+  'typeset',
+  'local',
+  'export',
+  'readonly',
+  'unset',
+  'mapfile',
+  'readarray',
+  'getopts',
+  'wait',
+  'trap',
+  'alias',
+  'shopt',
+  'compgen',
+  'hash',
+  'sleep',
+  'set',
+  'source',
+  '.',
+  'ls',
+  'f',
+  ':',
+  'true',
+  'bash',
+  'eval',
+  'seq',
+  'cat',
+  'false',
+];
+const ALLOW: Rule[] = PROGRAMS.map((p) => ({
+  action: 'allow',
+  tool: 'bash',
+  params: { command: `${p === '[' ? "'['" : p} *` },
+}));
 const byRules = compilePolicy({ defaultAction: 'ask', rules: ALLOW });
 const noRules = compilePolicy({ defaultAction: 'ask', rules: [] });
 /** Everything but the payload's program: a command with no simple command at all (`(( x ))`) is allowed too. */
@@ -23,7 +62,9 @@ const allButTouch = compilePolicy({
   ],
 });
 
-const bashVersion = spawnSync('bash', ['-c', 'echo ${BASH_VERSINFO[0]}${BASH_VERSINFO[1]}'], { encoding: 'utf8' }).stdout?.trim();
+const bashVersion = spawnSync('bash', ['-c', 'echo ${BASH_VERSINFO[0]}${BASH_VERSINFO[1]}'], {
+  encoding: 'utf8',
+}).stdout?.trim();
 const realBash = Number(bashVersion) >= 52;
 
 /** Runs `cmd` in a fresh temp dir (with `files` created first); true if it created `pwned`. */
@@ -31,7 +72,12 @@ function runsPayload(cmd: string, files: string[] = []): boolean {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-eval-'));
   try {
     for (const file of files) writeFileSync(join(dir, file), '');
-    spawnSync('bash', ['-c', cmd], { cwd: dir, timeout: 10_000, stdio: 'ignore', env: { NODE_ENV: 'test', PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+    spawnSync('bash', ['-c', cmd], {
+      cwd: dir,
+      timeout: 10_000,
+      stdio: 'ignore',
+      env: { NODE_ENV: 'test', PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    });
     return existsSync(join(dir, 'pwned'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -76,7 +122,7 @@ const CONTEXTS: Record<string, Row[]> = {
     { cmd: `echo $(( $(echo ${A}) ))`, runs: true },
     { cmd: `x='$(${P})'; echo $((x))`, runs: false },
   ],
-  'let': [
+  let: [
     { cmd: `let ${A}`, runs: true },
     { cmd: `let x=${A}`, runs: true },
     { cmd: `x=${A}; let x`, runs: true },

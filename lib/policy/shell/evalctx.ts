@@ -3,7 +3,17 @@
 // string (`${x@P}`), a variable name (`${!x}`, `[[ -v name ]]`, `{fd}>` redirections), and
 // assignments to variables with the integer attribute. Each hands the text to ScriptFacts, which
 // turns what it cannot vouch for into an issue (an opaque part).
-import type { ArithmeticFor, Assignment, Command, For, ParameterExpansionPart, Select, SyntaxNode, TestExpression, Word } from 'unbash';
+import type {
+  ArithmeticFor,
+  Assignment,
+  Command,
+  For,
+  ParameterExpansionPart,
+  Select,
+  SyntaxNode,
+  TestExpression,
+  Word,
+} from 'unbash';
 import type { ScriptFacts } from './facts';
 import { arithmeticTemplate, isName, Level, literalTemplate, templateOf, type Template } from './template';
 
@@ -37,8 +47,14 @@ function parameterExpansion(p: ParameterExpansionPart, facts: ScriptFacts): void
   if (p.index && !keys && !facts.isAssociative(p.parameter)) facts.arithmetic(templateOf(p.index, false), p.text);
   const op = p.operation;
   if (p.prefix === '!' && !keys && op?.type !== 'Names') {
-    if (op?.type === 'Transform' && op.operand.value === 'P') facts.issue(p.text, 'bash expands the value of a variable named at run time as a prompt string');
-    else facts.reexpanded(p.parameter, p.text, `bash reads the value of $${p.parameter} as a variable name (indirect expansion) and evaluates its subscript`);
+    if (op?.type === 'Transform' && op.operand.value === 'P')
+      facts.issue(p.text, 'bash expands the value of a variable named at run time as a prompt string');
+    else
+      facts.reexpanded(
+        p.parameter,
+        p.text,
+        `bash reads the value of $${p.parameter} as a variable name (indirect expansion) and evaluates its subscript`,
+      );
     return;
   }
   if (!op) return;
@@ -46,7 +62,11 @@ function parameterExpansion(p: ParameterExpansionPart, facts: ScriptFacts): void
     facts.arithmetic(templateOf(op.offset, false), p.text);
     if (op.length) facts.arithmetic(templateOf(op.length, false), p.text);
   } else if (op.type === 'Transform' && op.operand.value === 'P') {
-    facts.reexpanded(p.parameter, p.text, `bash expands the value of $${p.parameter} as a prompt string (\${x@P}), running any $(...) or backticks in it`);
+    facts.reexpanded(
+      p.parameter,
+      p.text,
+      `bash expands the value of $${p.parameter} as a prompt string (\${x@P}), running any $(...) or backticks in it`,
+    );
   } else if (op.type === 'Default' && (op.operator === '=' || op.operator === ':=')) {
     facts.assign(p.parameter, templateOf(op.operand, false), false, p.text);
   }
@@ -104,7 +124,10 @@ function keyedElement(element: Word): { key: Template; value: Template } | undef
     else if (t.text[i] === ']' && --depth === 0) {
       if (t.text[i + 1] !== '=' && !(t.text[i + 1] === '+' && t.text[i + 2] === '=')) return undefined;
       const valueStart = t.text.indexOf('=', i) + 1;
-      return { key: { text: t.text.slice(1, i), holes: t.holes }, value: { text: t.text.slice(valueStart), holes: t.holes } };
+      return {
+        key: { text: t.text.slice(1, i), holes: t.holes },
+        value: { text: t.text.slice(valueStart), holes: t.holes },
+      };
     }
   }
   return undefined;

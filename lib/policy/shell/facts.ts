@@ -73,7 +73,8 @@ export class ScriptFacts {
 
   issue(text: string, why: string): void {
     const clipped = clip(text);
-    if (this.issues.length < MAX_ISSUES && !this.issues.some((i) => i.why === why && i.text === clipped)) this.issues.push({ text: clipped, why });
+    if (this.issues.length < MAX_ISSUES && !this.issues.some((i) => i.why === why && i.text === clipped))
+      this.issues.push({ text: clipped, why });
   }
 
   isSet(name: string): boolean {
@@ -119,7 +120,10 @@ export class ScriptFacts {
     const info = this.info(name);
     if (typeof value === 'number') {
       info.level = Math.max(info.level, value) as Level;
-      this.integerUse(info, value === Level.Arith ? { deps: [], text } : { fail: 'its value is read at run time', deps: [], text });
+      this.integerUse(
+        info,
+        value === Level.Arith ? { deps: [], text } : { fail: 'its value is read at run time', deps: [], text },
+      );
     } else {
       const hole = this.valueOf(value);
       info.level = Math.max(info.level, hole.level) as Level;
@@ -150,7 +154,8 @@ export class ScriptFacts {
     }
     const sub: Template = { text: t.text.slice(open + 1, close), holes: t.holes };
     if (this.isAssociative(base)) {
-      if (/[$`\\]/.test(sub.text)) this.issue(text, 'bash expands the subscript of this variable name, and it holds code');
+      if (/[$`\\]/.test(sub.text))
+        this.issue(text, 'bash expands the subscript of this variable name, and it holds code');
       else this.require(t.holes, Level.Clean, text, 'bash expands the subscript of this variable name');
     } else {
       this.arithmetic(sub, text);
@@ -190,13 +195,21 @@ export class ScriptFacts {
     }
     // Unset or redeclared anywhere (a loop, a function's `local`), the array may be indexed where used.
     for (const name of this.assocUses ?? []) {
-      if (this.marked(name, UNSET)) this.issue(`\${${name}[...]}`, `$${name} is unset or redeclared, so bash may evaluate its subscripts as arithmetic`);
+      if (this.marked(name, UNSET))
+        this.issue(
+          `\${${name}[...]}`,
+          `$${name} is unset or redeclared, so bash may evaluate its subscripts as arithmetic`,
+        );
     }
     for (const [name, info] of this.vars ?? []) {
       if (!this.isInteger(name, info)) continue;
       for (const use of info.uses ?? []) {
         const bad = use.fail ?? use.deps.find((dep) => this.levelOf(dep) > Level.Arith);
-        if (bad) this.issue(use.text, `${name} is an integer variable: bash evaluates what is assigned to it as arithmetic, and ${use.fail ? bad : `$${bad} may hold code`}`);
+        if (bad)
+          this.issue(
+            use.text,
+            `${name} is an integer variable: bash evaluates what is assigned to it as arithmetic, and ${use.fail ? bad : `$${bad} may hold code`}`,
+          );
       }
     }
     return this.issues;
@@ -226,7 +239,8 @@ export class ScriptFacts {
     const deps: string[] = [];
     const holes = [...scan.reads.map((name) => parameterHole(name)), ...scan.holes.map((h) => t.holes[h.index]!)];
     for (const hole of holes) {
-      if (hole.level > Level.Arith || (hole.names.length > 0 && hole.floor > Level.Arith)) return { fail: 'its value is not an integer', deps, text };
+      if (hole.level > Level.Arith || (hole.names.length > 0 && hole.floor > Level.Arith))
+        return { fail: 'its value is not an integer', deps, text };
       for (const name of hole.names) {
         if (!this.isSet(name)) return { fail: `$${name} is not set by the command`, deps, text };
         deps.push(name);

@@ -27,7 +27,10 @@ const cache = new ParseCache(2048, 16_000_000);
 export function parseCommand(source: string): ParsedCommand {
   if (source.length > MAX_COMMAND_LENGTH) {
     // Not cached: the check is free, and keeping the text would pin it.
-    return { parts: [opaquePart(`${source.slice(0, 200)}…`, 'the command is too long to inspect')], hasSubstitution: hasSubstitution(source) };
+    return {
+      parts: [opaquePart(`${source.slice(0, 200)}…`, 'the command is too long to inspect')],
+      hasSubstitution: hasSubstitution(source),
+    };
   }
   const cached = cache.get(source);
   if (cached) return cached;
@@ -35,7 +38,12 @@ export function parseCommand(source: string): ParsedCommand {
   try {
     result = analyze(source);
   } catch (error) {
-    result = { parts: [opaquePart(source.slice(0, 200), `the shell analysis failed (${(error as Error)?.message ?? String(error)})`)], hasSubstitution: hasSubstitution(source) };
+    result = {
+      parts: [
+        opaquePart(source.slice(0, 200), `the shell analysis failed (${(error as Error)?.message ?? String(error)})`),
+      ],
+      hasSubstitution: hasSubstitution(source),
+    };
   }
   cache.set(source, result);
   return result;
@@ -78,7 +86,17 @@ class Analysis implements State {
 }
 
 /** Nodes whose body may not run, or runs in a subshell: what it sets is not surely set after it. */
-const SCOPED = new Set(['If', 'While', 'Case', 'Function', 'Subshell', 'Coproc', 'CommandExpansion', 'ProcessSubstitution', 'ArithmeticCommandExpansion']);
+const SCOPED = new Set([
+  'If',
+  'While',
+  'Case',
+  'Function',
+  'Subshell',
+  'Coproc',
+  'CommandExpansion',
+  'ProcessSubstitution',
+  'ArithmeticCommandExpansion',
+]);
 
 function collectScript(source: string, state: State, depth: number, views: ShellWord[][], privileged: number): void {
   if (depth > MAX_DEPTH) {
@@ -86,7 +104,10 @@ function collectScript(source: string, state: State, depth: number, views: Shell
     return;
   }
   const invisible = findInvisible(source);
-  if (invisible >= 0) state.parts.push(opaquePart(source, `it contains an invisible or control character (${codePointLabel(source, invisible)})`, views));
+  if (invisible >= 0)
+    state.parts.push(
+      opaquePart(source, `it contains an invisible or control character (${codePointLabel(source, invisible)})`, views),
+    );
   // Before parsing: the parser's time and stack grow with nesting and size.
   const shape = precheck(source, MAX_ELEMENTS - state.elements);
   state.elements += shape.elements;
@@ -149,7 +170,11 @@ class ScriptWalk {
       const first = node.errors[0]!;
       state.parts.push(opaquePart(this.source, `it does not parse as bash (${first.message})`, this.views));
     }
-    if (node.type === 'CommandExpansion' || node.type === 'ProcessSubstitution' || node.type === 'ArithmeticCommandExpansion') {
+    if (
+      node.type === 'CommandExpansion' ||
+      node.type === 'ProcessSubstitution' ||
+      node.type === 'ArithmeticCommandExpansion'
+    ) {
       state.hasSubstitution = true;
     }
     const writes = this.writes;

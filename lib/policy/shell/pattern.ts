@@ -10,10 +10,7 @@ import type { WildcardMatcher } from '../wildcard';
 import type { ShellWord } from './types';
 
 export type PatternWord =
-  | { kind: 'anyN' }
-  | { kind: 'any1' }
-  | { kind: 'literal'; text: string }
-  | { kind: 'glob'; glob: WildcardMatcher };
+  { kind: 'anyN' } | { kind: 'any1' } | { kind: 'literal'; text: string } | { kind: 'glob'; glob: WildcardMatcher };
 
 export interface CommandPattern {
   source: string;
@@ -50,7 +47,8 @@ export function compileCommandPattern(source: string): CommandPattern {
   if (text.endsWith(':*')) text = `${text.slice(0, -2)} *`;
   if (text === '') throw new Error('a command pattern must not be empty');
   const script = parse(text);
-  if (script.errors && script.errors.length > 0) throw new Error(`"${source}" does not parse: ${script.errors[0]!.message}`);
+  if (script.errors && script.errors.length > 0)
+    throw new Error(`"${source}" does not parse: ${script.errors[0]!.message}`);
   const statement = script.commands[0];
   if (script.commands.length !== 1 || !statement || statement.background || statement.command.type !== 'Command') {
     throw new Error(`"${source}" must be one simple command (write one rule per command)`);
@@ -106,7 +104,12 @@ function wordMatches(pattern: PatternWord, word: ShellWord, mode: MatchMode): bo
  * Does the pattern match these words? `openArgs`: more arguments follow at run time (xargs), so in
  * `must` mode the pattern has to end in a wildcard, in `may` mode it may still match later words.
  */
-export function matchCommand(pattern: CommandPattern, words: readonly ShellWord[], mode: MatchMode, openArgs = false): boolean {
+export function matchCommand(
+  pattern: CommandPattern,
+  words: readonly ShellWord[],
+  mode: MatchMode,
+  openArgs = false,
+): boolean {
   if (words.length > 4096) return mode === 'may';
   const p = pattern.words;
   if (isLinear(p, words, mode)) return matchLinear(p, words, mode, openArgs);
@@ -136,7 +139,12 @@ function hasSplittableArgument(words: readonly ShellWord[]): boolean {
   return known;
 }
 
-function matchLinear(p: readonly PatternWord[], words: readonly ShellWord[], mode: MatchMode, openArgs: boolean): boolean {
+function matchLinear(
+  p: readonly PatternWord[],
+  words: readonly ShellWord[],
+  mode: MatchMode,
+  openArgs: boolean,
+): boolean {
   const trailingAny = p.length > 0 && p[p.length - 1]!.kind === 'anyN';
   const fixed = trailingAny ? p.length - 1 : p.length;
   if (words.length < fixed) return openArgs && mode === 'may' && prefixMatches(p, words, words.length, mode);
@@ -145,7 +153,12 @@ function matchLinear(p: readonly PatternWord[], words: readonly ShellWord[], mod
   return trailingAny || !(openArgs && mode === 'must');
 }
 
-function prefixMatches(p: readonly PatternWord[], words: readonly ShellWord[], count: number, mode: MatchMode): boolean {
+function prefixMatches(
+  p: readonly PatternWord[],
+  words: readonly ShellWord[],
+  count: number,
+  mode: MatchMode,
+): boolean {
   for (let j = 0; j < count; j++) {
     const word = words[j]!;
     // A program name only known at run time never matches: such a part is opaque and asks.
@@ -155,7 +168,15 @@ function prefixMatches(p: readonly PatternWord[], words: readonly ShellWord[], c
   return true;
 }
 
-function matchAt(p: readonly PatternWord[], words: readonly ShellWord[], mode: MatchMode, openArgs: boolean, memo: Int8Array, i: number, j: number): boolean {
+function matchAt(
+  p: readonly PatternWord[],
+  words: readonly ShellWord[],
+  mode: MatchMode,
+  openArgs: boolean,
+  memo: Int8Array,
+  i: number,
+  j: number,
+): boolean {
   const key = i * (words.length + 1) + j;
   const known = memo[key]!;
   if (known !== 0) return known === 1;
@@ -164,7 +185,9 @@ function matchAt(p: readonly PatternWord[], words: readonly ShellWord[], mode: M
     const endsInWildcard = p.length > 0 && p[p.length - 1]!.kind === 'anyN';
     result = j === words.length && (endsInWildcard || !(openArgs && mode === 'must'));
   } else if (p[i]!.kind === 'anyN') {
-    result = matchAt(p, words, mode, openArgs, memo, i + 1, j) || (j < words.length && matchAt(p, words, mode, openArgs, memo, i, j + 1));
+    result =
+      matchAt(p, words, mode, openArgs, memo, i + 1, j) ||
+      (j < words.length && matchAt(p, words, mode, openArgs, memo, i, j + 1));
   } else if (j === words.length) {
     result = openArgs && mode === 'may';
   } else {
@@ -176,7 +199,10 @@ function matchAt(p: readonly PatternWord[], words: readonly ShellWord[], mode: M
         matchAt(p, words, mode, openArgs, memo, i + 1, j + 1) ||
         matchAt(p, words, mode, openArgs, memo, i + 1, j);
     } else {
-      result = (j > 0 || !word.dynamic) && wordMatches(p[i]!, word, mode) && matchAt(p, words, mode, openArgs, memo, i + 1, j + 1);
+      result =
+        (j > 0 || !word.dynamic) &&
+        wordMatches(p[i]!, word, mode) &&
+        matchAt(p, words, mode, openArgs, memo, i + 1, j + 1);
     }
   }
   memo[key] = result ? 1 : 2;

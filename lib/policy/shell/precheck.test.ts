@@ -7,7 +7,10 @@ import { ParseCache } from './cache';
 import { MAX_COMMAND_LENGTH, parseCommand } from './parse';
 import { MAX_ELEMENTS, MAX_NESTING, precheck } from './precheck';
 
-const policy = compilePolicy({ defaultAction: 'ask', rules: [{ action: 'allow', tool: 'bash', params: { command: '*' } }] });
+const policy = compilePolicy({
+  defaultAction: 'ask',
+  rules: [{ action: 'allow', tool: 'bash', params: { command: '*' } }],
+});
 const BUDGET_MS = 1_000;
 
 function timed(command: string) {
@@ -90,7 +93,9 @@ describe('the scan counts nesting the way bash reads it: closers it cannot trust
 describe('size: a command has at most MAX_ELEMENTS words, operators and expansions', () => {
   it('counts words, operators and expansions, not characters', () => {
     // 15 words and 5 operators (`&&` counts once per character).
-    expect(precheck('git status && npm test | tee out.log; git log --oneline -n 20 | head -5 && echo done').elements).toBe(22);
+    expect(
+      precheck('git status && npm test | tee out.log; git log --oneline -n 20 | head -5 && echo done').elements,
+    ).toBe(22);
     // Shorter than the nesting limit: counted as its length, an upper bound, without a scan.
     expect(precheck('git status && npm test').elements).toBe(22);
     expect(precheck(`echo ${'a'.repeat(90_000)}`).elements).toBe(2);
@@ -106,7 +111,9 @@ describe('size: a command has at most MAX_ELEMENTS words, operators and expansio
   it('nested scripts share the budget (bash -c, eval)', () => {
     const inner = `bash -c '${'ls; '.repeat(MAX_ELEMENTS / 4)}'; `;
     expect(evaluate(policy, { tool: 'bash', params: { command: inner } }).action).toBe('allow');
-    expect(evaluate(policy, { tool: 'bash', params: { command: inner.repeat(3) } }).explanation).toContain('words, operators and expansions');
+    expect(evaluate(policy, { tool: 'bash', params: { command: inner.repeat(3) } }).explanation).toContain(
+      'words, operators and expansions',
+    );
   });
 
   it('arithmetic operators count: a 10,000-term sum is refused', () => {
@@ -125,10 +132,31 @@ describe('one evaluation of any command within the limits stays within its bound
   const realistic = compilePolicy({
     defaultAction: 'ask',
     rules: [
-      ...['git *', 'npm test *', 'ls *', 'cat *', 'grep *', 'echo *', 'find *', 'wc *', 'head *', 'node *', 'cd *', 'printf *'].map((c) => ({ action: 'allow' as const, tool: 'bash', params: { command: c } })),
-      ...['git push *', 'curl *', 'npm install *'].map((c) => ({ action: 'ask' as const, tool: 'bash', params: { command: c } })),
+      ...[
+        'git *',
+        'npm test *',
+        'ls *',
+        'cat *',
+        'grep *',
+        'echo *',
+        'find *',
+        'wc *',
+        'head *',
+        'node *',
+        'cd *',
+        'printf *',
+      ].map((c) => ({ action: 'allow' as const, tool: 'bash', params: { command: c } })),
+      ...['git push *', 'curl *', 'npm install *'].map((c) => ({
+        action: 'ask' as const,
+        tool: 'bash',
+        params: { command: c },
+      })),
       ...['rm -rf *', 'sudo *', 'dd *'].map((c) => ({ action: 'deny' as const, tool: 'bash', params: { command: c } })),
-      { action: 'deny' as const, tool: 'bash', when: [{ key: 'command', op: 'command_blacklist' as const, value: 'dd,mkfs,shred' }] },
+      {
+        action: 'deny' as const,
+        tool: 'bash',
+        when: [{ key: 'command', op: 'command_blacklist' as const, value: 'dd,mkfs,shred' }],
+      },
     ],
   });
   /** `unit` repeated as often as the element budget allows. */
@@ -172,7 +200,10 @@ describe('commands past the length limit', () => {
 });
 
 describe('the parse cache is bounded by entries and by weight', () => {
-  const parsed = (parts: number) => ({ parts: Array.from({ length: parts }, () => parseCommand('ls').parts[0]!), hasSubstitution: false });
+  const parsed = (parts: number) => ({
+    parts: Array.from({ length: parts }, () => parseCommand('ls').parts[0]!),
+    hasSubstitution: false,
+  });
 
   it('evicts the least recently used entries when the weight is exceeded', () => {
     const cache = new ParseCache(100, 10_000);

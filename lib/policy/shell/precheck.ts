@@ -29,7 +29,8 @@ const enum F {
 const isCodeFrame = (f: F): boolean => f <= F.Backtick;
 const isBlank = (c: number): boolean => c === 32 || c === 9;
 /** Characters that end a word: blanks, newline and bash's metacharacters `;&|()<>`. */
-const isBreak = (c: number): boolean => isBlank(c) || c === 10 || c === 59 || c === 38 || c === 124 || c === 40 || c === 41 || c === 60 || c === 62;
+const isBreak = (c: number): boolean =>
+  isBlank(c) || c === 10 || c === 59 || c === 38 || c === 124 || c === 40 || c === 41 || c === 60 || c === 62;
 
 /**
  * 1 for ASCII characters with no meaning to the scan in any frame. `c` and `e` are kept out so
@@ -328,7 +329,8 @@ class Scanner {
         if (lineEnd < 0 || lineEnd > to) lineEnd = to;
         let lineStart = i;
         if (doc.stripTabs) while (lineStart < lineEnd && this.src.charCodeAt(lineStart) === 9) lineStart++;
-        const isDelimiter = lineEnd - lineStart === doc.delimiter.length && this.src.startsWith(doc.delimiter, lineStart);
+        const isDelimiter =
+          lineEnd - lineStart === doc.delimiter.length && this.src.startsWith(doc.delimiter, lineStart);
         if (isDelimiter) {
           end = i;
           i = Math.min(lineEnd + 1, to);

@@ -45,7 +45,20 @@ export function levelOfText(text: string): Level {
 }
 
 /** Parameters bash keeps numeric: reading one gives an integer unless the script unsets it. */
-export const NUMERIC_SPECIALS = new Set(['RANDOM', 'SRANDOM', 'SECONDS', 'LINENO', 'BASHPID', 'PPID', 'UID', 'EUID', 'EPOCHSECONDS', 'BASH_SUBSHELL', 'OPTIND', 'HISTCMD']);
+export const NUMERIC_SPECIALS = new Set([
+  'RANDOM',
+  'SRANDOM',
+  'SECONDS',
+  'LINENO',
+  'BASHPID',
+  'PPID',
+  'UID',
+  'EUID',
+  'EPOCHSECONDS',
+  'BASH_SUBSHELL',
+  'OPTIND',
+  'HISTCMD',
+]);
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -130,7 +143,8 @@ function expansionHole(p: ParameterExpansionPart): Hole {
   if (p.prefix === '!') {
     if (op?.type === 'Names') return fixed(Level.Clean);
     // `${!a[@]}`: the keys, integers unless the script makes `a` associative (see ScriptFacts).
-    if (p.index?.value === '@' || p.index?.value === '*') return { level: Level.Arith, names: [`!${p.parameter}`], floor: Level.Arith };
+    if (p.index?.value === '@' || p.index?.value === '*')
+      return { level: Level.Arith, names: [`!${p.parameter}`], floor: Level.Arith };
     return fixed(Level.Unknown);
   }
   const base = parameterHole(p.parameter);
@@ -145,7 +159,9 @@ function expansionHole(p: ParameterExpansionPart): Hole {
     case 'Slice':
       return { ...base, floor: Level.Clean };
     case 'Transform':
-      return op.operand.value === 'P' ? fixed(Level.Unknown) : { ...base, floor: Level.Clean, level: Math.max(base.level, Level.Clean) as Level };
+      return op.operand.value === 'P'
+        ? fixed(Level.Unknown)
+        : { ...base, floor: Level.Clean, level: Math.max(base.level, Level.Clean) as Level };
     case 'Replace':
       return merge({ ...base, floor: Level.Clean }, wordHole(op.replacement), Level.Clean);
     default:

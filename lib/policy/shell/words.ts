@@ -29,7 +29,9 @@ export function analyzeWord(word: Word): ShellWord {
 
 /** True if the word contains an unquoted glob, so the file system picks what it becomes. */
 export function hasUnquotedGlob(word: Word): boolean {
-  return (word.parts ?? []).some((part: WordPart) => part.type === 'Glob' || part.type === 'ExtendedGlob' || part.type === 'BraceExpansion');
+  return (word.parts ?? []).some(
+    (part: WordPart) => part.type === 'Glob' || part.type === 'ExtendedGlob' || part.type === 'BraceExpansion',
+  );
 }
 
 export function literalWord(value: string): ShellWord {

@@ -42,7 +42,19 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   time: { shortWithArg: 'fo', longWithArg: ['format', 'output'] },
   sudo: {
     shortWithArg: 'ugCDhprtTUc',
-    longWithArg: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'command-timeout', 'other-user', 'chroot'],
+    longWithArg: [
+      'user',
+      'group',
+      'close-from',
+      'chdir',
+      'host',
+      'prompt',
+      'role',
+      'type',
+      'command-timeout',
+      'other-user',
+      'chroot',
+    ],
     assignments: true,
     privileged: true,
     noCommandFlags: 'lvkKVe',
@@ -50,7 +62,17 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   doas: { shortWithArg: 'uC', privileged: true },
   xargs: {
     shortWithArg: 'adEILnPs',
-    longWithArg: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
+    longWithArg: [
+      'arg-file',
+      'delimiter',
+      'eof',
+      'replace',
+      'max-lines',
+      'max-args',
+      'max-procs',
+      'max-chars',
+      'process-slot-var',
+    ],
     attachedOnly: 'iel',
     openArgs: true,
   },
@@ -154,9 +176,7 @@ export function isShell(name: string): boolean {
 }
 
 export type ShellInvocation =
-  | { kind: 'script'; script: ShellWord; foreignSyntax: boolean }
-  | { kind: 'stdin' }
-  | { kind: 'file' };
+  { kind: 'script'; script: ShellWord; foreignSyntax: boolean } | { kind: 'stdin' } | { kind: 'file' };
 
 /** How `sh`/`bash`/... (or `su`) is invoked: with a `-c` script, reading stdin, or running a file. */
 export function shellInvocation(name: string, words: readonly ShellWord[]): ShellInvocation {
@@ -169,11 +189,17 @@ export function shellInvocation(name: string, words: readonly ShellWord[]): Shel
       if (sawC && words[i + 1]) return { kind: 'script', script: words[i + 1]!, foreignSyntax: name === 'fish' };
       return value === '-' ? { kind: 'stdin' } : words[i + 1] ? { kind: 'file' } : { kind: 'stdin' };
     }
-    if (value === '--command' || value === '--login' || value === '--norc' || value === '--noprofile' || value === '--posix') {
+    if (
+      value === '--command' ||
+      value === '--login' ||
+      value === '--norc' ||
+      value === '--noprofile' ||
+      value === '--posix'
+    ) {
       if (value === '--command') sawC = true;
       continue;
     }
-    if (value === '--rcfile' || value === '--init-file' || value === '--shell' || value === '-s' && name === 'su') {
+    if (value === '--rcfile' || value === '--init-file' || value === '--shell' || (value === '-s' && name === 'su')) {
       i++;
       continue;
     }

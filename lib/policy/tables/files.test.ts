@@ -7,9 +7,52 @@ import { describe, expect, it } from 'vitest';
 import { evaluate, type RuleInput } from '../index';
 import { bashRule, check, CTX, policyOf, type Row } from './rows';
 
-const ALLOW = ['cat *', 'tac *', 'head *', 'tail *', 'less *', 'grep *', 'rg *', 'sed *', 'awk *', 'cut *', 'sort *', 'base64 *', 'xxd *', 'strings *', 'wc *', 'diff *',
-  'cp *', 'mv *', 'ln *', 'install *', 'tee *', 'touch *', 'truncate *', 'dd *', 'rm *', 'mkdir *', 'chmod *', 'echo *', 'printf *', 'ls *', 'cd *', 'tar *', 'rsync *',
-  'scp *', 'curl *', 'jq *', 'source *', '. *', 'bash *', 'find *', 'xargs *', 'read *', 'true', 'pwd'];
+const ALLOW = [
+  'cat *',
+  'tac *',
+  'head *',
+  'tail *',
+  'less *',
+  'grep *',
+  'rg *',
+  'sed *',
+  'awk *',
+  'cut *',
+  'sort *',
+  'base64 *',
+  'xxd *',
+  'strings *',
+  'wc *',
+  'diff *',
+  'cp *',
+  'mv *',
+  'ln *',
+  'install *',
+  'tee *',
+  'touch *',
+  'truncate *',
+  'dd *',
+  'rm *',
+  'mkdir *',
+  'chmod *',
+  'echo *',
+  'printf *',
+  'ls *',
+  'cd *',
+  'tar *',
+  'rsync *',
+  'scp *',
+  'curl *',
+  'jq *',
+  'source *',
+  '. *',
+  'bash *',
+  'find *',
+  'xargs *',
+  'read *',
+  'true',
+  'pwd',
+];
 const rules: RuleInput[] = [
   { action: 'deny', tool: 'read_file', params: { path: '**/.env' } },
   { action: 'deny', tool: '*', params: { path: '~/.ssh/**' } },
@@ -162,7 +205,11 @@ describe('item 3: ordinary commands on other files stay allowed', () => check(po
 
 describe('item 3: a file rule keeps its agent', () => {
   it('the reviewer rule applies to the reviewer agent', () => {
-    const decision = evaluate(policy, { tool: 'bash', params: { command: 'cat secrets/token' }, agent: 'reviewer' }, CTX);
+    const decision = evaluate(
+      policy,
+      { tool: 'bash', params: { command: 'cat secrets/token' }, agent: 'reviewer' },
+      CTX,
+    );
     expect(decision.action).toBe('deny');
     expect(decision.rule?.index).toBe(5);
   });
@@ -171,7 +218,10 @@ describe('item 3: a file rule keeps its agent', () => {
 describe("item 3: relative paths resolve against the hook's cwd", () => {
   const ctx = { ...CTX, cwd: '/ws/sub' };
   check(
-    policyOf({ defaultAction: 'ask', rules: [{ action: 'deny', tool: 'read_file', params: { path: 'sub/.env' } }, bashRule('allow', 'cat *')] }),
+    policyOf({
+      defaultAction: 'ask',
+      rules: [{ action: 'deny', tool: 'read_file', params: { path: 'sub/.env' } }, bashRule('allow', 'cat *')],
+    }),
     [
       ['a relative path in the cwd', 'cat .env', 'deny', 'reads /ws/sub/.env'],
       ['control: the same name at the workspace root is another file', 'cat ../.env', 'allow'],

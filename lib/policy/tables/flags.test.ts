@@ -8,9 +8,39 @@ import { bashRule, check, policyOf, type Row } from './rows';
 const policy = policyOf({
   defaultAction: 'ask',
   rules: [
-    ...['rm -rf *', 'git push --force *', 'git reset --hard *', 'git clean -f *', 'git checkout -f *', 'git branch -D *', 'chmod -R *', 'chown -R *', 'kubectl delete --all *', 'kubectl delete -n prod *', 'docker rm -f *', 'podman rm -f *'].map((c) => bashRule('deny', c)),
+    ...[
+      'rm -rf *',
+      'git push --force *',
+      'git reset --hard *',
+      'git clean -f *',
+      'git checkout -f *',
+      'git branch -D *',
+      'chmod -R *',
+      'chown -R *',
+      'kubectl delete --all *',
+      'kubectl delete -n prod *',
+      'docker rm -f *',
+      'podman rm -f *',
+    ].map((c) => bashRule('deny', c)),
     ...['curl -X POST *', 'curl -d *', 'cp -r *', 'mv -f *'].map((c) => bashRule('ask', c)),
-    ...['rm *', 'git push *', 'git reset *', 'git clean *', 'git checkout *', 'git branch *', 'chmod *', 'chown *', 'curl *', 'kubectl *', 'docker *', 'podman *', 'cp *', 'mv *', 'ls *', 'grep *'].map((c) => bashRule('allow', c)),
+    ...[
+      'rm *',
+      'git push *',
+      'git reset *',
+      'git clean *',
+      'git checkout *',
+      'git branch *',
+      'chmod *',
+      'chown *',
+      'curl *',
+      'kubectl *',
+      'docker *',
+      'podman *',
+      'cp *',
+      'mv *',
+      'ls *',
+      'grep *',
+    ].map((c) => bashRule('allow', c)),
   ],
 });
 
@@ -130,13 +160,20 @@ describe('item 1: deny and ask patterns read options as sets', () => check(polic
 describe('item 1: controls stay allowed', () => check(policy, controls));
 
 // Allow rules stay strict: widening what an allow rule allows is never a side effect.
-const strict = policyOf({ defaultAction: 'ask', rules: [bashRule('allow', 'rm -r *'), bashRule('allow', 'git push origin main'), bashRule('allow', 'chmod -R 755 *')] });
+const strict = policyOf({
+  defaultAction: 'ask',
+  rules: [bashRule('allow', 'rm -r *'), bashRule('allow', 'git push origin main'), bashRule('allow', 'chmod -R 755 *')],
+});
 describe('item 1: allow rules still match word for word', () =>
   check(strict, [
     ['an allow rule for -r does not allow -R', 'rm -R build', 'ask'],
     ['an allow rule for -r does not allow --recursive', 'rm --recursive build', 'ask'],
     ['an allow rule for -r does not allow -rf', 'rm -rf build', 'ask'],
-    ['control: a trailing wildcard covers the words after the spelled-out ones, word for word', 'rm -r -f build', 'allow'],
+    [
+      'control: a trailing wildcard covers the words after the spelled-out ones, word for word',
+      'rm -r -f build',
+      'allow',
+    ],
     ['an exact allow rule does not allow -f', 'git push -f origin main', 'ask'],
     ['an exact allow rule does not allow the options moved', 'chmod 755 -R dir', 'ask'],
     ['control: the spelled-out form is allowed', 'rm -r build', 'allow'],

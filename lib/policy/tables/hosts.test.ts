@@ -8,11 +8,40 @@ import { compilePolicy, evaluate } from '../index';
 import { DEFAULT_POLICY } from '../defaults';
 import { bashRule, check, CTX, policyOf, type Row } from './rows';
 
-const ALLOW = ['curl *', 'wget *', 'http *', 'https *', 'xh *', 'nc *', 'ncat *', 'telnet *', 'socat *', 'ssh *', 'scp *', 'sftp *', 'rsync *', 'git *', 'git clone *', 'git fetch *', 'git pull *', 'git push *', 'git remote *', 'git submodule *', 'xargs *', 'echo *', 'cat *', 'ping *'];
+const ALLOW = [
+  'curl *',
+  'wget *',
+  'http *',
+  'https *',
+  'xh *',
+  'nc *',
+  'ncat *',
+  'telnet *',
+  'socat *',
+  'ssh *',
+  'scp *',
+  'sftp *',
+  'rsync *',
+  'git *',
+  'git clone *',
+  'git fetch *',
+  'git pull *',
+  'git push *',
+  'git remote *',
+  'git submodule *',
+  'xargs *',
+  'echo *',
+  'cat *',
+  'ping *',
+];
 const policy = policyOf({
   defaultAction: 'ask',
   rules: [
-    { action: 'deny', tool: 'fetch_url', when: [{ key: 'url', op: 'host', value: 'evil.io,169.254.169.254,10.0.0.0/8' }] },
+    {
+      action: 'deny',
+      tool: 'fetch_url',
+      when: [{ key: 'url', op: 'host', value: 'evil.io,169.254.169.254,10.0.0.0/8' }],
+    },
     { action: 'ask', tool: 'fetch_url', params: { url: 'https://api.github.com/**' } },
     { action: 'deny', tool: 'fetch_url', params: { url: 'https://paste.example/**' } },
     { action: 'deny', tool: 'fetch_url', agent: 'intern', params: { url: 'https://*.corp.example/**' } },
@@ -109,11 +138,17 @@ describe('item 4: other hosts stay allowed', () => check(policy, controls));
 
 describe('item 4: a host rule keeps its agent', () => {
   it('the intern rule applies to the intern', () => {
-    expect(evaluate(policy, { tool: 'bash', params: { command: 'curl https://x.corp.example/' }, agent: 'intern' }, CTX).action).toBe('deny');
+    expect(
+      evaluate(policy, { tool: 'bash', params: { command: 'curl https://x.corp.example/' }, agent: 'intern' }, CTX)
+        .action,
+    ).toBe('deny');
   });
 });
 
-const byDefault = compilePolicy({ ...DEFAULT_POLICY, rules: [...(DEFAULT_POLICY.rules ?? []), bashRule('allow', 'curl *')] });
+const byDefault = compilePolicy({
+  ...DEFAULT_POLICY,
+  rules: [...(DEFAULT_POLICY.rules ?? []), bashRule('allow', 'curl *')],
+});
 describe('item 4: the default policy keeps private networks off limits from the shell too', () =>
   check(byDefault, [
     ['curl of localhost', 'curl http://localhost:3000/', 'deny', 'no-private-network'],

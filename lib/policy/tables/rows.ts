@@ -2,7 +2,15 @@
 // name), a call and the expected decision; `check` runs a table and pins, for every row, that an
 // allowed command has every part allowed.
 import { expect, it } from 'vitest';
-import { evaluate, type Action, type EvaluationContext, type PolicyInput, type RuleInput, compilePolicy, type CompiledPolicy } from '../index';
+import {
+  evaluate,
+  type Action,
+  type EvaluationContext,
+  type PolicyInput,
+  type RuleInput,
+  compilePolicy,
+  type CompiledPolicy,
+} from '../index';
 
 export const CTX: EvaluationContext = { workspaceRoot: '/ws', homeDir: '/home/u' };
 
@@ -16,10 +24,13 @@ export function policyOf(input: PolicyInput): CompiledPolicy {
 }
 
 export function check(policy: CompiledPolicy, rows: readonly Row[], ctx: EvaluationContext = CTX): void {
-  it.each(rows.map((row) => ({ name: row[0], command: row[1], expected: row[2], explains: row[3] })))('$name: $command', ({ command, expected, explains }) => {
-    const decision = evaluate(policy, { tool: 'bash', params: { command } }, ctx);
-    expect(decision.action, decision.explanation).toBe(expected);
-    if (explains) expect(decision.explanation).toContain(explains);
-    if (decision.action === 'allow') expect(decision.parts?.every((p) => p.action === 'allow')).toBe(true);
-  });
+  it.each(rows.map((row) => ({ name: row[0], command: row[1], expected: row[2], explains: row[3] })))(
+    '$name: $command',
+    ({ command, expected, explains }) => {
+      const decision = evaluate(policy, { tool: 'bash', params: { command } }, ctx);
+      expect(decision.action, decision.explanation).toBe(expected);
+      if (explains) expect(decision.explanation).toContain(explains);
+      if (decision.action === 'allow') expect(decision.parts?.every((p) => p.action === 'allow')).toBe(true);
+    },
+  );
 }

@@ -13,8 +13,16 @@ export interface ChatProfile {
 }
 
 export const SUBAGENTS: AgentProfile[] = [
-  { name: 'reviewer', description: 'reads and lists files in the workspace and reports back', tools: ['read_file', 'list_files'] },
-  { name: 'researcher', description: 'fetches web pages and reads files', tools: ['fetch_url', 'read_file', 'list_files'] },
+  {
+    name: 'reviewer',
+    description: 'reads and lists files in the workspace and reports back',
+    tools: ['read_file', 'list_files'],
+  },
+  {
+    name: 'researcher',
+    description: 'fetches web pages and reads files',
+    tools: ['fetch_url', 'read_file', 'list_files'],
+  },
 ];
 
 export const CHAT_PROFILES: ChatProfile[] = [
@@ -44,10 +52,19 @@ export function selectTools(agent: string | undefined, tools: string[] | undefin
   const name = agent ?? DEFAULT_PROFILE;
   const profile = CHAT_PROFILES.find((p) => p.name === name);
   if (!profile) {
-    throw AppError.badRequest(`Unknown agent "${name}"`, [{ path: 'agent', message: `expected one of: ${CHAT_PROFILES.map((p) => p.name).join(', ')}` }]);
+    throw AppError.badRequest(`Unknown agent "${name}"`, [
+      { path: 'agent', message: `expected one of: ${CHAT_PROFILES.map((p) => p.name).join(', ')}` },
+    ]);
   }
   const fields = (tools ?? []).flatMap((tool, index) =>
-    profile.tools.includes(tool) ? [] : [{ path: `tools.${index}`, message: `"${tool}" is not a tool of agent "${profile.name}" (${profile.tools.join(', ')})` }],
+    profile.tools.includes(tool)
+      ? []
+      : [
+          {
+            path: `tools.${index}`,
+            message: `"${tool}" is not a tool of agent "${profile.name}" (${profile.tools.join(', ')})`,
+          },
+        ],
   );
   if (fields.length > 0) throw AppError.badRequest(`Invalid request: ${fields[0]!.path} ${fields[0]!.message}`, fields);
   const toolNames = tools ? profile.tools.filter((t) => tools.includes(t)) : profile.tools;

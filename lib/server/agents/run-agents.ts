@@ -4,7 +4,14 @@
 // agent and permissions). An agent holds no per-run state, and building one per run cost memory
 // for every paused run.
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { createAgent, type Agent, type DecisionObserver, type ExecutionLog, type GrantStore, type PendingRelays } from '../../agent';
+import {
+  createAgent,
+  type Agent,
+  type DecisionObserver,
+  type ExecutionLog,
+  type GrantStore,
+  type PendingRelays,
+} from '../../agent';
 import { compilePolicy, type CompiledPolicy } from '../../policy';
 import type { DurableRelayBroker } from '../../relay';
 import { AppError } from '../http/errors';
@@ -46,7 +53,10 @@ export class RunAgents {
     if (spec === this.options.modelName) return this.options.model;
     let model = this.models.get(spec);
     if (model) return model;
-    if (!this.options.resolveModel) throw AppError.badRequest(`Only the model "${this.options.modelName}" is available`, [{ path: 'model', message: `expected "${this.options.modelName}"` }]);
+    if (!this.options.resolveModel)
+      throw AppError.badRequest(`Only the model "${this.options.modelName}" is available`, [
+        { path: 'model', message: `expected "${this.options.modelName}"` },
+      ]);
     try {
       model = this.options.resolveModel(spec);
     } catch (error) {

@@ -33,12 +33,19 @@ describeStores('RunManager: fetch_url and local addresses', (store) => {
   /** A stored policy without the default's deny rule for private hosts, plus `rules`. */
   async function storePolicy(rules: unknown[]) {
     const { version } = await loadPolicy(store().q);
-    await savePolicyVersion(store().q, { policy: { riskDefaults: { read_only: 'ask' }, rules }, expectedVersion: version, createdBy: 'admin' });
+    await savePolicyVersion(store().q, {
+      policy: { riskDefaults: { read_only: 'ask' }, rules },
+      expectedVersion: version,
+      createdBy: 'admin',
+    });
   }
 
   async function fetchInRun(permissions?: unknown) {
     const m = testRunManager(store().q, workspace());
-    const { runId } = await m.start({ messages: [{ role: 'user', content: `fetch ${origin}/api/health` }], ...(permissions ? { permissions } : {}) });
+    const { runId } = await m.start({
+      messages: [{ role: 'user', content: `fetch ${origin}/api/health` }],
+      ...(permissions ? { permissions } : {}),
+    });
     const events = await followRun(m, runId);
     return { call: ofType(events, 'tool_call')[0], result: ofType(events, 'tool_result')[0] };
   }
@@ -48,7 +55,9 @@ describeStores('RunManager: fetch_url and local addresses', (store) => {
     const { call, result } = await fetchInRun({ allowlist: [{ tool: 'fetch_url' }] });
     expect(call).toMatchObject({ decision: { action: 'allow', reason: 'matched_rule' } });
     expect(result).toMatchObject({ isError: true, denied: false });
-    expect(String(result?.output)).toMatch(/127\.0\.0\.1 \(loopback\); such addresses are fetched only when a rule of the administrator's policy/);
+    expect(String(result?.output)).toMatch(
+      /127\.0\.0\.1 \(loopback\); such addresses are fetched only when a rule of the administrator's policy/,
+    );
     expect(hits).toBe(0);
   });
 

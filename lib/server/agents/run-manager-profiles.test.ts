@@ -11,7 +11,8 @@ const workspace = useTempWorkspace('gatehouse-profiles-');
 
 describeStores('RunManager: agent profiles, tools, model, mode', (store) => {
   const manager = () => testRunManager(store().q, workspace());
-  const follow = (m: RunManager, runId: string, onEvent?: (e: LoggedEvent) => void | Promise<void>) => followRun(m, runId, 0, onEvent);
+  const follow = (m: RunManager, runId: string, onEvent?: (e: LoggedEvent) => void | Promise<void>) =>
+    followRun(m, runId, 0, onEvent);
 
   it('the reader profile is not offered bash, so the call never happens', async () => {
     const m = manager();
@@ -24,7 +25,10 @@ describeStores('RunManager: agent profiles, tools, model, mode', (store) => {
 
   it('tools narrows the profile: only the named tools are offered', async () => {
     const m = manager();
-    const { runId } = await m.start({ messages: [{ role: 'user', content: 'ls\nread notes.md' }], tools: ['read_file'] });
+    const { runId } = await m.start({
+      messages: [{ role: 'user', content: 'ls\nread notes.md' }],
+      tools: ['read_file'],
+    });
     const events = await follow(m, runId);
     expect(ofType(events, 'tool_call').map((e) => e.name)).toEqual(['read_file']);
   });
@@ -32,10 +36,22 @@ describeStores('RunManager: agent profiles, tools, model, mode', (store) => {
   it('an unknown agent, a tool outside the profile, or a bad model is a 400 naming the field, and no run is created', async () => {
     const m = manager();
     const messages = [{ role: 'user' as const, content: 'ls' }];
-    await expect(m.start({ messages, agent: 'root' })).rejects.toMatchObject({ status: 400, details: { fields: [{ path: 'agent' }] } });
-    await expect(m.start({ messages, agent: 'reader', tools: ['read_file', 'bash'] })).rejects.toMatchObject({ status: 400, details: { fields: [{ path: 'tools.1' }] } });
-    await expect(m.start({ messages, model: 'gpt-9' })).rejects.toMatchObject({ status: 400, details: { fields: [{ path: 'model' }] } });
-    await expect(m.start({ messages, model: 'openai:gpt-4o' })).rejects.toMatchObject({ status: 400, details: { fields: [{ path: 'model', message: expect.stringContaining('OPENAI_API_KEY') }] } });
+    await expect(m.start({ messages, agent: 'root' })).rejects.toMatchObject({
+      status: 400,
+      details: { fields: [{ path: 'agent' }] },
+    });
+    await expect(m.start({ messages, agent: 'reader', tools: ['read_file', 'bash'] })).rejects.toMatchObject({
+      status: 400,
+      details: { fields: [{ path: 'tools.1' }] },
+    });
+    await expect(m.start({ messages, model: 'gpt-9' })).rejects.toMatchObject({
+      status: 400,
+      details: { fields: [{ path: 'model' }] },
+    });
+    await expect(m.start({ messages, model: 'openai:gpt-4o' })).rejects.toMatchObject({
+      status: 400,
+      details: { fields: [{ path: 'model', message: expect.stringContaining('OPENAI_API_KEY') }] },
+    });
     expect((await store().q.runs.listRuns({})).items).toEqual([]);
   });
 
@@ -45,9 +61,14 @@ describeStores('RunManager: agent profiles, tools, model, mode', (store) => {
     const events = await follow(m, runId, async (event) => {
       if (event.type !== 'relay') return;
       // What a resume after a restart needs: the profile's tools, stored with the run.
-      expect((await store().q.runs.getRun({ id: runId }))?.state).toMatchObject({ tools: expect.arrayContaining(['bash', 'task']) });
+      expect((await store().q.runs.getRun({ id: runId }))?.state).toMatchObject({
+        tools: expect.arrayContaining(['bash', 'task']),
+      });
       expect(await m.setMode(runId, 'bypassPermissions')).toEqual({ runId, mode: 'bypassPermissions' });
-      expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ mode: 'bypassPermissions', status: 'waiting' });
+      expect(await store().q.runs.getRun({ id: runId })).toMatchObject({
+        mode: 'bypassPermissions',
+        status: 'waiting',
+      });
       await m.resolve(event.id, { sessionId, response: { approved: true }, decidedBy: 'alice' });
     });
     expect(ofType(events, 'mode_changed')[0]).toMatchObject({ mode: 'bypassPermissions' });

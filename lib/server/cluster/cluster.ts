@@ -19,7 +19,10 @@ export interface ClusterOptions {
 
 /** Settlements from any instance wake the waiters of this one; returns the unsubscribe. */
 export async function listenForRelays(bus: PgNotifyBus, broker: DurableRelayBroker): Promise<() => void> {
-  const offs = [bus.on('connected', () => void broker.notifyAll()), bus.on('reconnected', () => void broker.notifyAll())];
+  const offs = [
+    bus.on('connected', () => void broker.notifyAll()),
+    bus.on('reconnected', () => void broker.notifyAll()),
+  ];
   const unsubscribe = await bus.subscribe('gatehouse_relay', ({ relayId }) => broker.notify(relayId));
   return () => {
     for (const off of offs) off();
@@ -35,9 +38,17 @@ export async function listenForRelays(bus: PgNotifyBus, broker: DurableRelayBrok
  * user is refused everywhere within a notification's latency, not only once the cache's TTL lapses.
  * Returns the unsubscribe.
  */
-export async function shareCredentialChanges(bus: PgNotifyBus, credentials: CredentialChanges, owner: string, onError: (error: Error) => void = () => undefined): Promise<() => void> {
+export async function shareCredentialChanges(
+  bus: PgNotifyBus,
+  credentials: CredentialChanges,
+  owner: string,
+  onError: (error: Error) => void = () => undefined,
+): Promise<() => void> {
   const offs = [
-    credentials.onChange((userId) => void bus.notify('gatehouse_credentials', { from: owner, ...(userId ? { userId } : {}) }).catch(onError)),
+    credentials.onChange(
+      (userId) =>
+        void bus.notify('gatehouse_credentials', { from: owner, ...(userId ? { userId } : {}) }).catch(onError),
+    ),
     // Notices sent while the listener was away are lost: anyone's credentials may have changed.
     bus.on('reconnected', () => credentials.changedElsewhere()),
   ];
@@ -65,7 +76,9 @@ export function announceRunChange(bus: PgNotifyBus, runId: string, change: 'cont
 
 /** Run changes from any instance reach this one's handlers; returns the unsubscribe. */
 export async function listenForRunChanges(bus: PgNotifyBus, handlers: RunChangeHandlers): Promise<() => void> {
-  return bus.subscribe('gatehouse_run', ({ runId, change }) => (change === 'control' ? handlers.control(runId) : handlers.released(runId)));
+  return bus.subscribe('gatehouse_run', ({ runId, change }) =>
+    change === 'control' ? handlers.control(runId) : handlers.released(runId),
+  );
 }
 
 /** One stream following one run: `pull` reads the log after the last seq it delivered. */

@@ -17,9 +17,12 @@ describe('instance id', () => {
     expect(parseInstanceId({ ...fixed, env })).toBe(expected);
   });
 
-  it.each([['has spaces'], ['-leading-dash'], ['x'.repeat(101)], ['semi;colon']])('rejects GATEHOUSE_INSTANCE_ID %j', (value) => {
-    expect(() => parseInstanceId({ ...fixed, env: { GATEHOUSE_INSTANCE_ID: value } })).toThrow(InstanceIdError);
-  });
+  it.each([['has spaces'], ['-leading-dash'], ['x'.repeat(101)], ['semi;colon']])(
+    'rejects GATEHOUSE_INSTANCE_ID %j',
+    (value) => {
+      expect(() => parseInstanceId({ ...fixed, env: { GATEHOUSE_INSTANCE_ID: value } })).toThrow(InstanceIdError);
+    },
+  );
 
   it('makes an odd hostname safe', () => {
     expect(parseInstanceId({ env: {}, hostname: '__my host__', pid: 1, random: () => 'r' })).toBe('my-host--1-r');

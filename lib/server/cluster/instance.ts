@@ -9,7 +9,10 @@ import { z } from 'zod';
 const InstanceIdSchema = z
   .string()
   .trim()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/, 'must be 1-100 characters: letters, digits, ".", "_", ":" or "-", starting with a letter or digit');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/,
+    'must be 1-100 characters: letters, digits, ".", "_", ":" or "-", starting with a letter or digit',
+  );
 
 export class InstanceIdError extends Error {
   readonly code = 'invalid_config';
@@ -32,10 +35,15 @@ export function parseInstanceId({
   const configured = env.GATEHOUSE_INSTANCE_ID?.trim();
   if (configured) {
     const parsed = InstanceIdSchema.safeParse(configured);
-    if (!parsed.success) throw new InstanceIdError(`Invalid configuration: GATEHOUSE_INSTANCE_ID ${parsed.error.issues[0]!.message}`);
+    if (!parsed.success)
+      throw new InstanceIdError(`Invalid configuration: GATEHOUSE_INSTANCE_ID ${parsed.error.issues[0]!.message}`);
     return parsed.data;
   }
-  const host = hostname.replace(/[^A-Za-z0-9.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 60) || 'host';
+  const host =
+    hostname
+      .replace(/[^A-Za-z0-9.-]+/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 60) || 'host';
   return `${host}-${pid}-${random()}`;
 }
 

@@ -47,9 +47,11 @@ function schemaOf(channel: string) {
 /** The payload as sent: validated, JSON, under PostgreSQL's size limit. */
 export function encodePayload<C extends NotifyChannel>(channel: C, payload: NotifyPayload<C>): string {
   const parsed = schemaOf(channel).safeParse(payload);
-  if (!parsed.success) throw new NotifyPayloadError(`Invalid ${channel} payload: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  if (!parsed.success)
+    throw new NotifyPayloadError(`Invalid ${channel} payload: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
   const text = JSON.stringify(parsed.data);
-  if (Buffer.byteLength(text, 'utf8') > MAX_PAYLOAD_BYTES) throw new NotifyPayloadError(`${channel} payload exceeds ${MAX_PAYLOAD_BYTES} bytes`);
+  if (Buffer.byteLength(text, 'utf8') > MAX_PAYLOAD_BYTES)
+    throw new NotifyPayloadError(`${channel} payload exceeds ${MAX_PAYLOAD_BYTES} bytes`);
   return text;
 }
 
@@ -67,7 +69,11 @@ export interface Backoff {
 }
 
 /** Equal jitter: half the exponential delay fixed, half random, so instances do not reconnect in step. */
-export function backoffDelay(attempt: number, { initialMs, maxMs }: Backoff, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  { initialMs, maxMs }: Backoff,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(maxMs, initialMs * 2 ** Math.max(0, attempt));
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
@@ -112,7 +118,11 @@ export class PgNotifyBus {
     this.onError = options.onError ?? (() => undefined);
     if (options.execute) this.execute = options.execute;
     else {
-      const pool = new pg.Pool({ connectionString: options.connectionString, max: 1, application_name: this.appName('notify') });
+      const pool = new pg.Pool({
+        connectionString: options.connectionString,
+        max: 1,
+        application_name: this.appName('notify'),
+      });
       pool.on('error', () => undefined);
       this.ownPool = pool;
       const db = drizzle({ client: pool });
@@ -196,10 +206,16 @@ export class PgNotifyBus {
   }
 
   /** One statement at a time on the listening connection (pg 9 will no longer queue them itself). */
-  private query<R extends pg.QueryResultRow = pg.QueryResultRow>(client: pg.Client, text: string): Promise<pg.QueryResult<R>> {
+  private query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    client: pg.Client,
+    text: string,
+  ): Promise<pg.QueryResult<R>> {
     const previous = this.inFlight.get(client) ?? Promise.resolve();
     const next = previous.then(() => client.query<R>(text));
-    this.inFlight.set(client, next.catch(() => undefined));
+    this.inFlight.set(
+      client,
+      next.catch(() => undefined),
+    );
     return next;
   }
 
@@ -301,7 +317,9 @@ export class PgNotifyBus {
     }
     for (const handler of [...set]) {
       try {
-        void Promise.resolve(handler(payload as NotifyPayload<NotifyChannel>)).catch((error: Error) => this.onError(error));
+        void Promise.resolve(handler(payload as NotifyPayload<NotifyChannel>)).catch((error: Error) =>
+          this.onError(error),
+        );
       } catch (error) {
         this.onError(error as Error);
       }

@@ -25,10 +25,13 @@ export class RunLeases {
     private readonly hooks: RunLeaseHooks,
   ) {
     let ticks = 0;
-    this.timer = setInterval(() => {
-      void this.renew();
-      if (++ticks % 3 === 0) this.takeOver();
-    }, (cluster.leaseTtlS * 1000) / 3);
+    this.timer = setInterval(
+      () => {
+        void this.renew();
+        if (++ticks % 3 === 0) this.takeOver();
+      },
+      (cluster.leaseTtlS * 1000) / 3,
+    );
     this.timer.unref?.();
   }
 
@@ -38,7 +41,9 @@ export class RunLeases {
 
   /** True when this instance now holds the run's lease (it was free, lapsed, or already ours). */
   async acquire(runId: string): Promise<boolean> {
-    return (await this.leases.acquireLease({ runId, owner: this.cluster.owner, ttlS: this.cluster.leaseTtlS })) !== undefined;
+    return (
+      (await this.leases.acquireLease({ runId, owner: this.cluster.owner, ttlS: this.cluster.leaseTtlS })) !== undefined
+    );
   }
 
   /** Gives the lease up (the run ended here); a failure only delays a takeover until the expiry. */
@@ -54,7 +59,11 @@ export class RunLeases {
     const runIds = this.hooks.executing();
     if (runIds.length === 0) return;
     try {
-      const renewed = new Map((await this.leases.renewLeases({ owner: this.cluster.owner, ttlS: this.cluster.leaseTtlS, runIds })).map((lease) => [lease.runId, lease]));
+      const renewed = new Map(
+        (await this.leases.renewLeases({ owner: this.cluster.owner, ttlS: this.cluster.leaseTtlS, runIds })).map(
+          (lease) => [lease.runId, lease],
+        ),
+      );
       const executing = new Set(this.hooks.executing());
       for (const id of runIds) {
         if (!executing.has(id)) continue; // ended meanwhile

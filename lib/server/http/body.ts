@@ -11,9 +11,19 @@ export async function readJson<T>(request: RouteRequest, schema: z.ZodType<T>, m
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const text = await readLimited(request, maxBytes);
   if (text !== '' && !isJsonType(request.headers.get('content-type'))) {
-    throw new AppError('unsupported_media_type', 415, 'Send the request body as JSON (Content-Type: application/json)', {
-      fields: [{ path: 'Content-Type', message: `must be application/json, got ${request.headers.get('content-type') ?? 'none'}` }],
-    });
+    throw new AppError(
+      'unsupported_media_type',
+      415,
+      'Send the request body as JSON (Content-Type: application/json)',
+      {
+        fields: [
+          {
+            path: 'Content-Type',
+            message: `must be application/json, got ${request.headers.get('content-type') ?? 'none'}`,
+          },
+        ],
+      },
+    );
   }
   let json: unknown;
   try {

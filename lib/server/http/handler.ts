@@ -23,9 +23,18 @@ type Handler<P, R> = (request: R, context: Context<P>) => Promise<Response>;
  * A route that also runs on the fast path (routes/) declares `R` as RouteRequest and reads only
  * that much of its request.
  */
-export function handle<P extends Record<string, string> = Record<string, never>, R extends RouteRequest = Request>(access: 'public', fn: RouteFn<P, R, AuthUser | undefined>): Handler<P, R>;
-export function handle<P extends Record<string, string> = Record<string, never>, R extends RouteRequest = Request>(access: Exclude<Access, 'public'>, fn: RouteFn<P, R, AuthUser>): Handler<P, R>;
-export function handle<P extends Record<string, string>, R extends RouteRequest>(access: Access, fn: RouteFn<P, R, AuthUser> | RouteFn<P, R, AuthUser | undefined>): Handler<P, R> {
+export function handle<P extends Record<string, string> = Record<string, never>, R extends RouteRequest = Request>(
+  access: 'public',
+  fn: RouteFn<P, R, AuthUser | undefined>,
+): Handler<P, R>;
+export function handle<P extends Record<string, string> = Record<string, never>, R extends RouteRequest = Request>(
+  access: Exclude<Access, 'public'>,
+  fn: RouteFn<P, R, AuthUser>,
+): Handler<P, R>;
+export function handle<P extends Record<string, string>, R extends RouteRequest>(
+  access: Access,
+  fn: RouteFn<P, R, AuthUser> | RouteFn<P, R, AuthUser | undefined>,
+): Handler<P, R> {
   return async (request, context) => {
     try {
       assertSameOrigin(request);

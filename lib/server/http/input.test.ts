@@ -12,10 +12,26 @@ describe('findUnstorable', () => {
     ['a NUL in a nested string', { a: [{ b: 'x\u0000' }] }, { path: 'a.0.b', message: expect.stringContaining('NUL') }],
     ['a NUL in a key', { a: { 'k\u0000': 1 } }, { path: 'a.k\\u0000', message: expect.stringContaining('NUL') }],
     ['a NUL at the top', 'x\u0000', { path: '', message: expect.stringContaining('NUL') }],
-    ['a lone high surrogate in a string', { a: ['ok', 'x\ud800y'] }, { path: 'a.1', message: expect.stringContaining('lone surrogate') }],
-    ['a lone low surrogate at the end', { a: 'x\udc00' }, { path: 'a', message: expect.stringContaining('lone surrogate') }],
-    ['two high surrogates in a row', { a: '\ud800\ud800\udc00' }, { path: 'a', message: expect.stringContaining('lone surrogate') }],
-    ['a lone surrogate in a key', { a: { 'k\ud800': 1 } }, { path: 'a.k\\ud800', message: expect.stringContaining('lone surrogate') }],
+    [
+      'a lone high surrogate in a string',
+      { a: ['ok', 'x\ud800y'] },
+      { path: 'a.1', message: expect.stringContaining('lone surrogate') },
+    ],
+    [
+      'a lone low surrogate at the end',
+      { a: 'x\udc00' },
+      { path: 'a', message: expect.stringContaining('lone surrogate') },
+    ],
+    [
+      'two high surrogates in a row',
+      { a: '\ud800\ud800\udc00' },
+      { path: 'a', message: expect.stringContaining('lone surrogate') },
+    ],
+    [
+      'a lone surrogate in a key',
+      { a: { 'k\ud800': 1 } },
+      { path: 'a.k\\ud800', message: expect.stringContaining('lone surrogate') },
+    ],
     ['a surrogate pair (an emoji)', { a: 'ok \ud83d\ude00', '\ud83d\ude00': 'key' }, undefined],
     ['64 levels of nesting', deep(64), undefined],
     ['65 levels of nesting', deep(65), { path: Array(64).fill('0').join('.'), message: 'nests deeper than 64 levels' }],
@@ -53,7 +69,12 @@ describe('query values', () => {
 describe('readJson', () => {
   const schema = z.object({ name: z.string() });
   const post = (body: BodyInit | undefined, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
-    new Request('http://x/api', { method: 'POST', body, headers, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+    new Request('http://x/api', {
+      method: 'POST',
+      body,
+      headers,
+      ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+    } as RequestInit);
   const failure = async (request: Request, maxBytes = 100) => {
     const error = await readJson(request, schema, maxBytes).then(
       () => undefined,
@@ -64,18 +85,38 @@ describe('readJson', () => {
 
   it.each([
     ['valid JSON', post('{"name":"a"}'), undefined],
-    ['JSON with a charset and a +json type', post('{"name":"a"}', { 'Content-Type': 'application/merge-patch+json; charset=utf-8' }), undefined],
+    [
+      'JSON with a charset and a +json type',
+      post('{"name":"a"}', { 'Content-Type': 'application/merge-patch+json; charset=utf-8' }),
+      undefined,
+    ],
     ['invalid JSON', post('{"name":'), { status: 400, code: 'bad_request', paths: [''] }],
     ['a wrong type', post('{"name":5}'), { status: 400, code: 'bad_request', paths: ['name'] }],
     ['JSON null', post('null'), { status: 400, code: 'bad_request', paths: [''] }],
     ['a NUL character', post('{"name":"a\\u0000"}'), { status: 400, code: 'bad_request', paths: ['name'] }],
     ['a lone surrogate', post('{"name":"a\\ud800"}'), { status: 400, code: 'bad_request', paths: ['name'] }],
-    ['text/plain', post('{"name":"a"}', { 'Content-Type': 'text/plain' }), { status: 415, code: 'unsupported_media_type', paths: ['Content-Type'] }],
-    ['no Content-Type', post(new TextEncoder().encode('{"name":"a"}'), {}), { status: 415, code: 'unsupported_media_type', paths: ['Content-Type'] }],
-    ['a declared length over the cap', post(`{"name":"${'x'.repeat(200)}"}`), { status: 413, code: 'payload_too_large', paths: [''] }],
+    [
+      'text/plain',
+      post('{"name":"a"}', { 'Content-Type': 'text/plain' }),
+      { status: 415, code: 'unsupported_media_type', paths: ['Content-Type'] },
+    ],
+    [
+      'no Content-Type',
+      post(new TextEncoder().encode('{"name":"a"}'), {}),
+      { status: 415, code: 'unsupported_media_type', paths: ['Content-Type'] },
+    ],
+    [
+      'a declared length over the cap',
+      post(`{"name":"${'x'.repeat(200)}"}`),
+      { status: 413, code: 'payload_too_large', paths: [''] },
+    ],
     [
       'a streamed body over the cap',
-      post(new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(`{"name":"${'x'.repeat(200)}"}`)), c.close()) })),
+      post(
+        new ReadableStream({
+          start: (c) => (c.enqueue(new TextEncoder().encode(`{"name":"${'x'.repeat(200)}"}`)), c.close()),
+        }),
+      ),
       { status: 413, code: 'payload_too_large', paths: [''] },
     ],
   ])('%s', async (_name, request, expected) => {

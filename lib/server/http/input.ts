@@ -69,7 +69,9 @@ export function assertStorable(value: unknown, what = 'request'): void {
 export function assertNoNul(values: Record<string, string>, what: string): void {
   for (const [key, value] of Object.entries(values)) {
     if (value.includes('\u0000') || key.includes('\u0000')) {
-      throw AppError.badRequest(`Invalid ${what}: ${key} ${NUL_MESSAGE}`, [{ path: key.replaceAll('\u0000', '\\u0000'), message: NUL_MESSAGE }]);
+      throw AppError.badRequest(`Invalid ${what}: ${key} ${NUL_MESSAGE}`, [
+        { path: key.replaceAll('\u0000', '\\u0000'), message: NUL_MESSAGE },
+      ]);
     }
   }
 }

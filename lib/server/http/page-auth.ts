@@ -11,5 +11,7 @@ export async function pageUser(headers: Pick<Headers, 'get'>): Promise<AuthUser 
 
 /** `/login?next=<path>` for a page that needs a signed-in user; only same-site relative paths are kept. */
 export function loginPathFor(pathname: string): string {
-  return pathname.startsWith('/') && !pathname.startsWith('//') && !pathname.startsWith('/\\') && pathname !== '/' ? `/login?next=${encodeURIComponent(pathname)}` : '/login';
+  return pathname.startsWith('/') && !pathname.startsWith('//') && !pathname.startsWith('/\\') && pathname !== '/'
+    ? `/login?next=${encodeURIComponent(pathname)}`
+    : '/login';
 }

@@ -19,15 +19,24 @@ export interface RunStreamInput {
   finished?: boolean;
 }
 
-export function runEventStream(request: Request, rt: Runtime, { runId, owner, user, after = 0, first, finished = false }: RunStreamInput): Response {
+export function runEventStream(
+  request: Request,
+  rt: Runtime,
+  { runId, owner, user, after = 0, first, finished = false }: RunStreamInput,
+): Response {
   return sseResponse(
     request.signal,
     async (send, close) => {
       if (first) send(first);
-      const unsubscribe = await rt.runs.subscribe(runId, after, (event) => {
-        send({ id: event.seq, event: event.type, data: event });
-        if (event.type === 'done') close();
-      }, close);
+      const unsubscribe = await rt.runs.subscribe(
+        runId,
+        after,
+        (event) => {
+          send({ id: event.seq, event: event.type, data: event });
+          if (event.type === 'done') close();
+        },
+        close,
+      );
       // A finished run that is not live any more has nothing left to follow.
       if (finished && !rt.runs.isLive(runId)) close();
       return unsubscribe;

@@ -15,7 +15,10 @@ function reader(response: Response) {
     /** Everything received so far, after letting the stream deliver what it has queued. */
     async received(): Promise<string> {
       for (;;) {
-        const chunk = await Promise.race([read(), new Promise<'idle'>((resolve) => setImmediate(() => resolve('idle')))]);
+        const chunk = await Promise.race([
+          read(),
+          new Promise<'idle'>((resolve) => setImmediate(() => resolve('idle'))),
+        ]);
         if (chunk === 'idle') return text;
         pending = undefined;
         if (chunk.done) return text;
@@ -118,11 +121,24 @@ describe('sseResponse', () => {
   });
 
   it('an error thrown in start becomes an error event with a safe message, then the stream ends', async () => {
-    const failing = sseResponse(new AbortController().signal, async () => {
-      throw new AppError('not_found:run', 404, 'No such run');
-    }, undefined, undefined, { runId: 'r1' });
+    const failing = sseResponse(
+      new AbortController().signal,
+      async () => {
+        throw new AppError('not_found:run', 404, 'No such run');
+      },
+      undefined,
+      undefined,
+      { runId: 'r1' },
+    );
     // An event of the run like any other (type, runId, agentId, parents), without a seq: it is not in the log.
-    const error = { type: 'error', runId: 'r1', agentId: 'main', parents: [], code: 'not_found:run', message: 'No such run' };
+    const error = {
+      type: 'error',
+      runId: 'r1',
+      agentId: 'main',
+      parents: [],
+      code: 'not_found:run',
+      message: 'No such run',
+    };
     expect(await reader(failing).rest()).toBe(`: connected\n\n${formatSse({ event: 'error', data: error })}`);
 
     const internal = sseResponse(new AbortController().signal, () => {

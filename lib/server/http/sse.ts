@@ -37,7 +37,8 @@ export function streamError(origin: StreamOrigin | undefined, code: string, mess
 }
 
 /** The event that ends a stream whose caller lost access. */
-export const accessEnded = (origin?: StreamOrigin) => streamError(origin, 'unauthorized', 'The stream ended: the session or token it was opened with is no longer valid');
+export const accessEnded = (origin?: StreamOrigin) =>
+  streamError(origin, 'unauthorized', 'The stream ended: the session or token it was opened with is no longer valid');
 
 /**
  * A streaming response. `start` gets `send` and `close` and returns a cleanup; the stream ends
@@ -117,7 +118,13 @@ export function sseResponse(
  * by a check that started after the last announcement. A check that throws holds what is sent
  * until a later one passes, so a database outage neither delivers unchecked events nor ends the stream.
  */
-function guardedDelivery(guard: StreamGuard, enqueue: (bytes: Uint8Array) => void, close: () => void, isClosed: () => boolean, origin?: StreamOrigin) {
+function guardedDelivery(
+  guard: StreamGuard,
+  enqueue: (bytes: Uint8Array) => void,
+  close: () => void,
+  isClosed: () => boolean,
+  origin?: StreamOrigin,
+) {
   const encoder = new TextEncoder();
   let held: Uint8Array[] | undefined;
   let running = false;

@@ -23,7 +23,7 @@ describeStores('run stream guard', (store) => {
     return runStreamGuard({ rt: { q, sessionSecret }, headers, user, run });
   }
 
-  it('a session\'s stream passes until the session ends', async () => {
+  it("a session's stream passes until the session ends", async () => {
     const { q } = store();
     const alice = await aUser(store(), 'alice');
     const { cookie } = await startSession({ q, userId: alice.id, secret: sessionSecret, secure: false });
@@ -34,12 +34,19 @@ describeStores('run stream guard', (store) => {
     expect(await guard.check()).toBe(false);
   });
 
-  it('a token\'s stream passes until the token is revoked or its user disabled', async () => {
+  it("a token's stream passes until the token is revoked or its user disabled", async () => {
     const { q } = store();
     const alice = await aUser(store(), 'alice');
     const bob = await aUser(store(), 'bob');
-    const tokens = [await createApiToken({ q, userId: alice.id, name: 'a' }), await createApiToken({ q, userId: bob.id, name: 'b' })];
-    const [aliceGuard, bobGuard] = await Promise.all(tokens.map((t, i) => opened(new Headers({ authorization: `Bearer ${t.token}` }), { owner: [alice.id, bob.id][i]! })));
+    const tokens = [
+      await createApiToken({ q, userId: alice.id, name: 'a' }),
+      await createApiToken({ q, userId: bob.id, name: 'b' }),
+    ];
+    const [aliceGuard, bobGuard] = await Promise.all(
+      tokens.map((t, i) =>
+        opened(new Headers({ authorization: `Bearer ${t.token}` }), { owner: [alice.id, bob.id][i]! }),
+      ),
+    );
     expect(await aliceGuard!.check()).toBe(true);
     await q.tokens.revokeApiToken({ id: tokens[0]!.id });
     expect(await aliceGuard!.check()).toBe(false);
@@ -48,7 +55,7 @@ describeStores('run stream guard', (store) => {
     expect(await bobGuard!.check()).toBe(false);
   });
 
-  it('an approver demoted to user loses the stream of someone else\'s run, not of their own', async () => {
+  it("an approver demoted to user loses the stream of someone else's run, not of their own", async () => {
     const { q } = store();
     await aUser(store(), 'root', 'admin');
     const carol = await aUser(store(), 'carol', 'approver');

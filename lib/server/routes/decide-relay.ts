@@ -25,14 +25,22 @@ export const RelayDecisionSchema = z.object({
 
 export type RelayParams = { relayId: string };
 
-export const decideRelay = handle<RelayParams, RouteRequest>('relays:decide:own', async (request, { relayId }, rt, me) => {
-  const body = await readJson(request, RelayDecisionSchema, rt.config.maxBodyBytes);
-  const relay = await rt.runs.relayAccess(relayId);
-  if (!relay || relay.sessionId !== body.sessionId) throw new AppError('not_found:relay', 404, 'No such relay in this session');
-  // 403, not the 404 of an invisible run (docs/AUTH.md): whoever names the relay and its session
-  // knows it exists. Checked before resolving, so a refused decision leaves the relay pending.
-  if (!canDecideRelay(me, relay)) throw new ForbiddenError('relays:decide:any', 'Only the run’s owner, an approver or an admin may decide this relay');
-  // Always Allow: only an admin may grant for everyone or edit the suggested rules (always-allow.ts).
-  await rt.runs.decideChecked(relayId, body.response, me.username, { mayManageGrants: can(me, 'grants:manage') });
-  return Response.json({ success: true });
-});
+export const decideRelay = handle<RelayParams, RouteRequest>(
+  'relays:decide:own',
+  async (request, { relayId }, rt, me) => {
+    const body = await readJson(request, RelayDecisionSchema, rt.config.maxBodyBytes);
+    const relay = await rt.runs.relayAccess(relayId);
+    if (!relay || relay.sessionId !== body.sessionId)
+      throw new AppError('not_found:relay', 404, 'No such relay in this session');
+    // 403, not the 404 of an invisible run (docs/AUTH.md): whoever names the relay and its session
+    // knows it exists. Checked before resolving, so a refused decision leaves the relay pending.
+    if (!canDecideRelay(me, relay))
+      throw new ForbiddenError(
+        'relays:decide:any',
+        'Only the run’s owner, an approver or an admin may decide this relay',
+      );
+    // Always Allow: only an admin may grant for everyone or edit the suggested rules (always-allow.ts).
+    await rt.runs.decideChecked(relayId, body.response, me.username, { mayManageGrants: can(me, 'grants:manage') });
+    return Response.json({ success: true });
+  },
+);

@@ -12,7 +12,9 @@ import { hasDirectBody, type RouteRequest } from '../http/route-request';
 /** The body as the decision route reads it: straight from node's stream (readBody). */
 async function bodyText(request: RouteRequest): Promise<string> {
   expect(hasDirectBody(request)).toBe(true);
-  const body = await (request as RouteRequest & { readBody(max: number): Promise<Buffer | 'too_large'> }).readBody(1 << 20);
+  const body = await (request as RouteRequest & { readBody(max: number): Promise<Buffer | 'too_large'> }).readBody(
+    1 << 20,
+  );
   return body === 'too_large' ? body : body.toString();
 }
 
@@ -97,12 +99,24 @@ describe('createFastRoutes over HTTP', () => {
   });
 
   type Reply = { status: number; headers: http.IncomingHttpHeaders; body: string; reused: boolean };
-  function send(method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<Reply> {
+  function send(
+    method: string,
+    path: string,
+    body?: string | Buffer,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> {
     return new Promise((resolve, reject) => {
       const req = http.request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString(), reused: req.reusedSocket }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString(),
+            reused: req.reusedSocket,
+          }),
+        );
       });
       req.on('error', reject);
       req.end(body);
@@ -110,7 +124,13 @@ describe('createFastRoutes over HTTP', () => {
   }
 
   it('answers only POST /api/chat/relay/<id>; anything else reaches Next untouched', async () => {
-    for (const [method, path] of [['GET', '/api/chat/relay/r1'], ['POST', '/api/chat/relay/r1/'], ['POST', '/api/chat/relay'], ['POST', '/api/runs'], ['DELETE', '/api/chat/relay/r1']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/chat/relay/r1'],
+      ['POST', '/api/chat/relay/r1/'],
+      ['POST', '/api/chat/relay'],
+      ['POST', '/api/runs'],
+      ['DELETE', '/api/chat/relay/r1'],
+    ] as const) {
       const reply = await send(method, path, method === 'POST' ? '{}' : undefined);
       expect(reply.body, `${method} ${path}`).toBe('next');
     }
@@ -124,7 +144,12 @@ describe('createFastRoutes over HTTP', () => {
 
   it('hands the handler the URL, method, headers and body, as Next builds them', async () => {
     const body = JSON.stringify({ sessionId: 's1', response: { approved: true } });
-    await send('POST', '/api/chat/relay/rl_1?from=test', body, { 'content-type': 'application/json', authorization: 'Bearer tok', origin: 'http://127.0.0.1', 'x-custom': 'yes' });
+    await send('POST', '/api/chat/relay/rl_1?from=test', body, {
+      'content-type': 'application/json',
+      authorization: 'Bearer tok',
+      origin: 'http://127.0.0.1',
+      'x-custom': 'yes',
+    });
     const [call] = calls;
     expect(call!.relayId).toBe('rl_1');
     expect(call!.body).toBe(body);
@@ -143,14 +168,21 @@ describe('createFastRoutes over HTTP', () => {
 
   it('reads headers as Headers.get does: any case, repeated values joined, null when absent', async () => {
     await new Promise<void>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/chat/relay/r', agent }, (res) => res.resume().on('end', resolve));
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/chat/relay/r', agent }, (res) =>
+        res.resume().on('end', resolve),
+      );
       req.setHeader('X-Many', ['a', 'b']);
       req.setHeader('Content-Type', 'application/json');
       req.on('error', reject);
       req.end('{}');
     });
     const { headers } = calls[0]!.request;
-    expect(headers.get('X-MANY')).toBe(new Headers([['x-many', 'a'], ['x-many', 'b']]).get('x-many'));
+    expect(headers.get('X-MANY')).toBe(
+      new Headers([
+        ['x-many', 'a'],
+        ['x-many', 'b'],
+      ]).get('x-many'),
+    );
     expect(headers.get('Content-Type')).toBe('application/json');
     expect(headers.get('x-absent')).toBeNull();
   });
@@ -159,7 +191,9 @@ describe('createFastRoutes over HTTP', () => {
     const seen: string[] = [];
     decide = async (request) => {
       seen.push(await new Response(request.body).text());
-      const again = hasDirectBody(request) ? await request.readBody(100).catch((error: Error) => error.message) : 'no direct body';
+      const again = hasDirectBody(request)
+        ? await request.readBody(100).catch((error: Error) => error.message)
+        : 'no direct body';
       seen.push(String(again));
       return Response.json({ success: true });
     };
@@ -169,7 +203,11 @@ describe('createFastRoutes over HTTP', () => {
   });
 
   it("keeps a proxy's X-Forwarded-* headers", async () => {
-    await send('POST', '/api/chat/relay/r', '{}', { 'x-forwarded-host': 'gate.example', 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.7' });
+    await send('POST', '/api/chat/relay/r', '{}', {
+      'x-forwarded-host': 'gate.example',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-for': '203.0.113.7',
+    });
     const { request } = calls[0]!;
     expect(request.url).toBe(`https://localhost:${port}/api/chat/relay/r`);
     expect(request.headers.get('x-forwarded-host')).toBe('gate.example');
@@ -202,10 +240,13 @@ describe('createFastRoutes over HTTP', () => {
       const thrown = await send('POST', '/api/chat/relay/r', '{}');
       expect(thrown.status).toBe(500);
       expect(thrown.headers['content-type']).toMatch(/^application\/json/);
-      expect(JSON.parse(thrown.body)).toEqual({ error: { code: 'internal', message: 'Something went wrong on the server' } });
+      expect(JSON.parse(thrown.body)).toEqual({
+        error: { code: 'internal', message: 'Something went wrong on the server' },
+      });
 
       // A response body that fails while being written back.
-      decide = async () => new Response(new ReadableStream({ pull: (c) => c.error(new Error('broken body')) }), { status: 200 });
+      decide = async () =>
+        new Response(new ReadableStream({ pull: (c) => c.error(new Error('broken body')) }), { status: 200 });
       const broken = await send('POST', '/api/chat/relay/r', '{}');
       expect(broken.status).toBe(500);
       expect(JSON.parse(broken.body).error.code).toBe('internal');
@@ -242,24 +283,40 @@ describe('createFastRoutes over HTTP', () => {
     expect(JSON.parse(declared.body).error.code).toBe('payload_too_large');
     // Chunked, so only reading finds out: the handler cancels the stream part way.
     const streamed = await new Promise<Reply>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/chat/relay/r', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text, reused: req.reusedSocket }));
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/chat/relay/r',
+          agent,
+          headers: { 'content-type': 'application/json' },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, headers: res.headers, body: text, reused: req.reusedSocket }),
+          );
+        },
+      );
       req.on('error', reject);
       for (let i = 0; i < 64; i++) req.write(Buffer.alloc(4096, 'y'));
       req.end();
     });
     expect(streamed.status).toBe(413);
     expect(streamed.reused).toBe(true);
-    const small = await send('POST', '/api/chat/relay/r', JSON.stringify({ sessionId: 's' }), { 'content-type': 'application/json' });
+    const small = await send('POST', '/api/chat/relay/r', JSON.stringify({ sessionId: 's' }), {
+      'content-type': 'application/json',
+    });
     expect(small).toMatchObject({ status: 200, body: '{"success":true}', reused: true });
   });
 
   it('drains a body the handler never read (e.g. a 401 before parsing)', async () => {
     decide = async () => Response.json({ error: { code: 'unauthorized' } }, { status: 401 });
-    const refused = await send('POST', '/api/chat/relay/r', Buffer.alloc(200 * 1024, 'z'), { 'content-type': 'application/json' });
+    const refused = await send('POST', '/api/chat/relay/r', Buffer.alloc(200 * 1024, 'z'), {
+      'content-type': 'application/json',
+    });
     expect(refused.status).toBe(401);
     decide = async () => Response.json({ success: true });
     expect(await send('POST', '/api/chat/relay/r', '{}')).toMatchObject({ status: 200, reused: true });

@@ -51,7 +51,9 @@ export function createFastRoutes(decide: DecideHandler): FastRoutes {
       return false;
     }
     if (relayId === undefined) return false;
-    void serve(req, res, listen, (request) => decide(request, { params: Promise.resolve({ relayId }) })).catch(() => res.destroy());
+    void serve(req, res, listen, (request) => decide(request, { params: Promise.resolve({ relayId }) })).catch(() =>
+      res.destroy(),
+    );
     return true;
   };
 }
@@ -61,7 +63,12 @@ export function installFastRoutes(): void {
   (globalThis as { [KEY]?: FastRoutes })[KEY] = createFastRoutes(decideRelay);
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, listen: ListenAddress | undefined, run: (request: RouteRequest) => Promise<Response>): Promise<void> {
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  listen: ListenAddress | undefined,
+  run: (request: RouteRequest) => Promise<Response>,
+): Promise<void> {
   const request = new NodeRouteRequest(req, res, listen);
   try {
     const response = await run(request);

@@ -40,7 +40,9 @@ export class NodeRouteRequest implements RouteRequest, DirectBody {
   get url(): string {
     if (this.href !== undefined) return this.href;
     const { req, listen } = this;
-    const base = listen ? `${this.protocol()}://${formatHostname(listen.hostname || 'localhost')}:${listen.port}` : `${this.protocol()}://${req.headers.host ?? 'localhost'}`;
+    const base = listen
+      ? `${this.protocol()}://${formatHostname(listen.hostname || 'localhost')}:${listen.port}`
+      : `${this.protocol()}://${req.headers.host ?? 'localhost'}`;
     const url = new URL(req.url ?? '/', base);
     if (LOOPBACK.test(url.hostname)) url.hostname = 'localhost';
     return (this.href = url.href);
@@ -112,7 +114,10 @@ export class NodeRouteRequest implements RouteRequest, DirectBody {
 
   private protocol(): 'http' | 'https' {
     const forwardedProto = this.req.headers['x-forwarded-proto'];
-    return Boolean((this.req.socket as TLSSocket).encrypted) || (typeof forwardedProto === 'string' && forwardedProto.includes('https')) ? 'https' : 'http';
+    return Boolean((this.req.socket as TLSSocket).encrypted) ||
+      (typeof forwardedProto === 'string' && forwardedProto.includes('https'))
+      ? 'https'
+      : 'http';
   }
 
   private header(name: string): string | null {
@@ -125,7 +130,8 @@ export class NodeRouteRequest implements RouteRequest, DirectBody {
   private forwardedDefault(name: string): string | undefined {
     const { req, listen } = this;
     const forwardedProto = req.headers['x-forwarded-proto'];
-    const isHttps = typeof forwardedProto === 'string' ? forwardedProto === 'https' : Boolean((req.socket as TLSSocket).encrypted);
+    const isHttps =
+      typeof forwardedProto === 'string' ? forwardedProto === 'https' : Boolean((req.socket as TLSSocket).encrypted);
     switch (name) {
       case 'x-forwarded-host':
         return req.headers.host ?? listen?.hostname ?? 'localhost';

@@ -9,13 +9,24 @@ import { AppError } from '../http/errors';
 import { loadPolicy } from '../stores/policy-store';
 import { checkedAlwaysAllow } from './always-allow';
 
-export async function checkAlwaysAllowRules(q: Queries, relayId: string, rules: Rule[], workspace: string): Promise<AlwaysAllowVerdict> {
+export async function checkAlwaysAllowRules(
+  q: Queries,
+  relayId: string,
+  rules: Rule[],
+  workspace: string,
+): Promise<AlwaysAllowVerdict> {
   const row = await q.relays.getRelay({ id: relayId });
   if (!row) throw new AppError('not_found:relay', 404, 'No such relay');
   if (row.status !== 'pending') throw new AppError('conflict:relay_decided', 409, `The relay is ${row.status}`);
   const root = await realpath(workspace).catch(() => workspace);
   try {
-    checkedAlwaysAllow({ approved: true, always: true, rule: rules }, row.request, { mayManageGrants: true }, root, (await loadPolicy(q)).policy);
+    checkedAlwaysAllow(
+      { approved: true, always: true, rule: rules },
+      row.request,
+      { mayManageGrants: true },
+      root,
+      (await loadPolicy(q)).policy,
+    );
     return { covers: true };
   } catch (error) {
     if (!(error instanceof AppError) || error.status !== 422) throw error;

@@ -6,7 +6,15 @@
 // way the grant must cover this very call under the policy (alwaysAllowVerdict): one that could
 // never apply to it (a redirection, an ask rule that asks whatever is granted) is refused.
 import { builtinTools } from '../../agent';
-import { alwaysAllowVerdict, checkGrantRules, compilePolicy, type AlwaysAllowVerdict, type Policy, type Rule, type ToolCall } from '../../policy';
+import {
+  alwaysAllowVerdict,
+  checkGrantRules,
+  compilePolicy,
+  type AlwaysAllowVerdict,
+  type Policy,
+  type Rule,
+  type ToolCall,
+} from '../../policy';
 import type { RelayRequest, RelayResponse } from '../../relay';
 import { AppError, type FieldError } from '../http/errors';
 
@@ -19,7 +27,9 @@ export interface GrantAuthority {
 export function assertScopeAllowed(response: RelayResponse, authority: GrantAuthority): void {
   if (!isAlwaysAllow(response) || response.scope !== 'global' || authority.mayManageGrants) return;
   const message = 'only an admin may grant for everyone; use scope "session" (this session only)';
-  throw new AppError('forbidden:grants:manage', 403, `Not allowed: response.scope ${message}`, { fields: [{ path: 'response.scope', message }] });
+  throw new AppError('forbidden:grants:manage', 403, `Not allowed: response.scope ${message}`, {
+    fields: [{ path: 'response.scope', message }],
+  });
 }
 
 export const isAlwaysAllow = (response: RelayResponse) => response.approved && response.always === true;
@@ -29,31 +39,61 @@ export const isAlwaysAllow = (response: RelayResponse) => response.approved && r
  * decider who may not edit, the engine's own copies), or a 422 naming each refused rule, or naming
  * `response.always` / `response.rule` when the grant would not cover the call under `policy`.
  */
-export function checkedAlwaysAllow(response: RelayResponse, relay: RelayRequest, authority: GrantAuthority, workspaceRoot: string, policy: Policy): RelayResponse {
+export function checkedAlwaysAllow(
+  response: RelayResponse,
+  relay: RelayRequest,
+  authority: GrantAuthority,
+  workspaceRoot: string,
+  policy: Policy,
+): RelayResponse {
   if (!isAlwaysAllow(response)) return response;
-  const call: ToolCall = { tool: relay.tool, params: relay.params, ...(relay.agentId === 'main' ? {} : { agent: relay.agentId }) };
+  const call: ToolCall = {
+    tool: relay.tool,
+    params: relay.params,
+    ...(relay.agentId === 'main' ? {} : { agent: relay.agentId }),
+  };
   const tool = builtinTools.find((t) => t.name === relay.tool);
   const ctx = { workspaceRoot, paramKinds: tool?.paramKinds, risk: relay.risk ?? tool?.risk };
   if (response.rule === undefined) {
     // The verdict made when the relay was raised, under the policy the run decided with.
-    assertCovers(relay.alwaysAllow ?? alwaysAllowVerdict(compilePolicy(policy), call, relay.suggestedRules ?? [], ctx), 'response.always');
+    assertCovers(
+      relay.alwaysAllow ?? alwaysAllowVerdict(compilePolicy(policy), call, relay.suggestedRules ?? [], ctx),
+      'response.always',
+    );
     return response;
   }
   const supplied: Rule[] = Array.isArray(response.rule) ? response.rule : [response.rule];
-  const result = checkGrantRules(supplied, { call, suggested: relay.suggestedRules ?? [], mayEdit: authority.mayManageGrants }, ctx);
+  const result = checkGrantRules(
+    supplied,
+    { call, suggested: relay.suggestedRules ?? [], mayEdit: authority.mayManageGrants },
+    ctx,
+  );
   if (result.ok) {
     assertCovers(alwaysAllowVerdict(compilePolicy(policy), call, result.rules, ctx), 'response.rule');
     return { ...response, rule: result.rules };
   }
-  const at = (index: number, path: string) => ['response.rule', ...(Array.isArray(response.rule) ? [String(index)] : []), ...(path ? [path] : [])].join('.');
-  const fields: FieldError[] = result.issues.map((issue) => ({ path: at(issue.index, issue.path), message: issue.message }));
-  throw new AppError('unprocessable:rule', 422, `Not a rule Always Allow may add here: ${fields[0]!.path} ${fields[0]!.message}`, { fields });
+  const at = (index: number, path: string) =>
+    ['response.rule', ...(Array.isArray(response.rule) ? [String(index)] : []), ...(path ? [path] : [])].join('.');
+  const fields: FieldError[] = result.issues.map((issue) => ({
+    path: at(issue.index, issue.path),
+    message: issue.message,
+  }));
+  throw new AppError(
+    'unprocessable:rule',
+    422,
+    `Not a rule Always Allow may add here: ${fields[0]!.path} ${fields[0]!.message}`,
+    { fields },
+  );
 }
 
 /** 422 at `path` when the grant would not cover the call: the same call would only ask again. */
 function assertCovers(verdict: AlwaysAllowVerdict, path: string): void {
   if (verdict.covers) return;
-  const because = verdict.rule ? `${verdict.reason ?? ''} An ask rule asks whatever is granted.` : (verdict.reason ?? 'no rule can be suggested for it.');
+  const because = verdict.rule
+    ? `${verdict.reason ?? ''} An ask rule asks whatever is granted.`
+    : (verdict.reason ?? 'no rule can be suggested for it.');
   const message = `the grant would never apply to this call, so it would ask again: ${because.trim()} Approve once instead.`;
-  throw new AppError('unprocessable:always', 422, `Not an Always Allow that keeps its word: ${path} ${message}`, { fields: [{ path, message }] });
+  throw new AppError('unprocessable:always', 422, `Not an Always Allow that keeps its word: ${path} ${message}`, {
+    fields: [{ path, message }],
+  });
 }

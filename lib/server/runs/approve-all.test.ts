@@ -12,9 +12,19 @@ describeStores('approve all', (store) => {
   it('approves the run’s whole queue that Auto-approve allows, as the caller; an ask rule’s call waits for its own decision', async () => {
     const { q } = store();
     const { version, policy } = await loadPolicy(q);
-    await savePolicyVersion(q, { policy: { ...policy, rules: [...(policy.rules ?? []), { action: 'ask', tool: 'bash', params: { command: 'echo gated *' } }] }, expectedVersion: version, createdBy: 'admin' });
+    await savePolicyVersion(q, {
+      policy: {
+        ...policy,
+        rules: [...(policy.rules ?? []), { action: 'ask', tool: 'bash', params: { command: 'echo gated *' } }],
+      },
+      expectedVersion: version,
+      createdBy: 'admin',
+    });
     const m = testRunManager(q, workspace());
-    const { runId } = await m.start({ messages: [{ role: 'user', content: '$ echo one\n$ echo two\n$ echo three\n$ echo gated four' }], owner: 'u1' });
+    const { runId } = await m.start({
+      messages: [{ role: 'user', content: '$ echo one\n$ echo two\n$ echo three\n$ echo gated four' }],
+      owner: 'u1',
+    });
     const relays: string[] = [];
     const done = followRun(m, runId, 0, (event) => {
       if (event.type === 'relay') relays.push(event.id);
@@ -27,7 +37,12 @@ describeStores('approve all', (store) => {
     const gated = await q.relays.getRelay({ id: result.left[0]! });
     expect(gated?.request.params).toEqual({ command: 'echo gated four' });
     expect(gated?.status).toBe('pending');
-    for (const id of result.approved) expect(await q.relays.getRelay({ id })).toMatchObject({ status: 'approved', decidedBy: 'alice', reason: APPROVE_ALL_REASON });
+    for (const id of result.approved)
+      expect(await q.relays.getRelay({ id })).toMatchObject({
+        status: 'approved',
+        decidedBy: 'alice',
+        reason: APPROVE_ALL_REASON,
+      });
     expect((await q.runs.getRun({ id: runId }))?.mode).toBe('bypassPermissions');
 
     await m.decideChecked(result.left[0]!, { approved: false }, 'alice');

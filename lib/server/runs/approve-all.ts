@@ -17,7 +17,12 @@ export interface ApproveAllResult {
 export const APPROVE_ALL_REASON = 'Approved with all later calls (Auto-approve)';
 
 /** The caller may decide the run's relays (checked by the route, as for one decision). */
-export async function approveAllPending(runs: Pick<RunManager, 'setMode' | 'decideChecked'>, q: Queries, runId: string, decidedBy: string): Promise<ApproveAllResult> {
+export async function approveAllPending(
+  runs: Pick<RunManager, 'setMode' | 'decideChecked'>,
+  q: Queries,
+  runId: string,
+  decidedBy: string,
+): Promise<ApproveAllResult> {
   // The mode first: from here on a call Auto-approve allows no longer asks, so none is missed below.
   await runs.setMode(runId, 'bypassPermissions');
   const result: ApproveAllResult = { approved: [], left: [] };

@@ -13,7 +13,8 @@ export async function visibleRun(q: Queries, user: AuthUser | undefined, id: str
 /** Deciding its relays, cancelling it, switching its mode: the owner, an approver or an admin. */
 export async function actionableRun(q: Queries, user: AuthUser | undefined, id: string): Promise<RunRow> {
   const run = await visibleRun(q, user, id);
-  if (!canDecideRelay(user, run)) throw new ForbiddenError('relays:decide:any', 'Only the run’s owner, an approver or an admin may act on this run');
+  if (!canDecideRelay(user, run))
+    throw new ForbiddenError('relays:decide:any', 'Only the run’s owner, an approver or an admin may act on this run');
   return run;
 }
 
@@ -25,5 +26,6 @@ export async function assertSessionUsable(q: Queries, user: AuthUser, sessionId:
   if (user.role === 'admin') return;
   // The session is its first run's owner's, even after an admin has added a run to it.
   const first = await q.runs.sessionOwner({ sessionId });
-  if (first && first.owner !== user.id) throw new ForbiddenError('runs:start', 'This session belongs to someone else; start a new one');
+  if (first && first.owner !== user.id)
+    throw new ForbiddenError('runs:start', 'This session belongs to someone else; start a new one');
 }

@@ -9,19 +9,39 @@ import { followRun, testRunManager, useTempWorkspace } from '../test-support/run
 
 const workspace = useTempWorkspace('gatehouse-audit-');
 
-const toolCall = (decision: Decision): AgentEvent => ({ type: 'tool_call', runId: 'r', agentId: 'main', parents: [], toolCallId: 't', name: 'bash', params: { command: 'x' }, decision });
-const rowFor = (decision: Decision) => auditRowsFor({ runId: 'r', sessionId: 's' }, toolCall(decision), new Map(), { version: 7, rules: 3 })[0]!;
+const toolCall = (decision: Decision): AgentEvent => ({
+  type: 'tool_call',
+  runId: 'r',
+  agentId: 'main',
+  parents: [],
+  toolCallId: 't',
+  name: 'bash',
+  params: { command: 'x' },
+  decision,
+});
+const rowFor = (decision: Decision) =>
+  auditRowsFor({ runId: 'r', sessionId: 's' }, toolCall(decision), new Map(), { version: 7, rules: 3 })[0]!;
 
 describe('the source of a deciding rule', () => {
   it.each([
-    ['a rule of the stored policy', { index: 2, action: 'allow' as const }, { index: 2, action: 'allow', policyVersion: 7, source: 'policy' }],
-    ['a rule of the run’s permissions (after the stored ones)', { index: 3, id: 'mine', action: 'allow' as const }, { index: 3, id: 'mine', action: 'allow', policyVersion: 7, source: 'run', permissionsIndex: 0 }],
+    [
+      'a rule of the stored policy',
+      { index: 2, action: 'allow' as const },
+      { index: 2, action: 'allow', policyVersion: 7, source: 'policy' },
+    ],
+    [
+      'a rule of the run’s permissions (after the stored ones)',
+      { index: 3, id: 'mine', action: 'allow' as const },
+      { index: 3, id: 'mine', action: 'allow', policyVersion: 7, source: 'run', permissionsIndex: 0 },
+    ],
   ])('%s', (_name, rule, expected) => {
     expect(rowFor({ action: rule.action, reason: 'matched_rule', rule, explanation: '' }).rule).toEqual(expected);
   });
 
   it('a grant', () => {
-    expect(rowFor({ action: 'allow', reason: 'session_grant', grant: { index: 0, action: 'allow' }, explanation: '' }).rule).toEqual({ index: 0, action: 'allow', source: 'grant' });
+    expect(
+      rowFor({ action: 'allow', reason: 'session_grant', grant: { index: 0, action: 'allow' }, explanation: '' }).rule,
+    ).toEqual({ index: 0, action: 'allow', source: 'grant' });
   });
 
   it('a shell command whose parts were allowed from several sources lists them', () => {
@@ -31,8 +51,22 @@ describe('the source of a deciding rule', () => {
       rule: { index: 0, action: 'allow' },
       explanation: '',
       parts: [
-        { command: 'a', program: 'a', action: 'allow', reason: 'matched_rule', rule: { index: 0, action: 'allow' }, explanation: '' },
-        { command: 'b', program: 'b', action: 'allow', reason: 'matched_rule', rule: { index: 4, action: 'allow' }, explanation: '' },
+        {
+          command: 'a',
+          program: 'a',
+          action: 'allow',
+          reason: 'matched_rule',
+          rule: { index: 0, action: 'allow' },
+          explanation: '',
+        },
+        {
+          command: 'b',
+          program: 'b',
+          action: 'allow',
+          reason: 'matched_rule',
+          rule: { index: 4, action: 'allow' },
+          explanation: '',
+        },
       ],
     });
     expect(row.rule).toMatchObject({ source: 'policy' });
@@ -50,6 +84,12 @@ describeStores('the audit of a run', (store) => {
     const events = await followRun(m, runId);
     expect(events.some((e) => e.type === 'relay')).toBe(false);
     const rows = (await store().q.audit.listAudit({ runId })).items;
-    expect(rows).toEqual([expect.objectContaining({ action: 'allow', decidedBy: 'policy', rule: expect.objectContaining({ action: 'allow', source: 'run' }) })]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        action: 'allow',
+        decidedBy: 'policy',
+        rule: expect.objectContaining({ action: 'allow', source: 'run' }),
+      }),
+    ]);
   });
 });

@@ -37,49 +37,74 @@ function decidingRule(decision: Decision, policy: AuditedPolicy): Pick<RecordAud
   const source = sourceOf(decision, policy);
   // A rule of the run's permissions is also numbered within them (`permissionsIndex`), as its caller wrote them.
   const rule = decision.rule
-    ? { ...decision.rule, policyVersion: policy.version, source, ...(source === 'run' ? { permissionsIndex: decision.rule.index - policy.rules } : {}) }
-    : decision.grant ? { ...decision.grant, source } : undefined;
+    ? {
+        ...decision.rule,
+        policyVersion: policy.version,
+        source,
+        ...(source === 'run' ? { permissionsIndex: decision.rule.index - policy.rules } : {}),
+      }
+    : decision.grant
+      ? { ...decision.grant, source }
+      : undefined;
   // A shell command's parts may be decided by rules of several sources: all of them are named.
-  const sources = [...new Set((decision.parts ?? []).map((part) => sourceOf(part, policy)).filter((s) => s !== undefined))].sort();
+  const sources = [
+    ...new Set((decision.parts ?? []).map((part) => sourceOf(part, policy)).filter((s) => s !== undefined)),
+  ].sort();
   return { ...(rule ? { rule } : {}), ...(sources.length > 1 ? { details: { sources } } : {}) };
 }
 
 /** The audit rows an event calls for; `asked` carries a relay's call from `relay` to `relay_resolved`. */
-export function auditRowsFor(run: AuditedRun, event: AgentEvent, asked: Map<string, AskedCall>, policy: AuditedPolicy): RecordAuditInput[] {
+export function auditRowsFor(
+  run: AuditedRun,
+  event: AgentEvent,
+  asked: Map<string, AskedCall>,
+  policy: AuditedPolicy,
+): RecordAuditInput[] {
   if (event.type === 'tool_call' && event.decision) {
-    return [{
-      kind: 'decision',
-      runId: run.runId,
-      sessionId: run.sessionId,
-      agentId: event.agentId,
-      tool: event.name,
-      params: auditParams(event.params),
-      action: event.decision.action,
-      reason: event.decision.explanation,
-      ...decidingRule(event.decision, policy),
-      decidedBy: event.decision.action === 'ask' ? undefined : 'policy',
-    }];
+    return [
+      {
+        kind: 'decision',
+        runId: run.runId,
+        sessionId: run.sessionId,
+        agentId: event.agentId,
+        tool: event.name,
+        params: auditParams(event.params),
+        action: event.decision.action,
+        reason: event.decision.explanation,
+        ...decidingRule(event.decision, policy),
+        decidedBy: event.decision.action === 'ask' ? undefined : 'policy',
+      },
+    ];
   }
   if (event.type === 'relay') {
     asked.set(event.id, { createdAt: event.createdAt, tool: event.tool, params: event.params });
   } else if (event.type === 'relay_resolved') {
     // The human's row names the call too, so filtering the audit by tool finds approvals and denials.
     const call = asked.get(event.relayId);
-    const rows: RecordAuditInput[] = [{
-      kind: 'decision',
-      runId: run.runId,
-      sessionId: run.sessionId,
-      agentId: event.agentId,
-      ...(call ? { tool: call.tool, params: auditParams(call.params) } : {}),
-      action: event.status === 'approved' ? 'allow' : 'deny',
-      reason: event.reason ?? event.status,
-      decidedBy: event.decidedBy,
-      waitMs: Date.now() - (call?.createdAt ?? Date.now()),
-      details: { relayId: event.relayId, toolCallId: event.toolCallId, status: event.status, always: event.always },
-    }];
+    const rows: RecordAuditInput[] = [
+      {
+        kind: 'decision',
+        runId: run.runId,
+        sessionId: run.sessionId,
+        agentId: event.agentId,
+        ...(call ? { tool: call.tool, params: auditParams(call.params) } : {}),
+        action: event.status === 'approved' ? 'allow' : 'deny',
+        reason: event.reason ?? event.status,
+        decidedBy: event.decidedBy,
+        waitMs: Date.now() - (call?.createdAt ?? Date.now()),
+        details: { relayId: event.relayId, toolCallId: event.toolCallId, status: event.status, always: event.always },
+      },
+    ];
     asked.delete(event.relayId);
     if (event.status === 'approved' && event.always) {
-      rows.push({ kind: 'grant_created', runId: run.runId, sessionId: run.sessionId, agentId: event.agentId, decidedBy: event.decidedBy, details: { relayId: event.relayId } });
+      rows.push({
+        kind: 'grant_created',
+        runId: run.runId,
+        sessionId: run.sessionId,
+        agentId: event.agentId,
+        decidedBy: event.decidedBy,
+        details: { relayId: event.relayId },
+      });
     }
     return rows;
   }
@@ -92,5 +117,9 @@ const MAX_AUDIT_PARAMS_BYTES = 4_096;
 export function auditParams(params: unknown): Record<string, unknown> {
   const json = JSON.stringify(params ?? {});
   if (json.length <= MAX_AUDIT_PARAMS_BYTES) return (params ?? {}) as Record<string, unknown>;
-  return { digest: `sha256:${createHash('sha256').update(json).digest('hex')}`, bytes: json.length, preview: json.slice(0, 200) };
+  return {
+    digest: `sha256:${createHash('sha256').update(json).digest('hex')}`,
+    bytes: json.length,
+    preview: json.slice(0, 200),
+  };
 }

@@ -47,10 +47,19 @@ export async function cancelRun(deps: RunControlDeps, runId: string): Promise<vo
     return;
   }
   try {
-    const cancelled = await q.runs.updateRun({ id: runId, status: 'cancelled', ifStatus: [...LIVE_RUN_STATUSES], ...deps.fence });
+    const cancelled = await q.runs.updateRun({
+      id: runId,
+      status: 'cancelled',
+      ifStatus: [...LIVE_RUN_STATUSES],
+      ...deps.fence,
+    });
     if (!cancelled) return;
     await deps.broker.cancelRun(runId);
-    await deps.log.append(runId, [{ ...mainOrigin(runId), type: 'done', finishReason: 'cancelled', text: '' }], deps.fence);
+    await deps.log.append(
+      runId,
+      [{ ...mainOrigin(runId), type: 'done', finishReason: 'cancelled', text: '' }],
+      deps.fence,
+    );
   } finally {
     await deps.releaseLease(runId);
   }
@@ -60,12 +69,18 @@ export async function cancelRun(deps: RunControlDeps, runId: string): Promise<vo
  * Switches a run's mode (e.g. "Approve all for this session" → bypassPermissions). Applies to the
  * run's next decisions, wherever it executes; a call already waiting stays waiting for its answer.
  */
-export async function setRunMode(deps: RunControlDeps, runId: string, mode: Mode): Promise<{ runId: string; mode: Mode }> {
+export async function setRunMode(
+  deps: RunControlDeps,
+  runId: string,
+  mode: Mode,
+): Promise<{ runId: string; mode: Mode }> {
   const row = await deps.q.runs.updateRun({ id: runId, mode, ifStatus: [...LIVE_RUN_STATUSES] });
   if (!row) {
     const existing = await deps.q.runs.getRun({ id: runId });
     if (!existing) throw new AppError('not_found:run', 404, 'No such run');
-    throw new AppError('conflict:run_finished', 409, `The run is ${existing.status}; its mode can no longer change`, { status: existing.status });
+    throw new AppError('conflict:run_finished', 409, `The run is ${existing.status}; its mode can no longer change`, {
+      status: existing.status,
+    });
   }
   const local = deps.live.get(runId);
   if (local) local.run.setMode(mode);
@@ -82,5 +97,7 @@ export function mainOrigin(runId: string) {
 export function firstUserText(messages: ModelMessage[]): string {
   const last = [...messages].reverse().find((m) => m.role === 'user');
   if (!last) return '';
-  return typeof last.content === 'string' ? last.content : last.content.map((p) => ('text' in p ? p.text : '')).join(' ');
+  return typeof last.content === 'string'
+    ? last.content
+    : last.content.map((p) => ('text' in p ? p.text : '')).join(' ');
 }

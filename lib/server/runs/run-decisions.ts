@@ -52,8 +52,11 @@ export class RunDecisions {
    */
   async resolve(relayId: string, input: DecisionInput) {
     const relay = await this.deps.q.relays.getRelay({ id: relayId });
-    if (!relay || relay.sessionId !== input.sessionId) throw new AppError('not_found:relay', 404, 'No such relay in this session');
-    const response = isAlwaysAllow(input.response) ? await this.checkAlwaysAllow(relayId, input.response, input.authority ?? { mayManageGrants: false }) : input.response;
+    if (!relay || relay.sessionId !== input.sessionId)
+      throw new AppError('not_found:relay', 404, 'No such relay in this session');
+    const response = isAlwaysAllow(input.response)
+      ? await this.checkAlwaysAllow(relayId, input.response, input.authority ?? { mayManageGrants: false })
+      : input.response;
     return this.deps.broker.resolve(relayId, response, input.decidedBy);
   }
 
@@ -75,25 +78,39 @@ export class RunDecisions {
    * statement, so the tool starts without a statement of its own (at most once still holds: the
    * claim is made only by the winning settle, and the run's own claim finds it).
    */
-  async decideChecked(relayId: string, response: RelayResponse, decidedBy: string, authority: GrantAuthority = { mayManageGrants: false }) {
+  async decideChecked(
+    relayId: string,
+    response: RelayResponse,
+    decidedBy: string,
+    authority: GrantAuthority = { mayManageGrants: false },
+  ) {
     // Always Allow is judged before anything is stored: a refused one leaves the relay pending.
     if (isAlwaysAllow(response)) response = await this.checkAlwaysAllow(relayId, response, authority);
     const waiting = response.approved ? this.deps.agents.waitingRelay(relayId) : undefined;
     const entry = waiting ? this.deps.live.get(waiting.runId) : undefined;
     // One claim per call: a second concurrent approval settles without one (and loses the settle).
-    if (!waiting || !entry || entry.detached || entry.preClaims.has(waiting.toolCallId)) return this.deps.broker.resolve(relayId, response, decidedBy);
+    if (!waiting || !entry || entry.detached || entry.preClaims.has(waiting.toolCallId))
+      return this.deps.broker.resolve(relayId, response, decidedBy);
     let told!: (claimed: boolean) => void;
     entry.preClaims.set(waiting.toolCallId, new Promise<boolean>((resolve) => (told = resolve)));
     const { leaseOwner } = this.deps.fence();
     try {
-      return await this.deps.broker.resolve(relayId, response, decidedBy, { toolCallId: waiting.toolCallId, ...(leaseOwner === undefined ? {} : { leaseOwner }), done: told });
+      return await this.deps.broker.resolve(relayId, response, decidedBy, {
+        toolCallId: waiting.toolCallId,
+        ...(leaseOwner === undefined ? {} : { leaseOwner }),
+        done: told,
+      });
     } finally {
       told(false); // no-op once the store has told
     }
   }
 
   /** The response with its Always Allow rules checked against the relay (always-allow.ts); 403/422 when refused. */
-  private async checkAlwaysAllow(relayId: string, response: RelayResponse, authority: GrantAuthority): Promise<RelayResponse> {
+  private async checkAlwaysAllow(
+    relayId: string,
+    response: RelayResponse,
+    authority: GrantAuthority,
+  ): Promise<RelayResponse> {
     assertScopeAllowed(response, authority);
     let relay: RelayRequest | undefined = this.deps.agents.waitingRelay(relayId);
     if (!relay) {
@@ -102,7 +119,13 @@ export class RunDecisions {
       if (row?.status !== 'pending') return response;
       relay = row.request;
     }
-    return checkedAlwaysAllow(response, relay, authority, await this.workspaceRoot(), (await loadPolicy(this.deps.q)).policy);
+    return checkedAlwaysAllow(
+      response,
+      relay,
+      authority,
+      await this.workspaceRoot(),
+      (await loadPolicy(this.deps.q)).policy,
+    );
   }
 
   /** The workspace as the tools see it (a real path), which path rules resolve against. */
@@ -117,7 +140,12 @@ export class RunDecisions {
  * claimed in its settle statement is found without a statement; any other is claimed under the
  * lease. A write cut off (lease lost, database unreachable) detaches the run (`cutOff`).
  */
-export function executionLog({ q, live, fence, cutOff }: Pick<RunDecisionsDeps, 'q' | 'live' | 'fence'> & { cutOff(runId: string, error: unknown): void }): ExecutionLog {
+export function executionLog({
+  q,
+  live,
+  fence,
+  cutOff,
+}: Pick<RunDecisionsDeps, 'q' | 'live' | 'fence'> & { cutOff(runId: string, error: unknown): void }): ExecutionLog {
   return {
     claim: async ({ runId, toolCallId }) => {
       const entry = live.get(runId);

@@ -32,7 +32,12 @@ export class RunLog {
     if (events.length === 0) return;
     // Several instances: the same statement tells the others' streams that the log grew (NOTIFY
     // gatehouse_events, delivered at its commit; a lost notice only delays them).
-    const rows = await this.events.appendEvents({ runId, events: events.map((event) => ({ type: event.type, data: event })), ...effects, ...(this.cluster ? { notifyChannel: 'gatehouse_events' } : {}) });
+    const rows = await this.events.appendEvents({
+      runId,
+      events: events.map((event) => ({ type: event.type, data: event })),
+      ...effects,
+      ...(this.cluster ? { notifyChannel: 'gatehouse_events' } : {}),
+    });
     for (const row of rows) for (const listener of this.listeners.get(runId) ?? []) listener(toStored(row));
   }
 

@@ -18,10 +18,25 @@ const workspace = useTempWorkspace('gatehouse-runs-');
 type ToolCallPart = { type: 'tool-call'; toolCallId: string; toolName: string; input: Record<string, unknown> };
 
 /** A relay for `call` as the agent leaves it before a crash: the row, and its `relay` event in the log. */
-async function raiseRelay(q: Queries, { id, runId, sessionId, call }: { id: string; runId: string; sessionId: string; call: ToolCallPart }) {
+async function raiseRelay(
+  q: Queries,
+  { id, runId, sessionId, call }: { id: string; runId: string; sessionId: string; call: ToolCallPart },
+) {
   const relay = {
-    id, kind: 'permission' as const, runId, sessionId, agentId: 'main', parents: [], toolCallId: call.toolCallId, tool: call.toolName, params: call.input,
-    decision: { action: 'ask' as const, reason: 'risk_default' as const, explanation: 'asks' }, suggestedRules: [], prompt: '?', createdAt: Date.now() - 1_000, expiresAt: Date.now() + 60_000,
+    id,
+    kind: 'permission' as const,
+    runId,
+    sessionId,
+    agentId: 'main',
+    parents: [],
+    toolCallId: call.toolCallId,
+    tool: call.toolName,
+    params: call.input,
+    decision: { action: 'ask' as const, reason: 'risk_default' as const, explanation: 'asks' },
+    suggestedRules: [],
+    prompt: '?',
+    createdAt: Date.now() - 1_000,
+    expiresAt: Date.now() + 60_000,
   };
   await q.relays.insertRelay({ request: relay });
   await q.events.appendEvent({ runId, type: 'relay', data: { ...relay, type: 'relay' } });
@@ -39,23 +54,42 @@ describeStores('RunManager', (store) => {
       if (event.type !== 'relay') return;
       const relayId = event.id;
       expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ status: 'waiting' });
-      await expect(m.resolve(relayId, { sessionId: 'someone-else', response: { approved: true }, decidedBy: 'mallory' })).rejects.toMatchObject({ status: 404 });
+      await expect(
+        m.resolve(relayId, { sessionId: 'someone-else', response: { approved: true }, decidedBy: 'mallory' }),
+      ).rejects.toMatchObject({ status: 404 });
       await m.resolve(relayId, { sessionId, response: { approved: true }, decidedBy: 'alice' });
-      await expect(m.resolve(relayId, { sessionId, response: { approved: false }, decidedBy: 'bob' })).rejects.toBeInstanceOf(RelayAlreadyResolvedError);
+      await expect(
+        m.resolve(relayId, { sessionId, response: { approved: false }, decidedBy: 'bob' }),
+      ).rejects.toBeInstanceOf(RelayAlreadyResolvedError);
     });
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events.map((e) => e.type)).toEqual(['tool_call', 'relay', 'relay_resolved', 'tool_result', 'text', 'done']);
     // Stored in the contract's shape (the seed design's names), each with its origin.
     for (const event of events) expect(LoggedEventSchema.safeParse(event).error, JSON.stringify(event)).toBeUndefined();
-    expect(ofType(events, 'relay')[0]).toMatchObject({ kind: 'permission', tool: 'bash', runId, sessionId, params: { command: 'echo stored' } });
+    expect(ofType(events, 'relay')[0]).toMatchObject({
+      kind: 'permission',
+      tool: 'bash',
+      runId,
+      sessionId,
+      params: { command: 'echo stored' },
+    });
     expect(ofType(events, 'tool_result')[0]!).toMatchObject({ name: 'bash', output: 'stored\n' });
     expect(await store().q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
     const toolCallId = ofType(events, 'tool_result')[0]!.toolCallId as string;
-    expect(await store().q.toolExecutions.getToolExecution({ runId, toolCallId })).toMatchObject({ status: 'done', result: { output: 'stored\n', isError: false } });
+    expect(await store().q.toolExecutions.getToolExecution({ runId, toolCallId })).toMatchObject({
+      status: 'done',
+      result: { output: 'stored\n', isError: false },
+    });
     const audit = (await store().q.audit.listAudit({ runId })).items;
-    expect(audit.map((a) => [a.action, a.decidedBy ?? null]).sort()).toEqual([['allow', 'alice'], ['ask', null]]);
+    expect(audit.map((a) => [a.action, a.decidedBy ?? null]).sort()).toEqual([
+      ['allow', 'alice'],
+      ['ask', null],
+    ]);
     // The human's row names the call, so filtering the audit by tool finds it.
-    expect(audit.find((a) => a.decidedBy === 'alice')).toMatchObject({ tool: 'bash', params: { command: 'echo stored' } });
+    expect(audit.find((a) => a.decidedBy === 'alice')).toMatchObject({
+      tool: 'bash',
+      params: { command: 'echo stored' },
+    });
   });
 
   it('a subscriber that comes back with the last sequence it saw gets exactly the rest', async () => {
@@ -91,7 +125,10 @@ describeStores('RunManager', (store) => {
     const { q } = store();
     await loadPolicy(q);
     const saved = await q.policies.savePolicy({
-      policy: { defaultAction: 'ask', rules: [{ action: 'deny', tool: 'bash', when: [{ key: 'command', op: 'regex', value: '(?=never)' }] }] } as never,
+      policy: {
+        defaultAction: 'ask',
+        rules: [{ action: 'deny', tool: 'bash', when: [{ key: 'command', op: 'regex', value: '(?=never)' }] }],
+      } as never,
       expectedVersion: 1,
       createdBy: 'older-version',
     });
@@ -115,9 +152,29 @@ describeStores('RunManager', (store) => {
     const { q } = store();
     const runId = 'crashed-run';
     const sessionId = 'crashed-session';
-    const call = { type: 'tool-call' as const, toolCallId: 'call-1', toolName: 'bash', input: { command: `echo resumed >> ${workspace()}/log` } };
-    const ran = { type: 'tool-call' as const, toolCallId: 'call-2', toolName: 'bash', input: { command: `echo never >> ${workspace()}/log` } };
-    await q.runs.createRun({ id: runId, sessionId, status: 'waiting', state: { messages: [{ role: 'user', content: 'two calls' }, { role: 'assistant', content: [call, ran] }] } });
+    const call = {
+      type: 'tool-call' as const,
+      toolCallId: 'call-1',
+      toolName: 'bash',
+      input: { command: `echo resumed >> ${workspace()}/log` },
+    };
+    const ran = {
+      type: 'tool-call' as const,
+      toolCallId: 'call-2',
+      toolName: 'bash',
+      input: { command: `echo never >> ${workspace()}/log` },
+    };
+    await q.runs.createRun({
+      id: runId,
+      sessionId,
+      status: 'waiting',
+      state: {
+        messages: [
+          { role: 'user', content: 'two calls' },
+          { role: 'assistant', content: [call, ran] },
+        ],
+      },
+    });
     const relay = await raiseRelay(q, { id: 'relay-1', runId, sessionId, call });
     // call-2 had started executing when the process died.
     await q.toolExecutions.claimToolExecution({ runId, toolCallId: 'call-2' });
@@ -127,28 +184,62 @@ describeStores('RunManager', (store) => {
     const m = manager();
     expect(await m.recover()).toEqual([runId]);
     const events = await follow(m, runId, 1, async (event) => {
-      if (event.type === 'resumed') await m.resolve('relay-1', { sessionId, response: { approved: true }, decidedBy: 'alice' });
+      if (event.type === 'resumed')
+        await m.resolve('relay-1', { sessionId, response: { approved: true }, decidedBy: 'alice' });
     });
     const results = ofType(events, 'tool_result').map((e) => [e.toolCallId, e.output]);
-    expect(results).toEqual(expect.arrayContaining([['call-1', '(no output)'], ['call-2', expect.stringContaining('was interrupted while running')]]));
+    expect(results).toEqual(
+      expect.arrayContaining([
+        ['call-1', '(no output)'],
+        ['call-2', expect.stringContaining('was interrupted while running')],
+      ]),
+    );
     expect(events.at(-1)?.type).toBe('done');
     const { readFile } = await import('node:fs/promises');
     expect(await readFile(path.join(workspace(), 'log'), 'utf8')).toBe('resumed\n');
     expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
-    expect(await q.relays.getRelay({ id: 'relay-stray' })).toMatchObject({ status: 'cancelled', reason: 'The run was resumed without this call', decidedBy: 'system' });
+    expect(await q.relays.getRelay({ id: 'relay-stray' })).toMatchObject({
+      status: 'cancelled',
+      reason: 'The run was resumed without this call',
+      decidedBy: 'system',
+    });
   });
 
   it('after a database outage, a decision and a result the log lost are stored (and the decision audited) on resume', async () => {
     const { q } = store();
     const runId = 'lost-writes';
     const sessionId = 'lost-session';
-    const call = { type: 'tool-call' as const, toolCallId: 'call-9', toolName: 'bash', input: { command: 'echo before' } };
-    await q.runs.createRun({ id: runId, sessionId, status: 'waiting', state: { messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: [call] }] } });
+    const call = {
+      type: 'tool-call' as const,
+      toolCallId: 'call-9',
+      toolName: 'bash',
+      input: { command: 'echo before' },
+    };
+    await q.runs.createRun({
+      id: runId,
+      sessionId,
+      status: 'waiting',
+      state: {
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: [call] },
+        ],
+      },
+    });
     await raiseRelay(q, { id: 'relay-9', runId, sessionId, call });
     // Approved and executed, but the append of relay_resolved and tool_result failed with the connection.
-    await q.relays.resolveRelay({ id: 'relay-9', status: 'approved', response: { approved: true }, decidedBy: 'alice' });
+    await q.relays.resolveRelay({
+      id: 'relay-9',
+      status: 'approved',
+      response: { approved: true },
+      decidedBy: 'alice',
+    });
     await q.toolExecutions.claimToolExecution({ runId, toolCallId: 'call-9' });
-    await q.toolExecutions.finishToolExecution({ runId, toolCallId: 'call-9', result: { output: 'before\n', isError: false } });
+    await q.toolExecutions.finishToolExecution({
+      runId,
+      toolCallId: 'call-9',
+      result: { output: 'before\n', isError: false },
+    });
 
     const m = manager();
     expect(await m.recover()).toEqual([runId]);
@@ -167,17 +258,41 @@ describeStores('RunManager', (store) => {
     const messages = [
       { role: 'user', content: '$ echo x' },
       { role: 'assistant', content: [call] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-7', toolName: 'bash', output: { type: 'text', value: 'x' } }] },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'call-7', toolName: 'bash', output: { type: 'text', value: 'x' } },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'bash: x' }] },
     ];
     await q.runs.createRun({ id: 'answered', sessionId: 's', status: 'running', state: { messages } });
     // Executed (its result stored), but the log lost the tool_result with the copy that ran it.
     await q.toolExecutions.claimToolExecution({ runId: 'answered', toolCallId: 'call-7' });
-    await q.toolExecutions.finishToolExecution({ runId: 'answered', toolCallId: 'call-7', result: { output: 'x', isError: false } });
+    await q.toolExecutions.finishToolExecution({
+      runId: 'answered',
+      toolCallId: 'call-7',
+      result: { output: 'x', isError: false },
+    });
     const m = manager();
     expect(await m.recover()).toEqual(['answered']);
     const events = await follow(m, 'answered', 0);
-    expect(events.map((e) => [e.type, e.type === 'tool_result' ? e.output : e.type === 'text' ? e.content : e.type === 'done' ? e.finishReason : undefined])).toEqual([['tool_result', 'x'], ['text', 'bash: x'], ['done', 'stop']]);
+    expect(
+      events.map((e) => [
+        e.type,
+        e.type === 'tool_result'
+          ? e.output
+          : e.type === 'text'
+            ? e.content
+            : e.type === 'done'
+              ? e.finishReason
+              : undefined,
+      ]),
+    ).toEqual([
+      ['tool_result', 'x'],
+      ['text', 'bash: x'],
+      ['done', 'stop'],
+    ]);
     expect(await q.runs.getRun({ id: 'answered' })).toMatchObject({ status: 'done' });
     expect(await q.toolExecutions.listToolExecutions({ runId: 'answered' })).toHaveLength(1);
   });
@@ -188,34 +303,83 @@ describeStores('RunManager', (store) => {
     const { q } = store();
     const runId = 'results-checkpointed';
     const sessionId = 'results-session';
-    const approved = { type: 'tool-call' as const, toolCallId: 'call-a', toolName: 'bash', input: { command: 'echo ran' } };
-    const refused = { type: 'tool-call' as const, toolCallId: 'call-d', toolName: 'bash', input: { command: 'echo never' } };
+    const approved = {
+      type: 'tool-call' as const,
+      toolCallId: 'call-a',
+      toolName: 'bash',
+      input: { command: 'echo ran' },
+    };
+    const refused = {
+      type: 'tool-call' as const,
+      toolCallId: 'call-d',
+      toolName: 'bash',
+      input: { command: 'echo never' },
+    };
     const messages = [
       { role: 'user', content: 'two calls' },
       { role: 'assistant', content: [approved, refused] },
-      { role: 'tool', content: [
-        { type: 'tool-result', toolCallId: 'call-a', toolName: 'bash', output: { type: 'text', value: 'ran\n' } },
-        { type: 'tool-result', toolCallId: 'call-d', toolName: 'bash', output: { type: 'error-text', value: 'Denied: not this one' } },
-      ] },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'call-a', toolName: 'bash', output: { type: 'text', value: 'ran\n' } },
+          {
+            type: 'tool-result',
+            toolCallId: 'call-d',
+            toolName: 'bash',
+            output: { type: 'error-text', value: 'Denied: not this one' },
+          },
+        ],
+      },
     ];
     await q.runs.createRun({ id: runId, sessionId, status: 'running', state: { messages } });
     await raiseRelay(q, { id: 'relay-a', runId, sessionId, call: approved });
     await raiseRelay(q, { id: 'relay-d', runId, sessionId, call: refused });
-    await q.relays.resolveRelay({ id: 'relay-a', status: 'approved', response: { approved: true }, decidedBy: 'alice' });
-    await q.relays.resolveRelay({ id: 'relay-d', status: 'denied', response: { approved: false, reason: 'not this one' }, reason: 'not this one', decidedBy: 'bob' });
+    await q.relays.resolveRelay({
+      id: 'relay-a',
+      status: 'approved',
+      response: { approved: true },
+      decidedBy: 'alice',
+    });
+    await q.relays.resolveRelay({
+      id: 'relay-d',
+      status: 'denied',
+      response: { approved: false, reason: 'not this one' },
+      reason: 'not this one',
+      decidedBy: 'bob',
+    });
     await q.toolExecutions.claimToolExecution({ runId, toolCallId: 'call-a' });
-    await q.toolExecutions.finishToolExecution({ runId, toolCallId: 'call-a', result: { output: 'ran\n', isError: false } });
+    await q.toolExecutions.finishToolExecution({
+      runId,
+      toolCallId: 'call-a',
+      result: { output: 'ran\n', isError: false },
+    });
 
     const m = manager();
     expect(await m.recover()).toEqual([runId]);
     const events = await follow(m, runId, 2);
-    expect(events.map((e) => e.type)).toEqual(['relay_resolved', 'tool_result', 'relay_resolved', 'tool_result', 'resumed', 'text', 'done']);
+    expect(events.map((e) => e.type)).toEqual([
+      'relay_resolved',
+      'tool_result',
+      'relay_resolved',
+      'tool_result',
+      'resumed',
+      'text',
+      'done',
+    ]);
     expect(events[0]!).toMatchObject({ relayId: 'relay-a', status: 'approved', decidedBy: 'alice' });
     expect(events[1]!).toMatchObject({ toolCallId: 'call-a', output: 'ran\n', isError: false, denied: false });
     expect(events[2]!).toMatchObject({ relayId: 'relay-d', status: 'denied', decidedBy: 'bob' });
-    expect(events[3]!).toMatchObject({ toolCallId: 'call-d', output: 'Denied: not this one', isError: true, denied: true });
+    expect(events[3]!).toMatchObject({
+      toolCallId: 'call-d',
+      output: 'Denied: not this one',
+      isError: true,
+      denied: true,
+    });
     const decisions = (await q.audit.listAudit({ runId })).items.filter((row) => row.kind === 'decision');
-    expect(decisions.map((row) => [row.action, row.decidedBy]).sort()).toEqual([['allow', 'alice'], ['deny', 'bob']]);
+    expect(decisions.map((row) => [row.action, row.decidedBy]).sort()).toEqual([
+      ['allow', 'alice'],
+      ['deny', 'bob'],
+    ]);
     // Nothing ran again.
     expect(await q.toolExecutions.listToolExecutions({ runId })).toHaveLength(1);
     expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
@@ -224,8 +388,18 @@ describeStores('RunManager', (store) => {
   it('a policy-denied call whose result the log lost is stored as denied on resume, from the logged decision or the fact in the checkpoint, never from the wording', async () => {
     const { q } = store();
     const runId = 'policy-denied-lost';
-    const logged = { type: 'tool-call' as const, toolCallId: 'call-logged', toolName: 'bash', input: { command: 'sudo ls' } };
-    const unlogged = { type: 'tool-call' as const, toolCallId: 'call-unlogged', toolName: 'bash', input: { command: 'sudo id' } };
+    const logged = {
+      type: 'tool-call' as const,
+      toolCallId: 'call-logged',
+      toolName: 'bash',
+      input: { command: 'sudo ls' },
+    };
+    const unlogged = {
+      type: 'tool-call' as const,
+      toolCallId: 'call-unlogged',
+      toolName: 'bash',
+      input: { command: 'sudo id' },
+    };
     const failed = { type: 'tool-call' as const, toolCallId: 'call-failed', toolName: 'nope', input: {} };
     // A call that ran and printed the runtime's wording itself: not a denial.
     const mimic = { type: 'tool-call' as const, toolCallId: 'call-mimic', toolName: 'nope', input: {} };
@@ -234,21 +408,64 @@ describeStores('RunManager', (store) => {
     const messages = [
       { role: 'user', content: 'four calls' },
       { role: 'assistant', content: [logged, unlogged, failed, mimic] },
-      { role: 'tool', content: [
-        { type: 'tool-result', toolCallId: 'call-logged', toolName: 'bash', output: { type: 'error-text', value: refusal }, providerOptions: denied },
-        { type: 'tool-result', toolCallId: 'call-unlogged', toolName: 'bash', output: { type: 'error-text', value: refusal }, providerOptions: denied },
-        { type: 'tool-result', toolCallId: 'call-failed', toolName: 'nope', output: { type: 'error-text', value: 'Unknown tool nope' } },
-        { type: 'tool-result', toolCallId: 'call-mimic', toolName: 'nope', output: { type: 'error-text', value: refusal } },
-      ] },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'call-logged',
+            toolName: 'bash',
+            output: { type: 'error-text', value: refusal },
+            providerOptions: denied,
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'call-unlogged',
+            toolName: 'bash',
+            output: { type: 'error-text', value: refusal },
+            providerOptions: denied,
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'call-failed',
+            toolName: 'nope',
+            output: { type: 'error-text', value: 'Unknown tool nope' },
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'call-mimic',
+            toolName: 'nope',
+            output: { type: 'error-text', value: refusal },
+          },
+        ],
+      },
     ];
     await q.runs.createRun({ id: runId, sessionId: 'denied-session', status: 'running', state: { messages } });
     const decision = { action: 'deny', reason: 'rule', explanation: 'sudo is denied' };
-    await q.events.appendEvent({ runId, type: 'tool_call', data: { type: 'tool_call', agentId: 'main', parents: [], runId, toolCallId: 'call-logged', name: 'bash', params: logged.input, decision } });
+    await q.events.appendEvent({
+      runId,
+      type: 'tool_call',
+      data: {
+        type: 'tool_call',
+        agentId: 'main',
+        parents: [],
+        runId,
+        toolCallId: 'call-logged',
+        name: 'bash',
+        params: logged.input,
+        decision,
+      },
+    });
 
     const m = manager();
     expect(await m.recover()).toEqual([runId]);
     const results = (await follow(m, runId, 0)).filter((e) => e.type === 'tool_result');
-    expect(results.map((r) => [r.toolCallId, r.denied])).toEqual([['call-logged', true], ['call-unlogged', true], ['call-failed', false], ['call-mimic', false]]);
+    expect(results.map((r) => [r.toolCallId, r.denied])).toEqual([
+      ['call-logged', true],
+      ['call-unlogged', true],
+      ['call-failed', false],
+      ['call-mimic', false],
+    ]);
     expect(await q.toolExecutions.listToolExecutions({ runId })).toEqual([]);
     expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
   });
@@ -256,19 +473,38 @@ describeStores('RunManager', (store) => {
   it('a run that went a step further than its log is reconciled for every answered step, then continues its last one', async () => {
     const { q } = store();
     const runId = 'two-steps-ahead';
-    const first = { type: 'tool-call' as const, toolCallId: 'call-1', toolName: 'bash', input: { command: 'echo one' } };
+    const first = {
+      type: 'tool-call' as const,
+      toolCallId: 'call-1',
+      toolName: 'bash',
+      input: { command: 'echo one' },
+    };
     const second = { type: 'tool-call' as const, toolCallId: 'call-2', toolName: 'list_files', input: { path: '.' } };
     const messages = [
       { role: 'user', content: 'two steps' },
       { role: 'assistant', content: [first] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-1', toolName: 'bash', output: { type: 'text', value: 'one\n' } }] },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'call-1', toolName: 'bash', output: { type: 'text', value: 'one\n' } },
+        ],
+      },
       { role: 'assistant', content: [second] },
     ];
     await q.runs.createRun({ id: runId, sessionId: 's2', status: 'running', state: { messages } });
     await raiseRelay(q, { id: 'relay-1', runId, sessionId: 's2', call: first });
-    await q.relays.resolveRelay({ id: 'relay-1', status: 'approved', response: { approved: true }, decidedBy: 'alice' });
+    await q.relays.resolveRelay({
+      id: 'relay-1',
+      status: 'approved',
+      response: { approved: true },
+      decidedBy: 'alice',
+    });
     await q.toolExecutions.claimToolExecution({ runId, toolCallId: 'call-1' });
-    await q.toolExecutions.finishToolExecution({ runId, toolCallId: 'call-1', result: { output: 'one\n', isError: false } });
+    await q.toolExecutions.finishToolExecution({
+      runId,
+      toolCallId: 'call-1',
+      result: { output: 'one\n', isError: false },
+    });
 
     const m = manager();
     expect(await m.recover()).toEqual([runId]);
@@ -277,12 +513,19 @@ describeStores('RunManager', (store) => {
     expect(events.slice(0, 3).map((e) => e.type)).toEqual(['relay_resolved', 'tool_result', 'resumed']);
     expect(results).toEqual(['call-1', 'call-2']);
     expect(events.at(-1)?.type).toBe('done');
-    expect((await q.audit.listAudit({ runId })).items.filter((row) => row.kind === 'decision' && row.decidedBy !== 'policy')).toMatchObject([{ action: 'allow', decidedBy: 'alice', tool: 'bash' }]);
+    expect(
+      (await q.audit.listAudit({ runId })).items.filter((row) => row.kind === 'decision' && row.decidedBy !== 'policy'),
+    ).toMatchObject([{ action: 'allow', decidedBy: 'alice', tool: 'bash' }]);
   });
 
   it('cancelling a waiting run that nothing executes (before recovery) ends it with `done`, its relays cancelled', async () => {
     const { q } = store();
-    await q.runs.createRun({ id: 'idle-run', sessionId: 's', status: 'waiting', state: { messages: [{ role: 'user', content: 'x' }] } });
+    await q.runs.createRun({
+      id: 'idle-run',
+      sessionId: 's',
+      status: 'waiting',
+      state: { messages: [{ role: 'user', content: 'x' }] },
+    });
     const m = manager();
     const events = follow(m, 'idle-run', 0);
     await m.cancel('idle-run');
@@ -296,7 +539,10 @@ describeStores('RunManager', (store) => {
 
   it('tells who may decide a relay from memory while it waits here, else from the database', async () => {
     const m = manager();
-    const { runId, sessionId } = await m.start({ messages: [{ role: 'user', content: '$ echo access' }], owner: 'alice' });
+    const { runId, sessionId } = await m.start({
+      messages: [{ role: 'user', content: '$ echo access' }],
+      owner: 'alice',
+    });
     await follow(m, runId, 0, async (event) => {
       if (event.type !== 'relay') return;
       const relayId = event.id;
@@ -320,7 +566,9 @@ describeStores('RunManager', (store) => {
     const { q } = store();
     const claims = vi.spyOn(q.toolExecutions, 'claimToolExecution');
     try {
-      const { runId } = await m.start({ messages: [{ role: 'user', content: `$ echo once >> ${workspace()}/claimed` }] });
+      const { runId } = await m.start({
+        messages: [{ role: 'user', content: `$ echo once >> ${workspace()}/claimed` }],
+      });
       let relayId = '';
       const events = await follow(m, runId, 0, async (event) => {
         if (event.type !== 'relay') return;
@@ -348,7 +596,8 @@ describeStores('RunManager', (store) => {
     try {
       const { runId, sessionId } = await m.start({ messages: [{ role: 'user', content: '$ echo via-resolve' }] });
       await follow(m, runId, 0, async (event) => {
-        if (event.type === 'relay') await m.resolve(event.id, { sessionId, response: { approved: true }, decidedBy: 'alice' });
+        if (event.type === 'relay')
+          await m.resolve(event.id, { sessionId, response: { approved: true }, decidedBy: 'alice' });
       });
       expect(claims).toHaveBeenCalledTimes(1);
       const denied = await m.start({ messages: [{ role: 'user', content: '$ echo denied' }] });
@@ -373,7 +622,9 @@ describeStores('RunManager', (store) => {
       },
     });
     const m = testRunManager(store().q, workspace(), { model });
-    const { runId } = await request.run('the request', () => m.start({ messages: [{ role: 'user', content: 'hello' }] }));
+    const { runId } = await request.run('the request', () =>
+      m.start({ messages: [{ role: 'user', content: 'hello' }] }),
+    );
     await follow(m, runId);
     expect(seen.length).toBeGreaterThan(0);
     expect(seen).toEqual(seen.map(() => undefined));

@@ -64,7 +64,6 @@ export interface RunManagerOptions {
   cluster?: ClusterOptions;
 }
 
-
 export class RunManager {
   private readonly live = new Map<string, LiveRun>();
   private readonly agents: RunAgents;
@@ -86,11 +85,23 @@ export class RunManager {
 
   constructor(private readonly options: RunManagerOptions) {
     const { q } = options;
-    this.agents = new RunAgents(options, executionLog({ q, live: this.live, fence: () => this.fence, cutOff: (runId, error) => this.detachIfCutOff(runId, error) }));
+    this.agents = new RunAgents(
+      options,
+      executionLog({
+        q,
+        live: this.live,
+        fence: () => this.fence,
+        cutOff: (runId, error) => this.detachIfCutOff(runId, error),
+      }),
+    );
     this.decisions = new RunDecisions({ ...options, agents: this.agents, live: this.live, fence: () => this.fence });
     const cluster = options.cluster;
     this.followers = cluster ? new RunFollowers(cluster.bus, (error) => this.report(error)) : undefined;
-    this.log = new RunLog(options.q.events, cluster && this.followers ? { bus: cluster.bus, followers: this.followers } : undefined, (error) => this.report(error));
+    this.log = new RunLog(
+      options.q.events,
+      cluster && this.followers ? { bus: cluster.bus, followers: this.followers } : undefined,
+      (error) => this.report(error),
+    );
     if (!cluster) return;
     this.leases = new RunLeases(options.q.leases, cluster, {
       executing: () => [...this.live.keys()],
@@ -136,7 +147,11 @@ export class RunManager {
     const bus = this.options.cluster?.bus;
     if (this.leases) {
       await this.leases.releaseAll(runIds);
-      await Promise.all(runIds.map((runId) => bus && announceRunChange(bus, runId, 'released').catch((error: Error) => this.report(error))));
+      await Promise.all(
+        runIds.map(
+          (runId) => bus && announceRunChange(bus, runId, 'released').catch((error: Error) => this.report(error)),
+        ),
+      );
     }
     await this.close();
     this.log.closeAll();
@@ -154,7 +169,16 @@ export class RunManager {
     const stored = await loadPolicy(q);
     const title = firstUserText(input.messages).slice(0, 120);
     const state = { messages: input.messages, permissions: input.permissions, tools: selection.toolNames };
-    await q.runs.createRun({ id: runId, sessionId, mode: input.mode ?? 'default', agent: selection.profile.name, model: modelName, title, owner: input.owner, state });
+    await q.runs.createRun({
+      id: runId,
+      sessionId,
+      mode: input.mode ?? 'default',
+      agent: selection.profile.name,
+      model: modelName,
+      title,
+      owner: input.owner,
+      state,
+    });
     this.claiming.add(runId);
     try {
       // Another instance's takeover scan may have adopted the brand-new run first: it executes it.
@@ -189,7 +213,13 @@ export class RunManager {
     // Several instances: only the runs nobody holds a live lease of (another instance executes the rest).
     const ids = this.options.cluster
       ? (await q.leases.listTakeoverCandidates({ limit: 200 })).map((c) => c.runId)
-      : (await Promise.all(LIVE_RUN_STATUSES.map(async (status) => (await q.runs.listRuns({ status, limit: 200 })).items.map((row) => row.id)))).flat();
+      : (
+          await Promise.all(
+            LIVE_RUN_STATUSES.map(async (status) =>
+              (await q.runs.listRuns({ status, limit: 200 })).items.map((row) => row.id),
+            ),
+          )
+        ).flat();
     for (const id of ids) {
       if (this.live.has(id) || this.claiming.has(id)) continue;
       this.claiming.add(id);
@@ -222,7 +252,12 @@ export class RunManager {
       selection = selectTools(row.agent ?? undefined, toolNames);
       model = this.agents.modelFor(row.model ?? this.options.modelName);
     } catch (error) {
-      await q.runs.updateRun({ id: runId, status: 'failed', state: { ...row.state, error: (error as Error).message }, ...this.fence });
+      await q.runs.updateRun({
+        id: runId,
+        status: 'failed',
+        state: { ...row.state, error: (error as Error).message },
+        ...this.fence,
+      });
       await this.releaseLease(runId);
       return true;
     }
@@ -230,12 +265,21 @@ export class RunManager {
     // never ask the model again (it would repeat the conversation's last request).
     const reply = finalReply(messages);
     if (reply !== undefined) {
-      await finishEnded({ q, append: (events, options) => this.log.append(runId, events, { ...options, ...this.fence }) }, runId, messages, reply);
+      await finishEnded(
+        { q, append: (events, options) => this.log.append(runId, events, { ...options, ...this.fence }) },
+        runId,
+        messages,
+        reply,
+      );
       await this.releaseLease(runId);
       return true;
     }
     const stored = await loadPolicy(q);
-    const resumePoint = await resumePointOf({ q, append: (events, audit) => this.log.append(runId, events, { audit, ...this.fence }) }, runId, messages);
+    const resumePoint = await resumePointOf(
+      { q, append: (events, audit) => this.log.append(runId, events, { audit, ...this.fence }) },
+      runId,
+      messages,
+    );
     await cancelStrayRelays(q, runId, resumePoint);
     this.outsideRequest(() => {
       const run = this.agents.agentFor(stored, selection, model, row.model ?? this.options.modelName).invoke({
@@ -259,11 +303,22 @@ export class RunManager {
     this.live.set(run.runId, entry);
     entry.pumped = (async () => {
       // The run's permissions follow the stored rules (run-agents.ts), so a rule's index tells its source.
-      const end = await pumpRun({ run, log: this.log, runs: this.options.q.runs, policyVersion: stored.version, policyRules: stored.policy.rules.length, ...this.fence });
+      const end = await pumpRun({
+        run,
+        log: this.log,
+        runs: this.options.q.runs,
+        policyVersion: stored.version,
+        policyRules: stored.policy.rules.length,
+        ...this.fence,
+      });
       if (end === 'lost' || end === 'unreachable') {
-        this.report(new Error(end === 'lost'
-          ? `Run ${run.runId} was taken over by another instance; its copy here stopped`
-          : `Run ${run.runId} could not be stored (the database is unreachable); its copy here stopped and the run continues from its log once the database answers`));
+        this.report(
+          new Error(
+            end === 'lost'
+              ? `Run ${run.runId} was taken over by another instance; its copy here stopped`
+              : `Run ${run.runId} could not be stored (the database is unreachable); its copy here stopped and the run continues from its log once the database answers`,
+          ),
+        );
         this.detach(run.runId);
       } else if (end !== 'ended') {
         this.report(new Error(`Run ${run.runId} failed: storing it failed: ${end.failed.message}`));
@@ -312,10 +367,12 @@ export class RunManager {
   /** Saves the conversation after each step; a copy that lost its lease is detached before it goes on. */
   private checkpoint(runId: string, permissions: unknown, tools: string[]) {
     return async (messages: ModelMessage[]) => {
-      const row = await this.options.q.runs.updateRun({ id: runId, state: { messages, permissions, tools }, ...this.fence }).catch((error: unknown) => {
-        this.detachIfCutOff(runId, error);
-        throw error;
-      });
+      const row = await this.options.q.runs
+        .updateRun({ id: runId, state: { messages, permissions, tools }, ...this.fence })
+        .catch((error: unknown) => {
+          this.detachIfCutOff(runId, error);
+          throw error;
+        });
       if (!row && this.options.cluster) {
         this.detach(runId);
         throw new AppError('conflict:lease_lost', 409, `Run ${runId} is executed by another instance now`);
@@ -388,7 +445,11 @@ export class RunManager {
   }
 
   /** A run's stored status and mode, as another instance may have set them, applied to its copy here. */
-  private apply({ runId, status, mode }: Pick<RenewedLease, 'runId' | 'status' | 'mode'> | Pick<RunRow, 'status' | 'mode'> & { runId: string }): void {
+  private apply({
+    runId,
+    status,
+    mode,
+  }: Pick<RenewedLease, 'runId' | 'status' | 'mode'> | (Pick<RunRow, 'status' | 'mode'> & { runId: string })): void {
     const entry = this.live.get(runId);
     if (!entry || entry.detached) return;
     if (!isLiveStatus(status)) entry.run.cancel();

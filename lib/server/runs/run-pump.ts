@@ -30,7 +30,14 @@ export interface PumpOptions {
  */
 export type PumpEnd = 'ended' | 'lost' | 'unreachable' | { failed: Error };
 
-export async function pumpRun({ run, log, runs, policyVersion, policyRules, leaseOwner }: PumpOptions): Promise<PumpEnd> {
+export async function pumpRun({
+  run,
+  log,
+  runs,
+  policyVersion,
+  policyRules,
+  leaseOwner,
+}: PumpOptions): Promise<PumpEnd> {
   const policy = { version: policyVersion, rules: policyRules };
   const fence = leaseOwner === undefined ? {} : { leaseOwner };
   const pending = new Set<string>();
@@ -76,7 +83,8 @@ export async function pumpRun({ run, log, runs, policyVersion, policyRules, leas
           const result = await run.result;
           await runs.updateRun({ id: run.runId, state: { messages: result.messages }, ...fence });
           // With the `done` event; a run already ended elsewhere (cancelled through another instance) keeps its status.
-          const final = item.finishReason === 'cancelled' ? 'cancelled' : item.finishReason === 'error' ? 'failed' : 'done';
+          const final =
+            item.finishReason === 'cancelled' ? 'cancelled' : item.finishReason === 'error' ? 'failed' : 'done';
           status = { to: final, ifStatus: [...LIVE_RUN_STATUSES] };
         }
         audit.push(...auditRowsFor(run, item, asked, policy));
@@ -98,7 +106,14 @@ export async function pumpRun({ run, log, runs, policyVersion, policyRules, leas
     run.cancel();
     const origin = { runId: run.runId, agentId: 'main', parents: [] };
     await log
-      .append(run.runId, [{ ...origin, type: 'error', message: 'Storing the run failed; it was stopped.' }, { ...origin, type: 'done', finishReason: 'error', text: '' }], { status: { to: 'failed', ifStatus: [...LIVE_RUN_STATUSES] }, ...fence })
+      .append(
+        run.runId,
+        [
+          { ...origin, type: 'error', message: 'Storing the run failed; it was stopped.' },
+          { ...origin, type: 'done', finishReason: 'error', text: '' },
+        ],
+        { status: { to: 'failed', ifStatus: [...LIVE_RUN_STATUSES] }, ...fence },
+      )
       .catch(() => runs.updateRun({ id: run.runId, status: 'failed', ifStatus: [...LIVE_RUN_STATUSES], ...fence }))
       .catch(() => undefined);
     return { failed: error as Error };

@@ -41,7 +41,11 @@ interface Ledger {
  * step whose results were checkpointed is reconciled first: a run goes on while its log cannot be
  * written (until its copy is detached), so the log may lack decisions and results the model saw.
  */
-export async function resumePointOf(deps: ResumeDeps, runId: string, messages: ModelMessage[]): Promise<ResumePoint | undefined> {
+export async function resumePointOf(
+  deps: ResumeDeps,
+  runId: string,
+  messages: ModelMessage[],
+): Promise<ResumePoint | undefined> {
   const ledger = await readLedger(deps.q, runId);
   await reconcileAnswered(deps, runId, messages, ledger);
   const last = messages.at(-1);
@@ -65,31 +69,58 @@ export async function resumePointOf(deps: ResumeDeps, runId: string, messages: M
  * relays, and the results the model was given), its stray relays cancelled, and it ends as done;
  * the model is never asked again (it would repeat the conversation's last request).
  */
-export async function finishEnded({ q, append }: EndDeps, runId: string, messages: ModelMessage[], reply: string): Promise<void> {
-  await reconcileAnswered({ q, append: (events, audit) => append(events, { audit }) }, runId, messages, await readLedger(q, runId));
+export async function finishEnded(
+  { q, append }: EndDeps,
+  runId: string,
+  messages: ModelMessage[],
+  reply: string,
+): Promise<void> {
+  await reconcileAnswered(
+    { q, append: (events, audit) => append(events, { audit }) },
+    runId,
+    messages,
+    await readLedger(q, runId),
+  );
   await cancelStrayRelays(q, runId, undefined);
   const origin = { runId, agentId: 'main', parents: [] as string[] };
-  await append([
-    ...(reply ? [{ ...origin, type: 'text' as const, content: reply }] : []),
-    { ...origin, type: 'done', finishReason: 'stop', text: reply },
-  ], { status: { to: 'done', ifStatus: [...LIVE_RUN_STATUSES] } });
+  await append(
+    [
+      ...(reply ? [{ ...origin, type: 'text' as const, content: reply }] : []),
+      { ...origin, type: 'done', finishReason: 'stop', text: reply },
+    ],
+    { status: { to: 'done', ifStatus: [...LIVE_RUN_STATUSES] } },
+  );
 }
 
 /** Every step with tool calls followed by its results: what the log lacks of it is stored. */
-async function reconcileAnswered(deps: ResumeDeps, runId: string, messages: ModelMessage[], ledger: Ledger): Promise<void> {
+async function reconcileAnswered(
+  deps: ResumeDeps,
+  runId: string,
+  messages: ModelMessage[],
+  ledger: Ledger,
+): Promise<void> {
   for (let i = 0; i + 1 < messages.length; i++) {
     const calls = toolCallsOf(messages[i]!);
-    if (calls.length > 0 && calls.some((call) => !ledger.results.has(call.toolCallId))) await reconcileCalls(deps, runId, calls, checkpointedResults(messages[i + 1]), ledger);
+    if (calls.length > 0 && calls.some((call) => !ledger.results.has(call.toolCallId)))
+      await reconcileCalls(deps, runId, calls, checkpointedResults(messages[i + 1]), ledger);
   }
 }
 
 function toolCallsOf(message: ModelMessage): ModelToolCall[] {
   if (message.role !== 'assistant' || typeof message.content === 'string') return [];
-  return message.content.flatMap((part) => (part.type === 'tool-call' ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : []));
+  return message.content.flatMap((part) =>
+    part.type === 'tool-call' ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : [],
+  );
 }
 
 async function readLedger(q: Queries, runId: string): Promise<Ledger> {
-  const ledger: Ledger = { relays: new Map(), logged: new Map(), policyDenied: new Set(), results: new Map(), executions: new Map() };
+  const ledger: Ledger = {
+    relays: new Map(),
+    logged: new Map(),
+    policyDenied: new Set(),
+    results: new Map(),
+    executions: new Map(),
+  };
   // Read through the one reader of the log, so runs stored by earlier versions resume too.
   for (const event of await readEvents(q.events, runId)) {
     if (event.agentId !== 'main') continue;
@@ -98,10 +129,15 @@ async function readLedger(q: Queries, runId: string): Promise<Ledger> {
     else if (event.type === 'tool_call') {
       if (event.decision?.action === 'deny') ledger.policyDenied.add(event.toolCallId);
     } else if (event.type === 'tool_result') {
-      ledger.results.set(event.toolCallId, { output: String(event.output), isError: event.isError === true, ...(event.denied ? { denied: true } : {}) });
+      ledger.results.set(event.toolCallId, {
+        output: String(event.output),
+        isError: event.isError === true,
+        ...(event.denied ? { denied: true } : {}),
+      });
     }
   }
-  for (const execution of await q.toolExecutions.listToolExecutions({ runId })) ledger.executions.set(execution.toolCallId, execution);
+  for (const execution of await q.toolExecutions.listToolExecutions({ runId }))
+    ledger.executions.set(execution.toolCallId, execution);
   return ledger;
 }
 
@@ -111,25 +147,50 @@ async function readLedger(q: Queries, runId: string): Promise<Ledger> {
  * "interrupted" (never run again); a call neither answered nor started is left to the resumed
  * step. The decision that let it run (or refused it) is stored first if the log lost it, and audited.
  */
-async function reconcileCalls({ q, append }: ResumeDeps, runId: string, calls: ModelToolCall[], answered: Map<string, CallResult>, ledger: Ledger): Promise<void> {
+async function reconcileCalls(
+  { q, append }: ResumeDeps,
+  runId: string,
+  calls: ModelToolCall[],
+  answered: Map<string, CallResult>,
+  ledger: Ledger,
+): Promise<void> {
   for (const call of calls) {
     if (ledger.results.has(call.toolCallId)) continue;
     const execution = ledger.executions.get(call.toolCallId);
     const given = answered.get(call.toolCallId);
     if (!execution && !given) continue;
     const stored = execution?.result as { output?: string; isError?: boolean } | null | undefined;
-    const result = given
-      ?? (stored?.output !== undefined
+    const result =
+      given ??
+      (stored?.output !== undefined
         ? { output: stored.output, isError: stored.isError === true }
-        : { output: `${call.toolName} was interrupted while running (the server stopped or lost its database) and its result was not stored; it is not run again.`, isError: true });
+        : {
+            output: `${call.toolName} was interrupted while running (the server stopped or lost its database) and its result was not stored; it is not run again.`,
+            isError: true,
+          });
     const relay = ledger.relays.get(call.toolCallId);
     let outcome = relay && ledger.logged.get(relay.id);
     if (relay && outcome === undefined) {
       outcome = await appendDecision({ q, append }, relay);
       if (outcome) ledger.logged.set(relay.id, outcome);
     }
-    const denied = !execution && (outcome !== undefined ? outcome !== 'approved' : ledger.policyDenied.has(call.toolCallId) || result.denied === true);
-    await append([{ type: 'tool_result', agentId: 'main', parents: [], runId, toolCallId: call.toolCallId, name: call.toolName, ...result, denied }]);
+    const denied =
+      !execution &&
+      (outcome !== undefined
+        ? outcome !== 'approved'
+        : ledger.policyDenied.has(call.toolCallId) || result.denied === true);
+    await append([
+      {
+        type: 'tool_result',
+        agentId: 'main',
+        parents: [],
+        runId,
+        toolCallId: call.toolCallId,
+        name: call.toolName,
+        ...result,
+        denied,
+      },
+    ]);
     ledger.results.set(call.toolCallId, result);
   }
 }
@@ -140,12 +201,36 @@ async function appendDecision({ q, append }: ResumeDeps, relay: RelayRequest): P
   const outcome = row ? toRelayRecord(row).outcome : undefined;
   if (!outcome) return undefined;
   const always = outcome.response?.always === true;
-  const event: RelayResolvedEvent = { type: 'relay_resolved', agentId: 'main', parents: [], runId: relay.runId, relayId: relay.id, toolCallId: relay.toolCallId, status: outcome.status, reason: outcome.reason, decidedBy: outcome.decidedBy, always };
-  await append([event], [{
-    kind: 'decision', runId: relay.runId, sessionId: relay.sessionId, agentId: 'main', tool: relay.tool, params: auditParams(relay.params),
-    action: outcome.status === 'approved' ? 'allow' : 'deny', reason: outcome.reason ?? outcome.status, decidedBy: outcome.decidedBy,
-    waitMs: Math.max(0, outcome.decidedAt - relay.createdAt), details: { relayId: relay.id, toolCallId: relay.toolCallId, status: outcome.status, always },
-  }]);
+  const event: RelayResolvedEvent = {
+    type: 'relay_resolved',
+    agentId: 'main',
+    parents: [],
+    runId: relay.runId,
+    relayId: relay.id,
+    toolCallId: relay.toolCallId,
+    status: outcome.status,
+    reason: outcome.reason,
+    decidedBy: outcome.decidedBy,
+    always,
+  };
+  await append(
+    [event],
+    [
+      {
+        kind: 'decision',
+        runId: relay.runId,
+        sessionId: relay.sessionId,
+        agentId: 'main',
+        tool: relay.tool,
+        params: auditParams(relay.params),
+        action: outcome.status === 'approved' ? 'allow' : 'deny',
+        reason: outcome.reason ?? outcome.status,
+        decidedBy: outcome.decidedBy,
+        waitMs: Math.max(0, outcome.decidedAt - relay.createdAt),
+        details: { relayId: relay.id, toolCallId: relay.toolCallId, status: outcome.status, always },
+      },
+    ],
+  );
   return outcome.status;
 }
 
@@ -161,7 +246,12 @@ export async function cancelStrayRelays(q: Queries, runId: string, resume: Resum
   const cancelled: string[] = [];
   for (const relay of await q.relays.listPendingRelays({ runId })) {
     if (kept.has(relay.id)) continue;
-    const result = await q.relays.resolveRelay({ id: relay.id, status: 'cancelled', reason: 'The run was resumed without this call', decidedBy: 'system' });
+    const result = await q.relays.resolveRelay({
+      id: relay.id,
+      status: 'cancelled',
+      reason: 'The run was resumed without this call',
+      decidedBy: 'system',
+    });
     if (result.ok) cancelled.push(relay.id);
   }
   return cancelled;

@@ -11,11 +11,19 @@ import { readEvents } from './run-log';
 /** At most this many turns are read for one session (a bound on the work of one request). */
 export const MAX_SESSION_TURNS = 200;
 
-export async function listSessions(q: Queries, user: AuthUser, query: { user?: string; limit?: number; cursor?: string }) {
+export async function listSessions(
+  q: Queries,
+  user: AuthUser,
+  query: { user?: string; limit?: number; cursor?: string },
+) {
   if (query.user !== undefined && query.user !== user.id && !can(user, 'runs:read:any')) {
     throw new ForbiddenError('runs:read:any', 'Only approvers and admins may list other users’ conversations');
   }
-  const page = await q.conversations.listConversations({ owner: query.user ?? user.id, limit: query.limit, cursor: query.cursor });
+  const page = await q.conversations.listConversations({
+    owner: query.user ?? user.id,
+    limit: query.limit,
+    cursor: query.cursor,
+  });
   return { items: page.items.map(toSummary), nextCursor: page.nextCursor ?? null };
 }
 
@@ -26,7 +34,8 @@ export async function sessionDetail(q: Queries, user: AuthUser, sessionId: strin
   const runs = page.items.toReversed();
   const turns = [];
   // One run at a time: PGlite serves one statement at a time anyway, and a session is short.
-  for (const run of runs) turns.push({ run: runSummary(run), prompt: promptOf(run), events: await readEvents(q.events, run.id) });
+  for (const run of runs)
+    turns.push({ run: runSummary(run), prompt: promptOf(run), events: await readEvents(q.events, run.id) });
   const last = runs.at(-1)!;
   const session: SessionSummary = {
     sessionId,
@@ -56,5 +65,9 @@ export function promptOf(run: Pick<RunRow, 'state'>): string {
   if (!last) return '';
   if (typeof last.content === 'string') return last.content;
   if (!Array.isArray(last.content)) return '';
-  return last.content.map((part: { type?: string; text?: unknown }) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
+  return last.content
+    .map((part: { type?: string; text?: unknown }) =>
+      part.type === 'text' && typeof part.text === 'string' ? part.text : '',
+    )
+    .join('');
 }

@@ -3,7 +3,14 @@ import type { Shadow, ShadowDiff } from '../../contract';
 import type { PolicyShadowDiffRow, PolicyShadowRow } from '../../db';
 
 export function shadowDto(row: PolicyShadowRow): Shadow {
-  return { id: row.id, policy: row.policy, baseVersion: row.baseVersion, createdBy: row.createdBy, createdAt: row.createdAt.toISOString(), note: row.note };
+  return {
+    id: row.id,
+    policy: row.policy,
+    baseVersion: row.baseVersion,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    note: row.note,
+  };
 }
 
 export function diffDto(row: PolicyShadowDiffRow): ShadowDiff {

@@ -6,14 +6,33 @@ import type { ShadowBatch } from '../../db';
 import { compilePolicy, evaluate, type Decision, type Policy, type ToolCall } from '../../policy';
 import { ShadowMonitor, type ShadowWriter } from './monitor';
 
-const live = compilePolicy({ defaultAction: 'ask', rules: [{ action: 'allow', tool: 'bash', params: { command: 'echo *' } }, { action: 'allow', tool: 'read_file' }] });
-const denyBash: Policy = { defaultAction: 'ask', rules: [{ action: 'deny', tool: 'bash' }, { action: 'allow', tool: 'read_file' }] };
+const live = compilePolicy({
+  defaultAction: 'ask',
+  rules: [
+    { action: 'allow', tool: 'bash', params: { command: 'echo *' } },
+    { action: 'allow', tool: 'read_file' },
+  ],
+});
+const denyBash: Policy = {
+  defaultAction: 'ask',
+  rules: [
+    { action: 'deny', tool: 'bash' },
+    { action: 'allow', tool: 'read_file' },
+  ],
+};
 
 function observation(call: ToolCall, overrides: Partial<DecisionObservation> = {}): DecisionObservation {
   const context = { mode: 'default' as const, grants: [], workspaceRoot: '/ws' };
   return {
-    runId: 'run-1', sessionId: 's-1', toolCallId: `c-${Math.random()}`, agentId: 'main', call, context,
-    decision: evaluate(live, call, context), policy: live.policy, adjust: (d: Decision) => d,
+    runId: 'run-1',
+    sessionId: 's-1',
+    toolCallId: `c-${Math.random()}`,
+    agentId: 'main',
+    call,
+    context,
+    decision: evaluate(live, call, context),
+    policy: live.policy,
+    adjust: (d: Decision) => d,
     ...overrides,
   };
 }
@@ -51,7 +70,16 @@ describe('shadow monitor', () => {
     expect(batches).toHaveLength(1);
     expect(batches[0]).toMatchObject({ shadowId: 'sh-1', compared: 2, same: 1, dropped: 0 });
     expect(batches[0]!.diffs).toEqual([
-      expect.objectContaining({ runId: 'run-1', agentId: 'main', tool: 'bash', params: { command: 'echo hi' }, liveAction: 'allow', shadowAction: 'deny', live: expect.objectContaining({ action: 'allow' }), shadow: expect.objectContaining({ action: 'deny', reason: 'matched_rule' }) }),
+      expect.objectContaining({
+        runId: 'run-1',
+        agentId: 'main',
+        tool: 'bash',
+        params: { command: 'echo hi' },
+        liveAction: 'allow',
+        shadowAction: 'deny',
+        live: expect.objectContaining({ action: 'allow' }),
+        shadow: expect.objectContaining({ action: 'deny', reason: 'matched_rule' }),
+      }),
     ]);
   });
 
@@ -94,7 +122,11 @@ describe('shadow monitor', () => {
     const errors: Error[] = [];
     const monitor = new ShadowMonitor({ writer, onError: (e) => errors.push(e), writeDelayMs: 60_000 });
     monitor.set({ id: 'sh-1', policy: denyBash });
-    const throwing = observation(echo(), { adjust: () => { throw new Error('shadow broke'); } });
+    const throwing = observation(echo(), {
+      adjust: () => {
+        throw new Error('shadow broke');
+      },
+    });
     expect(() => monitor.observe(throwing, live.policy)).not.toThrow();
     await monitor.flush();
     expect(batches[0]).toMatchObject({ compared: 0, dropped: 1, diffs: [] });
@@ -139,10 +171,16 @@ describe('shadow monitor', () => {
     const monitor = new ShadowMonitor({ writer, writeDelayMs: 60_000 });
     // The shadow allows fetch_url; the run's permissions deny it, in the live decision and the shadow's alike.
     monitor.set({ id: 'sh-1', policy: { defaultAction: 'ask', rules: [{ action: 'allow', tool: 'fetch_url' }] } });
-    const withRun = compilePolicy({ ...live.policy, rules: [...live.policy.rules, { action: 'deny', tool: 'fetch_url' }] });
+    const withRun = compilePolicy({
+      ...live.policy,
+      rules: [...live.policy.rules, { action: 'deny', tool: 'fetch_url' }],
+    });
     const call: ToolCall = { tool: 'fetch_url', params: { url: 'https://example.com/' } };
     const context = { mode: 'default' as const, grants: [], workspaceRoot: '/ws' };
-    monitor.observe(observation(call, { policy: withRun.policy, decision: evaluate(withRun, call, context) }), live.policy);
+    monitor.observe(
+      observation(call, { policy: withRun.policy, decision: evaluate(withRun, call, context) }),
+      live.policy,
+    );
     await monitor.flush();
     expect(batches[0]).toMatchObject({ compared: 1, same: 1, diffs: [] });
   });
@@ -151,7 +189,10 @@ describe('shadow monitor', () => {
     const { batches, writer } = recorder();
     const errors: Error[] = [];
     const monitor = new ShadowMonitor({ writer, onError: (e) => errors.push(e), writeDelayMs: 60_000 });
-    const stale = { defaultAction: 'ask', rules: [{ action: 'deny', tool: 'bash', when: [{ key: 'command', op: 'no_such_op', value: 'x' }] }] } as unknown as Policy;
+    const stale = {
+      defaultAction: 'ask',
+      rules: [{ action: 'deny', tool: 'bash', when: [{ key: 'command', op: 'no_such_op', value: 'x' }] }],
+    } as unknown as Policy;
     expect(() => monitor.set({ id: 'sh-1', policy: stale })).not.toThrow();
     expect(errors).toHaveLength(1);
     monitor.observe(observation(echo()), live.policy);

@@ -151,7 +151,9 @@ export class ShadowMonitor {
   private compare(current: Current, { observation, base, at }: Pending): void {
     let shadow: Decision;
     try {
-      shadow = observation.adjust(evaluate(this.policyFor(current, observation.policy, base), observation.call, observation.context));
+      shadow = observation.adjust(
+        evaluate(this.policyFor(current, observation.policy, base), observation.call, observation.context),
+      );
     } catch (error) {
       // evaluate never throws; compiling a run's rules over the shadow might. Not compared.
       this.counts.dropped++;

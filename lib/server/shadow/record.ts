@@ -24,7 +24,11 @@ function bounded(value: unknown, depth: number): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (depth >= 4) return '[...]';
   if (Array.isArray(value)) return value.slice(0, MAX_ENTRIES).map((v) => bounded(v, depth + 1));
-  return Object.fromEntries(Object.entries(value).slice(0, MAX_ENTRIES).map(([k, v]) => [k, bounded(v, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .slice(0, MAX_ENTRIES)
+      .map(([k, v]) => [k, bounded(v, depth + 1)]),
+  );
 }
 
 function cut(text: string): string {

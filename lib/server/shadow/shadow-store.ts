@@ -24,10 +24,18 @@ export async function refreshShadow(q: Queries, monitor: ShadowMonitor): Promise
  * Sets the shadow from a policy in any format importPolicy reads (an invalid one throws
  * PolicyValidationError: 400 with the fields). It replaces the previous shadow and its differences.
  */
-export async function setShadow(ctx: ShadowContext, input: { policy: unknown; createdBy: string; note?: string }): Promise<PolicyShadowRow> {
+export async function setShadow(
+  ctx: ShadowContext,
+  input: { policy: unknown; createdBy: string; note?: string },
+): Promise<PolicyShadowRow> {
   const policy = importPolicy(input.policy);
   const { version } = await loadPolicy(ctx.q);
-  const row = await ctx.q.shadow.setShadow({ policy, baseVersion: version, createdBy: input.createdBy, note: input.note });
+  const row = await ctx.q.shadow.setShadow({
+    policy,
+    baseVersion: version,
+    createdBy: input.createdBy,
+    note: input.note,
+  });
   await flushAndFollow(ctx, row);
   return row;
 }
@@ -46,7 +54,11 @@ export async function clearShadow(ctx: ShadowContext, id?: string): Promise<void
 }
 
 function notFound(id: string | undefined): AppError {
-  return new AppError('not_found:shadow', 404, id === undefined ? 'No shadow policy is set' : 'That shadow policy is no longer set');
+  return new AppError(
+    'not_found:shadow',
+    404,
+    id === undefined ? 'No shadow policy is set' : 'That shadow policy is no longer set',
+  );
 }
 
 /**
@@ -54,12 +66,20 @@ function notFound(id: string | undefined): AppError {
  * shadow cleared, in one transaction. `expectedVersion` is the live version the admin saw (412 when
  * it changed, as for PUT /api/policy).
  */
-export async function promoteShadow(ctx: ShadowContext, input: { expectedVersion: number; promotedBy: string }): Promise<StoredPolicy> {
+export async function promoteShadow(
+  ctx: ShadowContext,
+  input: { expectedVersion: number; promotedBy: string },
+): Promise<StoredPolicy> {
   const saved = await ctx.db.transaction(async (tx) => {
     const q = createQueries(tx);
     const shadow = await getShadow(q);
     const note = `Promoted from the shadow set by ${shadow.createdBy} against version ${shadow.baseVersion}`;
-    const stored = await savePolicyVersion(q, { policy: shadow.policy, expectedVersion: input.expectedVersion, createdBy: input.promotedBy, note });
+    const stored = await savePolicyVersion(q, {
+      policy: shadow.policy,
+      expectedVersion: input.expectedVersion,
+      createdBy: input.promotedBy,
+      note,
+    });
     await q.shadow.clearShadow({ id: shadow.id });
     return stored;
   });

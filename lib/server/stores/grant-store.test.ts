@@ -32,7 +32,9 @@ describeStores('DbGrantStore', (store) => {
   it('an Always Allow grant is stored and applies to a fresh agent of the same session only', async () => {
     const first = createAgent({ workspace, grants: new DbGrantStore(store().q.grants) });
     expect(await relaysOf(first.invoke(say('$ echo one', 's1')), { approved: true, always: true })).toHaveLength(1);
-    expect((await store().q.grants.listGrants({ sessionId: 's1' })).map((g) => g.rule.params)).toEqual([{ command: 'echo *' }]);
+    expect((await store().q.grants.listGrants({ sessionId: 's1' })).map((g) => g.rule.params)).toEqual([
+      { command: 'echo *' },
+    ]);
     const later = createAgent({ workspace, grants: new DbGrantStore(store().q.grants) });
     expect(await relaysOf(later.invoke(say('$ echo two', 's1')), { approved: false })).toHaveLength(0);
     expect(await relaysOf(later.invoke(say('$ echo three', 's2')), { approved: false })).toHaveLength(1);
@@ -45,7 +47,13 @@ describeStores('DbGrantStore', (store) => {
   });
 
   it('an allow-once grant is consumed by its first use', async () => {
-    await store().q.grants.createGrant({ rule: { action: 'allow', tool: 'bash', params: { command: 'echo *' } }, scope: 'session', sessionId: 's1', createdBy: 'admin', once: true });
+    await store().q.grants.createGrant({
+      rule: { action: 'allow', tool: 'bash', params: { command: 'echo *' } },
+      scope: 'session',
+      sessionId: 's1',
+      createdBy: 'admin',
+      once: true,
+    });
     const agent = createAgent({ workspace, grants: new DbGrantStore(store().q.grants) });
     expect(await relaysOf(agent.invoke(say('$ echo once', 's1')), { approved: false })).toHaveLength(0);
     expect(await store().q.grants.listGrants({ sessionId: 's1' })).toEqual([]);

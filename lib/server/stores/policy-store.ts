@@ -1,7 +1,15 @@
 // The stored policy: the latest version in the database, seeded with the built-in default policy
 // on first start. Every save is a new version; a save against a stale version is refused.
 import type { Queries } from '../../db';
-import { compilePolicy, DEFAULT_POLICY, describeTestResult, importPolicy, runPolicyTests, salvagePolicy, type Policy } from '../../policy';
+import {
+  compilePolicy,
+  DEFAULT_POLICY,
+  describeTestResult,
+  importPolicy,
+  runPolicyTests,
+  salvagePolicy,
+  type Policy,
+} from '../../policy';
 import { AppError } from '../http/errors';
 
 export interface StoredPolicy {
@@ -13,7 +21,12 @@ export async function loadPolicy(q: Queries): Promise<StoredPolicy> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const latest = await q.policies.getLatestPolicy();
     if (latest) return { version: latest.version, policy: usable(latest.version, latest.policy) };
-    const seeded = await q.policies.savePolicy({ policy: compilePolicy(DEFAULT_POLICY).policy, expectedVersion: 0, createdBy: 'system', note: 'Built-in default policy' });
+    const seeded = await q.policies.savePolicy({
+      policy: compilePolicy(DEFAULT_POLICY).policy,
+      expectedVersion: 0,
+      createdBy: 'system',
+      note: 'Built-in default policy',
+    });
     if (seeded.ok) return { version: seeded.version.version, policy: seeded.version.policy as Policy };
     // Another process seeded it first: read theirs.
   }
@@ -31,7 +44,9 @@ function usable(version: number, stored: unknown): Policy {
   const { policy, issues } = salvagePolicy(stored);
   if (issues.length > 0 && !reported.has(version)) {
     reported.add(version);
-    console.error(`[gatehouse] The stored policy (version ${version}) does not validate; its invalid rules are replaced (deny and ask rules widened to their whole tool, allow rules disabled) until an admin saves a valid one: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+    console.error(
+      `[gatehouse] The stored policy (version ${version}) does not validate; its invalid rules are replaced (deny and ask rules widened to their whole tool, allow rules disabled) until an admin saves a valid one: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    );
   }
   return policy;
 }
@@ -41,14 +56,31 @@ function usable(version: number, stored: unknown): Policy {
  * Accepts any format importPolicy reads; an invalid document throws PolicyValidationError (400),
  * one whose tests fail (run with paths resolved against `workspaceRoot`) a 422 naming each.
  */
-export async function savePolicyVersion(q: Queries, input: { policy: unknown; expectedVersion: number; createdBy: string; note?: string; workspaceRoot?: string }): Promise<StoredPolicy> {
+export async function savePolicyVersion(
+  q: Queries,
+  input: { policy: unknown; expectedVersion: number; createdBy: string; note?: string; workspaceRoot?: string },
+): Promise<StoredPolicy> {
   const policy = importPolicy(input.policy);
   assertPolicyTestsPass(policy, input.workspaceRoot);
-  const saved = await q.policies.savePolicy({ policy, expectedVersion: input.expectedVersion, createdBy: input.createdBy, note: input.note });
+  const saved = await q.policies.savePolicy({
+    policy,
+    expectedVersion: input.expectedVersion,
+    createdBy: input.createdBy,
+    note: input.note,
+  });
   if (!saved.ok) {
-    throw new AppError('conflict:policy_version', 412, `The policy changed since version ${input.expectedVersion}: it is now version ${saved.currentVersion}. Reload and apply your edit again.`, { currentVersion: saved.currentVersion });
+    throw new AppError(
+      'conflict:policy_version',
+      412,
+      `The policy changed since version ${input.expectedVersion}: it is now version ${saved.currentVersion}. Reload and apply your edit again.`,
+      { currentVersion: saved.currentVersion },
+    );
   }
-  await q.audit.recordAudit({ kind: 'policy_edit', decidedBy: input.createdBy, details: { version: saved.version.version, note: input.note, rules: policy.rules.length } });
+  await q.audit.recordAudit({
+    kind: 'policy_edit',
+    decidedBy: input.createdBy,
+    details: { version: saved.version.version, note: input.note, rules: policy.rules.length },
+  });
   return { version: saved.version.version, policy };
 }
 
@@ -60,5 +92,10 @@ export function assertPolicyTestsPass(policy: Policy, workspaceRoot?: string): v
   const failures = report.results.filter((r) => !r.pass);
   const fields = failures.map((r) => ({ path: `tests.${r.index}`, message: describeTestResult(r) }));
   const more = failures.length > 1 ? ` (and ${failures.length - 1} more)` : '';
-  throw new AppError('unprocessable:policy_tests', 422, `The policy was not saved: ${report.failed} of ${report.results.length} tests fail: ${fields[0]!.message}${more}`, { fields, failures });
+  throw new AppError(
+    'unprocessable:policy_tests',
+    422,
+    `The policy was not saved: ${report.failed} of ${report.results.length} tests fail: ${fields[0]!.message}${more}`,
+    { fields, failures },
+  );
 }

@@ -11,23 +11,36 @@ import { createAgent, type AgentEvent } from '../../agent';
 import { DbRelayStore } from './relay-store';
 
 const request = (id: string, expiresIn = 60_000): RelayRequest => ({
-  id, kind: 'permission', runId: 'run-1', sessionId: 's1', agentId: 'main', parents: [], toolCallId: `call-${id}`, tool: 'bash',
-  params: { command: 'ls' }, decision: { action: 'ask', reason: 'default_action', explanation: 'asks' }, suggestedRules: [], prompt: '?',
-  createdAt: Date.now(), expiresAt: Date.now() + expiresIn,
+  id,
+  kind: 'permission',
+  runId: 'run-1',
+  sessionId: 's1',
+  agentId: 'main',
+  parents: [],
+  toolCallId: `call-${id}`,
+  tool: 'bash',
+  params: { command: 'ls' },
+  decision: { action: 'ask', reason: 'default_action', explanation: 'asks' },
+  suggestedRules: [],
+  prompt: '?',
+  createdAt: Date.now(),
+  expiresAt: Date.now() + expiresIn,
 });
 
 describeStores('DbRelayStore', (store) => {
   it('announces each settlement it wins once, after storing it; a failing announcement does not undo it', async () => {
     const announced: string[] = [];
     const errors: Error[] = [];
-    const broker = new DurableRelayBroker(new DbRelayStore(store().q.relays, {
-      onSettled: async (id) => {
-        announced.push(id);
-        expect((await store().q.relays.getRelay({ id }))?.status).not.toBe('pending');
-        if (id === 'r2') throw new Error('notify failed');
-      },
-      onError: (error) => errors.push(error),
-    }));
+    const broker = new DurableRelayBroker(
+      new DbRelayStore(store().q.relays, {
+        onSettled: async (id) => {
+          announced.push(id);
+          expect((await store().q.relays.getRelay({ id }))?.status).not.toBe('pending');
+          if (id === 'r2') throw new Error('notify failed');
+        },
+        onError: (error) => errors.push(error),
+      }),
+    );
     await broker.register(request('r1'));
     await broker.register(request('r2'));
     await broker.resolve('r1', { approved: true }, 'alice');
@@ -42,12 +55,21 @@ describeStores('DbRelayStore', (store) => {
     const b = new DurableRelayBroker(new DbRelayStore(store().q.relays));
     await a.register(request('r'));
     const waiting = a.wait('r');
-    const answers = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).resolve('r', { approved: i % 3 === 0, reason: `r${i}` }, `user${i}`)));
-    const winners = answers.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof a.resolve>>> => r.status === 'fulfilled');
+    const answers = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        (i % 2 ? a : b).resolve('r', { approved: i % 3 === 0, reason: `r${i}` }, `user${i}`),
+      ),
+    );
+    const winners = answers.filter(
+      (r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof a.resolve>>> => r.status === 'fulfilled',
+    );
     expect(winners).toHaveLength(1);
     for (const loser of answers.filter((r) => r.status === 'rejected')) {
       expect((loser as PromiseRejectedResult).reason).toBeInstanceOf(RelayAlreadyResolvedError);
-      expect((loser as PromiseRejectedResult).reason.outcome).toMatchObject({ status: winners[0]!.value.status, decidedBy: winners[0]!.value.decidedBy });
+      expect((loser as PromiseRejectedResult).reason.outcome).toMatchObject({
+        status: winners[0]!.value.status,
+        decidedBy: winners[0]!.value.decidedBy,
+      });
     }
     await a.notify('r');
     await expect(waiting).resolves.toMatchObject({ decidedBy: winners[0]!.value.decidedBy });
@@ -62,12 +84,19 @@ describeStores('DbRelayStore', (store) => {
     await broker.resolve('c1', { approved: true }, 'alice', claim);
     await waiting;
     expect(order).toEqual(['claimed: true', 'woken']);
-    expect(await store().q.toolExecutions.getToolExecution({ runId: 'run-1', toolCallId: 'call-c1' })).toMatchObject({ status: 'claimed' });
+    expect(await store().q.toolExecutions.getToolExecution({ runId: 'run-1', toolCallId: 'call-c1' })).toMatchObject({
+      status: 'claimed',
+    });
     // A denial, or a losing answer, claims nothing, and says so.
     await broker.register(request('c2'));
     const told: boolean[] = [];
-    await broker.resolve('c2', { approved: false }, 'alice', { toolCallId: 'call-c2', done: (claimed) => told.push(claimed) });
-    await expect(broker.resolve('c1', { approved: true }, 'bob', { toolCallId: 'call-c1', done: (claimed) => told.push(claimed) })).rejects.toBeInstanceOf(RelayAlreadyResolvedError);
+    await broker.resolve('c2', { approved: false }, 'alice', {
+      toolCallId: 'call-c2',
+      done: (claimed) => told.push(claimed),
+    });
+    await expect(
+      broker.resolve('c1', { approved: true }, 'bob', { toolCallId: 'call-c1', done: (claimed) => told.push(claimed) }),
+    ).rejects.toBeInstanceOf(RelayAlreadyResolvedError);
     expect(told).toEqual([false, false]);
     expect(await store().q.toolExecutions.getToolExecution({ runId: 'run-1', toolCallId: 'call-c2' })).toBeUndefined();
   });
@@ -105,7 +134,10 @@ describeStores('DbRelayStore', (store) => {
       }
       expect(events.find((e) => e.type === 'tool_result')).toMatchObject({ output: 'stored\n' });
       const relayId = (events.find((e) => e.type === 'relay') as Extract<AgentEvent, { type: 'relay' }>).id;
-      expect(await store().q.relays.getRelay({ id: relayId })).toMatchObject({ status: 'approved', decidedBy: 'alice' });
+      expect(await store().q.relays.getRelay({ id: relayId })).toMatchObject({
+        status: 'approved',
+        decidedBy: 'alice',
+      });
     } finally {
       await rm(workspace, { recursive: true, force: true });
     }

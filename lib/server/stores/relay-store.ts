@@ -5,7 +5,16 @@
 // the instance whose run waits for the relay re-reads it at once.
 import type { RelayQueries } from '../../db';
 import { toRelayOutcome, toRelayRecord } from '../../db';
-import { RelayNotFoundError, type ApprovalClaim, type RelayFilter, type RelayOutcome, type RelayRecord, type RelayRequest, type RelayStore, type ResolveResult } from '../../relay';
+import {
+  RelayNotFoundError,
+  type ApprovalClaim,
+  type RelayFilter,
+  type RelayOutcome,
+  type RelayRecord,
+  type RelayRequest,
+  type RelayStore,
+  type ResolveResult,
+} from '../../relay';
 
 export interface DbRelayStoreOptions {
   /** Called after a settlement (decision, expiry, cancellation) was stored; its failure is only reported. */
@@ -25,7 +34,10 @@ export class DbRelayStore implements RelayStore {
   ) {}
 
   async insert(request: RelayRequest): Promise<void> {
-    await this.relays.insertRelay({ request, ...(this.options.leaseOwner === undefined ? {} : { leaseOwner: this.options.leaseOwner }) });
+    await this.relays.insertRelay({
+      request,
+      ...(this.options.leaseOwner === undefined ? {} : { leaseOwner: this.options.leaseOwner }),
+    });
   }
 
   async get(id: string): Promise<RelayRecord | undefined> {
@@ -57,7 +69,14 @@ export class DbRelayStore implements RelayStore {
         response: outcome.response,
         reason: outcome.reason,
         decidedBy: outcome.decidedBy,
-        ...(claim ? { claim: { toolCallId: claim.toolCallId, ...(claim.leaseOwner === undefined ? {} : { leaseOwner: claim.leaseOwner }) } } : {}),
+        ...(claim
+          ? {
+              claim: {
+                toolCallId: claim.toolCallId,
+                ...(claim.leaseOwner === undefined ? {} : { leaseOwner: claim.leaseOwner }),
+              },
+            }
+          : {}),
       });
       claimed = result.ok && result.claimed === true;
       return this.resultOf(id, result);

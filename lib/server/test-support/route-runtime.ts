@@ -44,10 +44,22 @@ export function withRouteRuntime(prefix = 'gatehouse-routes-'): RouteRuntime {
 }
 
 /** A request to `url` (a path), with a Bearer token and a JSON body, as a script sends it. */
-export function apiRequest(method: string, url: string, { token = ADMIN_TOKEN, json, headers = {} }: { token?: string; json?: unknown; headers?: Record<string, string> } = {}): Request {
+export function apiRequest(
+  method: string,
+  url: string,
+  {
+    token = ADMIN_TOKEN,
+    json,
+    headers = {},
+  }: { token?: string; json?: unknown; headers?: Record<string, string> } = {},
+): Request {
   return new Request(new URL(url, ORIGIN), {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     ...(json === undefined ? {} : { body: JSON.stringify(json) }),
   });
 }

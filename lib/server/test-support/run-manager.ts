@@ -40,7 +40,12 @@ export function testRunManager(q: Queries, workspace: string, overrides: Partial
 }
 
 /** Follows a run until `done`, calling `onEvent` for each stored event; resolves with all of them. */
-export function followRun(m: RunManager, runId: string, afterSeq = 0, onEvent: (e: LoggedEvent) => void | Promise<void> = () => undefined): Promise<LoggedEvent[]> {
+export function followRun(
+  m: RunManager,
+  runId: string,
+  afterSeq = 0,
+  onEvent: (e: LoggedEvent) => void | Promise<void> = () => undefined,
+): Promise<LoggedEvent[]> {
   return new Promise<LoggedEvent[]>((resolve, reject) => {
     const seen: LoggedEvent[] = [];
     void m
@@ -54,6 +59,9 @@ export function followRun(m: RunManager, runId: string, afterSeq = 0, onEvent: (
 }
 
 /** The events of one type, typed as such. */
-export function ofType<T extends LoggedEvent['type']>(events: readonly LoggedEvent[], type: T): Extract<LoggedEvent, { type: T }>[] {
+export function ofType<T extends LoggedEvent['type']>(
+  events: readonly LoggedEvent[],
+  type: T,
+): Extract<LoggedEvent, { type: T }>[] {
   return events.filter((e): e is Extract<LoggedEvent, { type: T }> => e.type === type);
 }

@@ -12,8 +12,8 @@ export default function SeedChatPage() {
     <RequireRole action="runs:start" pathname="/examples/seed-chat">
       <h1 className="page-title">Seed example: chat</h1>
       <p className="page-lead">
-        The relay design&apos;s React component as written there: Start sends &ldquo;Deploy to staging&rdquo; with an empty allowlist, and the
-        approval it raises is answered with Approve Once, Always Allow or Deny.
+        The relay design&apos;s React component as written there: Start sends &ldquo;Deploy to staging&rdquo; with an
+        empty allowlist, and the approval it raises is answered with Approve Once, Always Allow or Deny.
       </p>
       <div className="seed-chat">
         <ChatInterface />

@@ -12,6 +12,11 @@ export const dynamic = 'force-dynamic';
 
 export const POST = handle('public', async (request, _params, rt) => {
   const { token } = await readJson(request, LoginTokenSchema, rt.config.maxBodyBytes);
-  const user = await exchangeLoginToken({ q: rt.q, token, throttle: rt.loginThrottle, ip: clientIp(request.headers, { trustedProxies: rt.config.trustedProxies }) });
+  const user = await exchangeLoginToken({
+    q: rt.q,
+    token,
+    throttle: rt.loginThrottle,
+    ip: clientIp(request.headers, { trustedProxies: rt.config.trustedProxies }),
+  });
   return await sessionResponse(request, rt, user);
 });

@@ -11,6 +11,12 @@ export const dynamic = 'force-dynamic';
 
 export const POST = handle('public', async (request, _params, rt) => {
   const { username, password } = await readJson(request, LoginSchema, rt.config.maxBodyBytes);
-  const user = await loginWithPassword({ q: rt.q, username, password, throttle: rt.loginThrottle, ip: clientIp(request.headers, { trustedProxies: rt.config.trustedProxies }) });
+  const user = await loginWithPassword({
+    q: rt.q,
+    username,
+    password,
+    throttle: rt.loginThrottle,
+    ip: clientIp(request.headers, { trustedProxies: rt.config.trustedProxies }),
+  });
   return await sessionResponse(request, rt, user);
 });

@@ -10,5 +10,13 @@ export const dynamic = 'force-dynamic';
 
 export const POST = handle('public', async (request, _params, rt) => {
   await endSession({ q: rt.q, cookieHeader: request.headers.get('cookie'), secret: rt.sessionSecret });
-  return Response.json({ success: true }, { headers: { 'Set-Cookie': clearSessionCookieHeader({ secure: isSecureRequest(request) }), 'Cache-Control': 'no-store' } });
+  return Response.json(
+    { success: true },
+    {
+      headers: {
+        'Set-Cookie': clearSessionCookieHeader({ secure: isSecureRequest(request) }),
+        'Cache-Control': 'no-store',
+      },
+    },
+  );
 });

@@ -5,4 +5,6 @@ import { toMe } from '../session';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = handle('signed-in', async (_request, _params, _rt, user) => Response.json(toMe(user), { headers: { 'Cache-Control': 'no-store' } }));
+export const GET = handle('signed-in', async (_request, _params, _rt, user) =>
+  Response.json(toMe(user), { headers: { 'Cache-Control': 'no-store' } }),
+);

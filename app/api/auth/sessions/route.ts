@@ -8,6 +8,22 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const DELETE = handle('signed-in', async (request, _params, rt, me) => {
-  const ended = await endUserSessions({ q: rt.q, userId: me.id, audit: { by: me.username, kind: 'user_sessions_ended', details: (n) => ({ userId: me.id, username: me.username, ended: n }) } });
-  return Response.json({ ended }, { headers: { 'Set-Cookie': clearSessionCookieHeader({ secure: isSecureRequest(request) }), 'Cache-Control': 'no-store' } });
+  const ended = await endUserSessions({
+    q: rt.q,
+    userId: me.id,
+    audit: {
+      by: me.username,
+      kind: 'user_sessions_ended',
+      details: (n) => ({ userId: me.id, username: me.username, ended: n }),
+    },
+  });
+  return Response.json(
+    { ended },
+    {
+      headers: {
+        'Set-Cookie': clearSessionCookieHeader({ secure: isSecureRequest(request) }),
+        'Cache-Control': 'no-store',
+      },
+    },
+  );
 });

@@ -9,7 +9,13 @@ export const DELETE = handle<{ id: string }>('grants:manage', async (_request, {
   const revoked = await rt.q.grants.revokeGrant({
     id,
     revokedBy: me.username,
-    audit: (grant) => ({ kind: 'grant_revoked', sessionId: grant.sessionId ?? undefined, decidedBy: me.username, rule: grant.rule, details: { grantId: id } }),
+    audit: (grant) => ({
+      kind: 'grant_revoked',
+      sessionId: grant.sessionId ?? undefined,
+      decidedBy: me.username,
+      rule: grant.rule,
+      details: { grantId: id },
+    }),
   });
   if (!revoked) throw new AppError('not_found:grant', 404, 'No such live grant');
   return Response.json({ success: true });

@@ -18,9 +18,14 @@ export const POST = handle('policy:read', async (request, _params, rt, user) => 
   const ctx = { mode: body.mode, workspaceRoot: rt.config.workspace, risk: riskOf(body.call.tool) };
   if (body.policy !== undefined) {
     if (!can(user, 'policy:edit')) {
-      throw new AppError('forbidden:policy:edit', 403, 'Only admins may test a call against a draft policy; leave out `policy` to test against the stored one', {
-        fields: [{ path: 'policy', message: 'only admins may send a draft policy' }],
-      });
+      throw new AppError(
+        'forbidden:policy:edit',
+        403,
+        'Only admins may test a call against a draft policy; leave out `policy` to test against the stored one',
+        {
+          fields: [{ path: 'policy', message: 'only admins may send a draft policy' }],
+        },
+      );
     }
     return Response.json({ decision: evaluate(importPolicy(body.policy), body.call, ctx) });
   }

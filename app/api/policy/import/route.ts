@@ -21,6 +21,12 @@ export const POST = handle('policy:read', async (request, _params, rt, user) => 
   const expected = dryRun ? 0 : expectedVersion(request);
   const doc = await readJson(request, z.unknown(), rt.config.maxBodyBytes);
   if (dryRun) return Response.json({ policy: importPolicy(doc) });
-  const saved = await savePolicyVersion(rt.q, { policy: doc, expectedVersion: expected, createdBy: user.username, note: 'Imported', workspaceRoot: rt.config.workspace });
+  const saved = await savePolicyVersion(rt.q, {
+    policy: doc,
+    expectedVersion: expected,
+    createdBy: user.username,
+    note: 'Imported',
+    workspaceRoot: rt.config.workspace,
+  });
   return Response.json(saved, { headers: { ETag: `"${saved.version}"` } });
 });

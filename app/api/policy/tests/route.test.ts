@@ -21,12 +21,19 @@ async function live(): Promise<{ version: number; policy: { tests?: unknown[]; r
   return (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
 }
 
-const put = (version: number, policy: unknown, token?: string) => putPolicy(apiRequest('PUT', '/api/policy', { token, json: { policy }, headers: { 'if-match': `"${version}"` } }), noParams);
+const put = (version: number, policy: unknown, token?: string) =>
+  putPolicy(
+    apiRequest('PUT', '/api/policy', { token, json: { policy }, headers: { 'if-match': `"${version}"` } }),
+    noParams,
+  );
 
 describe('PUT /api/policy runs the policy tests', () => {
   it('refuses a policy whose tests fail with 422 naming each failing test, and keeps the live policy', async () => {
     const before = await live();
-    const response = await put(before.version, { rules, tests: [passing, failing, { call: { tool: 'bash', params: { command: 'ls' } }, expect: 'allow', mode: 'plan' }] });
+    const response = await put(before.version, {
+      rules,
+      tests: [passing, failing, { call: { tool: 'bash', params: { command: 'ls' } }, expect: 'allow', mode: 'plan' }],
+    });
     expect(response.status).toBe(422);
     const { error } = await response.json();
     expect(error.code).toBe('unprocessable:policy_tests');
@@ -34,7 +41,9 @@ describe('PUT /api/policy runs the policy tests', () => {
       { path: 'tests.1', message: 'test #2 "status is free": bash {"command":"git status"}: expected deny, got allow' },
       { path: 'tests.2', message: 'test #3: bash {"command":"ls"} in mode plan: expected allow, got deny' },
     ]);
-    expect(error.failures.map((f: { index: number; expect: string; got: string }) => [f.index, f.expect, f.got])).toEqual([
+    expect(
+      error.failures.map((f: { index: number; expect: string; got: string }) => [f.index, f.expect, f.got]),
+    ).toEqual([
       [1, 'deny', 'allow'],
       [2, 'allow', 'deny'],
     ]);
@@ -68,23 +77,36 @@ describe('POST /api/policy/import runs the policy tests', () => {
   it('refuses an import whose tests fail with 422, in a foreign format too, and keeps the live policy', async () => {
     const before = await live();
     const doc = { allowlist: [{ tool: 'bash', params: { command: 'git status' } }], tests: [failing] };
-    const response = await importPolicy(apiRequest('POST', '/api/policy/import', { json: doc, headers: { 'if-match': `"${before.version}"` } }), noParams);
+    const response = await importPolicy(
+      apiRequest('POST', '/api/policy/import', { json: doc, headers: { 'if-match': `"${before.version}"` } }),
+      noParams,
+    );
     expect(response.status).toBe(422);
-    expect((await response.json()).error.fields).toEqual([{ path: 'tests.0', message: 'test #1 "status is free": bash {"command":"git status"}: expected deny, got allow' }]);
+    expect((await response.json()).error.fields).toEqual([
+      { path: 'tests.0', message: 'test #1 "status is free": bash {"command":"git status"}: expected deny, got allow' },
+    ]);
     expect(await live()).toEqual(before);
   });
 
   it('imports a policy whose tests pass, with its tests', async () => {
     const before = await live();
-    const doc = { default_action: 'deny', rules: [{ tool: 'bash', action: 'approve' }], tests: [{ call: { tool: 'bash', params: { command: 'ls' } }, expect: 'approve' }] };
-    const response = await importPolicy(apiRequest('POST', '/api/policy/import', { json: doc, headers: { 'if-match': `"${before.version}"` } }), noParams);
+    const doc = {
+      default_action: 'deny',
+      rules: [{ tool: 'bash', action: 'approve' }],
+      tests: [{ call: { tool: 'bash', params: { command: 'ls' } }, expect: 'approve' }],
+    };
+    const response = await importPolicy(
+      apiRequest('POST', '/api/policy/import', { json: doc, headers: { 'if-match': `"${before.version}"` } }),
+      noParams,
+    );
     expect(response.status).toBe(200);
     expect((await live()).policy.tests).toEqual([{ call: { tool: 'bash', params: { command: 'ls' } }, expect: 'ask' }]);
   });
 });
 
 describe('POST /api/policy/tests runs the tests without saving', () => {
-  const run = (json: unknown, token?: string) => runTests(apiRequest('POST', '/api/policy/tests', { json, token }), noParams);
+  const run = (json: unknown, token?: string) =>
+    runTests(apiRequest('POST', '/api/policy/tests', { json, token }), noParams);
 
   it("answers each test's result and saves nothing", async () => {
     const before = await live();
@@ -92,14 +114,27 @@ describe('POST /api/policy/tests runs the tests without saving', () => {
     expect(response.status).toBe(200);
     const report = await response.json();
     expect(report).toMatchObject({ passed: 1, failed: 1 });
-    expect(report.results[1]).toMatchObject({ index: 1, name: 'status is free', expect: 'deny', got: 'allow', pass: false, reason: 'matched_rule', rule: { index: 0 } });
+    expect(report.results[1]).toMatchObject({
+      index: 1,
+      name: 'status is free',
+      expect: 'deny',
+      got: 'allow',
+      pass: false,
+      reason: 'matched_rule',
+      rule: { index: 0 },
+    });
     expect(report.results[1].explanation).toMatch(/rule #1/);
     expect(await live()).toEqual(before);
   });
 
   it('resolves paths against the server workspace', async () => {
     const workspace = server.rt().config.workspace;
-    const response = await run({ policy: { rules: [{ action: 'deny', tool: 'read_file', params: { path: `${workspace}/.env` } }], tests: [{ call: { tool: 'read_file', params: { path: '.env' } }, expect: 'deny' }] } });
+    const response = await run({
+      policy: {
+        rules: [{ action: 'deny', tool: 'read_file', params: { path: `${workspace}/.env` } }],
+        tests: [{ call: { tool: 'read_file', params: { path: '.env' } }, expect: 'deny' }],
+      },
+    });
     expect(await response.json()).toMatchObject({ passed: 1, failed: 0 });
   });
 

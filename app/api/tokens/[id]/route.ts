@@ -12,7 +12,11 @@ export const DELETE = handle<{ id: string }>('tokens:manage:own', async (_reques
     q: rt.q,
     id,
     userId: me.id,
-    audit: { by: me.username, kind: 'token_revoked', details: (t) => t && { tokenId: id, name: t.name, userId: me.id } },
+    audit: {
+      by: me.username,
+      kind: 'token_revoked',
+      details: (t) => t && { tokenId: id, name: t.name, userId: me.id },
+    },
   });
   if (!revoked) throw new AppError('not_found:token', 404, 'No such live token of yours');
   return Response.json({ success: true });

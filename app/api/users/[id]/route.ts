@@ -23,7 +23,11 @@ export const PATCH = handle<{ id: string }>('users:manage', async (request, { id
   };
   // The audit row (what changed, from and to) is written in the change's transaction.
   const changesOf = (after: PublicUser) =>
-    Object.fromEntries((['displayName', 'role', 'disabled'] as const).filter((key) => before[key] !== after[key]).map((key) => [key, { from: before[key], to: after[key] }]));
+    Object.fromEntries(
+      (['displayName', 'role', 'disabled'] as const)
+        .filter((key) => before[key] !== after[key])
+        .map((key) => [key, { from: before[key], to: after[key] }]),
+    );
   const after =
     Object.keys(change).length === 0
       ? toPublicUser(before)
@@ -31,7 +35,14 @@ export const PATCH = handle<{ id: string }>('users:manage', async (request, { id
           q: rt.q,
           id,
           ...change,
-          audit: { by: user.username, kind: 'user_changed', details: (u) => (Object.keys(changesOf(u)).length > 0 ? { userId: id, username: u.username, changes: changesOf(u) } : undefined) },
+          audit: {
+            by: user.username,
+            kind: 'user_changed',
+            details: (u) =>
+              Object.keys(changesOf(u)).length > 0
+                ? { userId: id, username: u.username, changes: changesOf(u) }
+                : undefined,
+          },
         });
   return Response.json({ user: after });
 });

@@ -9,4 +9,6 @@ export const UpdateUserSchema = z
     displayName: z.string().trim().min(1).max(100).optional(),
   })
   .strict()
-  .refine((body) => body.role !== undefined || body.disabled !== undefined || body.displayName !== undefined, { message: 'send role, disabled or displayName' });
+  .refine((body) => body.role !== undefined || body.disabled !== undefined || body.displayName !== undefined, {
+    message: 'send role, disabled or displayName',
+  });

@@ -22,7 +22,11 @@ const CALLS: Row[] = [
   ['edit a.ts: x => y => z', 'edit_file', { path: 'a.ts', old: 'x', new: 'y => z' }],
   ['edit a.ts: a\\nb => c', 'edit_file', { path: 'a.ts', old: 'a\nb', new: 'c' }],
   ['edit a.ts: remove me =>', 'edit_file', { path: 'a.ts', old: 'remove me', new: '' }],
-  ['edit a.ts: const f = (x)=>x => const f = (y)=>y', 'edit_file', { path: 'a.ts', old: 'const f = (x)=>x', new: 'const f = (y)=>y' }],
+  [
+    'edit a.ts: const f = (x)=>x => const f = (y)=>y',
+    'edit_file',
+    { path: 'a.ts', old: 'const f = (x)=>x', new: 'const f = (y)=>y' },
+  ],
   ['fetch https://example.com/a?b=c', 'fetch_url', { url: 'https://example.com/a?b=c' }],
   ['task reviewer: check the diff', 'task', { agent: 'reviewer', prompt: 'check the diff' }],
   ['task reviewer: look at a: b', 'task', { agent: 'reviewer', prompt: 'look at a: b' }],

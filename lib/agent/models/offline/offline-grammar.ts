@@ -15,14 +15,7 @@
 // ` => `; a trailing `=>` means "replace with nothing".
 import { phraseCommand } from './offline-phrases';
 
-export type OfflineToolName =
-  | 'bash'
-  | 'read_file'
-  | 'list_files'
-  | 'write_file'
-  | 'edit_file'
-  | 'fetch_url'
-  | 'task';
+export type OfflineToolName = 'bash' | 'read_file' | 'list_files' | 'write_file' | 'edit_file' | 'fetch_url' | 'task';
 
 export interface OfflineCall {
   toolName: OfflineToolName;

@@ -15,7 +15,11 @@ describe('offline phrases: each seed message becomes its bash call', () => {
     ['  RUN  THE test suite!  ', 'run the test suite'],
     ['Deploy to staging.', 'deploy to staging'],
   ])('%j -> the command of %j', (line, phrase) => {
-    expect(parseInstructionLine(line)).toEqual({ toolName: 'bash', input: { command: COMMANDS[phrase] }, line: line.trim() });
+    expect(parseInstructionLine(line)).toEqual({
+      toolName: 'bash',
+      input: { command: COMMANDS[phrase] },
+      line: line.trim(),
+    });
   });
 
   it.each([
@@ -29,7 +33,10 @@ describe('offline phrases: each seed message becomes its bash call', () => {
   });
 
   it('a phrase is one instruction line among others', () => {
-    expect(parseInstructions('Deploy to staging\n$ ls').map((call) => call.input.command)).toEqual([COMMANDS['deploy to staging'], 'ls']);
+    expect(parseInstructions('Deploy to staging\n$ ls').map((call) => call.input.command)).toEqual([
+      COMMANDS['deploy to staging'],
+      'ls',
+    ]);
   });
 });
 

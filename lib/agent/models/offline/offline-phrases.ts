@@ -21,6 +21,11 @@ const BY_PHRASE = new Map(OFFLINE_PHRASES.map((entry) => [entry.phrase, entry.co
 
 /** The command a line stands for, or undefined when it is not one of the phrases. */
 export function phraseCommand(line: string): string | undefined {
-  const key = line.trim().replace(/[.!?]+$/, '').trim().replace(/\s+/g, ' ').toLowerCase();
+  const key = line
+    .trim()
+    .replace(/[.!?]+$/, '')
+    .trim()
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
   return BY_PHRASE.get(key);
 }

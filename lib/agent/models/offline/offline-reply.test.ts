@@ -11,7 +11,17 @@ describe('answerLine', () => {
     ['json string', { type: 'json', value: 'plain' }, 'bash: plain'],
     ['error-text', { type: 'error-text', value: 'exit 2: no such file' }, 'bash failed: exit 2: no such file'],
     ['error-json', { type: 'error-json', value: { code: 'timeout' } }, 'bash failed: {"code":"timeout"}'],
-    ['content', { type: 'content', value: [{ type: 'text', text: 'part one' }, { type: 'text', text: 'part two' }] }, 'bash: part one\npart two'],
+    [
+      'content',
+      {
+        type: 'content',
+        value: [
+          { type: 'text', text: 'part one' },
+          { type: 'text', text: 'part two' },
+        ],
+      },
+      'bash: part one\npart two',
+    ],
     ['missing result', undefined, 'bash: (no result)'],
     [
       'denial as text',
@@ -59,7 +69,15 @@ describe('truncateOutput', () => {
 
 describe('HELP_TEXT', () => {
   it('documents every instruction form', () => {
-    for (const form of ['$ <command>', 'read <path>', 'ls [<path>]', 'write <path>: <content>', 'edit <path>: <old> => <new>', 'fetch <url>', 'task <agent>: <prompt>']) {
+    for (const form of [
+      '$ <command>',
+      'read <path>',
+      'ls [<path>]',
+      'write <path>: <content>',
+      'edit <path>: <old> => <new>',
+      'fetch <url>',
+      'task <agent>: <prompt>',
+    ]) {
       expect(HELP_TEXT).toContain(form);
     }
   });

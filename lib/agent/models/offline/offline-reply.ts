@@ -45,12 +45,19 @@ function isDenial(text: string): boolean {
 }
 
 /** Plain text of a tool result plus whether it failed; denials come back whole. */
-export function describeOutput(output: LanguageModelV4ToolResultOutput): { text: string; kind: 'ok' | 'error' | 'denied' } {
+export function describeOutput(output: LanguageModelV4ToolResultOutput): {
+  text: string;
+  kind: 'ok' | 'error' | 'denied';
+} {
   switch (output.type) {
     case 'text':
-      return isDenial(output.value) ? { text: output.value.trim(), kind: 'denied' } : { text: output.value, kind: 'ok' };
+      return isDenial(output.value)
+        ? { text: output.value.trim(), kind: 'denied' }
+        : { text: output.value, kind: 'ok' };
     case 'error-text':
-      return isDenial(output.value) ? { text: output.value.trim(), kind: 'denied' } : { text: output.value, kind: 'error' };
+      return isDenial(output.value)
+        ? { text: output.value.trim(), kind: 'denied' }
+        : { text: output.value, kind: 'error' };
     case 'json':
       return { text: stringify(output.value), kind: 'ok' };
     case 'error-json':

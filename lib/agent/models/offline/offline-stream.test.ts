@@ -1,12 +1,20 @@
 // The offline model at the V4 spec level: part order and shapes, abort, delay, determinism.
-import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import type {
+  LanguageModelV4CallOptions,
+  LanguageModelV4FunctionTool,
+  LanguageModelV4StreamPart,
+} from '@ai-sdk/provider';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chunkText, createOfflineModel } from './offline';
 
 const fn = (name: string): LanguageModelV4FunctionTool => ({ type: 'function', name, inputSchema: { type: 'object' } });
 
 function options(text: string, extra: Partial<LanguageModelV4CallOptions> = {}): LanguageModelV4CallOptions {
-  return { prompt: [{ role: 'user', content: [{ type: 'text', text }] }], tools: [fn('bash'), fn('read_file')], ...extra };
+  return {
+    prompt: [{ role: 'user', content: [{ type: 'text', text }] }],
+    tools: [fn('bash'), fn('read_file')],
+    ...extra,
+  };
 }
 
 async function readAll(stream: ReadableStream<LanguageModelV4StreamPart>): Promise<LanguageModelV4StreamPart[]> {
@@ -38,7 +46,13 @@ describe('offline model stream parts', () => {
     const types = parts.map((part) => part.type);
     expect(types[0]).toBe('stream-start');
     expect(types.at(-1)).toBe('finish');
-    expect(types.slice(types.indexOf('text-end') + 1)).toEqual(['tool-input-start', 'tool-input-delta', 'tool-input-end', 'tool-call', 'finish']);
+    expect(types.slice(types.indexOf('text-end') + 1)).toEqual([
+      'tool-input-start',
+      'tool-input-delta',
+      'tool-input-end',
+      'tool-call',
+      'finish',
+    ]);
 
     const textIds = new Set(parts.flatMap((part) => (part.type.startsWith('text-') && 'id' in part ? [part.id] : [])));
     expect(textIds.size).toBe(1);
@@ -63,7 +77,9 @@ describe('offline model stream parts', () => {
     const model = createOfflineModel();
     const none = await model.doGenerate(options('$ pwd\nread a', { toolChoice: { type: 'none' } }));
     expect(none.content.filter((part) => part.type === 'tool-call')).toEqual([]);
-    const forced = await model.doGenerate(options('$ pwd\nread a', { toolChoice: { type: 'tool', toolName: 'read_file' } }));
+    const forced = await model.doGenerate(
+      options('$ pwd\nread a', { toolChoice: { type: 'tool', toolName: 'read_file' } }),
+    );
     expect(forced.content.flatMap((part) => (part.type === 'tool-call' ? [part.toolName] : []))).toEqual(['read_file']);
   });
 
@@ -81,8 +97,12 @@ describe('offline model stream parts', () => {
     const controller = new AbortController();
     controller.abort();
     const model = createOfflineModel();
-    await expect(model.doStream(options('hi', { abortSignal: controller.signal }))).rejects.toMatchObject({ name: 'AbortError' });
-    await expect(model.doGenerate(options('hi', { abortSignal: controller.signal }))).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(model.doStream(options('hi', { abortSignal: controller.signal }))).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+    await expect(model.doGenerate(options('hi', { abortSignal: controller.signal }))).rejects.toMatchObject({
+      name: 'AbortError',
+    });
   });
 
   it('errors the stream with an AbortError when aborted while streaming', async () => {

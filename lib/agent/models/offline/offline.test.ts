@@ -11,7 +11,10 @@ const tools = {
   read_file: tool({ description: 'Read a file', inputSchema: z.object({ path: z.string() }) }),
   list_files: tool({ description: 'List a directory', inputSchema: z.object({ path: z.string().optional() }) }),
   write_file: tool({ description: 'Write a file', inputSchema: z.object({ path: z.string(), content: z.string() }) }),
-  edit_file: tool({ description: 'Edit a file', inputSchema: z.object({ path: z.string(), old: z.string(), new: z.string() }) }),
+  edit_file: tool({
+    description: 'Edit a file',
+    inputSchema: z.object({ path: z.string(), old: z.string(), new: z.string() }),
+  }),
   fetch_url: tool({ description: 'Fetch a URL', inputSchema: z.object({ url: z.string() }) }),
   task: tool({ description: 'Delegate', inputSchema: z.object({ agent: z.string(), prompt: z.string() }) }),
 };
@@ -81,7 +84,9 @@ describe('offline model through streamText', () => {
   });
 
   it('says when an instruction names a tool that is not offered, and calls the rest', async () => {
-    const { result } = await step([{ role: 'user', content: '$ pwd\nfetch https://example.com' }], { bash: tools.bash });
+    const { result } = await step([{ role: 'user', content: '$ pwd\nfetch https://example.com' }], {
+      bash: tools.bash,
+    });
     expect(await result.text).toBe('Tool fetch_url is not available here, so I skipped: fetch https://example.com');
     expect((await result.toolCalls).map((call) => call.toolName)).toEqual(['bash']);
     expect(await result.finishReason).toBe('tool-calls');
@@ -104,9 +109,24 @@ describe('offline model through streamText', () => {
     const toolMessage: ToolModelMessage = {
       role: 'tool',
       content: [
-        { type: 'tool-result', toolCallId: ls.toolCallId, toolName: 'list_files', output: { type: 'json', value: ['a.txt', 'b.txt'] } },
-        { type: 'tool-result', toolCallId: missing.toolCallId, toolName: 'read_file', output: { type: 'error-text', value: 'not_found: missing.txt' } },
-        { type: 'tool-result', toolCallId: secret.toolCallId, toolName: 'read_file', output: { type: 'text', value: 'Tool execution denied: rule "secrets" denies read_file secret.txt' } },
+        {
+          type: 'tool-result',
+          toolCallId: ls.toolCallId,
+          toolName: 'list_files',
+          output: { type: 'json', value: ['a.txt', 'b.txt'] },
+        },
+        {
+          type: 'tool-result',
+          toolCallId: missing.toolCallId,
+          toolName: 'read_file',
+          output: { type: 'error-text', value: 'not_found: missing.txt' },
+        },
+        {
+          type: 'tool-result',
+          toolCallId: secret.toolCallId,
+          toolName: 'read_file',
+          output: { type: 'text', value: 'Tool execution denied: rule "secrets" denies read_file secret.txt' },
+        },
         { type: 'tool-result', toolCallId: echo.toolCallId, toolName: 'bash', output: { type: 'text', value: 'hi\n' } },
       ],
     };
@@ -127,7 +147,11 @@ describe('offline model through streamText', () => {
   });
 
   it('works through generateText (doGenerate) as well', async () => {
-    const result = await generateText({ model: createOfflineModel(), tools, messages: [{ role: 'user', content: '$ pwd\nls src' }] });
+    const result = await generateText({
+      model: createOfflineModel(),
+      tools,
+      messages: [{ role: 'user', content: '$ pwd\nls src' }],
+    });
     expect(result.toolCalls.map((call) => [call.toolName, call.input])).toEqual([
       ['bash', { command: 'pwd' }],
       ['list_files', { path: 'src' }],
@@ -146,7 +170,12 @@ describe('offline model through streamText', () => {
 
   it('stops streaming when aborted mid-stream', async () => {
     const controller = new AbortController();
-    const result = streamText({ model: createOfflineModel(), tools, messages: [{ role: 'user', content: 'hello' }], abortSignal: controller.signal });
+    const result = streamText({
+      model: createOfflineModel(),
+      tools,
+      messages: [{ role: 'user', content: 'hello' }],
+      abortSignal: controller.signal,
+    });
     const deltas: string[] = [];
     const types: string[] = [];
     for await (const part of result.stream) {

@@ -121,7 +121,13 @@ export function createOfflineModel(settings: OfflineModelOptions = {}): Language
       const content: LanguageModelV4Content[] = [];
       if (plan.text !== '') content.push({ type: 'text', text: plan.text });
       content.push(...toolCalls);
-      return { content, finishReason, usage, warnings: [], response: { id: `resp_${randomSuffix()}`, modelId: OFFLINE_MODEL_ID } };
+      return {
+        content,
+        finishReason,
+        usage,
+        warnings: [],
+        response: { id: `resp_${randomSuffix()}`, modelId: OFFLINE_MODEL_ID },
+      };
     },
 
     async doStream(options) {

@@ -37,7 +37,9 @@ function apply(before: string, diff: string): string {
 
 describe('unifiedDiff', () => {
   it('shows a new file as one added hunk', () => {
-    expect(unifiedDiff('src/a.txt', '', 'one\ntwo\n')).toBe('--- a/src/a.txt\n+++ b/src/a.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n');
+    expect(unifiedDiff('src/a.txt', '', 'one\ntwo\n')).toBe(
+      '--- a/src/a.txt\n+++ b/src/a.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n',
+    );
   });
 
   it('keeps 3 lines of context around a change', () => {
@@ -59,7 +61,9 @@ describe('unifiedDiff', () => {
   });
 
   it('marks a missing final newline', () => {
-    expect(unifiedDiff('f', 'a\nb', 'a\nb\n')).toBe('--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n');
+    expect(unifiedDiff('f', 'a\nb', 'a\nb\n')).toBe(
+      '--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n',
+    );
   });
 
   it('has no hunks when nothing changes', () => {
@@ -73,7 +77,10 @@ describe('unifiedDiff', () => {
         ['a\nb\nc\n', 'a\nB\nc\nd'],
         ['', 'new\nfile\n'],
         ['x\r\ny\r\n', 'x\r\nz\r\n'],
-        [Array.from({ length: 40 }, (_, i) => `${i}\n`).join(''), Array.from({ length: 40 }, (_, i) => `${i % 7 === 0 ? 'x' : i}\n`).join('')],
+        [
+          Array.from({ length: 40 }, (_, i) => `${i}\n`).join(''),
+          Array.from({ length: 40 }, (_, i) => `${i % 7 === 0 ? 'x' : i}\n`).join(''),
+        ],
       ];
       for (const [before, after] of cases) {
         const file = path.join(dir, 'f');
@@ -97,9 +104,11 @@ describe('unifiedDiff', () => {
   });
 
   it('always describes exactly the change (property)', () => {
-    const text = fc.array(fc.constantFrom('a', 'b', 'c', 'd', '', 'a b'), { maxLength: 30 }).chain((lines) =>
-      fc.tuple(fc.constant(lines.join('\n')), fc.boolean()).map(([t, nl]) => (nl && t !== '' ? `${t}\n` : t)),
-    );
+    const text = fc
+      .array(fc.constantFrom('a', 'b', 'c', 'd', '', 'a b'), { maxLength: 30 })
+      .chain((lines) =>
+        fc.tuple(fc.constant(lines.join('\n')), fc.boolean()).map(([t, nl]) => (nl && t !== '' ? `${t}\n` : t)),
+      );
     fc.assert(
       fc.property(text, text, (before, after) => {
         expect(apply(before, unifiedDiff('f', before, after))).toBe(after);

@@ -99,7 +99,8 @@ export async function writeTextFile(target: WorkspacePath, content: string, crea
     const stats = await handle.stat();
     if (!stats.isFile()) throw new ToolError('refused', `${target.rel} is not a regular file.`);
     // Checked on the opened descriptor: a link made after an earlier check is caught here.
-    if (stats.nlink > 1) throw new ToolError('refused', `refusing to write: ${hardLinksNote(target.rel, stats.nlink)}.`);
+    if (stats.nlink > 1)
+      throw new ToolError('refused', `refusing to write: ${hardLinksNote(target.rel, stats.nlink)}.`);
     await handle.truncate(0);
     await handle.writeFile(content, 'utf8');
   } catch (error) {
@@ -119,7 +120,10 @@ async function openChecked(target: WorkspacePath, flags: number): Promise<FileHa
   const opened = await openedPath(handle);
   if (opened !== undefined && opened !== target.real) {
     await handle.close();
-    throw new ToolError('outside_workspace', `Path "${target.rel}" changed while being opened (now ${opened}); refused.`);
+    throw new ToolError(
+      'outside_workspace',
+      `Path "${target.rel}" changed while being opened (now ${opened}); refused.`,
+    );
   }
   return handle;
 }

@@ -55,13 +55,19 @@ describe.each(ESCAPES)('%s', (_name, inputOf) => {
 
   it('write_file refuses it (execute and preview) and writes nothing outside', async () => {
     await expectRefused(() => writeFileTool.preview!({ path: input(), content: 'pwned' }, t), input());
-    await expectRefused(() => writeFileTool.execute({ path: input(), content: 'pwned' }, toolContext(t.workspace)), input());
+    await expectRefused(
+      () => writeFileTool.execute({ path: input(), content: 'pwned' }, toolContext(t.workspace)),
+      input(),
+    );
     await expectOutsideUnchanged();
   });
 
   it('edit_file refuses it (execute and preview) and changes nothing outside', async () => {
     await expectRefused(() => editFileTool.preview!({ path: input(), old: 'secret', new: 'pwned' }, t), input());
-    await expectRefused(() => editFileTool.execute({ path: input(), old: 'secret', new: 'pwned' }, toolContext(t.workspace)), input());
+    await expectRefused(
+      () => editFileTool.execute({ path: input(), old: 'secret', new: 'pwned' }, toolContext(t.workspace)),
+      input(),
+    );
     await expectOutsideUnchanged();
   });
 });

@@ -13,8 +13,13 @@ beforeEach(async () => {
 });
 afterEach(() => t.cleanup());
 
-const edit = (old: string, replacement: string) => editFileTool.execute({ path: 'app.ts', old, new: replacement }, toolContext(t.workspace));
-const failure = (old: string) => edit(old, 'x').then(() => undefined, (e: unknown) => e as ToolError);
+const edit = (old: string, replacement: string) =>
+  editFileTool.execute({ path: 'app.ts', old, new: replacement }, toolContext(t.workspace));
+const failure = (old: string) =>
+  edit(old, 'x').then(
+    () => undefined,
+    (e: unknown) => e as ToolError,
+  );
 
 describe('edit_file', () => {
   it('replaces the one occurrence, and previews exactly that change', async () => {
@@ -57,7 +62,9 @@ describe('edit_file', () => {
   });
 
   it('reports a missing file', async () => {
-    const error = await editFileTool.execute({ path: 'nope.ts', old: 'a', new: 'b' }, toolContext(t.workspace)).catch((e: unknown) => e);
+    const error = await editFileTool
+      .execute({ path: 'nope.ts', old: 'a', new: 'b' }, toolContext(t.workspace))
+      .catch((e: unknown) => e);
     expect((error as ToolError).code).toBe('not_found');
   });
 });

@@ -31,7 +31,8 @@ async function plan(
   // Refused before a diff is made: the preview would show another file's content.
   if (links > 1) throw new ToolError('refused', `refusing to edit: ${hardLinksNote(target.rel, links)}.`);
   const count = countOccurrences(before, input.old);
-  if (count === 0) throw new ToolError('invalid_input', `edit_file: \`old\` was not found in ${target.rel}; nothing changed.`);
+  if (count === 0)
+    throw new ToolError('invalid_input', `edit_file: \`old\` was not found in ${target.rel}; nothing changed.`);
   if (count > 1) {
     throw new ToolError(
       'invalid_input',
@@ -41,12 +42,17 @@ async function plan(
   const at = before.indexOf(input.old);
   // Slicing, not String.replace: `$&` and friends in the new text must stay literal.
   const after = before.slice(0, at) + input.new + before.slice(at + input.old.length);
-  return { target, after, preview: { kind: 'diff', path: target.rel, diff: unifiedDiff(target.rel, before, after), created: false } };
+  return {
+    target,
+    after,
+    preview: { kind: 'diff', path: target.rel, diff: unifiedDiff(target.rel, before, after), created: false },
+  };
 }
 
 export const editFileTool: ToolDefinition<EditFileInput> = {
   name: 'edit_file',
-  description: 'Replace one exact occurrence of `old` with `new` in a UTF-8 text file in the workspace. `old` must occur exactly once.',
+  description:
+    'Replace one exact occurrence of `old` with `new` in a UTF-8 text file in the workspace. `old` must occur exactly once.',
   inputSchema,
   risk: 'write',
   paramKinds: { path: 'path' },

@@ -19,14 +19,22 @@ beforeEach(async () => {
 });
 afterEach(() => t.cleanup());
 
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as ToolError);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e as ToolError,
+  );
 
 describe('hard links', () => {
   it('write_file refuses a file with more than one link, and says why; the outside file is unchanged', async () => {
-    const error = await failure(writeFileTool.execute({ path: 'linked.txt', content: 'pwned\n' }, toolContext(t.workspace, { approved: true })));
+    const error = await failure(
+      writeFileTool.execute({ path: 'linked.txt', content: 'pwned\n' }, toolContext(t.workspace, { approved: true })),
+    );
     expect(error).toBeInstanceOf(ToolError);
     expect(error?.code).toBe('refused');
-    expect(error?.message).toBe('refusing to write: linked.txt has 2 hard links, so it may be a file outside the workspace.');
+    expect(error?.message).toBe(
+      'refusing to write: linked.txt has 2 hard links, so it may be a file outside the workspace.',
+    );
     expect(await readFile(secret, 'utf8')).toBe('secret\n');
   });
 
@@ -36,10 +44,19 @@ describe('hard links', () => {
   });
 
   it('edit_file refuses a file with more than one link; the outside file is unchanged', async () => {
-    const error = await failure(editFileTool.execute({ path: 'linked.txt', old: 'secret', new: 'pwned' }, toolContext(t.workspace, { approved: true })));
+    const error = await failure(
+      editFileTool.execute(
+        { path: 'linked.txt', old: 'secret', new: 'pwned' },
+        toolContext(t.workspace, { approved: true }),
+      ),
+    );
     expect(error?.code).toBe('refused');
-    expect(error?.message).toBe('refusing to edit: linked.txt has 2 hard links, so it may be a file outside the workspace.');
-    expect(await failure(editFileTool.preview!({ path: 'linked.txt', old: 'secret', new: 'pwned' }, t))).toBeInstanceOf(ToolError);
+    expect(error?.message).toBe(
+      'refusing to edit: linked.txt has 2 hard links, so it may be a file outside the workspace.',
+    );
+    expect(await failure(editFileTool.preview!({ path: 'linked.txt', old: 'secret', new: 'pwned' }, t))).toBeInstanceOf(
+      ToolError,
+    );
     expect(await readFile(secret, 'utf8')).toBe('secret\n');
   });
 
@@ -48,7 +65,9 @@ describe('hard links', () => {
     const preview = await writeFileTool.preview!({ path: 'late.txt', content: 'new\n' }, t);
     expect(preview?.created).toBe(false);
     await link(path.join(t.workspace, 'late.txt'), path.join(t.outside, 'late-copy.txt'));
-    const error = await failure(writeFileTool.execute({ path: 'late.txt', content: 'new\n' }, toolContext(t.workspace, { approved: true })));
+    const error = await failure(
+      writeFileTool.execute({ path: 'late.txt', content: 'new\n' }, toolContext(t.workspace, { approved: true })),
+    );
     expect(error?.message).toMatch(/late\.txt has 2 hard links/);
     expect(await readFile(path.join(t.outside, 'late-copy.txt'), 'utf8')).toBe('mine\n');
   });
@@ -62,7 +81,9 @@ describe('hard links', () => {
 
   it('read_file inspects: a linked file must ask, a single-link or missing file need not', async () => {
     await writeFile(path.join(t.workspace, 'own.txt'), 'a\n');
-    expect(await readFileTool.inspect!({ path: 'linked.txt' }, t)).toBe('linked.txt has 2 hard links, so it may be a file outside the workspace; reading it is never allowed automatically');
+    expect(await readFileTool.inspect!({ path: 'linked.txt' }, t)).toBe(
+      'linked.txt has 2 hard links, so it may be a file outside the workspace; reading it is never allowed automatically',
+    );
     expect(await readFileTool.inspect!({ path: 'own.txt' }, t)).toBeUndefined();
     expect(await readFileTool.inspect!({ path: 'missing.txt' }, t)).toBeUndefined();
     expect(await readFileTool.inspect!({ path: '../outside/secret.txt' }, t)).toBeUndefined(); // refused by execute
@@ -71,7 +92,9 @@ describe('hard links', () => {
   it('read_file reads a linked file only when the call was approved (checked again on the opened file)', async () => {
     const error = await failure(readFileTool.execute({ path: 'linked.txt' }, toolContext(t.workspace)));
     expect(error?.code).toBe('refused');
-    expect(error?.message).toBe('refusing to read without approval: linked.txt has 2 hard links, so it may be a file outside the workspace.');
+    expect(error?.message).toBe(
+      'refusing to read without approval: linked.txt has 2 hard links, so it may be a file outside the workspace.',
+    );
     const approved = await readFileTool.execute({ path: 'linked.txt' }, toolContext(t.workspace, { approved: true }));
     expect(approved.output).toBe('secret\n');
   });

@@ -12,7 +12,8 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 // Through the schema, as the agent loop calls it: a missing path becomes the workspace itself.
-const list = (p?: string) => listFilesTool.execute(listFilesTool.inputSchema.parse(p === undefined ? {} : { path: p }), toolContext(t.workspace));
+const list = (p?: string) =>
+  listFilesTool.execute(listFilesTool.inputSchema.parse(p === undefined ? {} : { path: p }), toolContext(t.workspace));
 
 describe('list_files', () => {
   it('lists the workspace by default, sorted, directories with a trailing slash', async () => {
@@ -31,12 +32,18 @@ describe('list_files', () => {
   });
 
   it('caps the number of entries and says so', async () => {
-    await Promise.all(Array.from({ length: LIST_FILES_MAX_ENTRIES + 5 }, (_, i) => writeFile(path.join(t.workspace, `f${String(i).padStart(4, '0')}`), '')));
+    await Promise.all(
+      Array.from({ length: LIST_FILES_MAX_ENTRIES + 5 }, (_, i) =>
+        writeFile(path.join(t.workspace, `f${String(i).padStart(4, '0')}`), ''),
+      ),
+    );
     const result = await list();
     const lines = result.output.split('\n');
     expect(result.truncated).toBe(true);
     expect(lines).toHaveLength(LIST_FILES_MAX_ENTRIES + 1);
-    expect(lines.at(-1)).toBe(`[output truncated: ${LIST_FILES_MAX_ENTRIES + 5} entries, first ${LIST_FILES_MAX_ENTRIES} shown]`);
+    expect(lines.at(-1)).toBe(
+      `[output truncated: ${LIST_FILES_MAX_ENTRIES + 5} entries, first ${LIST_FILES_MAX_ENTRIES} shown]`,
+    );
   });
 
   it('refuses a file or a missing directory as a tool error', async () => {

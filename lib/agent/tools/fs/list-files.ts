@@ -10,7 +10,11 @@ export const LIST_FILES_MAX_ENTRIES = 1000;
 
 const inputSchema = z.object({
   // A default, not optional: the gate then sees the directory that will really be listed.
-  path: z.string().min(1).default('.').describe('Directory, relative to the workspace (default: the workspace itself).'),
+  path: z
+    .string()
+    .min(1)
+    .default('.')
+    .describe('Directory, relative to the workspace (default: the workspace itself).'),
 });
 export type ListFilesInput = z.infer<typeof inputSchema>;
 
@@ -28,12 +32,15 @@ export const listFilesTool: ToolDefinition<ListFilesInput> = {
       for await (const entry of await opendir(target.real)) {
         total++;
         // Names are collected in full (they are small) so that sorting sees them all.
-        names.push(entry.isDirectory() || (entry.isSymbolicLink() && (await isDirectory(path.join(target.real, entry.name))))
-          ? `${entry.name}/`
-          : entry.name);
+        names.push(
+          entry.isDirectory() || (entry.isSymbolicLink() && (await isDirectory(path.join(target.real, entry.name))))
+            ? `${entry.name}/`
+            : entry.name,
+        );
       }
     } catch (error) {
-      if (isCode(error, 'ENOTDIR')) throw new ToolError('invalid_input', `${target.rel} is not a directory; use read_file.`);
+      if (isCode(error, 'ENOTDIR'))
+        throw new ToolError('invalid_input', `${target.rel} is not a directory; use read_file.`);
       throw fsToolError(error, target.rel);
     }
     names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

@@ -13,7 +13,11 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 const read = (p: string) => readFileTool.execute({ path: p }, toolContext(t.workspace));
-const failure = (p: string) => read(p).then(() => undefined, (e: unknown) => e as ToolError);
+const failure = (p: string) =>
+  read(p).then(
+    () => undefined,
+    (e: unknown) => e as ToolError,
+  );
 
 describe('read_file', () => {
   it('reads a text file by workspace-relative path', async () => {

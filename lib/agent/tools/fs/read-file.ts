@@ -24,7 +24,9 @@ export const readFileTool: ToolDefinition<ReadFileInput> = {
     try {
       const target = await resolveWorkspacePath(env.workspace, input.path);
       const links = await hardLinks(target);
-      return links !== undefined && links > 1 ? `${hardLinksNote(target.rel, links)}; reading it is never allowed automatically` : undefined;
+      return links !== undefined && links > 1
+        ? `${hardLinksNote(target.rel, links)}; reading it is never allowed automatically`
+        : undefined;
     } catch {
       return undefined; // an unusable path: execute reports it
     }

@@ -43,14 +43,20 @@ describe('resolveWorkspacePath', () => {
     expect((await resolveWorkspacePath(t.workspace, path.join(t.workspace, 'src/a.txt'))).rel).toBe('src/a.txt');
   });
 
-  it.each(['../outside/secret.txt', '..', 'src/../../x', '/etc/passwd', 'file-link', 'dir-link/secret.txt', 'dir-link/new/file.txt', 'dangling-out'])(
-    '%s is refused as outside the workspace, naming the path',
-    async (input) => {
-      const error = await refusal(input);
-      expect(error.code).toBe('outside_workspace');
-      expect(error.message).toContain(`"${input}"`);
-    },
-  );
+  it.each([
+    '../outside/secret.txt',
+    '..',
+    'src/../../x',
+    '/etc/passwd',
+    'file-link',
+    'dir-link/secret.txt',
+    'dir-link/new/file.txt',
+    'dangling-out',
+  ])('%s is refused as outside the workspace, naming the path', async (input) => {
+    const error = await refusal(input);
+    expect(error.code).toBe('outside_workspace');
+    expect(error.message).toContain(`"${input}"`);
+  });
 
   it('does not mistake a sibling with the workspace name as prefix for inside', async () => {
     await mkdir(`${t.workspace}-evil`);

@@ -81,11 +81,13 @@ export function isCode(error: unknown, code: string): boolean {
 export function fsToolError(error: unknown, rel: string): ToolError {
   if (error instanceof ToolError) return error;
   if (isCode(error, 'ENOENT')) return new ToolError('not_found', `${rel}: no such file or directory.`);
-  if (isCode(error, 'ENOTDIR')) return new ToolError('invalid_input', `${rel}: a parent of this path is not a directory.`);
+  if (isCode(error, 'ENOTDIR'))
+    return new ToolError('invalid_input', `${rel}: a parent of this path is not a directory.`);
   if (isCode(error, 'EISDIR')) return new ToolError('invalid_input', `${rel} is a directory.`);
   if (isCode(error, 'EACCES') || isCode(error, 'EPERM')) return new ToolError('refused', `${rel}: permission denied.`);
   // A symlink loop, or (O_NOFOLLOW) a final component that became a symlink after the check.
-  if (isCode(error, 'ELOOP')) return new ToolError('refused', `${rel}: unexpected or looping symbolic link; not followed.`);
+  if (isCode(error, 'ELOOP'))
+    return new ToolError('refused', `${rel}: unexpected or looping symbolic link; not followed.`);
   const message = error instanceof Error ? error.message : String(error);
   return new ToolError('failed', `${rel}: ${message}`);
 }

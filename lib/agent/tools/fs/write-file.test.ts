@@ -23,7 +23,10 @@ describe('write_file', () => {
   });
 
   it('creates the file and its parent directories inside the workspace', async () => {
-    const result = await writeFileTool.execute({ path: 'notes/deep/todo.md', content: 'hi\n' }, toolContext(t.workspace));
+    const result = await writeFileTool.execute(
+      { path: 'notes/deep/todo.md', content: 'hi\n' },
+      toolContext(t.workspace),
+    );
     expect(result.output).toBe('Created notes/deep/todo.md (3 bytes).');
     expect(result.metadata).toMatchObject({ created: true, bytes: 3 });
     expect(await readFile(path.join(t.workspace, 'notes/deep/todo.md'), 'utf8')).toBe('hi\n');
@@ -48,13 +51,17 @@ describe('write_file', () => {
 
   it('refuses to overwrite a binary file (no diff could show the change)', async () => {
     await writeFile(path.join(t.workspace, 'img.bin'), Buffer.from([1, 0, 2]));
-    const error = await writeFileTool.execute({ path: 'img.bin', content: 'x' }, toolContext(t.workspace)).catch((e: unknown) => e);
+    const error = await writeFileTool
+      .execute({ path: 'img.bin', content: 'x' }, toolContext(t.workspace))
+      .catch((e: unknown) => e);
     expect((error as ToolError).message).toMatch(/only replaces text files/);
     expect(await readFile(path.join(t.workspace, 'img.bin'))).toEqual(Buffer.from([1, 0, 2]));
   });
 
   it('refuses to write over a directory', async () => {
-    const error = await writeFileTool.execute({ path: '.', content: 'x' }, toolContext(t.workspace)).catch((e: unknown) => e);
+    const error = await writeFileTool
+      .execute({ path: '.', content: 'x' }, toolContext(t.workspace))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ToolError);
     expect((error as ToolError).code).toBe('invalid_input');
   });

@@ -25,7 +25,10 @@ async function currentContent(target: WorkspacePath): Promise<string | undefined
     if (isCode(error, 'ENOENT')) return undefined;
     // Binary or huge: there is no diff to show the human, so no overwrite either.
     if (error instanceof ToolError && (error.code === 'refused' || error.code === 'too_large')) {
-      throw new ToolError(error.code, `write_file only replaces text files up to ${WRITE_FILE_MAX_EXISTING_BYTES / (1024 * 1024)} MiB: ${error.message}`);
+      throw new ToolError(
+        error.code,
+        `write_file only replaces text files up to ${WRITE_FILE_MAX_EXISTING_BYTES / (1024 * 1024)} MiB: ${error.message}`,
+      );
     }
     throw error;
   }
@@ -34,7 +37,10 @@ async function currentContent(target: WorkspacePath): Promise<string | undefined
   return file.text;
 }
 
-async function plan(input: WriteFileInput, workspace: string): Promise<{ target: WorkspacePath; preview: DiffPreview }> {
+async function plan(
+  input: WriteFileInput,
+  workspace: string,
+): Promise<{ target: WorkspacePath; preview: DiffPreview }> {
   const target = await resolveWorkspacePath(workspace, input.path);
   const before = await currentContent(target);
   return {
@@ -50,7 +56,8 @@ async function plan(input: WriteFileInput, workspace: string): Promise<{ target:
 
 export const writeFileTool: ToolDefinition<WriteFileInput> = {
   name: 'write_file',
-  description: 'Create or overwrite a UTF-8 text file in the workspace with the given content; missing parent directories are created.',
+  description:
+    'Create or overwrite a UTF-8 text file in the workspace with the given content; missing parent directories are created.',
   inputSchema,
   risk: 'write',
   paramKinds: { path: 'path' },

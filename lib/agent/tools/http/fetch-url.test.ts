@@ -3,7 +3,14 @@ import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { compilePolicy, evaluate, type CompiledPolicy, type Decision, type RuleInput, type ToolCall } from '../../../policy';
+import {
+  compilePolicy,
+  evaluate,
+  type CompiledPolicy,
+  type Decision,
+  type RuleInput,
+  type ToolCall,
+} from '../../../policy';
 import { createFetchUrlTool, fetchUrlTool } from './fetch-url';
 import { pinnedLookup } from './pinned-http';
 import { toolContext } from '../test-support';
@@ -30,7 +37,9 @@ beforeAll(async () => {
     } else if (url.pathname === '/missing') {
       res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>not found</h1>');
     } else if (url.pathname === '/gzip') {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync('{"ok":true}'));
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+        .end(gzipSync('{"ok":true}'));
     } else if (url.pathname === '/hang') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.write('partial');
@@ -58,10 +67,21 @@ function policyEvaluator(rules: RuleInput[]) {
   );
 }
 
-const fetchWith = (url: string, evaluator: ((call: ToolCall) => Decision) & { policy?: CompiledPolicy } = policyEvaluator([]), tool = fetchUrlTool) =>
-  tool.execute({ url }, toolContext('/nonexistent-workspace', { evaluate: evaluator, trustedPolicy: evaluator.policy }));
+const fetchWith = (
+  url: string,
+  evaluator: ((call: ToolCall) => Decision) & { policy?: CompiledPolicy } = policyEvaluator([]),
+  tool = fetchUrlTool,
+) =>
+  tool.execute(
+    { url },
+    toolContext('/nonexistent-workspace', { evaluate: evaluator, trustedPolicy: evaluator.policy }),
+  );
 
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as ToolError);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e as ToolError,
+  );
 
 describe('fetch_url', () => {
   it('refuses loopback when only a default allows it, before connecting', async () => {
@@ -84,7 +104,9 @@ describe('fetch_url', () => {
   it('resolves names and pins the checked address (localhost), keeping the Host header', async () => {
     const url = `${origin.replace('127.0.0.1', 'localhost')}/hello`;
     expect((await failure(fetchWith(url)))?.message).toMatch(/localhost resolves to .* \(loopback\)/);
-    const evaluator = policyEvaluator([{ action: 'allow', tool: 'fetch_url', params: { url: `${origin.replace('127.0.0.1', 'localhost')}/**` } }]);
+    const evaluator = policyEvaluator([
+      { action: 'allow', tool: 'fetch_url', params: { url: `${origin.replace('127.0.0.1', 'localhost')}/**` } },
+    ]);
     const result = await fetchWith(url, evaluator);
     expect(result.output).toContain(`hello from localhost:${new URL(origin).port}`);
   });
@@ -141,7 +163,9 @@ describe('fetch_url', () => {
 
   it('summarizes non-text bodies and marks HTTP errors', async () => {
     const evaluator = policyEvaluator([{ action: 'allow', tool: 'fetch_url', params: { url: `${origin}/**` } }]);
-    expect((await fetchWith(`${origin}/image`, evaluator)).output).toBe('HTTP 200 OK\nContent-Type: image/png\n\n[image/png content, 4 B: not shown]');
+    expect((await fetchWith(`${origin}/image`, evaluator)).output).toBe(
+      'HTTP 200 OK\nContent-Type: image/png\n\n[image/png content, 4 B: not shown]',
+    );
     const missing = await fetchWith(`${origin}/missing`, evaluator);
     expect(missing.isError).toBe(true);
     expect(missing.output).toContain('HTTP 404 Not Found');
@@ -149,7 +173,9 @@ describe('fetch_url', () => {
 
   it('decompresses a gzip body', async () => {
     const evaluator = policyEvaluator([{ action: 'allow', tool: 'fetch_url', params: { url: `${origin}/**` } }]);
-    expect((await fetchWith(`${origin}/gzip`, evaluator)).output).toBe('HTTP 200 OK\nContent-Type: application/json\n\n{"ok":true}');
+    expect((await fetchWith(`${origin}/gzip`, evaluator)).output).toBe(
+      'HTTP 200 OK\nContent-Type: application/json\n\n{"ok":true}',
+    );
   });
 
   it('stops when the run is aborted', async () => {
@@ -157,7 +183,14 @@ describe('fetch_url', () => {
     const controller = new AbortController();
     hits.length = 0;
     const pending = failure(
-      fetchUrlTool.execute({ url: `${origin}/hang` }, toolContext('/nonexistent-workspace', { evaluate: evaluator, trustedPolicy: evaluator.policy, signal: controller.signal })),
+      fetchUrlTool.execute(
+        { url: `${origin}/hang` },
+        toolContext('/nonexistent-workspace', {
+          evaluate: evaluator,
+          trustedPolicy: evaluator.policy,
+          signal: controller.signal,
+        }),
+      ),
     );
     await vi.waitFor(() => expect(hits).toContain('/hang'));
     controller.abort();
@@ -172,18 +205,24 @@ describe('fetch_url', () => {
     expect(error?.code).toBe('timeout');
   });
 
-  it.each(['file:///etc/passwd', 'ftp://127.0.0.1/x', 'gopher://127.0.0.1/', 'javascript:alert(1)'])('refuses the non-http URL %s', async (url) => {
-    const error = await failure(fetchWith(url));
-    expect(error?.code).toBe('refused');
-    expect(error?.message).toMatch(/only http and https/);
-  });
-
-  it.each(['http://[::1]:9/', 'http://0x7f.1:9/', 'http://[::ffff:127.0.0.1]:9/', 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/'])(
-    'refuses the restricted address literal %s without an explicit rule',
+  it.each(['file:///etc/passwd', 'ftp://127.0.0.1/x', 'gopher://127.0.0.1/', 'javascript:alert(1)'])(
+    'refuses the non-http URL %s',
     async (url) => {
-      expect((await failure(fetchWith(url)))?.code).toBe('refused');
+      const error = await failure(fetchWith(url));
+      expect(error?.code).toBe('refused');
+      expect(error?.message).toMatch(/only http and https/);
     },
   );
+
+  it.each([
+    'http://[::1]:9/',
+    'http://0x7f.1:9/',
+    'http://[::ffff:127.0.0.1]:9/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://10.0.0.1/',
+  ])('refuses the restricted address literal %s without an explicit rule', async (url) => {
+    expect((await failure(fetchWith(url)))?.code).toBe('refused');
+  });
 });
 
 describe('pinnedLookup', () => {

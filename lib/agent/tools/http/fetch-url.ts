@@ -25,7 +25,10 @@ export interface FetchUrlToolOptions {
 }
 
 const systemLookup = async (hostname: string): Promise<ResolvedAddress[]> =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -64,13 +67,15 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): ToolDefin
             return await describeResponse(response, { url: url.href, visited, maxBytes });
           }
           response.destroy();
-          if (hop >= maxRedirects) throw new ToolError('refused', `Stopped after ${maxRedirects} redirects (${visited.join(' -> ')}).`);
+          if (hop >= maxRedirects)
+            throw new ToolError('refused', `Stopped after ${maxRedirects} redirects (${visited.join(' -> ')}).`);
           url = httpUrl(new URL(location, url).href);
           visited.push(url.href);
         }
       } catch (error) {
         if (error instanceof ToolError) throw error;
-        if (deadline.aborted) throw new ToolError('timeout', `fetch_url: ${input.url} did not answer within ${timeoutMs / 1000} s.`);
+        if (deadline.aborted)
+          throw new ToolError('timeout', `fetch_url: ${input.url} did not answer within ${timeoutMs / 1000} s.`);
         if (ctx.signal.aborted) throw new ToolError('failed', 'fetch_url: aborted (run cancelled).');
         const message = error instanceof Error ? error.message : String(error);
         throw new ToolError('failed', `fetch_url: ${input.url}: ${message}`);
@@ -98,7 +103,10 @@ function httpUrl(text: string): URL {
 function evaluateHop(ctx: ToolContext, url: URL): Decision {
   const decision = ctx.evaluate({ tool: 'fetch_url', params: { url: url.href } });
   if (decision.action !== 'allow') {
-    throw new ToolError('refused', `fetch_url: redirect to ${url.href} is not allowed by the policy (${decision.action}): ${decision.explanation}`);
+    throw new ToolError(
+      'refused',
+      `fetch_url: redirect to ${url.href} is not allowed by the policy (${decision.action}): ${decision.explanation}`,
+    );
   }
   return decision;
 }
@@ -116,7 +124,8 @@ async function resolveChecked(
 ): Promise<ResolvedAddress> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const family = isIP(host);
-  const addresses: ResolvedAddress[] = family === 4 || family === 6 ? [{ address: host, family }] : await abortable(lookup(host), signal);
+  const addresses: ResolvedAddress[] =
+    family === 4 || family === 6 ? [{ address: host, family }] : await abortable(lookup(host), signal);
   const first = addresses[0];
   if (!first) throw new ToolError('failed', `fetch_url: ${host} did not resolve to any address.`);
   const restricted = addresses.filter((a) => restrictedRange(a.address) !== undefined).map((a) => a.address);

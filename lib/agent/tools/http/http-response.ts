@@ -5,7 +5,8 @@ import { decodedBody, readCapped } from './pinned-http';
 import { formatBytes, truncationMarker } from '../truncate';
 import type { ToolResult } from '../types';
 
-const TEXT_TYPES = /^(text\/.*|application\/(json|xml|javascript|ecmascript|x-javascript|x-www-form-urlencoded|yaml|x-yaml|toml|x-sh|graphql|ld\+json)|.*\+(json|xml))$/;
+const TEXT_TYPES =
+  /^(text\/.*|application\/(json|xml|javascript|ecmascript|x-javascript|x-www-form-urlencoded|yaml|x-yaml|toml|x-sh|graphql|ld\+json)|.*\+(json|xml))$/;
 
 export function isTextual(contentType: string | undefined): boolean {
   if (!contentType) return true; // unknown: decoded, and refused below if it looks binary
@@ -33,7 +34,12 @@ export async function describeResponse(
     `Content-Type: ${contentType ?? '(none)'}`,
     ...(at.visited.length > 1 ? [`Redirected: ${at.visited.join(' -> ')}`] : []),
   ];
-  const metadata: Record<string, unknown> = { status, contentType: contentType ?? null, url: at.url, redirects: at.visited.slice(1) };
+  const metadata: Record<string, unknown> = {
+    status,
+    contentType: contentType ?? null,
+    url: at.url,
+    redirects: at.visited.slice(1),
+  };
   const isError = status >= 400;
   try {
     if (!isTextual(contentType)) {
@@ -42,7 +48,11 @@ export async function describeResponse(
     }
     const { stream, decoded } = decodedBody(response);
     if (!decoded) {
-      return summary([...head, '', `[content with encoding ${String(response.headers['content-encoding'])}: not shown]`], isError, metadata);
+      return summary(
+        [...head, '', `[content with encoding ${String(response.headers['content-encoding'])}: not shown]`],
+        isError,
+        metadata,
+      );
     }
     const { bytes, complete } = await readCapped(stream, at.maxBytes);
     metadata.bytes = bytes.length;

@@ -80,7 +80,8 @@ function embeddedIpv4(bytes: readonly number[]): number[][] {
   const compatible = zeros(0, 12) && !(tail.slice(0, 3).every((b) => b === 0) && (tail[3] ?? 0) <= 1);
   if (mapped || translated || nat64 || compatible) return [tail];
   if (bytes[0] === 0x20 && bytes[1] === 0x02) return [bytes.slice(2, 6)];
-  if (bytes[0] === 0x20 && bytes[1] === 0x01 && bytes[2] === 0x00 && bytes[3] === 0x00) return [bytes.slice(4, 8), tail.map((b) => b ^ 0xff)];
+  if (bytes[0] === 0x20 && bytes[1] === 0x01 && bytes[2] === 0x00 && bytes[3] === 0x00)
+    return [bytes.slice(4, 8), tail.map((b) => b ^ 0xff)];
   return [];
 }
 
@@ -90,7 +91,10 @@ function ipv6Bytes(address: string): number[] {
   let v4Tail: number[] = [];
   const lastColon = text.lastIndexOf(':');
   if (text.slice(lastColon + 1).includes('.')) {
-    v4Tail = text.slice(lastColon + 1).split('.').map(Number);
+    v4Tail = text
+      .slice(lastColon + 1)
+      .split('.')
+      .map(Number);
     text = `${text.slice(0, lastColon + 1)}0:0`;
   }
   const [left = '', right] = text.split('::');

@@ -39,13 +39,20 @@ const literal = (): Rule => ({ action: 'allow', tool: 'fetch_url', params: { url
 
 async function fetchResult(options: AgentOptions, approve = false, permissions?: unknown) {
   const events: AgentEvent[] = [];
-  for await (const event of createAgent({ workspace, ...options }).invoke({ messages: [{ role: 'user', content: `fetch ${origin}/x` }], sessionId: 's', permissions })) {
+  for await (const event of createAgent({ workspace, ...options }).invoke({
+    messages: [{ role: 'user', content: `fetch ${origin}/x` }],
+    sessionId: 's',
+    permissions,
+  })) {
     events.push(event);
     if (event.type === 'relay') void event.respond({ approved: approve });
   }
   const call = events.find((e) => e.type === 'tool_call');
   const result = events.find((e) => e.type === 'tool_result');
-  return { decision: call?.type === 'tool_call' ? call.decision : undefined, result: result?.type === 'tool_result' ? result : undefined };
+  return {
+    decision: call?.type === 'tool_call' ? call.decision : undefined,
+    result: result?.type === 'tool_result' ? result : undefined,
+  };
 }
 
 describe('fetch_url: local addresses through the loop', () => {
@@ -72,21 +79,23 @@ describe('fetch_url: local addresses through the loop', () => {
     expect(hits).toBe(0);
   });
 
-  it('a literal rule outside the administrator\'s policy (a run\'s own permissions) does not unlock it', async () => {
+  it("a literal rule outside the administrator's policy (a run's own permissions) does not unlock it", async () => {
     const { decision, result } = await fetchResult({ policy: { ...asks, rules: [literal()] }, trustedPolicy: asks });
     expect(decision).toMatchObject({ action: 'allow', reason: 'matched_rule' });
     expect(result?.output).toMatch(/\(loopback\)/);
     expect(hits).toBe(0);
   });
 
-  it('a literal rule in the run\'s own permissions (invoke({ permissions })) does not unlock it', async () => {
-    const { decision, result } = await fetchResult({ policy: asks }, false, { allowlist: [{ tool: 'fetch_url', params: { url: `${origin}/**` } }] });
+  it("a literal rule in the run's own permissions (invoke({ permissions })) does not unlock it", async () => {
+    const { decision, result } = await fetchResult({ policy: asks }, false, {
+      allowlist: [{ tool: 'fetch_url', params: { url: `${origin}/**` } }],
+    });
     expect(decision).toMatchObject({ action: 'allow', reason: 'matched_rule' });
     expect(result?.output).toMatch(/\(loopback\)/);
     expect(hits).toBe(0);
   });
 
-  it('a literal rule of the administrator\'s policy unlocks it (by default the policy given is the administrator\'s)', async () => {
+  it("a literal rule of the administrator's policy unlocks it (by default the policy given is the administrator's)", async () => {
     const { result } = await fetchResult({ policy: { ...asks, rules: [literal()] } });
     expect(result).toMatchObject({ isError: false });
     expect(result?.output).toContain('local secret');

@@ -49,7 +49,10 @@ const tool = createFetchUrlTool({
 function fetchAs(url: string, stored: RuleInput[], run: RuleInput[] = []) {
   const storedPolicy = compilePolicy({ riskDefaults: { read_only: 'ask' }, rules: stored });
   const gatePolicy = compilePolicy({ riskDefaults: { read_only: 'ask' }, rules: [...stored, ...run] });
-  const ctx = toolContext('/nonexistent-workspace', { evaluate: (call) => evaluate(gatePolicy, call), trustedPolicy: storedPolicy });
+  const ctx = toolContext('/nonexistent-workspace', {
+    evaluate: (call) => evaluate(gatePolicy, call),
+    trustedPolicy: storedPolicy,
+  });
   return tool.execute({ url }, ctx).then(
     (result) => ({ result, error: undefined }),
     (error: unknown) => ({ result: undefined, error: error as ToolError }),
@@ -63,7 +66,9 @@ describe('fetch_url: local addresses need a literal rule of the administrator', 
   it('a hosts-file name for 127.0.0.1 is refused under a wildcard allow rule a run supplies, before connecting', async () => {
     const { error } = await fetchAs(at('vm'), [], [allowAll]);
     expect(error?.code).toBe('refused');
-    expect(error?.message).toMatch(/^fetch_url: vm resolves to 127\.0\.0\.1 \(loopback\); such addresses are fetched only when a rule of the administrator's policy/);
+    expect(error?.message).toMatch(
+      /^fetch_url: vm resolves to 127\.0\.0\.1 \(loopback\); such addresses are fetched only when a rule of the administrator's policy/,
+    );
     expect(hits).toEqual([]);
   });
 
@@ -71,17 +76,20 @@ describe('fetch_url: local addresses need a literal rule of the administrator', 
   it.each<[string, () => RuleInput]>([
     ['url *', () => allowAll],
     ['url **', () => ({ action: 'allow', tool: 'fetch_url', params: { url: '**' } })],
-    ['a host wildcard in the url pattern', () => ({ action: 'allow', tool: 'fetch_url', params: { url: `http://*:${port}/**` } })],
+    [
+      'a host wildcard in the url pattern',
+      () => ({ action: 'allow', tool: 'fetch_url', params: { url: `http://*:${port}/**` } }),
+    ],
     ['host *', () => ({ action: 'allow', tool: 'fetch_url', when: [{ key: 'url', op: 'host', value: '*' }] })],
     ['no condition at all', () => ({ action: 'allow', tool: 'fetch_url' })],
     ['tool * and no condition', () => ({ action: 'allow', tool: '*' })],
-  ])('a wildcard in the administrator\'s own policy does not unlock it either: %s', async (_name, rule) => {
+  ])("a wildcard in the administrator's own policy does not unlock it either: %s", async (_name, rule) => {
     const { error } = await fetchAs(at('vm'), [rule()]);
     expect(error?.code).toBe('refused');
     expect(hits).toEqual([]);
   });
 
-  it('a literal rule a run supplies does not unlock it: only the administrator\'s policy counts', async () => {
+  it("a literal rule a run supplies does not unlock it: only the administrator's policy counts", async () => {
     const literal: RuleInput = { action: 'allow', tool: 'fetch_url', params: { url: `http://127.0.0.1:${port}/**` } };
     expect((await fetchAs(at('127.0.0.1'), [], [literal])).error?.code).toBe('refused');
     expect(hits).toEqual([]);
@@ -89,11 +97,35 @@ describe('fetch_url: local addresses need a literal rule of the administrator', 
 
   it.each<[string, string, () => RuleInput]>([
     ['the host name', 'vm', () => ({ action: 'allow', tool: 'fetch_url', params: { url: `http://vm:${port}/**` } })],
-    ['localhost', 'localhost', () => ({ action: 'allow', tool: 'fetch_url', params: { url: `http://localhost:${port}/**` } })],
-    ['the address, in a host condition', '127.0.0.1', () => ({ action: 'allow', tool: 'fetch_url', when: [{ key: 'url', op: 'host', value: '127.0.0.1' }] })],
-    ['a CIDR block', '127.0.0.1', () => ({ action: 'allow', tool: 'fetch_url', when: [{ key: 'url', op: 'host', value: '127.0.0.0/8' }] })],
-    ['a block holding the address a wildcard name resolved to', 'db.internal', () => ({ action: 'allow', tool: 'fetch_url', when: [{ key: 'url', op: 'host', value: '*.internal,127.0.0.0/8' }] })],
-    ['an ask rule (a person approves each call)', 'vm', () => ({ action: 'ask', tool: 'fetch_url', params: { url: `http://vm:${port}/**` } })],
+    [
+      'localhost',
+      'localhost',
+      () => ({ action: 'allow', tool: 'fetch_url', params: { url: `http://localhost:${port}/**` } }),
+    ],
+    [
+      'the address, in a host condition',
+      '127.0.0.1',
+      () => ({ action: 'allow', tool: 'fetch_url', when: [{ key: 'url', op: 'host', value: '127.0.0.1' }] }),
+    ],
+    [
+      'a CIDR block',
+      '127.0.0.1',
+      () => ({ action: 'allow', tool: 'fetch_url', when: [{ key: 'url', op: 'host', value: '127.0.0.0/8' }] }),
+    ],
+    [
+      'a block holding the address a wildcard name resolved to',
+      'db.internal',
+      () => ({
+        action: 'allow',
+        tool: 'fetch_url',
+        when: [{ key: 'url', op: 'host', value: '*.internal,127.0.0.0/8' }],
+      }),
+    ],
+    [
+      'an ask rule (a person approves each call)',
+      'vm',
+      () => ({ action: 'ask', tool: 'fetch_url', params: { url: `http://vm:${port}/**` } }),
+    ],
   ])('a rule of the administrator naming %s unlocks it', async (_name, host, rule) => {
     const { result, error } = await fetchAs(at(host), [rule()], [allowAll]);
     expect(error).toBeUndefined();
@@ -110,15 +142,27 @@ describe('fetch_url: local addresses need a literal rule of the administrator', 
   });
 
   it('a name or a subdomain match is not a literal name: `internal` does not name db.internal', async () => {
-    const rule: RuleInput = { action: 'allow', tool: 'fetch_url', when: [{ key: 'url', op: 'host', value: 'internal' }] };
+    const rule: RuleInput = {
+      action: 'allow',
+      tool: 'fetch_url',
+      when: [{ key: 'url', op: 'host', value: 'internal' }],
+    };
     expect((await fetchAs(at('db.internal'), [rule], [allowAll])).error?.code).toBe('refused');
   });
 
   it('every redirect hop is checked the same way: an allowed host redirecting to loopback under another name is refused by the pin', async () => {
     // The first hop is named by the administrator; the run's wildcard lets the policy allow the
     // second (the hop check passes), and the pin still refuses it: `vm` is named nowhere.
-    const first: RuleInput = { action: 'allow', tool: 'fetch_url', params: { url: `http://127.0.0.1:${port}/redirect**` } };
-    const { error } = await fetchAs(`${at('127.0.0.1', '/redirect')}?to=${encodeURIComponent(at('vm'))}`, [first], [allowAll]);
+    const first: RuleInput = {
+      action: 'allow',
+      tool: 'fetch_url',
+      params: { url: `http://127.0.0.1:${port}/redirect**` },
+    };
+    const { error } = await fetchAs(
+      `${at('127.0.0.1', '/redirect')}?to=${encodeURIComponent(at('vm'))}`,
+      [first],
+      [allowAll],
+    );
     expect(error?.code).toBe('refused');
     expect(error?.message).toMatch(/vm resolves to 127\.0\.0\.1 \(loopback\)/);
     expect(hits).toEqual([`127.0.0.1:${port}/redirect?to=${encodeURIComponent(at('vm'))}`]);

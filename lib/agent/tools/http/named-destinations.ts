@@ -81,15 +81,23 @@ function patternHost(pattern: string): string | undefined {
  * result, or undefined. The rule must match the call (as an allow rule: every condition known to
  * hold) and name the URL's host, or for each address an IP literal equal to it or a block holding it.
  */
-export function namingRuleFor(policy: CompiledPolicy | undefined, call: ToolCall, url: URL, addresses: readonly string[]): string | undefined {
+export function namingRuleFor(
+  policy: CompiledPolicy | undefined,
+  call: ToolCall,
+  url: URL,
+  addresses: readonly string[],
+): string | undefined {
   if (!policy) return undefined;
   const host = normalizeHost(url.href);
   const canonical = addresses.map((address) => normalizeHost(address) ?? address);
   for (const rule of namingRules(policy)) {
-    const names = (host !== undefined && rule.hosts.has(host)) || canonical.every((a) => rule.hosts.has(a) || rule.blocks.some((inBlock) => inBlock(a)));
+    const names =
+      (host !== undefined && rule.hosts.has(host)) ||
+      canonical.every((a) => rule.hosts.has(a) || rule.blocks.some((inBlock) => inBlock(a)));
     if (!names) continue;
     const decision = evaluate(rule.alone, call, { mode: 'default' });
-    if (decision.action === 'allow' && decision.reason === 'matched_rule') return `rule #${rule.number}${rule.id ? ` (${rule.id})` : ''}`;
+    if (decision.action === 'allow' && decision.reason === 'matched_rule')
+      return `rule #${rule.number}${rule.id ? ` (${rule.id})` : ''}`;
   }
   return undefined;
 }

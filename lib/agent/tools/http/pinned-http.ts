@@ -33,7 +33,11 @@ export function requestPinned(url: URL, pinned: ResolvedAddress, signal: AbortSi
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
         ...(url.username ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` } : {}),
-        headers: { 'user-agent': 'Gatehouse-Agent/0.1 (fetch_url)', accept: '*/*', 'accept-encoding': 'gzip, deflate, br' },
+        headers: {
+          'user-agent': 'Gatehouse-Agent/0.1 (fetch_url)',
+          accept: '*/*',
+          'accept-encoding': 'gzip, deflate, br',
+        },
         lookup: pinnedLookup(pinned),
         family: pinned.family,
         // A fresh connection every time: a pooled socket might lead to an address checked for another URL.
@@ -49,12 +53,17 @@ export function requestPinned(url: URL, pinned: ResolvedAddress, signal: AbortSi
 
 /** The body as sent, decompressed if the server compressed it; unknown encodings stay as they are. */
 export function decodedBody(response: IncomingMessage): { stream: Readable; decoded: boolean } {
-  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip()
-    : encoding === 'deflate' ? zlib.createInflate()
-    : encoding === 'br' ? zlib.createBrotliDecompress()
-    : undefined;
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? zlib.createGunzip()
+      : encoding === 'deflate'
+        ? zlib.createInflate()
+        : encoding === 'br'
+          ? zlib.createBrotliDecompress()
+          : undefined;
   if (!decoder) return { stream: response, decoded: encoding === '' || encoding === 'identity' };
   // pipeline, not pipe: an aborted or broken response must fail the reader, not leave it waiting.
   return { stream: pipeline(response, decoder, () => {}), decoded: true };

@@ -8,4 +8,7 @@ export const SetModeSchema = z
     /** Also approve the run's pending calls that Auto-approve allows (only with bypassPermissions). */
     approvePending: z.boolean().optional(),
   })
-  .refine((body) => !body.approvePending || body.mode === 'bypassPermissions', { path: ['approvePending'], message: 'approvePending needs mode "bypassPermissions" (Auto-approve)' });
+  .refine((body) => !body.approvePending || body.mode === 'bypassPermissions', {
+    path: ['approvePending'],
+    message: 'approvePending needs mode "bypassPermissions" (Auto-approve)',
+  });

@@ -10,6 +10,14 @@ export const dynamic = 'force-dynamic';
 export const DELETE = handle<{ id: string }>('users:manage', async (_request, { id }, rt, user) => {
   const target = await rt.q.users.getUser({ id });
   if (!target) throw new UserNotFoundError(id);
-  const ended = await endUserSessions({ q: rt.q, userId: id, audit: { by: user.username, kind: 'user_sessions_ended', details: (n) => ({ userId: id, username: target.username, ended: n }) } });
+  const ended = await endUserSessions({
+    q: rt.q,
+    userId: id,
+    audit: {
+      by: user.username,
+      kind: 'user_sessions_ended',
+      details: (n) => ({ userId: id, username: target.username, ended: n }),
+    },
+  });
   return Response.json({ ended });
 });

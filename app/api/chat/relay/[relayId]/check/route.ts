@@ -13,6 +13,7 @@ export const dynamic = 'force-dynamic';
 export const POST = handle<{ relayId: string }>('grants:manage', async (request, { relayId }, rt) => {
   const body = await readJson(request, CheckAlwaysAllowSchema, rt.config.maxBodyBytes);
   const relay = await rt.runs.relayAccess(relayId);
-  if (!relay || relay.sessionId !== body.sessionId) throw new AppError('not_found:relay', 404, 'No such relay in this session');
+  if (!relay || relay.sessionId !== body.sessionId)
+    throw new AppError('not_found:relay', 404, 'No such relay in this session');
   return Response.json(await checkAlwaysAllowRules(rt.q, relayId, body.rule, rt.config.workspace));
 });
