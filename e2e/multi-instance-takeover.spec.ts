@@ -367,12 +367,10 @@ test('A loses its connection to PostgreSQL while B keeps it: B adopts the paused
     expect(onA.status).toBe(503);
     expect(await onA.json()).toMatchObject({ error: { code: 'unavailable:database' } });
     await untilWithin(followed.events, 'resumed', seen, ADOPTION_DEADLINE_MS, 'B did not adopt the run');
-    test
-      .info()
-      .annotations.push({
-        type: 'takeover',
-        description: `B adopted the run ${Date.now() - cutAt} ms after A lost the database (lease TTL ${LEASE_TTL_S} s)`,
-      });
+    test.info().annotations.push({
+      type: 'takeover',
+      description: `B adopted the run ${Date.now() - cutAt} ms after A lost the database (lease TTL ${LEASE_TTL_S} s)`,
+    });
     expect(await lease(runId)).toMatchObject({ owner: b!.id, epoch: 2, live: true });
 
     // A is back and still holds its copy of the run, waiting on the same relay; the decision goes

@@ -289,12 +289,10 @@ test('PostgreSQL stops while a run waits for approval: 503s, nothing recorded or
     return rows.length === 2 ? rows : undefined;
   });
   expect(listening.value.map((row) => row.name)).toEqual([`gatehouse-${a.id}`, `gatehouse-${b.id}`]);
-  test
-    .info()
-    .annotations.push({
-      type: 'outage',
-      description: `PostgreSQL down ${downMs} ms; after its start, health 200 in ${healthyIn.join(' / ')} ms (A / B), both LISTENing again in ${listening.ms} ms`,
-    });
+  test.info().annotations.push({
+    type: 'outage',
+    description: `PostgreSQL down ${downMs} ms; after its start, health 200 in ${healthyIn.join(' / ')} ms (A / B), both LISTENing again in ${listening.ms} ms`,
+  });
 
   // Nothing was decided meanwhile: the run still waits on A, with its relay pending.
   expect(await (await get(a, `/api/runs/${runId}`)).json()).toMatchObject({
@@ -380,14 +378,12 @@ test('PostgreSQL stops while an approved tool runs: its result cannot be stored;
   // the call reported as interrupted, not run again. (If the database was back before the result
   // was appended, the run simply finished in place.)
   const interrupted = /was interrupted .* it is not run again/.test(stored.output);
-  test
-    .info()
-    .annotations.push({
-      type: 'path',
-      description: interrupted
-        ? 'result lost: the run was continued and the call reported as interrupted'
-        : 'the result was stored after the restart: finished in place',
-    });
+  test.info().annotations.push({
+    type: 'path',
+    description: interrupted
+      ? 'result lost: the run was continued and the call reported as interrupted'
+      : 'the result was stored after the restart: finished in place',
+  });
   expect(events.map((e) => e.event)).toEqual(
     interrupted ? ['tool_call', 'relay', 'relay_resolved', 'tool_result', 'resumed', 'text', 'done'] : FINISHED,
   );
