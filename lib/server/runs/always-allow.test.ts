@@ -179,14 +179,10 @@ describeStores('Always Allow on the server', (store) => {
     expect((await store().q.grants.listGrants()).map((g) => g.rule.params?.command)).toEqual(['echo *']);
   });
 
-  it('a grant that could never apply to the call is refused (422 naming the field), and the relay stays pending', async () => {
+  it('a grant that could never apply to the call is never stored: an edited rule is refused (422, still pending), a plain Always Allow approves once', async () => {
     const m = manager();
     // A redirection: no command rule covers it, so Always Allow would store nothing useful.
     await withRelay(m, 'echo hi > r.txt', async (relayId) => {
-      await expect(m.decideChecked(relayId, { approved: true, always: true }, 'u1', user)).rejects.toMatchObject({
-        status: 422,
-        details: { fields: [expect.objectContaining({ path: 'response.always' })] },
-      });
       await expect(
         m.decideChecked(relayId, { approved: true, always: true, rule: bash('echo *') }, 'admin', admin),
       ).rejects.toMatchObject({
@@ -194,7 +190,14 @@ describeStores('Always Allow on the server', (store) => {
         details: { fields: [expect.objectContaining({ path: expect.stringMatching(/^response\.rule/) })] },
       });
       expect(await pending(relayId)).toBe('pending');
-      await m.decideChecked(relayId, { approved: false }, 'u1', user);
+      await m.decideChecked(relayId, { approved: true, always: true }, 'u1', user);
+      const row = await store().q.relays.getRelay({ id: relayId });
+      expect(row?.status).toBe('approved');
+      expect(row?.response).toMatchObject({
+        approved: true,
+        reason: expect.stringMatching(/^Approved once: Always Allow would never apply/),
+      });
+      expect(row?.response).not.toHaveProperty('always');
     });
     // An ask rule asks whatever is granted: the suggestion, or an admin's edit, would never apply.
     const { version, policy } = await loadPolicy(store().q);
@@ -208,19 +211,21 @@ describeStores('Always Allow on the server', (store) => {
     });
     await withRelay(m, 'echo gated one', async (relayId) => {
       const refused = await m
-        .decideChecked(relayId, { approved: true, always: true }, 'u1', user)
+        .decideChecked(relayId, { approved: true, always: true, rule: bash('echo gated *') }, 'admin', admin)
         .catch((error: unknown) => error);
       expect(refused).toMatchObject({
         status: 422,
         details: {
-          fields: [expect.objectContaining({ path: 'response.always', message: expect.stringMatching(/ask/) })],
+          fields: [
+            expect.objectContaining({
+              path: expect.stringMatching(/^response\.rule/),
+              message: expect.stringMatching(/ask/),
+            }),
+          ],
         },
       });
-      await expect(
-        m.decideChecked(relayId, { approved: true, always: true, rule: bash('echo gated *') }, 'admin', admin),
-      ).rejects.toMatchObject({ status: 422 });
       expect(await pending(relayId)).toBe('pending');
-      await m.decideChecked(relayId, { approved: true }, 'u1', user);
+      await m.decideChecked(relayId, { approved: true, always: true }, 'u1', user);
     });
     expect(await store().q.grants.listGrants()).toEqual([]);
   });

@@ -3,8 +3,9 @@
 // checked by the route; the rules supplied with the decision must fit the relay's call, and a
 // decider without `grants:manage` may supply only the engine's suggestions, unchanged, or the
 // exact call (lib/policy checkGrantRules). Without rules, the relay's suggestions are stored. Either
-// way the grant must cover this very call under the policy (alwaysAllowVerdict): one that could
-// never apply to it (a redirection, an ask rule that asks whatever is granted) is refused.
+// way the grant must cover this very call under the policy (alwaysAllowVerdict): an edited rule that
+// could never apply to it (a redirection, an ask rule that asks whatever is granted) is refused; a
+// plain Always Allow whose suggestion could never apply approves the call once and grants nothing.
 import { builtinTools } from '../../agent';
 import {
   alwaysAllowVerdict,
@@ -55,12 +56,14 @@ export function checkedAlwaysAllow(
   const tool = builtinTools.find((t) => t.name === relay.tool);
   const ctx = { workspaceRoot, paramKinds: tool?.paramKinds, risk: relay.risk ?? tool?.risk };
   if (response.rule === undefined) {
-    // The verdict made when the relay was raised, under the policy the run decided with.
-    assertCovers(
-      relay.alwaysAllow ?? alwaysAllowVerdict(compilePolicy(policy), call, relay.suggestedRules ?? [], ctx),
-      'response.always',
-    );
-    return response;
+    // The verdict made when the relay was raised, under the policy the run decided with. A plain
+    // Always Allow (a client that cannot show why, such as the seed design's) whose grant would
+    // never apply is what the person can have: the call approved once, and no useless grant.
+    const verdict =
+      relay.alwaysAllow ?? alwaysAllowVerdict(compilePolicy(policy), call, relay.suggestedRules ?? [], ctx);
+    if (verdict.covers) return response;
+    const { always: _always, scope: _scope, ...once } = response;
+    return { ...once, reason: `Approved once: Always Allow ${neverApplies(verdict)}` };
   }
   const supplied: Rule[] = Array.isArray(response.rule) ? response.rule : [response.rule];
   const result = checkGrantRules(
@@ -86,13 +89,18 @@ export function checkedAlwaysAllow(
   );
 }
 
-/** 422 at `path` when the grant would not cover the call: the same call would only ask again. */
-function assertCovers(verdict: AlwaysAllowVerdict, path: string): void {
-  if (verdict.covers) return;
+/** Why a grant would never apply to the call, as a sentence's end. */
+function neverApplies(verdict: AlwaysAllowVerdict): string {
   const because = verdict.rule
     ? `${verdict.reason ?? ''} An ask rule asks whatever is granted.`
     : (verdict.reason ?? 'no rule can be suggested for it.');
-  const message = `the grant would never apply to this call, so it would ask again: ${because.trim()} Approve once instead.`;
+  return `would never apply to this call, so it would ask again: ${because.trim()}`;
+}
+
+/** 422 at `path` when an edited grant would not cover the call: the same call would only ask again. */
+function assertCovers(verdict: AlwaysAllowVerdict, path: string): void {
+  if (verdict.covers) return;
+  const message = `the grant ${neverApplies(verdict)} Approve once instead.`;
   throw new AppError('unprocessable:always', 422, `Not an Always Allow that keeps its word: ${path} ${message}`, {
     fields: [{ path, message }],
   });
