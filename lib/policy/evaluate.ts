@@ -10,16 +10,16 @@ import { followPlans, followRules, type Plan } from './follow';
 import { compileGrants, compilePolicy, isCompiledPolicy, type CompiledPolicy, type CompiledRule } from './compile';
 import { PolicyValidationError } from './errors';
 import * as explain from './explain';
-import { EDIT_TOOLS, paramKindOf, riskOf } from './kinds';
+import { applyCallModes, applyUnitModes, type UnitDecision } from './evaluate-modes';
+import { paramKindOf, riskOf } from './kinds';
 import { MAX_NAME_LENGTH, WORK_BUDGET, WorkBudget } from './limits';
 import { ruleMatches, rulesFit, unitOf, type PreparedCall, type Unit } from './match';
-import { isInside, pathContext, resolvePath } from './paths';
+import { pathContext, resolvePath } from './paths';
 import { parseCommand } from './shell/parse';
 import type { ShellPart } from './shell/types';
 import type {
   Action,
   Decision,
-  DecisionReason,
   EvaluationContext,
   PartDecision,
   ParamKind,
@@ -48,16 +48,6 @@ const OVER_BUDGET: UnitDecision = {
   reason: 'unparseable',
   explanation: explain.overBudget(WORK_BUDGET),
 };
-
-interface UnitDecision {
-  action: Action;
-  reason: DecisionReason;
-  rule?: RuleRef;
-  grant?: RuleRef;
-  explanation: string;
-  onceRule?: number;
-  onceGrant?: number;
-}
 
 const compiledCache = new WeakMap<object, CompiledPolicy | PolicyValidationError>();
 const grantCache = new WeakMap<object, CompiledRule[]>();
@@ -298,42 +288,6 @@ function fallbackDecision(policy: Policy, risk: Risk | undefined): UnitDecision 
   };
 }
 
-function applyUnitModes(
-  decision: UnitDecision,
-  unit: Unit,
-  prep: PreparedCall,
-  mode: EvaluationContext['mode'],
-): UnitDecision {
-  let result = decision;
-  const byDefault = result.reason === 'risk_default' || result.reason === 'default_action';
-  if (result.action === 'ask' && byDefault) {
-    if (mode === 'bypassPermissions') {
-      result = {
-        action: 'allow',
-        reason: 'mode',
-        explanation: 'Allowed: auto-approve mode (bypassPermissions) allows what would only ask by default.',
-      };
-    } else if (mode === 'acceptEdits' && isWorkspaceEdit(prep)) {
-      result = {
-        action: 'allow',
-        reason: 'mode',
-        explanation: 'Allowed: acceptEdits mode allows file edits inside the workspace.',
-      };
-    }
-  }
-  // What cannot be inspected is never allowed, and asks for its real reason unless a rule spoke.
-  if (unit.opaque && result.action !== 'deny' && !(result.action === 'ask' && result.reason === 'matched_rule')) {
-    return { action: 'ask', reason: 'unparseable', explanation: explain.unparseable(unit.opaque) };
-  }
-  return result;
-}
-
-function isWorkspaceEdit(prep: PreparedCall): boolean {
-  if (!EDIT_TOOLS.has(prep.call.tool)) return false;
-  const value = prep.call.params.path;
-  return typeof value === 'string' && isInside(resolvePath(value, prep.paths), prep.paths.root);
-}
-
 function combine(units: Unit[], decisions: UnitDecision[]): Decision {
   let worst = 0;
   for (let i = 1; i < decisions.length; i++) {
@@ -375,30 +329,4 @@ function combine(units: Unit[], decisions: UnitDecision[]): Decision {
 
 function unique(values: (number | undefined)[]): number[] {
   return [...new Set(values.filter((v): v is number => v !== undefined))];
-}
-
-function applyCallModes(
-  decision: Decision,
-  mode: EvaluationContext['mode'],
-  risk: Risk | undefined,
-  tool: string,
-): Decision {
-  if (mode === 'plan' && risk !== 'read_only' && decision.action !== 'deny') {
-    const { consumes: _consumed, ...rest } = decision;
-    return {
-      ...rest,
-      action: 'deny',
-      reason: 'mode',
-      explanation: `Denied: plan mode allows read-only tools only, and ${tool} is ${risk ? risk.replace('_', '-') : 'of unknown risk'}.`,
-    };
-  }
-  if (mode === 'dontAsk' && decision.action === 'ask') {
-    return {
-      ...decision,
-      action: 'deny',
-      reason: 'mode',
-      explanation: `Denied: dontAsk mode turns every ask into a deny. (${decision.explanation})`,
-    };
-  }
-  return decision;
 }

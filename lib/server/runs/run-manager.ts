@@ -10,13 +10,13 @@ import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentRun, DecisionObserver, GrantStore } from '../../agent';
-import { isLiveStatus, LIVE_RUN_STATUSES } from '../../contract';
+import { isLiveStatus } from '../../contract';
 import { type Queries, type RelayAccess, type RenewedLease, type RunRow } from '../../db';
 import type { CompiledPolicy, Mode } from '../../policy';
 import type { DurableRelayBroker, RelayResponse } from '../../relay';
 import type { GrantAuthority } from './always-allow';
 import { AppError, isDatabaseUnreachable } from '../http/errors';
-import { selectTools, type ToolSelection } from '../agents/agent-profiles';
+import { selectTools } from '../agents/agent-profiles';
 import { announceRunChange, listenForRunChanges, RunFollowers, type ClusterOptions } from '../cluster/cluster';
 import { loadPolicy, type StoredPolicy } from '../stores/policy-store';
 import { RunAgents } from '../agents/run-agents';
@@ -24,8 +24,8 @@ import { RunLeases } from '../cluster/run-leases';
 import { RunLog, type EventListener } from './run-log';
 import { isLeaseLost, pumpRun } from './run-pump';
 import { executionLog, RunDecisions, type DecisionInput, type LiveRun } from './run-decisions';
-import { cancelRun, firstUserText, mainOrigin, setRunMode, type RunControlDeps } from './run-control';
-import { cancelStrayRelays, finalReply, finishEnded, resumePointOf } from './run-resume';
+import { cancelRun, firstUserText, setRunMode, type RunControlDeps } from './run-control';
+import { recoverRuns, type RunRecoveryDeps } from './run-recovery';
 
 export { auditParams } from './run-audit';
 
@@ -208,93 +208,25 @@ export class RunManager {
    */
   async recover(): Promise<string[]> {
     if (this.stopping) return [];
-    const { q } = this.options;
-    const resumed: string[] = [];
-    // Several instances: only the runs nobody holds a live lease of (another instance executes the rest).
-    const ids = this.options.cluster
-      ? (await q.leases.listTakeoverCandidates({ limit: 200 })).map((c) => c.runId)
-      : (
-          await Promise.all(
-            LIVE_RUN_STATUSES.map(async (status) =>
-              (await q.runs.listRuns({ status, limit: 200 })).items.map((row) => row.id),
-            ),
-          )
-        ).flat();
-    for (const id of ids) {
-      if (this.live.has(id) || this.claiming.has(id)) continue;
-      this.claiming.add(id);
-      try {
-        if (await this.resume(id)) resumed.push(id);
-      } finally {
-        this.claiming.delete(id);
-      }
-    }
-    return resumed;
+    return recoverRuns(this.recovery());
   }
 
-  /** Resumes a run here; false when another instance holds its lease. */
-  private async resume(runId: string): Promise<boolean> {
-    const { q } = this.options;
-    if (!(await this.acquireLease(runId))) return false;
-    const row = await q.runs.getRun({ id: runId });
-    // Finished meanwhile (between the listing and the lease).
-    if (!row || !isLiveStatus(row.status)) {
-      await this.releaseLease(runId);
-      return false;
-    }
-    const messages = (row.state.messages ?? []) as ModelMessage[];
-    const permissions = row.state.permissions;
-    const toolNames = Array.isArray(row.state.tools) ? (row.state.tools as string[]) : undefined;
-    // The tools and model the run started with; a profile or model gone since fails the run, not the boot.
-    let selection: ToolSelection;
-    let model: LanguageModelV4;
-    try {
-      selection = selectTools(row.agent ?? undefined, toolNames);
-      model = this.agents.modelFor(row.model ?? this.options.modelName);
-    } catch (error) {
-      await q.runs.updateRun({
-        id: runId,
-        status: 'failed',
-        state: { ...row.state, error: (error as Error).message },
-        ...this.fence,
-      });
-      await this.releaseLease(runId);
-      return true;
-    }
-    // The loop had ended (its answer is checkpointed) but its `done` was not stored: finish it,
-    // never ask the model again (it would repeat the conversation's last request).
-    const reply = finalReply(messages);
-    if (reply !== undefined) {
-      await finishEnded(
-        { q, append: (events, options) => this.log.append(runId, events, { ...options, ...this.fence }) },
-        runId,
-        messages,
-        reply,
-      );
-      await this.releaseLease(runId);
-      return true;
-    }
-    const stored = await loadPolicy(q);
-    const resumePoint = await resumePointOf(
-      { q, append: (events, audit) => this.log.append(runId, events, { audit, ...this.fence }) },
-      runId,
-      messages,
-    );
-    await cancelStrayRelays(q, runId, resumePoint);
-    this.outsideRequest(() => {
-      const run = this.agents.agentFor(stored, selection, model, row.model ?? this.options.modelName).invoke({
-        messages,
-        permissions,
-        runId,
-        sessionId: row.sessionId,
-        mode: row.mode ?? undefined,
-        resume: resumePoint,
-        checkpoint: this.checkpoint(runId, permissions, selection.toolNames),
-      });
-      this.execute(run, stored, row.owner ?? null);
-    });
-    await this.log.append(runId, [{ ...mainOrigin(runId), type: 'resumed' }], this.fence);
-    return true;
+  private recovery(): RunRecoveryDeps {
+    return {
+      q: this.options.q,
+      modelName: this.options.modelName,
+      log: this.log,
+      agents: this.agents,
+      live: this.live,
+      claiming: this.claiming,
+      clustered: this.options.cluster !== undefined,
+      fence: this.fence,
+      acquireLease: (runId) => this.acquireLease(runId),
+      releaseLease: (runId) => this.releaseLease(runId),
+      outsideRequest: this.outsideRequest,
+      checkpoint: (runId, permissions, tools) => this.checkpoint(runId, permissions, tools),
+      execute: (run, stored, owner) => this.execute(run, stored, owner),
+    };
   }
 
   /** Runs it here: its pump stores what it does; at its end the lease is released. */

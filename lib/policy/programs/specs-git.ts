@@ -1,0 +1,170 @@
+// Argument spec of git: its global options and each subcommand's options and aliases.
+
+import type { ProgramSpec } from './spec-type';
+
+const GIT_SUBCOMMANDS: Record<string, ProgramSpec> = {
+  push: {
+    shortValue: 'o',
+    longValue: ['repo', 'receive-pack', 'exec', 'push-option'],
+    aliases: { f: 'force', d: 'delete', u: 'set-upstream', n: 'dry-run', v: 'verbose', q: 'quiet', o: 'push-option' },
+    plusOperandOption: 'force',
+  },
+  reset: { aliases: { q: 'quiet', p: 'patch', N: 'intent-to-add' } },
+  clean: {
+    shortValue: 'e',
+    longValue: ['exclude'],
+    aliases: { f: 'force', n: 'dry-run', i: 'interactive', q: 'quiet', e: 'exclude' },
+  },
+  checkout: {
+    shortValue: 'bB',
+    longValue: ['orphan', 'conflict'],
+    aliases: { f: 'force', q: 'quiet', t: 'track', m: 'merge', p: 'patch' },
+  },
+  switch: {
+    shortValue: 'cC',
+    longValue: ['create', 'force-create', 'orphan'],
+    aliases: { c: 'create', C: 'force-create', f: 'force', d: 'detach', q: 'quiet', m: 'merge', t: 'track' },
+    longAliases: { 'discard-changes': 'force' },
+  },
+  restore: {
+    shortValue: 's',
+    longValue: ['source'],
+    aliases: { s: 'source', S: 'staged', W: 'worktree', p: 'patch', q: 'quiet' },
+  },
+  branch: {
+    shortValue: 'u',
+    longValue: ['set-upstream-to'],
+    aliases: {
+      d: 'delete',
+      D: 'delete force',
+      f: 'force',
+      m: 'move',
+      M: 'move force',
+      c: 'copy',
+      C: 'copy force',
+      r: 'remotes',
+      a: 'all',
+      v: 'verbose',
+      q: 'quiet',
+      t: 'track',
+      u: 'set-upstream-to',
+    },
+  },
+  commit: {
+    shortValue: 'mFCct',
+    longValue: [
+      'message',
+      'file',
+      'reuse-message',
+      'reedit-message',
+      'template',
+      'author',
+      'date',
+      'fixup',
+      'squash',
+      'cleanup',
+    ],
+    aliases: {
+      m: 'message',
+      F: 'file',
+      C: 'reuse-message',
+      c: 'reedit-message',
+      t: 'template',
+      a: 'all',
+      n: 'no-verify',
+      q: 'quiet',
+      v: 'verbose',
+      s: 'signoff',
+      e: 'edit',
+      i: 'include',
+      o: 'only',
+      p: 'patch',
+    },
+  },
+  rebase: {
+    shortValue: 'xs',
+    longValue: ['exec', 'onto', 'strategy'],
+    aliases: { i: 'interactive', x: 'exec', f: 'force-rebase', q: 'quiet', v: 'verbose', s: 'strategy' },
+  },
+  merge: {
+    shortValue: 'msX',
+    longValue: ['message', 'strategy', 'strategy-option'],
+    aliases: { m: 'message', s: 'strategy', X: 'strategy-option', q: 'quiet', v: 'verbose', n: 'no-stat' },
+  },
+  tag: {
+    shortValue: 'mFu',
+    longValue: ['message', 'file', 'local-user'],
+    aliases: { d: 'delete', f: 'force', a: 'annotate', s: 'sign', m: 'message', F: 'file', u: 'local-user', l: 'list' },
+  },
+  stash: {
+    shortValue: 'm',
+    longValue: ['message'],
+    aliases: { m: 'message', u: 'include-untracked', a: 'all', k: 'keep-index', p: 'patch', q: 'quiet' },
+  },
+  clone: {
+    shortValue: 'bocu',
+    longValue: ['branch', 'origin', 'config', 'upload-pack', 'template', 'depth', 'reference', 'separate-git-dir'],
+    aliases: {
+      b: 'branch',
+      o: 'origin',
+      c: 'config',
+      u: 'upload-pack',
+      q: 'quiet',
+      v: 'verbose',
+      n: 'no-checkout',
+      l: 'local',
+      s: 'shared',
+    },
+  },
+  fetch: {
+    longValue: ['upload-pack', 'depth', 'refmap'],
+    aliases: { f: 'force', p: 'prune', q: 'quiet', v: 'verbose', a: 'append', t: 'tags' },
+  },
+  pull: { longValue: ['upload-pack', 'strategy'], aliases: { f: 'force', q: 'quiet', v: 'verbose', r: 'rebase' } },
+  log: {
+    shortValue: 'n',
+    longValue: ['max-count', 'output', 'author', 'grep', 'since', 'until', 'format', 'pretty'],
+    aliases: { n: 'max-count', p: 'patch' },
+  },
+  diff: { longValue: ['output'] },
+  show: { longValue: ['output', 'format', 'pretty'] },
+  config: {
+    shortValue: 'f',
+    longValue: ['file', 'blob', 'type', 'default'],
+    aliases: { f: 'file', e: 'edit', l: 'list' },
+  },
+  submodule: {},
+  'ls-remote': { longValue: ['upload-pack'] },
+  archive: { shortValue: 'o', longValue: ['output', 'remote', 'exec', 'format', 'prefix'], aliases: { o: 'output' } },
+  difftool: { shortValue: 'xt', longValue: ['extcmd', 'tool'], aliases: { x: 'extcmd', t: 'tool', y: 'no-prompt' } },
+  mergetool: { shortValue: 't', longValue: ['tool'], aliases: { t: 'tool', y: 'no-prompt' } },
+  bisect: {},
+  'filter-branch': {
+    longValue: [
+      'env-filter',
+      'tree-filter',
+      'index-filter',
+      'parent-filter',
+      'msg-filter',
+      'commit-filter',
+      'tag-name-filter',
+      'subdirectory-filter',
+    ],
+  },
+  remote: {},
+  worktree: {},
+  am: {},
+  apply: {},
+  init: { longValue: ['template', 'separate-git-dir'] },
+};
+
+const GIT: ProgramSpec = {
+  shortValue: 'Cc',
+  longValue: ['git-dir', 'work-tree', 'namespace', 'config-env', 'super-prefix', 'list-cmds', 'attr-source'],
+  aliases: { p: 'paginate', P: 'no-pager' },
+  subcommands: GIT_SUBCOMMANDS,
+};
+
+export const GIT_SPECS: Record<string, ProgramSpec> = {
+  git: GIT,
+};

@@ -1,0 +1,129 @@
+// Recovery and adoption: runs that were running or waiting and that nobody executes continue here.
+import type { ModelMessage } from 'ai';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { AgentRun } from '../../agent';
+import { isLiveStatus, LIVE_RUN_STATUSES } from '../../contract';
+import type { Queries } from '../../db';
+import { selectTools, type ToolSelection } from '../agents/agent-profiles';
+import type { RunAgents } from '../agents/run-agents';
+import { loadPolicy, type StoredPolicy } from '../stores/policy-store';
+import { mainOrigin } from './run-control';
+import type { LiveRun } from './run-decisions';
+import type { RunLog } from './run-log';
+import { cancelStrayRelays, finalReply, finishEnded, resumePointOf } from './run-resume';
+
+/** What recovery needs of the run manager. */
+export interface RunRecoveryDeps {
+  q: Queries;
+  modelName: string;
+  log: RunLog;
+  agents: RunAgents;
+  /** The runs executing in this process. */
+  live: ReadonlyMap<string, LiveRun>;
+  /** The runs being resumed right now (so one recovery pass does not resume a run twice). */
+  claiming: Set<string>;
+  /** Several instances: only the runs nobody holds a live lease of are candidates. */
+  clustered: boolean;
+  fence: { leaseOwner?: string };
+  acquireLease(runId: string): Promise<boolean>;
+  releaseLease(runId: string): Promise<void>;
+  /** Runs `fn` outside the calling request's async context. */
+  outsideRequest<T>(fn: () => T): T;
+  checkpoint(runId: string, permissions: unknown, tools: string[]): (messages: ModelMessage[]) => Promise<void>;
+  execute(run: AgentRun, stored: StoredPolicy, owner: string | null): void;
+}
+
+/**
+ * After a restart, and (several instances) periodically: every run that was running or waiting
+ * and that nobody executes continues from its last checkpoint. Its relays are still in the
+ * database (and their deadlines kept running); a call that had started executing is not run again.
+ */
+export async function recoverRuns(deps: RunRecoveryDeps): Promise<string[]> {
+  const { q } = deps;
+  const resumed: string[] = [];
+  // Several instances: only the runs nobody holds a live lease of (another instance executes the rest).
+  const ids = deps.clustered
+    ? (await q.leases.listTakeoverCandidates({ limit: 200 })).map((c) => c.runId)
+    : (
+        await Promise.all(
+          LIVE_RUN_STATUSES.map(async (status) =>
+            (await q.runs.listRuns({ status, limit: 200 })).items.map((row) => row.id),
+          ),
+        )
+      ).flat();
+  for (const id of ids) {
+    if (deps.live.has(id) || deps.claiming.has(id)) continue;
+    deps.claiming.add(id);
+    try {
+      if (await resumeRun(deps, id)) resumed.push(id);
+    } finally {
+      deps.claiming.delete(id);
+    }
+  }
+  return resumed;
+}
+
+/** Resumes a run here; false when another instance holds its lease. */
+async function resumeRun(deps: RunRecoveryDeps, runId: string): Promise<boolean> {
+  const { q } = deps;
+  if (!(await deps.acquireLease(runId))) return false;
+  const row = await q.runs.getRun({ id: runId });
+  // Finished meanwhile (between the listing and the lease).
+  if (!row || !isLiveStatus(row.status)) {
+    await deps.releaseLease(runId);
+    return false;
+  }
+  const messages = (row.state.messages ?? []) as ModelMessage[];
+  const permissions = row.state.permissions;
+  const toolNames = Array.isArray(row.state.tools) ? (row.state.tools as string[]) : undefined;
+  // The tools and model the run started with; a profile or model gone since fails the run, not the boot.
+  let selection: ToolSelection;
+  let model: LanguageModelV4;
+  try {
+    selection = selectTools(row.agent ?? undefined, toolNames);
+    model = deps.agents.modelFor(row.model ?? deps.modelName);
+  } catch (error) {
+    await q.runs.updateRun({
+      id: runId,
+      status: 'failed',
+      state: { ...row.state, error: (error as Error).message },
+      ...deps.fence,
+    });
+    await deps.releaseLease(runId);
+    return true;
+  }
+  // The loop had ended (its answer is checkpointed) but its `done` was not stored: finish it,
+  // never ask the model again (it would repeat the conversation's last request).
+  const reply = finalReply(messages);
+  if (reply !== undefined) {
+    await finishEnded(
+      { q, append: (events, options) => deps.log.append(runId, events, { ...options, ...deps.fence }) },
+      runId,
+      messages,
+      reply,
+    );
+    await deps.releaseLease(runId);
+    return true;
+  }
+  const stored = await loadPolicy(q);
+  const resumePoint = await resumePointOf(
+    { q, append: (events, audit) => deps.log.append(runId, events, { audit, ...deps.fence }) },
+    runId,
+    messages,
+  );
+  await cancelStrayRelays(q, runId, resumePoint);
+  deps.outsideRequest(() => {
+    const run = deps.agents.agentFor(stored, selection, model, row.model ?? deps.modelName).invoke({
+      messages,
+      permissions,
+      runId,
+      sessionId: row.sessionId,
+      mode: row.mode ?? undefined,
+      resume: resumePoint,
+      checkpoint: deps.checkpoint(runId, permissions, selection.toolNames),
+    });
+    deps.execute(run, stored, row.owner ?? null);
+  });
+  await deps.log.append(runId, [{ ...mainOrigin(runId), type: 'resumed' }], deps.fence);
+  return true;
+}
