@@ -17,6 +17,8 @@ async function chatWithApproval(page: Page) {
   await page.getByRole('button', { name: 'Send' }).click();
   const dialog = page.getByRole('dialog', { name: 'Permission required' });
   await expect(dialog).toBeVisible();
+  // The decision buttons are dimmed until the dialog is armed (half a second after a call appears).
+  await expect(dialog).toHaveAttribute('data-armed', 'true');
   return dialog;
 }
 
