@@ -5,7 +5,7 @@
 import { realpath } from 'node:fs/promises';
 import type { Queries } from '../../db';
 import type { AlwaysAllowVerdict, Rule } from '../../policy';
-import { AppError } from '../http/errors';
+import { AppError, toAppError } from '../http/errors';
 import { loadPolicy } from '../stores/policy-store';
 import { checkedAlwaysAllow } from './always-allow';
 
@@ -29,8 +29,9 @@ export async function checkAlwaysAllowRules(
     );
     return { covers: true };
   } catch (error) {
-    if (!(error instanceof AppError) || error.status !== 422) throw error;
-    const field = error.details?.fields?.[0];
-    return { covers: false, reason: field?.message ?? error.message };
+    const refused = toAppError(error);
+    if (refused.status !== 422) throw error;
+    const field = refused.details?.fields?.[0];
+    return { covers: false, reason: field?.message ?? refused.message };
   }
 }

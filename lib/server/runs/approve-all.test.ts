@@ -1,6 +1,8 @@
 // "Approve this and all later calls": the run's whole queue of calls Auto-approve allows is
 // approved, each as the caller's own decision; a call under an ask rule keeps waiting for its own.
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { Queries } from '../../db';
+import { RelayAlreadyResolvedError } from '../../relay';
 import { describeStores } from '../../db/test-support/stores';
 import { loadPolicy, savePolicyVersion } from '../stores/policy-store';
 import { approveAllPending, APPROVE_ALL_REASON } from './approve-all';
@@ -48,4 +50,23 @@ describeStores('approve all', (store) => {
     await m.decideChecked(result.left[0]!, { approved: false }, 'alice');
     await done;
   }, 30_000);
+});
+
+describe('approve all, when a relay is decided meanwhile', () => {
+  it('the broker’s own 409 for one relay (decided elsewhere) does not stop the rest of the queue', async () => {
+    const decided: string[] = [];
+    const runs = {
+      setMode: async () => undefined,
+      decideChecked: async (id: string) => {
+        if (id === 'r1') throw new RelayAlreadyResolvedError('r1', { status: 'expired' } as never);
+        decided.push(id);
+        return undefined as never;
+      },
+    };
+    const row = (id: string) => ({ id, request: { autoApprove: true } });
+    const q = { relays: { listPendingRelays: async () => [row('r1'), row('r2')] } } as unknown as Queries;
+    const result = await approveAllPending(runs as never, q, 'run-1', 'alice');
+    expect(result).toEqual({ approved: ['r2'], left: [] });
+    expect(decided).toEqual(['r2']);
+  });
 });

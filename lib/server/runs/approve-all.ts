@@ -4,7 +4,7 @@
 // caller: stored, audited and announced like any other. An explicit ask rule (or what a tool
 // itself found) still needs its own decision, and so does a relay raised by an older version.
 import type { Queries } from '../../db';
-import { AppError } from '../http/errors';
+import { toAppError } from '../http/errors';
 import type { RunManager } from './run-manager';
 
 export interface ApproveAllResult {
@@ -35,8 +35,10 @@ export async function approveAllPending(
       await runs.decideChecked(row.id, { approved: true, reason: APPROVE_ALL_REASON }, decidedBy);
       result.approved.push(row.id);
     } catch (error) {
-      // Decided meanwhile (another tab, the deadline): nothing left to do for it.
-      if (!(error instanceof AppError) || (error.status !== 409 && error.status !== 404)) throw error;
+      // Decided meanwhile (another tab, the deadline) or gone: nothing left to do for it, and the
+      // rest of the queue still gets its approval. Recognised by code (the broker's own errors too).
+      const status = toAppError(error).status;
+      if (status !== 409 && status !== 404) throw error;
     }
   }
   return result;
