@@ -8,6 +8,11 @@ export const RUN_STATUSES = ['running', 'waiting', 'done', 'failed', 'cancelled'
 export const RunStatusSchema = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
+/** Who executes a run's tools: Gatehouse's own agent, or an outside agent through a hook or MCP (it only asks the gate). */
+export const RUN_SOURCES = ['agent', 'hook', 'mcp'] as const;
+export const RunSourceSchema = z.enum(RUN_SOURCES);
+export type RunSource = z.infer<typeof RunSourceSchema>;
+
 /** A run that may still do something: it is executed (under a lease, with several instances) and resumed after a restart. */
 export const LIVE_RUN_STATUSES = ['running', 'waiting'] as const satisfies readonly RunStatus[];
 

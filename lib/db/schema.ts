@@ -20,6 +20,7 @@ import {
   GRANT_SCOPES,
   RELAY_STATUSES,
   ROLES,
+  RUN_SOURCES,
   RUN_STATUSES,
   type AuditKind,
   type GrantScope,
@@ -61,6 +62,14 @@ export const runs = pgTable(
     model: text('model'),
     title: text('title'),
     owner: text('owner'),
+    /**
+     * Who executes the run's tools: `agent` (Gatehouse's own loop, resumed after a restart), or an
+     * outside agent that only asks the gate (`hook`: Claude Code and other hook callers; `mcp`: an
+     * MCP client of /api/mcp). Outside runs are never resumed: their agent holds the conversation.
+     */
+    source: text('source', { enum: RUN_SOURCES }).notNull().default('agent'),
+    /** An outside run's own session id (Claude Code's `session_id`, an MCP session), unique per owner and agent. */
+    externalId: text('external_id'),
     state: jsonb('state').$type<RunState>().notNull().default({}),
     /** The last event seq handed out; events.ts bumps it under the row lock. */
     lastEventSeq: integer('last_event_seq').notNull().default(0),
@@ -73,6 +82,10 @@ export const runs = pgTable(
     index('runs_created_idx').on(t.createdAt, t.id),
     index('runs_status_created_idx').on(t.status, t.createdAt),
     index('runs_session_idx').on(t.sessionId),
+    check('runs_source_check', oneOf(t.source, RUN_SOURCES)),
+    uniqueIndex('runs_external_idx')
+      .on(t.source, t.owner, t.agent, t.externalId)
+      .where(sql`${t.externalId} is not null`),
   ],
 );
 

@@ -1,0 +1,57 @@
+// Outside agents (Claude Code through its hooks, MCP clients of /api/mcp, any framework calling
+// POST /api/hooks/decide) run their tools themselves, or through Gatehouse's MCP server, and only
+// ask the gate. Each of their sessions is a run (`runs.source` `hook` or `mcp`), keyed by its owner,
+// its agent and the session id the outside agent chose, so a second user presenting the same id
+// gets another run and never its grants. This is the one contract every adapter uses.
+import type { ParamKind, Risk } from '../../policy';
+import type { RunSource } from '../../contract';
+
+/** Which outside session a call belongs to. `owner` is the authenticated user's id, never the client's word. */
+export interface ExternalSessionRef {
+  owner: string;
+  source: Exclude<RunSource, 'agent'>;
+  /** The agent's name as rules see it (`claude-code`, an MCP client's name). */
+  agent: string;
+  /** The session id the outside agent chose (Claude Code's `session_id`, an MCP session id). */
+  externalId: string;
+  /** The run's title: Claude Code's `cwd`, an MCP client's name. */
+  title: string;
+}
+
+/** One call as the policy sees it, already mapped onto Gatehouse's tool names and parameters. */
+export interface ExternalCall {
+  tool: string;
+  params: Record<string, unknown>;
+  /** The outside agent's own id of the call (`tool_use_id`): a retried call gets the same decision. */
+  callId?: string;
+  /** The tool's risk when it is not a built-in tool (built-in tools carry their own). */
+  risk?: Risk;
+  paramKinds?: Record<string, ParamKind>;
+  /** The workspace root that relative paths and file rules resolve against (Claude Code's `cwd`). */
+  workspace?: string;
+  /** What the human sees besides the mapped call: the agent's own tool name and input. */
+  original?: { tool: string; input: unknown };
+}
+
+export interface ExternalDecideOptions {
+  /** The request's own signal: when the request ends first, the relay is cancelled (and audited so). */
+  signal: AbortSignal;
+  /** `false`: an ask is answered `ask` at once (handed back to the agent's own prompt). Default true. */
+  waitForHuman?: boolean;
+  /** The relay's deadline in seconds (shorter than the caller's own timeout). Default: the server's. */
+  timeoutS?: number;
+  /** Told the relay id as soon as the relay is stored (MCP elicitation, progress notifications). */
+  onRelay?: (relayId: string) => void;
+}
+
+export type ExternalDecision = { runId: string; relayId?: string; reason: string } & (
+  | {
+      decision: 'allow';
+      /** The parameters to run with: the call's own, or a human's edit of them. */
+      params: Record<string, unknown>;
+      /** `policy`, `grant`, or the id of the user who approved. */
+      decidedBy: string;
+    }
+  | { decision: 'deny' }
+  | { decision: 'ask' }
+);
