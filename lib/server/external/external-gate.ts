@@ -60,7 +60,14 @@ export class ExternalGate {
     });
     const audited = { version, rules: policy.policy.rules.length };
     const origin = { runId: run.id, agentId: ref.agent, parents: [] as string[] };
-    const callEvent: RunEvent = { type: 'tool_call', ...origin, toolCallId, name: call.tool, params: call.params, decision };
+    const callEvent: RunEvent = {
+      type: 'tool_call',
+      ...origin,
+      toolCallId,
+      name: call.tool,
+      params: call.params,
+      decision,
+    };
     if (decision.action !== 'ask' || options.waitForHuman === false) {
       const events: RunEvent[] = [callEvent];
       if (decision.action === 'deny') events.push(denied(origin, toolCallId, call.tool, decision.explanation));
@@ -68,7 +75,13 @@ export class ExternalGate {
       if (decision.action === 'allow') {
         const used = decision.consumes?.grants ?? [];
         if (used.length > 0) await this.deps.grants.consume(run.sessionId, used.map((i) => grants[i]!).filter(Boolean));
-        return { runId: run.id, decision: 'allow', reason: decision.explanation, params: call.params, decidedBy: decision.grant ? 'grant' : 'policy' };
+        return {
+          runId: run.id,
+          decision: 'allow',
+          reason: decision.explanation,
+          params: call.params,
+          decidedBy: decision.grant ? 'grant' : 'policy',
+        };
       }
       return { runId: run.id, decision: decision.action, reason: decision.explanation };
     }
@@ -79,7 +92,11 @@ export class ExternalGate {
   }
 
   /** Records what an outside tool returned (a tool Gatehouse ran for an MCP client), for the transcript. */
-  async recordResult(runId: string, callId: string, result: { tool: string; agent: string; output: string; isError: boolean }) {
+  async recordResult(
+    runId: string,
+    callId: string,
+    result: { tool: string; agent: string; output: string; isError: boolean },
+  ) {
     const run = await this.deps.q.runs.getRun({ id: runId });
     if (!run) return;
     const event: RunEvent = {
@@ -109,7 +126,15 @@ export class ExternalGate {
     const { policy } = await this.policy();
     const env = { workspace };
     const policyCall: ToolCall = { tool: call.tool, params: call.params, agent: ref.agent };
-    const suggestion = suggestAlwaysAllow(policy, tool as ToolDefinition, call.params, policyCall, env, undefined, false);
+    const suggestion = suggestAlwaysAllow(
+      policy,
+      tool as ToolDefinition,
+      call.params,
+      policyCall,
+      env,
+      undefined,
+      false,
+    );
     const preview = tool.preview ? await tool.preview(call.params, env).catch(() => undefined) : undefined;
     const rule = decision.rule ? policy.policy.rules[decision.rule.index] : undefined;
     const timeoutS = Math.min(options.timeoutS ?? Infinity, rule?.timeoutS ?? this.deps.approvalTimeoutS);
@@ -148,10 +173,15 @@ export class ExternalGate {
   ): Promise<ExternalDecision> {
     const { broker } = this.deps;
     options.onRelay?.(request.id);
-    const onAbort = () => void broker.cancel(request.id, 'The agent stopped waiting for the decision').catch(() => undefined);
+    const onAbort = () =>
+      void broker.cancel(request.id, 'The agent stopped waiting for the decision').catch(() => undefined);
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener('abort', onAbort, { once: true });
-    const entry: WaitingOutsideCall = { request, workspace: call.workspace ?? this.deps.workspace, paramKinds: toolOf(call).paramKinds };
+    const entry: WaitingOutsideCall = {
+      request,
+      workspace: call.workspace ?? this.deps.workspace,
+      paramKinds: toolOf(call).paramKinds,
+    };
     this.waiting.set(request.id, entry);
     let outcome: RelayOutcome;
     try {
@@ -167,7 +197,9 @@ export class ExternalGate {
     return {
       ...base,
       decision: 'allow',
-      reason: outcome.response?.reason?.trim() || `Approved by ${outcome.decidedBy === 'grant' ? 'an "always allow" grant' : 'a person in Gatehouse'}`,
+      reason:
+        outcome.response?.reason?.trim() ||
+        `Approved by ${outcome.decidedBy === 'grant' ? 'an "always allow" grant' : 'a person in Gatehouse'}`,
       params: edited ?? request.params,
       ...(edited ? { edited: true as const } : {}),
       decidedBy: outcome.decidedBy,
@@ -175,7 +207,12 @@ export class ExternalGate {
   }
 
   /** Always Allow's grants, then relay_resolved (and the refusal, for a denial) with the run back to running. */
-  private async settled(run: RunRow, request: RelayRequest, outcome: RelayOutcome, audited: { version: number; rules: number }) {
+  private async settled(
+    run: RunRow,
+    request: RelayRequest,
+    outcome: RelayOutcome,
+    audited: { version: number; rules: number },
+  ) {
     if (outcome.status === 'approved' && outcome.response?.always)
       await grantAlwaysForOutside(this.deps, request, outcome, this.waiting);
     const origin = { runId: run.id, agentId: request.agentId, parents: [] as string[] };
@@ -192,7 +229,8 @@ export class ExternalGate {
         ...(outcome.response?.always ? { scope: outcome.response.scope ?? 'session' } : {}),
       },
     ];
-    if (outcome.status !== 'approved') events.push(denied(origin, request.toolCallId, request.tool, outcome.reason ?? 'Denied'));
+    if (outcome.status !== 'approved')
+      events.push(denied(origin, request.toolCallId, request.tool, outcome.reason ?? 'Denied'));
     const others = await this.deps.q.relays.listPendingRelays({ runId: run.id });
     const status = others.length === 0 ? { to: 'running' as const, ifStatus: ['waiting' as const] } : undefined;
     await this.append(run, events, audited, status, request);
@@ -230,6 +268,11 @@ function toolOf(call: ExternalCall): GatedTool {
   return { name: call.tool, risk: call.risk ?? 'write', ...(call.paramKinds ? { paramKinds: call.paramKinds } : {}) };
 }
 
-function denied(origin: { runId: string; agentId: string; parents: string[] }, toolCallId: string, tool: string, reason: string): RunEvent {
+function denied(
+  origin: { runId: string; agentId: string; parents: string[] },
+  toolCallId: string,
+  tool: string,
+  reason: string,
+): RunEvent {
   return { type: 'tool_result', ...origin, toolCallId, name: tool, output: reason, isError: true, denied: true };
 }

@@ -5,7 +5,15 @@
 // settled as approved by the grant.
 import type { GrantStore } from '../../agent';
 import type { Queries } from '../../db';
-import { compilePolicy, evaluate, grantFitsCall, RuleSchema, type ParamKind, type Rule, type ToolCall } from '../../policy';
+import {
+  compilePolicy,
+  evaluate,
+  grantFitsCall,
+  RuleSchema,
+  type ParamKind,
+  type Rule,
+  type ToolCall,
+} from '../../policy';
 import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay';
 import { loadPolicy } from '../stores/policy-store';
 
@@ -21,7 +29,11 @@ interface Deps {
   grants: GrantStore;
 }
 
-const callOf = (request: RelayRequest): ToolCall => ({ tool: request.tool, params: request.params, agent: request.agentId });
+const callOf = (request: RelayRequest): ToolCall => ({
+  tool: request.tool,
+  params: request.params,
+  agent: request.agentId,
+});
 
 export async function grantAlwaysForOutside(
   deps: Deps,
@@ -32,7 +44,8 @@ export async function grantAlwaysForOutside(
   const own = waiting.get(request.id);
   const context = { workspaceRoot: own?.workspace ?? '/', ...(own?.paramKinds ? { paramKinds: own.paramKinds } : {}) };
   const edited = outcome.response?.rule;
-  const candidates: unknown[] = edited === undefined ? request.suggestedRules : Array.isArray(edited) ? edited : [edited];
+  const candidates: unknown[] =
+    edited === undefined ? request.suggestedRules : Array.isArray(edited) ? edited : [edited];
   const rules = candidates.flatMap((rule) => {
     const parsed = RuleSchema.safeParse(rule);
     return parsed.success && grantFitsCall(parsed.data, callOf(request), context) ? [parsed.data] : [];
@@ -56,6 +69,8 @@ export async function grantAlwaysForOutside(
       workspaceRoot: other.workspace,
     });
     if (again.action === 'allow')
-      await deps.broker.resolve(id, { approved: true, reason: 'Covered by an "always allow" grant' }, 'grant').catch(() => undefined);
+      await deps.broker
+        .resolve(id, { approved: true, reason: 'Covered by an "always allow" grant' }, 'grant')
+        .catch(() => undefined);
   }
 }

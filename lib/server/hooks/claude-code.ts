@@ -101,7 +101,10 @@ export async function decideHook(
   // Run what the approver approved, or nothing: an edit Claude Code's tool cannot take is a denial.
   const updatedInput = unmapEdit(mapped.original, decided.params);
   if (!updatedInput)
-    return { decision: 'deny', reason: `The approver edited the call, and Claude Code's ${mapped.original.tool} cannot run the edit` };
+    return {
+      decision: 'deny',
+      reason: `The approver edited the call, and Claude Code's ${mapped.original.tool} cannot run the edit`,
+    };
   return { decision: 'allow', reason: decided.reason, updatedInput };
 }
 
