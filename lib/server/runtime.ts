@@ -105,6 +105,12 @@ async function createRuntime(): Promise<Runtime> {
     workspace: config.workspace,
   });
   await loadPolicy(q); // seeds the built-in default policy on first start
+  // One instance: a relay of an outside agent still pending was held by a request that died with
+  // the last process. (Several instances: another may hold it; it ends at its deadline.)
+  if (!cluster)
+    void external
+      .cancelOrphans()
+      .catch((error) => console.error('[gatehouse] outside relays:', (error as Error).message));
   // The spawn helper and a bash for the workspace, ready before the first approved command.
   void warmBash(config.workspace).catch(() => undefined);
   // Runs that were paused (or running) when the process stopped continue now, not on first use.

@@ -91,6 +91,40 @@ export class ExternalGate {
     return this.answerRelay(run, request, options, call, audited);
   }
 
+  /**
+   * Graceful shutdown: the requests held here are about to end, so their relays are cancelled now
+   * (a denial, recorded), never left for a retry to find approved by nobody who could be told.
+   */
+  async shutdown(): Promise<void> {
+    await Promise.all(
+      [...this.waiting.keys()].map((id) =>
+        this.deps.broker.cancel(id, 'Gatehouse shut down before a decision').catch(() => false),
+      ),
+    );
+  }
+
+  /**
+   * At start with one instance: no request can still be held for an outside relay (the process
+   * that held it is gone), so each pending one is cancelled and its run records why.
+   */
+  async cancelOrphans(): Promise<number> {
+    let count = 0;
+    for (const row of await this.deps.q.relays.listPendingOutsideRelays()) {
+      const reason = 'Gatehouse restarted before a decision';
+      if (!(await this.deps.broker.cancel(row.id, reason))) continue;
+      count++;
+      const run = await this.deps.q.runs.getRun({ id: row.runId });
+      const outcome: RelayOutcome = { status: 'cancelled', reason, decidedBy: 'system', decidedAt: Date.now() };
+      if (run) await this.settled(run, row.request, outcome, await this.audited());
+    }
+    return count;
+  }
+
+  private async audited(): Promise<{ version: number; rules: number }> {
+    const { version, policy } = await this.policy();
+    return { version, rules: policy.policy.rules.length };
+  }
+
   /** Records what an outside tool returned (a tool Gatehouse ran for an MCP client), for the transcript. */
   async recordResult(
     runId: string,
