@@ -26,6 +26,8 @@ export interface ListRunsInput {
   status?: RunStatus;
   sessionId?: string;
   owner?: string;
+  /** Only runs of this source (`hook`: outside agents' sessions, such as Claude Code's). */
+  source?: RunRow['source'];
 }
 
 export interface UpdateRunInput {
@@ -58,7 +60,7 @@ export function runQueries(db: Database) {
     },
 
     /** Newest first. */
-    async listRuns({ limit, cursor, status, sessionId, owner }: ListRunsInput = {}): Promise<Page<RunRow>> {
+    async listRuns({ limit, cursor, status, sessionId, owner, source }: ListRunsInput = {}): Promise<Page<RunRow>> {
       const size = pageSize(limit);
       const rows = await db
         .select()
@@ -69,6 +71,7 @@ export function runQueries(db: Database) {
             status ? eq(runs.status, status) : undefined,
             sessionId ? eq(runs.sessionId, sessionId) : undefined,
             owner ? eq(runs.owner, owner) : undefined,
+            source ? eq(runs.source, source) : undefined,
           ),
         )
         .orderBy(...newestFirst(runs.createdAt, runs.id))
