@@ -7,24 +7,23 @@
 //   await generateText({ model, tools, prompt });
 import type { Decide } from './gatehouse-decide';
 
-/** The part of an AI SDK tool this wraps (`tool({ description, inputSchema, execute })`). */
-export interface ExecutableTool<Input extends Record<string, unknown>, Output> {
-  execute?: (input: Input, options: { toolCallId: string }) => Promise<Output> | Output;
-}
+type AnyExecute = (input: Record<string, unknown>, options: { toolCallId: string }) => unknown;
 
-export function gated<T extends ExecutableTool<Input, Output>, Input extends Record<string, unknown>, Output>(
+/**
+ * The tool with its `execute` behind the gate. A refused call resolves to the text
+ * `Not run: <reason>` (the model reads it as the tool's result); the tool itself never runs.
+ */
+export function gated<T extends { execute?: (input: never, options: never) => unknown }>(
   name: string,
-  tool: T & ExecutableTool<Input, Output>,
+  tool: T,
   decide: Decide,
-): T & { execute: (input: Input, options: { toolCallId: string }) => Promise<Output | string> } {
-  const execute = tool.execute;
+): T {
+  const execute = tool.execute as AnyExecute | undefined;
   if (!execute) throw new TypeError(`Tool ${name} has no execute to gate`);
-  return {
-    ...tool,
-    async execute(input: Input, options: { toolCallId: string }) {
-      const answer = await decide({ tool: name, params: input, callId: options.toolCallId });
-      if (answer.decision !== 'allow') return `Not run: ${answer.reason}`;
-      return execute((answer.params ?? input) as Input, options);
-    },
+  const guarded: AnyExecute = async (input, options) => {
+    const answer = await decide({ tool: name, params: input, callId: options.toolCallId });
+    if (answer.decision !== 'allow') return `Not run: ${answer.reason}`;
+    return execute(answer.params ?? input, options);
   };
+  return { ...tool, execute: guarded };
 }

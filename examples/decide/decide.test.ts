@@ -10,6 +10,8 @@ import { gated } from './ai-sdk-gated-tool';
 import { gatehouseDecide } from './gatehouse-decide';
 
 const server = withRouteRuntime('gatehouse-decide-');
+/** The AI SDK's execute options, as far as a tool here reads them. */
+const opts = (toolCallId: string) => ({ toolCallId, messages: [], context: {} }) as never;
 
 /** fetch, answered by the route handler in this process. */
 const inProcess: typeof fetch = async (input, init) =>
@@ -42,7 +44,7 @@ describe('the decide client in an AI SDK tool', () => {
       cwd: '/srv/project',
       fetch: inProcess,
     });
-    expect(await gated('read_file', readTool, inWorkspace).execute({ path: 'README.md' }, { toolCallId: 'c1' })).toBe(
+    expect(await gated('read_file', readTool, inWorkspace).execute!({ path: 'README.md' }, opts('c1'))).toBe(
       'read README.md',
     );
     expect(read).toHaveBeenCalledOnce();
@@ -50,14 +52,14 @@ describe('the decide client in an AI SDK tool', () => {
 
   it('never runs a call the policy denies, and tells the model why', async () => {
     const { run, tool: t } = bashLike();
-    const result = await gated('bash', t, decide).execute({ command: 'rm -rf /' }, { toolCallId: 'c2' });
+    const result = await gated('bash', t, decide).execute!({ command: 'rm -rf /' }, opts('c2'));
     expect(result).toMatch(/^Not run: /);
     expect(run).not.toHaveBeenCalled();
   });
 
   it('waits for a person on ask, and denies at the deadline', async () => {
     const { run, tool: t } = bashLike();
-    expect(await gated('bash', t, decide).execute({ command: 'touch x' }, { toolCallId: 'c3' })).toBe(
+    expect(await gated('bash', t, decide).execute!({ command: 'touch x' }, opts('c3'))).toBe(
       'Not run: Approval timeout',
     );
     expect(run).not.toHaveBeenCalled();
@@ -72,7 +74,7 @@ describe('the decide client in an AI SDK tool', () => {
       session: 's2',
       fetch: inProcess,
     });
-    const result = gated('bash', t, patient).execute({ command: 'touch y' }, { toolCallId: 'c4' });
+    const result = gated('bash', t, patient).execute!({ command: 'touch y' }, opts('c4'));
     const { q } = server.rt();
     let relayId: string | undefined;
     for (let i = 0; i < 400 && !relayId; i++) {
