@@ -77,7 +77,7 @@ export async function startAnthropicStandIn(steps: Step[]): Promise<AnthropicSta
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0];
+      const path = (req.url ?? '').split('?')[0] ?? '';
       if (req.method !== 'POST' || !path.endsWith('/v1/messages')) {
         // count_tokens and anything else: a harmless answer that is not a model turn.
         res.writeHead(path.endsWith('/count_tokens') ? 200 : 404, { 'content-type': 'application/json' });
