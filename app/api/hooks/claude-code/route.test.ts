@@ -137,6 +137,19 @@ describe('POST /api/hooks/claude-code', () => {
     expect(garbage.status).toBe(400);
   });
 
+  it('never allows by accident: a NUL byte, an oversized body, an array body and an unknown tool', async () => {
+    await setPolicy();
+    expect((await call(input('Bash', { command: 'ls\u0000; rm -rf /' }))).status).toBe(400);
+    expect((await call(input('Bash', { command: 'ls '.repeat(1_000_000) }))).status).toBe(413);
+    expect((await call([input('Bash', { command: 'ls' })])).status).toBe(400);
+    const unknown = await decisionOf(await call(input('Teleport', { to: 'prod' }), { query: '?ask=claude' }));
+    expect(unknown.permissionDecision).toBe('ask');
+    const proto = await decisionOf(
+      await call(input('Bash', JSON.parse('{"command":"rm -rf build","__proto__":{"command":"ls"}}'))),
+    );
+    expect(proto.permissionDecision).toBe('deny');
+  });
+
   it('holds an asking call until a person approves it in Gatehouse, then allows', async () => {
     const body = input('Bash', { command: 'npm publish --dry-run' });
     const answer = call(body);
