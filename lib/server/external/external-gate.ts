@@ -107,7 +107,7 @@ export class ExternalGate {
       return { runId: run.id, decision: decision.action, reason: decision.explanation };
     }
     const request = await this.relayFor(run, ref, call, tool, toolCallId, decision, workspace, options);
-    await this.deps.broker.register(request);
+    await this.deps.broker.register(request, { outside: true });
     await this.append(run, [callEvent, { ...request, type: 'relay' }], audited, { to: 'waiting' });
     return this.answerRelay(run, request, options, call, audited);
   }
