@@ -1,5 +1,5 @@
-// Text to paste somewhere else (a settings file, a shell line): shown as code, focusable so it can
-// be scrolled from the keyboard, with Copy. "Copied" is announced; without a clipboard (an
+// Text to paste somewhere else (a settings file, a shell line): a read-only text box (labelled,
+// selectable, scrollable from the keyboard), with Copy. "Copied" is announced; without a clipboard (an
 // insecure origin) the text stays selectable.
 'use client';
 import { useId, useState } from 'react';
@@ -19,13 +19,20 @@ export function CodeBlock({ label, text, hint }: { label: string; text: string; 
   }
 
   return (
-    <figure className="connect-code">
-      <figcaption id={`${id}-label`} className="connect-code__label">
+    <div className="connect-code">
+      <label htmlFor={id} className="connect-code__label">
         {label}
-      </figcaption>
-      <pre tabIndex={0} aria-labelledby={`${id}-label`} className="connect-code__text">
-        <code>{text}</code>
-      </pre>
+      </label>
+      <textarea
+        id={id}
+        readOnly
+        value={text}
+        rows={Math.min(text.split('\n').length, 24)}
+        spellCheck={false}
+        wrap="off"
+        className="connect-code__text"
+        onFocus={(e) => e.currentTarget.select()}
+      />
       <div className="connect-code__actions">
         <Button size="sm" onClick={copy} aria-label={`Copy ${label}`}>
           Copy
@@ -35,6 +42,6 @@ export function CodeBlock({ label, text, hint }: { label: string; text: string; 
           {copied === 'yes' ? 'Copied' : copied === 'failed' ? 'Copy is not available here: select the text' : ''}
         </span>
       </div>
-    </figure>
+    </div>
   );
 }
