@@ -95,7 +95,10 @@ function pathPattern(spec: string, action: Action): string {
   else if (p.startsWith('~/') || p === '~') return p.endsWith('/') ? `${p}**` : p;
   else if (p.startsWith('/')) p = p.slice(1);
   else if (p.startsWith('./')) p = p.slice(2);
-  else if (!p.replace(/\/$/, '').includes('/') && action !== 'allow') p = `**/${p}`;
+  else if (action !== 'allow' && !p.replace(/\/$/, '').includes('/') && !['.', '..'].includes(p.replace(/\/$/, ''))) {
+    // `**/..` would collapse to the project itself when resolved: `.` and `..` name one place.
+    p = `**/${p}`;
+  }
   if (p.endsWith('/')) p = `${p}**`;
   if (p === '') throw new Unconvertible('names no path');
   return p;
