@@ -1,6 +1,6 @@
 // The Connect page: it is in the navigation, shows the Claude Code hook block for this server
 // (fail closed, the deadline in the URL), creates a fresh API token that appears once in the
-// shell line beside it and works as a Bearer token, explains what happens when Gatehouse is down,
+// shell line beside it and works as a Bearer token until revoked there, explains what happens when Gatehouse is down,
 // lists the connected sessions, and has no serious axe violations.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
@@ -49,6 +49,13 @@ test('the Connect page creates a token, shows it in the block, and is accessible
   expect((await me.json()).username).toBe('admin');
   const sessions = await request.get('/api/runs?source=hook', { headers: { Authorization: `Bearer ${token}` } });
   expect(sessions.status()).toBe(200);
+
+  // Listed here with Revoke (users who are not admins have no other page for it); revoked, it is refused.
+  const revoke = page.getByRole('button', { name: /^Revoke token Claude Code / });
+  await expect(revoke).toHaveCount(1);
+  await revoke.click();
+  await expect(revoke).toHaveCount(0);
+  expect((await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(401);
 
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);

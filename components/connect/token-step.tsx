@@ -6,7 +6,9 @@ import { useState } from 'react';
 import { Button, Card, CardHeader, Notice } from '@/components/ui';
 import { CLAUDE_CODE_TOKEN_ENV, tokenExportLine } from '@/lib/contract';
 import { useCreateToken, type CreatedToken } from '@/lib/client/tokens';
+import { ClaudeTokens } from './claude-tokens';
 import { CodeBlock } from './code-block';
+import { claudeCodeTokenName } from './token-name';
 
 export function TokenStep() {
   const create = useCreateToken();
@@ -14,10 +16,7 @@ export function TokenStep() {
 
   function createToken() {
     setCreated(null);
-    create.mutate(
-      { name: `Claude Code ${new Date().toISOString().slice(0, 16).replace('T', ' ')}` },
-      { onSuccess: setCreated },
-    );
+    create.mutate({ name: claudeCodeTokenName() }, { onSuccess: setCreated });
   }
 
   return (
@@ -25,8 +24,8 @@ export function TokenStep() {
       <CardHeader id="connect-token-heading" title="1. A token for Claude Code" />
       <p className="connect-muted">
         Claude Code sends it as <code>Authorization: Bearer</code> from the environment variable{' '}
-        <code>{CLAUDE_CODE_TOKEN_ENV}</code>. It acts as you: decisions and grants are yours. Revoke it on the Users
-        page or under your account at any time.
+        <code>{CLAUDE_CODE_TOKEN_ENV}</code>. It acts as you: decisions and grants are yours. Revoke it below at any
+        time (Claude Code&apos;s calls are then blocked until it has a new one).
       </p>
       <div className="connect-actions">
         <Button variant="primary" onClick={createToken} disabled={create.isPending}>
@@ -39,6 +38,7 @@ export function TokenStep() {
         text={created ? tokenExportLine(created.token) : tokenExportLine('<create a token above>')}
         hint={created ? 'Copy it now: the token is shown only once.' : undefined}
       />
+      <ClaudeTokens />
     </Card>
   );
 }
