@@ -127,6 +127,7 @@ describe("Claude Code's permission rules convert into Gatehouse rules", () => {
     ['mcp__x(y)', 'allow', /no specifier/],
     ['Agent(Explore)', 'deny', /specifier/],
     ['Bash(', 'deny', /parenthesis/],
+    ['Bash()', 'allow', /empty specifier/],
     ['rm -rf /', 'deny', /not a tool name/],
   ])('names %s (%s) as not convertible', (entry, action, reason) => {
     expect(() => convertRule(entry, action as Action)).toThrow(reason);

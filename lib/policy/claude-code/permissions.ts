@@ -58,7 +58,9 @@ function splitEntry(entry: string): { tool: string; spec?: string } {
   const tool = text.slice(0, open);
   if (!/^[A-Za-z][\w-]*$/.test(tool)) throw new Unconvertible('does not start with a tool name');
   const spec = text.slice(open + 1, -1).trim();
-  return spec === '' || spec === '*' ? { tool } : { tool, spec };
+  // `Tool(*)` is the whole tool; an empty `Tool()` says nothing, and must not become "everything".
+  if (spec === '') throw new Unconvertible('has an empty specifier');
+  return spec === '*' ? { tool } : { tool, spec };
 }
 
 /**
