@@ -7,7 +7,9 @@
 // The two are probed alternately in one run (the order flips every iteration), one request at a
 // time, each over its own kept-alive connection (bench/gate/decision-client.ts: the stamp is taken
 // when the request's bytes are written). A third series, the same POST without a token (401 before
-// any decision), shows how much of the difference is Next's routing and the route itself.
+// any decision), and a fourth with a token and a `tool_input` Claude Code never sends (a string: refused
+// with a deny before the gate, no database), split the difference into HTTP and routing, then the
+// token check, body and parsing, then the gate itself.
 // Gatehouse is the production server as `npm start` runs it (scripts/serve.sh; bench/gate/servers.ts),
 // embedded PGlite in a fresh temp dir booted twice (the measured boot is not the one that ran initdb).
 // Each allowed call is recorded as it is for Gatehouse's own agent: the session's run is looked up
@@ -17,13 +19,12 @@
 // Knobs: BENCH_HOOKS_ITERATIONS (measured probes per series, default 1000; 200 with BENCH_QUICK=1),
 // BENCH_GATE_PORT (Gatehouse's port, default a free one).
 import { readFileSync, mkdtempSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { AUTH, positiveInt, QUICK, ROOT } from './gate/config';
 import { DecisionClient, type Answered } from './gate/decision-client';
-import { noisyNote, stealWindow } from './gate/proc';
+import { CpuWindow, noisyNote, procTree, stealWindow } from './gate/proc';
+import { startBare } from './hooks/bare-server';
 import {
   armHardLimit,
   boot,
@@ -77,28 +78,48 @@ async function main(): Promise<number> {
   const anonymous = new DecisionClient(base);
   const peer = new DecisionClient(bare.url);
   const headers = { ...AUTH, 'Content-Type': 'application/json' };
-  const series = { gatehouse: [] as number[], unauthenticated: [] as number[], bare: [] as number[] };
-  const probe = async (name: keyof typeof series, client: DecisionClient, withAuth: boolean, keep: boolean) => {
-    const answer = await client.post(HOOK_PATH, withAuth ? headers : { 'Content-Type': 'application/json' }, body());
-    check(name, answer, withAuth ? 200 : 401, withAuth ? expected : undefined);
+  const refusedClient = new DecisionClient(base);
+  const series = {
+    gatehouse: [] as number[],
+    unauthenticated: [] as number[],
+    refused: [] as number[],
+    bare: [] as number[],
+  };
+  const probe = async (name: keyof typeof series, client: DecisionClient, keep: boolean) => {
+    const anonymous = name === 'unauthenticated';
+    const sent = name === 'refused' ? JSON.stringify({ ...JSON.parse(body()), tool_input: 'x' }) : body();
+    const answer = await client.post(HOOK_PATH, anonymous ? { 'Content-Type': 'application/json' } : headers, sent);
+    check(
+      name,
+      answer,
+      anonymous ? 401 : 200,
+      name === 'refused' ? /"permissionDecision":"deny"/ : anonymous ? undefined : expected,
+    );
     if (keep) series[name].push(answer.answeredAt - answer.sentAt);
   };
 
   let steal = () => NaN;
+  let cpu: CpuWindow | undefined;
+  const order = [
+    () => probe('gatehouse', gatehouse, keep),
+    () => probe('bare', peer, keep),
+    () => probe('unauthenticated', anonymous, keep),
+    () => probe('refused', refusedClient, keep),
+  ];
+  let keep = false;
   for (let i = 0; i < WARMUP + ITERATIONS; i++) {
-    const keep = i >= WARMUP;
-    if (i === WARMUP) steal = stealWindow();
-    const round = [
-      () => probe('gatehouse', gatehouse, true, keep),
-      () => probe('bare', peer, true, keep),
-      () => probe('unauthenticated', anonymous, false, keep),
-    ];
-    if (i % 2 === 1) round.reverse();
-    for (const step of round) await step();
+    keep = i >= WARMUP;
+    if (i === WARMUP) {
+      steal = stealWindow();
+      cpu = new CpuWindow([procTree(server.child.pid!)]);
+    }
+    // Each series goes first, second, ... in turn, so none always follows the same one.
+    for (let k = 0; k < order.length; k++) await order[(i + k) % order.length]!();
   }
   const stealPct = steal();
+  const load = cpu!.read();
 
-  for (const client of [gatehouse, anonymous, peer]) client.close();
+  for (const client of [gatehouse, anonymous, refusedClient, peer]) client.close();
   await bare.close();
   await stopServer(server.child);
 
@@ -114,13 +135,20 @@ async function main(): Promise<number> {
     ['series (client: request written -> answer read, ms)', 'p50', 'p99', 'mean', 'p50 / bare'],
     [
       row('bare node http server, same body parsed, same JSON', series.bare),
-      row('Gatehouse, no token (401: routing and the route only)', series.unauthenticated),
+      row('Gatehouse, no token (401: HTTP, proxy, routing)', series.unauthenticated),
+      row('Gatehouse, token + body parsed, refused before the gate', series.refused),
       row('Gatehouse, allowed decision (recorded)', series.gatehouse),
     ],
   );
   const ratio = pct(series.gatehouse, 50) / pct(series.bare, 50);
+  const others = load.machinePct - load.groupPct[0]! - load.selfPct;
   console.log(
     `\n  CPU steal during the probes: ${Number.isFinite(stealPct) ? stealPct.toFixed(1) : '?'}%${noisyNote(stealPct)}`,
+  );
+  console.log(
+    `  CPU (% of one CPU): machine ${load.machinePct.toFixed(0)}, Gatehouse ${load.groupPct[0]!.toFixed(0)}, this benchmark ${load.selfPct.toFixed(0)}, ` +
+      `other work ${others.toFixed(0)} (load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs)` +
+      (others > 50 ? ': the machine was busy with other work, the figures are inflated' : ''),
   );
   console.log(
     `  allowed decision p50 = ${ratio.toFixed(1)}x the bare server's (target <= ${TARGET_RATIO}x): ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`,
@@ -166,32 +194,10 @@ async function allowedAnswer(base: string, body: string): Promise<string> {
   return text;
 }
 
-function check(name: string, answer: Answered, status: number, body: string | undefined): void {
-  if (answer.status !== status || (body !== undefined && answer.body !== body))
+function check(name: string, answer: Answered, status: number, body: string | RegExp | undefined): void {
+  const matches = body === undefined || (typeof body === 'string' ? answer.body === body : body.test(answer.body));
+  if (answer.status !== status || !matches)
     throw new Error(`${name}: expected ${status} ${body ?? ''}, got ${answer.status} ${answer.body}`);
-}
-
-/** The peer: reads the whole body and parses it (a hook server must), then answers `answer`. */
-async function startBare(answer: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(answer) });
-      res.end(answer);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 main()
