@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AUTH, positiveInt, QUICK, ROOT } from './gate/config';
 import { DecisionClient, type Answered } from './gate/decision-client';
-import { CpuWindow, noisyNote, procTree, stealWindow } from './gate/proc';
+import { CpuWindow, cpuSeconds, noisyNote, procTree, stealWindow } from './gate/proc';
 import { startBare } from './hooks/bare-server';
 import {
   armHardLimit,
@@ -85,9 +85,15 @@ async function main(): Promise<number> {
     refused: [] as number[],
     bare: [] as number[],
   };
+  // The server's CPU time from before each request to after its answer, summed per series: ticks
+  // of 10 ms sampled by the kernel, so only the sum over many requests means something; unlike the
+  // latency, it does not grow while the server waits for a CPU that other work holds.
+  const serverCpu = { gatehouse: 0, unauthenticated: 0, refused: 0, bare: NaN };
+  const serverPid = server.child.pid!;
   const probe = async (name: keyof typeof series, client: DecisionClient, keep: boolean) => {
     const anonymous = name === 'unauthenticated';
     const sent = name === 'refused' ? JSON.stringify({ ...JSON.parse(body()), tool_input: 'x' }) : body();
+    const cpu0 = keep ? cpuSeconds(serverPid) : 0;
     const answer = await client.post(HOOK_PATH, anonymous ? { 'Content-Type': 'application/json' } : headers, sent);
     check(
       name,
@@ -95,7 +101,9 @@ async function main(): Promise<number> {
       anonymous ? 401 : 200,
       name === 'refused' ? /"permissionDecision":"deny"/ : anonymous ? undefined : expected,
     );
-    if (keep) series[name].push(answer.answeredAt - answer.sentAt);
+    if (!keep) return;
+    series[name].push(answer.answeredAt - answer.sentAt);
+    serverCpu[name] += cpuSeconds(serverPid) - cpu0;
   };
 
   let steal = () => NaN;
@@ -123,21 +131,22 @@ async function main(): Promise<number> {
   await bare.close();
   await stopServer(server.child);
 
-  const row = (label: string, xs: number[]) => [
+  const row = (label: string, name: keyof typeof series) => [
     label,
-    ms(pct(xs, 50)),
-    ms(pct(xs, 99)),
-    ms(mean(xs)),
-    `${(pct(xs, 50) / pct(series.bare, 50)).toFixed(1)}x`,
+    ms(pct(series[name], 50)),
+    ms(pct(series[name], 99)),
+    ms(mean(series[name])),
+    `${(pct(series[name], 50) / pct(series.bare, 50)).toFixed(1)}x`,
+    ms((serverCpu[name] * 1000) / series[name].length),
   ];
   console.log('');
   table(
-    ['series (client: request written -> answer read, ms)', 'p50', 'p99', 'mean', 'p50 / bare'],
+    ['series (client: request written -> answer read, ms)', 'p50', 'p99', 'mean', 'p50 / bare', 'server CPU'],
     [
-      row('bare node http server, same body parsed, same JSON', series.bare),
-      row('Gatehouse, no token (401: HTTP, proxy, routing)', series.unauthenticated),
-      row('Gatehouse, token + body parsed, refused before the gate', series.refused),
-      row('Gatehouse, allowed decision (recorded)', series.gatehouse),
+      row('bare node http server, same body parsed, same JSON', 'bare'),
+      row('Gatehouse, no token (401: HTTP, proxy, routing)', 'unauthenticated'),
+      row('Gatehouse, token + body parsed, refused before the gate', 'refused'),
+      row('Gatehouse, allowed decision (recorded)', 'gatehouse'),
     ],
   );
   const ratio = pct(series.gatehouse, 50) / pct(series.bare, 50);
