@@ -14,3 +14,4 @@ export { upgradeStoredEvent, type StoredEventRow } from './stored';
 export * from './sse';
 export * from './shadow';
 export * from './hooks';
+export * from './claude-code-settings';

@@ -103,6 +103,7 @@ async function createRuntime(): Promise<Runtime> {
     log: runs.log,
     approvalTimeoutS: config.approvalTimeoutS,
     workspace: config.workspace,
+    observerFor: (policy) => shadow.monitor.observerFor(policy),
   });
   await loadPolicy(q); // seeds the built-in default policy on first start
   // One instance: a relay of an outside agent still pending was held by a request that died with

@@ -4,7 +4,14 @@
 // until a human decides in Gatehouse, its deadline passes, or the caller's request ends (then the
 // relay is cancelled: nothing can run on an answer nobody receives).
 import { randomUUID } from 'node:crypto';
-import { builtinTools, suggestAlwaysAllow, type GrantStore, type ToolDefinition } from '../../agent';
+import {
+  builtinTools,
+  notifyObserver,
+  suggestAlwaysAllow,
+  type DecisionObserver,
+  type GrantStore,
+  type ToolDefinition,
+} from '../../agent';
 import type { RunEvent } from '../../contract';
 import type { Queries, RunRow } from '../../db';
 import { compilePolicy, evaluate, type CompiledPolicy, type Decision, type ToolCall } from '../../policy';
@@ -24,6 +31,8 @@ export interface ExternalGateDeps {
   approvalTimeoutS: number;
   /** Where relative paths resolve when the caller names no workspace. */
   workspace: string;
+  /** Watches every decision (the shadow policy monitor), as for the built-in agent. */
+  observerFor?: (policy: CompiledPolicy) => DecisionObserver;
 }
 
 const BUILTIN = new Map(builtinTools.map((tool) => [tool.name, tool]));
@@ -51,13 +60,25 @@ export class ExternalGate {
     const workspace = call.workspace ?? this.deps.workspace;
     const grants = await this.deps.grants.list(run.sessionId);
     const policyCall: ToolCall = { tool: call.tool, params: call.params, agent: ref.agent };
-    const decision = evaluate(policy, policyCall, {
+    const context = {
       mode: run.mode ?? 'default',
       grants,
       risk: tool.risk,
-      paramKinds: tool.paramKinds,
+      ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
       workspaceRoot: workspace,
-    });
+    };
+    const decision = evaluate(policy, policyCall, context);
+    notifyObserver(this.deps.observerFor?.(policy), () => ({
+      runId: run.id,
+      sessionId: run.sessionId,
+      toolCallId,
+      agentId: ref.agent,
+      call: policyCall,
+      context,
+      decision,
+      policy: policy.policy,
+      adjust: (d) => d,
+    }));
     const audited = { version, rules: policy.policy.rules.length };
     const origin = { runId: run.id, agentId: ref.agent, parents: [] as string[] };
     const callEvent: RunEvent = {
@@ -86,7 +107,7 @@ export class ExternalGate {
       return { runId: run.id, decision: decision.action, reason: decision.explanation };
     }
     const request = await this.relayFor(run, ref, call, tool, toolCallId, decision, workspace, options);
-    await this.deps.broker.register(request);
+    await this.deps.broker.register(request, { outside: true });
     await this.append(run, [callEvent, { ...request, type: 'relay' }], audited, { to: 'waiting' });
     return this.answerRelay(run, request, options, call, audited);
   }
