@@ -64,6 +64,28 @@ async function openWaitingRun(page: Page, request: APIRequestContext, projectDir
   return new ChatPage(page);
 }
 
+interface RunView {
+  pendingRelays: { id: string; runId: string; sessionId: string }[];
+}
+
+/** The relay the Claude Code run of `projectDir` waits on (API). */
+async function pendingRelay(request: APIRequestContext, projectDir: string) {
+  let relay: RunView['pendingRelays'][number] | undefined;
+  await expect
+    .poll(
+      async () => {
+        const runs = (await (await request.get('/api/runs')).json()) as { items: { id: string; title: string }[] };
+        const run = runs.items.find((r) => r.title === projectDir);
+        if (!run) return undefined;
+        relay = ((await (await request.get(`/api/runs/${run.id}`)).json()) as RunView).pendingRelays[0];
+        return relay?.id;
+      },
+      { timeout: 30_000 },
+    )
+    .toBeTruthy();
+  return relay!;
+}
+
 test('an allowed command runs with no human', async ({ request, baseURL }) => {
   await addRules(request, bashRule('allow', 'allow', `touch allowed-${mark}`));
   const session = await claude(baseURL!, [bash(`touch allowed-${mark}`), say('Done.')]);
@@ -142,6 +164,31 @@ test('Always Allow makes the next similar call of the session silent', async ({ 
   // Nobody answered a second relay: had the second call asked, it would have waited for a human
   // until the deadline and come back denied.
   expect(existsSync(path.join(session.projectDir, `always-${mark}-2`))).toBe(true);
+});
+
+test('Claude Code giving up first (its hook timeout) cancels the relay: nothing runs, and a late approval is refused', async ({
+  request,
+  baseURL,
+}) => {
+  // Misconfigured on purpose: Gatehouse's deadline (60 s) is longer than the hook's timeout (5 s).
+  const session = await startClaudeCode({
+    steps: [bash(`touch late-${mark}`), say('Ok.')],
+    hookUrl: `${baseURL}/api/hooks/claude-code?deadline=60`,
+    token: E2E_ADMIN_TOKEN,
+    hookTimeoutS: 5,
+    permissionMode: 'bypassPermissions',
+  });
+  const relay = await pendingRelay(request, session.projectDir);
+  const { toolResults } = await session.done;
+  expect(toolResults[0]!.text).toContain('timed out; blocking because onFailure is "block"');
+  await expect
+    .poll(async () => ((await (await request.get(`/api/runs/${relay.runId}`)).json()) as RunView).pendingRelays.length)
+    .toBe(0);
+  const late = await request.post(`/api/chat/relay/${relay.id}`, {
+    data: { sessionId: relay.sessionId, response: { approved: true } },
+  });
+  expect(late.status()).toBe(409);
+  expect(existsSync(path.join(session.projectDir, `late-${mark}`))).toBe(false);
 });
 
 test('Gatehouse unreachable means nothing runs (onFailure: block), where a hook without it lets the call through', async () => {
