@@ -1,0 +1,114 @@
+// The upstream MCP tools as one catalog: what the agent's tools and Gatehouse's own MCP server
+// (/api/mcp) both use. Its shape is a contract: `listTools()` and `callTool(name, args, { signal })`
+// returning the MCP result. It never decides: callers gate each call before `callTool`.
+import type { ConfigError, NamedServerConfig } from '../../agent/tools/mcp/config';
+import { parseMcpToolName } from '../../agent/tools/mcp/naming';
+import type { McpCallResult } from '../../agent/tools/mcp/result';
+import { createMcpTool, type McpCatalogTool, type ValidationResult } from '../../agent/tools/mcp/tool';
+import type { ToolDefinition } from '../../agent/tools/types';
+import { MemoryPinStore, type PinStore } from './pins';
+import { errorResult, Upstream, type UpstreamOptions } from './upstream';
+
+export type { McpCatalogTool, McpCallResult, ValidationResult };
+
+export interface McpCatalogOptions {
+  servers: NamedServerConfig[];
+  /** Config errors found while loading, shown on the Servers page and logged at start. */
+  errors?: ConfigError[];
+  pins?: PinStore;
+  log?: (line: string) => void;
+  upstream?: Partial<Pick<UpstreamOptions, 'connectTimeoutMs' | 'callTimeoutMs' | 'backoff'>>;
+}
+
+export interface McpToolView extends McpCatalogTool {
+  /** Why calls are refused (a changed definition awaiting review). */
+  blocked?: string;
+}
+
+export class McpCatalog {
+  readonly errors: ConfigError[];
+  readonly pins: PinStore;
+  private readonly upstreams = new Map<string, Upstream>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(options: McpCatalogOptions) {
+    this.errors = options.errors ?? [];
+    this.pins = options.pins ?? new MemoryPinStore();
+    for (const { name, config } of options.servers) {
+      this.upstreams.set(
+        name,
+        new Upstream({
+          name,
+          config,
+          pins: this.pins,
+          ...options.upstream,
+          ...(options.log ? { log: options.log } : {}),
+          onToolsChanged: () => this.listeners.forEach((l) => l()),
+        }),
+      );
+    }
+  }
+
+  /** Connects every server now; failures are logged and retried, never thrown. */
+  async start(): Promise<void> {
+    await Promise.all([...this.upstreams.values()].map((u) => u.ensure().catch(() => undefined)));
+  }
+
+  servers(): Upstream[] {
+    return [...this.upstreams.values()];
+  }
+
+  server(name: string): Upstream | undefined {
+    return this.upstreams.get(name);
+  }
+
+  /** Told after any server's tool list changed. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The tools of the servers connected now (an unavailable server lists none). */
+  listTools(): McpToolView[] {
+    return this.servers().flatMap((u) =>
+      [...u.tools.values()].map((t) => ({ ...t.info, ...(t.blocked ? { blocked: t.blocked } : {}) })),
+    );
+  }
+
+  private find(name: string) {
+    const parsed = parseMcpToolName(name);
+    const upstream = parsed && this.upstreams.get(parsed.server);
+    return parsed && upstream ? { upstream, tool: parsed.tool } : undefined;
+  }
+
+  /** The arguments checked against the tool's input JSON schema (before the gate). */
+  validate(name: string, args: unknown): ValidationResult {
+    const found = this.find(name);
+    const entry = found?.upstream.tools.get(found.tool);
+    if (!entry) return { valid: false, message: `unknown MCP tool ${name}` };
+    const result = entry.validate(args);
+    return result.valid ? { valid: true } : { valid: false, message: result.errorMessage };
+  }
+
+  /** Calls the tool on its server: exactly one `tools/call`, or an error result when it cannot. */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal },
+  ): Promise<McpCallResult> {
+    const found = this.find(name);
+    if (!found) return errorResult(`Unknown MCP tool ${name}`);
+    const valid = this.validate(name, args);
+    if (!valid.valid) return errorResult(`Invalid input for ${name}: ${valid.message}`);
+    return found.upstream.callTool(found.tool, args, options.signal);
+  }
+
+  /** The tools as agent tools (the gate validates, decides, then `execute` calls the server). */
+  agentTools(): ToolDefinition<Record<string, unknown>>[] {
+    return this.listTools().map((info) => createMcpTool(info, this));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.servers().map((u) => u.close()));
+  }
+}
