@@ -37,6 +37,15 @@ export interface UpstreamOptions {
 }
 
 const validator = new AjvJsonSchemaValidator();
+/**
+ * The validator for a tool's input schema. `$schema` is dropped: servers announce drafts 07 and
+ * 2020-12 alike, and the validator knows one meta-schema; the keywords tools use mean the same.
+ */
+function compileSchema(schema: unknown): JsonSchemaValidator<unknown> {
+  const { $schema: _ignored, ...rest } = (schema ?? {}) as Record<string, unknown>;
+  return validator.getValidator(rest as never);
+}
+
 export const errorResult = (text: string): McpCallResult => ({ content: [{ type: 'text', text }], isError: true });
 
 export class Upstream {
@@ -136,7 +145,7 @@ export class Upstream {
       try {
         tools.set(tool.name, {
           info: this.describe(shown),
-          validate: validator.getValidator(shown.inputSchema as never),
+          validate: compileSchema(shown.inputSchema),
           ...(status.status === 'changed'
             ? {
                 blocked: `the definition of ${mcpToolName(this.name, tool.name)} changed on its server and awaits an administrator's review (Servers page)`,
