@@ -103,7 +103,7 @@ export class Upstream {
     } catch (error) {
       void client.close().catch(() => undefined);
       this.fail(error as Error);
-      throw new Error(`MCP server "${this.name}" is unavailable: ${this.lastError}`);
+      throw new Error(`MCP server "${this.name}" is unavailable: ${this.lastError}`, { cause: error });
     }
   }
 
