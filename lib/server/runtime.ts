@@ -17,6 +17,8 @@ import { RunManager } from './runs/run-manager';
 import { loadPolicy } from './stores/policy-store';
 import { ShadowMonitor } from './shadow/monitor';
 import { refreshShadow, type ShadowContext } from './shadow/shadow-store';
+import type { McpCatalog } from './mcp/catalog';
+import { startMcpCatalog } from './mcp/load';
 
 export interface Runtime {
   config: Config;
@@ -31,6 +33,8 @@ export interface Runtime {
   bus?: PgNotifyBus;
   /** The shadow policy: this process's monitor and how its changes reach the other instances. */
   shadow: ShadowContext;
+  /** The upstream MCP servers' tools (GATEHOUSE_MCP_CONFIG); this instance's own connections. */
+  mcp: McpCatalog;
 }
 
 const KEY = Symbol.for('gatehouse.runtime');
@@ -80,7 +84,9 @@ async function createRuntime(): Promise<Runtime> {
   if (bus) await listenForRelays(bus, broker);
   if (cluster) await shareCredentialChanges(cluster.bus, q.credentials, cluster.owner, cluster.onError);
   const shadow = await startShadow(q, database, cluster);
+  const mcp = startMcpCatalog({ ...(config.mcpConfigPath ? { file: config.mcpConfigPath } : {}) });
   const runs = new RunManager({
+    mcp,
     q,
     broker,
     grants: new DbGrantStore(q.grants),
@@ -106,6 +112,7 @@ async function createRuntime(): Promise<Runtime> {
     sessionSecret,
     loginThrottle: new LoginThrottle(),
     shadow,
+    mcp,
     ...(bus ? { bus } : {}),
   };
 }

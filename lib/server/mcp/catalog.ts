@@ -25,11 +25,32 @@ export interface McpToolView extends McpCatalogTool {
   blocked?: string;
 }
 
+function standIn(
+  name: string,
+  server: string,
+  tool: string,
+  catalog: McpCatalog,
+): ToolDefinition<Record<string, unknown>> {
+  const info: McpCatalogTool = {
+    name,
+    server,
+    upstreamName: tool,
+    description: `${tool} on MCP server ${server} (unavailable now)`,
+    inputSchema: { type: 'object' },
+    risk: 'destructive',
+    paramKinds: {},
+  };
+  // Validation passes so the call reaches callTool, which reports the server's state.
+  return createMcpTool(info, { validate: () => ({ valid: true }), callTool: (n, a, o) => catalog.callTool(n, a, o) });
+}
+
 export class McpCatalog {
   readonly errors: ConfigError[];
   readonly pins: PinStore;
   private readonly upstreams = new Map<string, Upstream>();
   private readonly listeners = new Set<() => void>();
+  /** Changes whenever a server's tool list does (agents are cached per version). */
+  version = 0;
 
   constructor(options: McpCatalogOptions) {
     this.errors = options.errors ?? [];
@@ -43,7 +64,10 @@ export class McpCatalog {
           pins: this.pins,
           ...options.upstream,
           ...(options.log ? { log: options.log } : {}),
-          onToolsChanged: () => this.listeners.forEach((l) => l()),
+          onToolsChanged: () => {
+            this.version++;
+            this.listeners.forEach((l) => l());
+          },
         }),
       );
     }
@@ -98,14 +122,31 @@ export class McpCatalog {
   ): Promise<McpCallResult> {
     const found = this.find(name);
     if (!found) return errorResult(`Unknown MCP tool ${name}`);
+    // Connect first (on first use), so an unavailable server says so rather than "unknown tool".
+    try {
+      await found.upstream.ensure();
+    } catch (error) {
+      return errorResult((error as Error).message);
+    }
     const valid = this.validate(name, args);
     if (!valid.valid) return errorResult(`Invalid input for ${name}: ${valid.message}`);
     return found.upstream.callTool(found.tool, args, options.signal);
   }
 
-  /** The tools as agent tools (the gate validates, decides, then `execute` calls the server). */
-  agentTools(): ToolDefinition<Record<string, unknown>>[] {
-    return this.listTools().map((info) => createMcpTool(info, this));
+  /**
+   * The tools as agent tools (the gate validates, decides, then `execute` calls the server). A
+   * name given of a configured server that does not list it now (unavailable, still connecting)
+   * gets a stand-in: destructive, and its call fails as the server does.
+   */
+  agentTools(names?: readonly string[]): ToolDefinition<Record<string, unknown>>[] {
+    const listed = this.listTools();
+    if (!names) return listed.map((info) => createMcpTool(info, this));
+    return names.flatMap((name) => {
+      const info = listed.find((t) => t.name === name);
+      if (info) return [createMcpTool(info, this)];
+      const found = this.find(name);
+      return found ? [standIn(name, found.upstream.name, found.tool, this)] : [];
+    });
   }
 
   async close(): Promise<void> {
