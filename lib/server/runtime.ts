@@ -18,6 +18,7 @@ import { loadPolicy } from './stores/policy-store';
 import { ShadowMonitor } from './shadow/monitor';
 import { refreshShadow, type ShadowContext } from './shadow/shadow-store';
 import type { McpCatalog } from './mcp/catalog';
+import { DbPinStore } from './mcp/db-pins';
 import { startMcpCatalog } from './mcp/load';
 
 export interface Runtime {
@@ -84,7 +85,10 @@ async function createRuntime(): Promise<Runtime> {
   if (bus) await listenForRelays(bus, broker);
   if (cluster) await shareCredentialChanges(cluster.bus, q.credentials, cluster.owner, cluster.onError);
   const shadow = await startShadow(q, database, cluster);
-  const mcp = startMcpCatalog({ ...(config.mcpConfigPath ? { file: config.mcpConfigPath } : {}) });
+  const mcp = startMcpCatalog({
+    pins: new DbPinStore(q.mcp),
+    ...(config.mcpConfigPath ? { file: config.mcpConfigPath } : {}),
+  });
   const runs = new RunManager({
     mcp,
     q,
