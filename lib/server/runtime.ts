@@ -20,6 +20,7 @@ import { refreshShadow, type ShadowContext } from './shadow/shadow-store';
 import type { McpCatalog } from './mcp/catalog';
 import { DbPinStore } from './mcp/db-pins';
 import { startMcpCatalog } from './mcp/load';
+import { loadStoredServers } from './mcp/server-store';
 
 export interface Runtime {
   config: Config;
@@ -102,6 +103,12 @@ async function createRuntime(): Promise<Runtime> {
     observerFor: (policy) => shadow.monitor.observerFor(policy),
     ...(cluster ? { cluster } : {}),
   });
+  void loadStoredServers({
+    q,
+    mcp,
+    secret: config.secret ?? sessionSecret,
+    allowStdio: config.mcpUiStdio,
+  }).catch((error) => console.error('[gatehouse] could not load the stored MCP servers:', (error as Error).message));
   await loadPolicy(q); // seeds the built-in default policy on first start
   // The spawn helper and a bash for the workspace, ready before the first approved command.
   void warmBash(config.workspace).catch(() => undefined);

@@ -1,7 +1,7 @@
 // The upstream MCP tools as one catalog: what the agent's tools and Gatehouse's own MCP server
 // (/api/mcp) both use. Its shape is a contract: `listTools()` and `callTool(name, args, { signal })`
 // returning the MCP result. It never decides: callers gate each call before `callTool`.
-import type { ConfigError, NamedServerConfig } from '../../agent/tools/mcp/config';
+import type { ConfigError, NamedServerConfig, ServerConfig } from '../../agent/tools/mcp/config';
 import { parseMcpToolName } from '../../agent/tools/mcp/naming';
 import type { McpCallResult } from '../../agent/tools/mcp/result';
 import { createMcpTool, type McpCatalogTool, type ValidationResult } from '../../agent/tools/mcp/tool';
@@ -10,6 +10,8 @@ import { MemoryPinStore, type PinStore } from './pins';
 import { errorResult, Upstream, type UpstreamOptions } from './upstream';
 
 export type { McpCatalogTool, McpCallResult, ValidationResult };
+
+export type ServerSource = 'file' | 'database';
 
 export interface McpCatalogOptions {
   servers: NamedServerConfig[];
@@ -49,28 +51,60 @@ export class McpCatalog {
   readonly pins: PinStore;
   private readonly upstreams = new Map<string, Upstream>();
   private readonly listeners = new Set<() => void>();
+  private readonly sources = new Map<string, ServerSource>();
+  private readonly upstreamOptions: McpCatalogOptions;
   /** Changes whenever a server's tool list does (agents are cached per version). */
   version = 0;
 
   constructor(options: McpCatalogOptions) {
     this.errors = options.errors ?? [];
     this.pins = options.pins ?? new MemoryPinStore();
-    for (const { name, config } of options.servers) {
-      this.upstreams.set(
-        name,
-        new Upstream({
-          name,
-          config,
-          pins: this.pins,
-          ...options.upstream,
-          ...(options.log ? { log: options.log } : {}),
-          onToolsChanged: () => {
-            this.version++;
-            this.listeners.forEach((l) => l());
-          },
-        }),
-      );
-    }
+    this.upstreamOptions = options;
+    for (const { name, config } of options.servers) this.add(name, config, 'file');
+  }
+
+  private add(name: string, config: ServerConfig, source: ServerSource): Upstream {
+    const upstream = new Upstream({
+      name,
+      config,
+      pins: this.pins,
+      ...this.upstreamOptions.upstream,
+      ...(this.upstreamOptions.log ? { log: this.upstreamOptions.log } : {}),
+      onToolsChanged: () => this.changed(),
+    });
+    this.upstreams.set(name, upstream);
+    this.sources.set(name, source);
+    return upstream;
+  }
+
+  private changed() {
+    this.version++;
+    this.listeners.forEach((l) => l());
+  }
+
+  /** Where a server's config comes from: the file's servers are read-only and win. */
+  sourceOf(name: string): ServerSource | undefined {
+    return this.sources.get(name);
+  }
+
+  /** Adds or replaces a server added on the Servers page (a file server of that name wins: false). */
+  async putServer(name: string, config: ServerConfig): Promise<boolean> {
+    if (this.sources.get(name) === 'file') return false;
+    await this.upstreams.get(name)?.close();
+    void this.add(name, config, 'database')
+      .ensure()
+      .catch(() => undefined);
+    this.changed();
+    return true;
+  }
+
+  async removeServer(name: string): Promise<boolean> {
+    if (this.sources.get(name) !== 'database') return false;
+    await this.upstreams.get(name)?.close();
+    this.upstreams.delete(name);
+    this.sources.delete(name);
+    this.changed();
+    return true;
   }
 
   /** Connects every server now; failures are logged and retried, never thrown. */

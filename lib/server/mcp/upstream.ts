@@ -68,6 +68,10 @@ export class Upstream {
     return this.options.name;
   }
 
+  get config() {
+    return this.options.config;
+  }
+
   /** Connected, or connecting now when idle; throws at once while unavailable (a retry is scheduled). */
   async ensure(): Promise<void> {
     if (this.state === 'ready') return;
