@@ -9,7 +9,7 @@ const labels = (me: Parameters<typeof navLinksFor>[0]) => navLinksFor(me).map((l
 
 describe('the navigation shows only what the user may open', () => {
   it.each([
-    ['admin', ['Chat', 'Rules', 'Runs', 'Audit', 'Users']],
+    ['admin', ['Chat', 'Rules', 'Runs', 'Audit', 'Users', 'Servers']],
     ['approver', ['Chat', 'Runs', 'Audit']],
     ['user', ['Chat', 'Runs']],
   ] as const)('%s sees %j', (role, expected) => {
