@@ -99,7 +99,15 @@ test('the navigation shows only the pages the user may open; signed out, none', 
   await expect(mainNav(approver).getByRole('link')).toHaveText(['Chat', 'Runs', 'Connect', 'Audit']);
   // The suite's own browser is the admin.
   await page.goto('/runs');
-  await expect(mainNav(page).getByRole('link')).toHaveText(['Chat', 'Rules', 'Runs', 'Connect', 'Audit', 'Users']);
+  await expect(mainNav(page).getByRole('link')).toHaveText([
+    'Chat',
+    'Rules',
+    'Runs',
+    'Connect',
+    'Audit',
+    'Users',
+    'Servers',
+  ]);
 });
 
 test('the Create user form keeps what was typed when the server refuses it', async ({ page }) => {

@@ -15,3 +15,4 @@ export * from './sse';
 export * from './shadow';
 export * from './hooks';
 export * from './claude-code-settings';
+export * from './mcp-servers';
