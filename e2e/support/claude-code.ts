@@ -69,7 +69,7 @@ export interface ClaudeCodeSession {
 let cli: string | undefined;
 
 /** The CLI path; installs it on first use (a no-op when present), or throws the installer's reason. */
-export function claudeCodeCli(): string {
+function claudeCodeCli(): string {
   if (cli) return cli;
   const script = path.join(process.cwd(), 'scripts', 'ensure-claude-code.mjs');
   const result = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 15 * 60_000 });
@@ -148,10 +148,4 @@ export async function startClaudeCode(options: ClaudeCodeOptions): Promise<Claud
   };
   cleanups.add(cleanup);
   return { projectDir, standIn, done };
-}
-
-/** Runs Claude Code to its end. */
-export async function runClaudeCode(options: ClaudeCodeOptions): Promise<ClaudeCodeResult & { projectDir: string }> {
-  const session = await startClaudeCode(options);
-  return { ...(await session.done), projectDir: session.projectDir };
 }
