@@ -9,7 +9,8 @@ import { ChatPage } from './pages/chat-page';
 import { RunsPage } from './pages/runs-page';
 import { bash, say } from './support/anthropic-stand-in';
 import { E2E_ADMIN_TOKEN } from './support/auth';
-import { startClaudeCode, stopClaudeCode, type ClaudeCodeOptions } from './support/claude-code';
+import { claudeCodeHookSettings } from '../lib/contract/claude-code-settings';
+import { patchHooks, startClaudeCode, stopClaudeCode, type ClaudeCodeOptions } from './support/claude-code';
 import { addRules, marker, removeRules } from './support/policy-api';
 
 // One Claude Code process per test, each a few seconds; the asking ones wait for the browser.
@@ -24,15 +25,14 @@ test.afterEach(async ({ request }) => {
   await removeRules(request, mark);
 });
 
-/** Gatehouse's endpoint with an approval deadline well inside the hook's own 60 s timeout. */
-const hookUrl = (baseURL: string) => `${baseURL}/api/hooks/claude-code?deadline=45`;
+/** The settings block the Connect page shows for this server: a 45 s approval deadline. */
+const generated = (baseURL: string) => claudeCodeHookSettings({ baseUrl: baseURL, deadlineS: 45 });
 
 function claude(baseURL: string, steps: ClaudeCodeOptions['steps'], extra: Partial<ClaudeCodeOptions> = {}) {
   return startClaudeCode({
     steps,
-    hookUrl: hookUrl(baseURL),
+    settings: generated(baseURL),
     token: E2E_ADMIN_TOKEN,
-    hookTimeoutS: 60,
     permissionMode: 'bypassPermissions',
     ...extra,
   });
@@ -170,13 +170,9 @@ test('Claude Code giving up first (its hook timeout) cancels the relay: nothing 
   request,
   baseURL,
 }) => {
-  // Misconfigured on purpose: Gatehouse's deadline (60 s) is longer than the hook's timeout (5 s).
-  const session = await startClaudeCode({
-    steps: [bash(`touch late-${mark}`), say('Ok.')],
-    hookUrl: `${baseURL}/api/hooks/claude-code?deadline=60`,
-    token: E2E_ADMIN_TOKEN,
-    hookTimeoutS: 5,
-    permissionMode: 'bypassPermissions',
+  // Misconfigured on purpose: Gatehouse's deadline (45 s) is longer than the hook's timeout (5 s).
+  const session = await claude(baseURL!, [bash(`touch late-${mark}`), say('Ok.')], {
+    settings: patchHooks(generated(baseURL!), { timeout: 5 }),
   });
   const relay = await pendingRelay(request, session.projectDir);
   const { toolResults } = await session.done;
@@ -191,26 +187,21 @@ test('Claude Code giving up first (its hook timeout) cancels the relay: nothing 
   expect(existsSync(path.join(session.projectDir, `late-${mark}`))).toBe(false);
 });
 
-test('Gatehouse unreachable means nothing runs (onFailure: block), where a hook without it lets the call through', async () => {
-  // A port nothing listens on: the hook's connection is refused.
-  const down = 'http://127.0.0.1:9/api/hooks/claude-code';
-  const blocked = await startClaudeCode({
-    steps: [bash(`touch down-${mark}`), say('Ok.')],
-    hookUrl: down,
-    token: E2E_ADMIN_TOKEN,
-    permissionMode: 'bypassPermissions',
+test('Gatehouse unreachable means nothing runs (onFailure: block), where a hook without it lets the call through', async ({
+  baseURL,
+}) => {
+  // The generated block, pointed at a port nothing listens on: the hook's connection is refused.
+  const down = 'http://127.0.0.1:9/api/hooks/claude-code?deadline=45';
+  const blocked = await claude(baseURL!, [bash(`touch down-${mark}`), say('Ok.')], {
+    settings: patchHooks(generated(baseURL!), { url: down }),
   });
   const { toolResults } = await blocked.done;
   expect(toolResults[0]!.text).toContain('blocking because onFailure is "block"');
   expect(existsSync(path.join(blocked.projectDir, `down-${mark}`))).toBe(false);
 
   // The control: the same set-up without onFailure runs the call, so the check above can fail.
-  const open = await startClaudeCode({
-    steps: [bash(`touch down-${mark}`), say('Ok.')],
-    hookUrl: down,
-    token: E2E_ADMIN_TOKEN,
-    permissionMode: 'bypassPermissions',
-    onFailure: null,
+  const open = await claude(baseURL!, [bash(`touch down-${mark}`), say('Ok.')], {
+    settings: patchHooks(generated(baseURL!), { url: down, onFailure: null }),
   });
   await open.done;
   expect(existsSync(path.join(open.projectDir, `down-${mark}`))).toBe(true);
