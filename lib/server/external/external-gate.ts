@@ -50,11 +50,6 @@ export class ExternalGate {
     const { q } = this.deps;
     const run = await q.runs.openExternalRun({ ...ref, title: ref.title.slice(0, 200) });
     const toolCallId = call.callId ?? randomUUID();
-    // A retried call (the same outside call id, maybe on another instance) gets the same relay.
-    if (call.callId) {
-      const earlier = await q.relays.getRelayOfCall({ runId: run.id, toolCallId });
-      if (earlier) return this.answerRelay(run, earlier.request, options, call);
-    }
     const { version, policy } = await this.policy();
     const tool = toolOf(call);
     const workspace = call.workspace ?? this.deps.workspace;
@@ -106,6 +101,12 @@ export class ExternalGate {
         };
       }
       return { runId: run.id, decision: decision.action, reason: decision.explanation };
+    }
+    // A retried call that asked (the same outside call id, maybe on another instance) gets the same
+    // relay and its decision; calls the policy decides at once are simply decided again.
+    if (call.callId) {
+      const earlier = await q.relays.getRelayOfCall({ runId: run.id, toolCallId });
+      if (earlier) return this.answerRelay(run, earlier.request, options, call);
     }
     const request = await this.relayFor(run, ref, call, tool, toolCallId, decision, workspace, options);
     await this.deps.broker.register(request, { outside: true });
