@@ -8,6 +8,8 @@ import { ModeSchema } from '../policy/types';
 import {
   DecisionSchema,
   GrantScopeSchema,
+  EditedParamsSchema,
+  RelayApprovalSchema,
   RelayOutcomeStatusSchema,
   RelayRequestSchema,
   type RelayOutcome,
@@ -46,6 +48,21 @@ export const RelayResolvedEventSchema = z.object({
   always: z.boolean().optional(),
   /** With `always`: whom the grant covers. Absent in events stored before it was recorded. */
   scope: GrantScopeSchema.optional(),
+  /** Edit, then approve: the call as it runs (the `tool_call` event holds the agent's original). */
+  params: EditedParamsSchema.optional(),
+  /** A relay that needed several approvers: who approved. */
+  approvals: z.array(RelayApprovalSchema).optional(),
+});
+
+/** A relay that needs several approvers got one and is still pending: who so far, and the edited call if any. */
+export const RelayProgressEventSchema = z.object({
+  type: z.literal('relay_progress'),
+  ...origin,
+  relayId: z.string(),
+  toolCallId: z.string(),
+  approvals: z.array(RelayApprovalSchema),
+  needed: z.number().int(),
+  params: EditedParamsSchema.optional(),
 });
 
 export const ToolResultEventSchema = z.object({
@@ -102,6 +119,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   ToolCallEventSchema,
   RelayEventSchema,
   RelayResolvedEventSchema,
+  RelayProgressEventSchema,
   ToolResultEventSchema,
   ErrorEventSchema,
   AgentStartEventSchema,
@@ -126,6 +144,7 @@ export type TextEvent = z.infer<typeof TextEventSchema>;
 export type ToolCallEvent = z.infer<typeof ToolCallEventSchema>;
 export type RelayEvent = z.infer<typeof RelayEventSchema>;
 export type RelayResolvedEvent = z.infer<typeof RelayResolvedEventSchema>;
+export type RelayProgressEvent = z.infer<typeof RelayProgressEventSchema>;
 export type ToolResultEvent = z.infer<typeof ToolResultEventSchema>;
 export type ErrorEvent = z.infer<typeof ErrorEventSchema>;
 export type AgentStartEvent = z.infer<typeof AgentStartEventSchema>;
