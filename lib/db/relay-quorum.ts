@@ -81,10 +81,16 @@ export function relayQuorumQueries(db: Database) {
       throw error;
     }
     if (!raw) return { ok: false, reason: 'not_pending' };
-    const approvals = await approvalsOf({ id: input.id });
-    if (raw.settled === true) return { ok: true, approvals };
-    if (Number(raw.approvals) >= Number(raw.needed)) return { ok: false, reason: 'not_pending' };
+    if (raw.settled === true) return { ok: true, approvals: await approvalsOf({ id: input.id }) };
+    if (Number(raw.approvals) >= Number(raw.needed)) {
+      // Counted after another approval settled the relay (its statement began first): not an approver of it.
+      await db
+        .delete(relayApprovals)
+        .where(sql`${relayApprovals.relayId} = ${input.id} AND ${relayApprovals.userId} = ${input.user}`);
+      return { ok: false, reason: 'not_pending' };
+    }
     const params = parseJson(raw.params);
+    const approvals = await approvalsOf({ id: input.id });
     return { ok: 'partial', approvals, needed: Number(raw.needed), ...(params ? { params } : {}) };
   }
 
