@@ -13,6 +13,7 @@ import {
   RelayOutcomeStatusSchema,
   RelayRequestSchema,
   type RelayOutcome,
+  type RelayProgress,
   type RelayResponse,
 } from './relay';
 
@@ -162,7 +163,15 @@ export type RunEventType = RunEvent['type'];
 export type LoggedEvent = RunEvent & { seq: number };
 
 /** The library's relay event: answer it right there with `respond` (the seed design's callback). */
-export type LiveRelayEvent = RelayEvent & { respond(response: RelayResponse): Promise<RelayOutcome> };
+export type LiveRelayEvent = RelayEvent & {
+  /** Approve (optionally with edited `params`) or deny. A relay that needs several approvers takes `respondAs`. */
+  respond(response: RelayResponse): Promise<RelayOutcome>;
+  /** A named person's decision, which counts toward a relay that needs several approvers. */
+  respondAs(
+    approver: { user: string; role: string },
+    response: RelayResponse,
+  ): Promise<{ status: 'decided'; outcome: RelayOutcome } | { status: 'partial'; progress: RelayProgress }>;
+};
 /** What `agent.invoke()` yields. */
 export type AgentEvent = Exclude<z.infer<typeof AgentEventSchema>, RelayEvent> | LiveRelayEvent;
 export type AgentEventType = AgentEvent['type'];

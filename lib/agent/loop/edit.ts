@@ -59,3 +59,20 @@ function clip(value: unknown): string {
   const text = value === undefined ? '(none)' : JSON.stringify(value);
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
+
+/** A refused edit (the library's `respond`): `invalid` params (by field), or a call the policy denies. */
+export class EditRefusedError extends Error {
+  readonly code: 'invalid:params' | 'conflict:edit_denied';
+  constructor(
+    readonly relayId: string,
+    readonly check: Exclude<EditCheck, { ok: true }>,
+  ) {
+    super(
+      check.kind === 'invalid'
+        ? `The edited call is not valid: ${check.issues.map((i) => `response.params${i.path ? `.${i.path}` : ''} ${i.message}`).join('; ')}`
+        : `The edited call is denied by the policy: ${check.decision.explanation}`,
+    );
+    this.code = check.kind === 'invalid' ? 'invalid:params' : 'conflict:edit_denied';
+    this.name = 'EditRefusedError';
+  }
+}

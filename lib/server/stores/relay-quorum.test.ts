@@ -23,7 +23,7 @@ const request = (id: string, count: number, expiresIn = 60_000): RelayRequest =>
   toolCallId: `call-${id}`,
   tool: 'bash',
   params: { command: 'deploy prod' },
-  decision: { action: 'ask', reason: 'rule', explanation: 'asks' },
+  decision: { action: 'ask', reason: 'default_action', explanation: 'asks' },
   suggestedRules: [],
   approvals: { count },
   prompt: '?',
