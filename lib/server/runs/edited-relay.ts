@@ -21,7 +21,7 @@ function suggestionsFor(
 ): RelayRequest['suggestedRules'] {
   try {
     const derived = tool?.derivePermission
-      ? tool.derivePermission(params as never, { workspace: ctx.workspaceRoot } as never)
+      ? tool.derivePermission(params as never, { workspace: ctx.workspaceRoot ?? '' })
       : derivePermission(call, ctx);
     return derived.filter((rule) => grantFitsCall(rule, call, ctx));
   } catch {
