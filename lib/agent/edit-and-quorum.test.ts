@@ -57,12 +57,10 @@ describe('edit, then approve', () => {
   it('an edit a deny rule forbids is refused, nothing decided; the relay can still be answered', async () => {
     const refusals: unknown[] = [];
     const events = await collect(agent().invoke(say('$ echo keep')), (e) => {
-      void e
-        .respond({ approved: true, params: { command: 'rm -rf build' } })
-        .catch((error: unknown) => {
-          refusals.push(error);
-          return e.respond({ approved: false, reason: 'fine, no' });
-        });
+      void e.respond({ approved: true, params: { command: 'rm -rf build' } }).catch((error: unknown) => {
+        refusals.push(error);
+        return e.respond({ approved: false, reason: 'fine, no' });
+      });
     });
     expect(refusals[0]).toBeInstanceOf(EditRefusedError);
     expect(refusals[0]).toMatchObject({ code: 'conflict:edit_denied' });
@@ -77,7 +75,10 @@ describe('edit, then approve', () => {
         return e.respond({ approved: false });
       });
     });
-    expect(refusals[0]).toMatchObject({ code: 'invalid:params', message: expect.stringContaining('response.params.command') });
+    expect(refusals[0]).toMatchObject({
+      code: 'invalid:params',
+      message: expect.stringContaining('response.params.command'),
+    });
   });
 });
 

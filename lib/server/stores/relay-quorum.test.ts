@@ -113,8 +113,7 @@ describeStores('quorum relays', (store) => {
     const partial = results.filter((r) => r.status === 'fulfilled' && r.value.status === 'partial');
     expect(decided).toHaveLength(1);
     expect(partial).toHaveLength(2);
-    for (const r of results)
-      if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(RelayAlreadyResolvedError);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(RelayAlreadyResolvedError);
     expect((await a.get('q6'))?.outcome?.approvals).toHaveLength(3);
   });
 });
