@@ -99,12 +99,14 @@ export class RunDecisions {
     if (isAlwaysAllow(response)) response = await this.checkAlwaysAllow(relayId, response, authority, relay);
     const waiting = response.approved ? this.deps.agents.waitingRelay(relayId) : undefined;
     const entry = waiting ? this.deps.live.get(waiting.runId) : undefined;
+    // Only a relay that needs several approvers takes the counting path (the plain settle refuses to approve it).
+    const counted = role !== undefined && (relay?.approvals?.count ?? 1) > 1;
     const decide = (claim?: Parameters<DurableRelayBroker['resolve']>[3]): Promise<Resolution> =>
-      role === undefined
+      !counted
         ? this.deps.broker
             .resolve(relayId, response, decidedBy, claim)
             .then((outcome) => ({ status: 'decided', outcome }))
-        : this.deps.broker.decide(relayId, response, { user: decidedBy, role }, claim);
+        : this.deps.broker.decide(relayId, response, { user: decidedBy, role: role! }, claim);
     // One claim per call: a second concurrent approval settles without one (and loses the settle).
     if (!waiting || !entry || entry.detached || entry.preClaims.has(waiting.toolCallId)) return decide();
     let told!: (claimed: boolean) => void;
