@@ -69,7 +69,7 @@ test('edit a command, then approve: the edited command runs once, the reply ment
   const runId = await chat.say(`$ echo ${mark}-original`);
   await chat.expectDialogFor(`${mark}-original`);
   await editButton(chat).click();
-  await chat.dialog.getByRole('textbox', { name: 'Command' }).fill(`echo ${mark}-edited`);
+  await chat.dialog.getByRole('textbox', { name: 'Command', exact: true }).fill(`echo ${mark}-edited`);
   await expect(chat.dialog.getByText('The edited call passes the policy')).toBeVisible();
   await chat.expectArmed();
   await approveEdited(chat).click();
@@ -78,7 +78,7 @@ test('edit a command, then approve: the edited command runs once, the reply ment
   const card = chat.toolCall('bash', `${mark}-original`);
   await chat.expectCallStatus(card, 'done');
   await expect(card.getByLabel('Output', { exact: true })).toContainText(`${mark}-edited`);
-  await expect(chat.reply(/approver edited this call/)).toBeVisible();
+  await expect(chat.reply(/^bash: \[The approver edited this call/)).toBeVisible();
 
   const audit = await page.request.get(`/api/audit?runId=${encodeURIComponent(runId)}`);
   const rows = ((await audit.json()) as { items: { decidedBy?: string; params?: unknown; details?: unknown }[] }).items;
@@ -93,7 +93,7 @@ test('an edit a deny rule forbids is refused inline, and the call stays pending'
   await chat.say(`$ echo ${mark}-keep`);
   await chat.expectDialogFor(`${mark}-keep`);
   await editButton(chat).click();
-  await chat.dialog.getByRole('textbox', { name: 'Command' }).fill(`echo ${mark}-forbidden`);
+  await chat.dialog.getByRole('textbox', { name: 'Command', exact: true }).fill(`echo ${mark}-forbidden`);
   await expect(chat.dialog.getByRole('alert')).toContainText('denied');
   await expect(approveEdited(chat)).toBeDisabled();
   await chat.expectCallStatus(chat.toolCall('bash', `${mark}-keep`), 'waiting for approval');
@@ -109,14 +109,14 @@ test('edit a file write’s content: the diff follows the edit, and the edited c
   await chat.say(`write ${mark}.txt: first line`);
   await chat.expectDialogFor(`${mark}.txt`);
   await editButton(chat).click();
-  await chat.dialog.getByRole('textbox', { name: 'Content' }).fill('edited line\n');
+  await chat.dialog.getByRole('textbox', { name: 'Content', exact: true }).fill('edited line\n');
   const diff = chat.dialog.locator('.approval-edit').getByLabel(`Diff of ${mark}.txt`);
   await expect(diff).toContainText('+edited line');
   await expect(diff).not.toContainText('+first line');
   await chat.expectArmed();
   await approveEdited(chat).click();
   await chat.expectCallStatus(chat.toolCall('write_file', mark), 'done');
-  await expect(chat.reply(/approver edited this call/)).toBeVisible();
+  await expect(chat.reply(/^write_file: \[The approver edited this call/)).toBeVisible();
 });
 
 test('two approvers in two browsers: 1 of 2 on both, the same person twice refused, the second runs it', async ({
