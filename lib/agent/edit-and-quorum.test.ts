@@ -6,8 +6,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAgent, type AgentEvent, type AgentRun } from './index';
-import { EditRefusedError } from './loop/edit';
+import { createAgent, EditRefusedError, type AgentEvent, type AgentRun } from './index';
 import type { PolicyInput } from '../policy';
 import { RelayQuorumError } from '../relay';
 
