@@ -14,7 +14,14 @@ import {
 } from '../../agent';
 import type { RunEvent } from '../../contract';
 import type { Queries, RunRow } from '../../db';
-import { compilePolicy, evaluate, type CompiledPolicy, type Decision, type ToolCall } from '../../policy';
+import {
+  approvalRequirement,
+  compilePolicy,
+  evaluate,
+  type CompiledPolicy,
+  type Decision,
+  type ToolCall,
+} from '../../policy';
 import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay';
 import { auditRowsFor, type AskedCall } from '../runs/run-audit';
 import type { RunLog } from '../runs/run-log';
@@ -196,7 +203,10 @@ export class ExternalGate {
     const rule = decision.rule ? policy.policy.rules[decision.rule.index] : undefined;
     const timeoutS = Math.min(options.timeoutS ?? Infinity, rule?.timeoutS ?? this.deps.approvalTimeoutS);
     const now = Date.now();
+    // A rule that needs several approvers needs them for outside agents' calls too.
+    const approvals = approvalRequirement(policy, decision);
     return {
+      ...(approvals ? { approvals } : {}),
       id: randomUUID(),
       kind: 'permission',
       runId: run.id,
