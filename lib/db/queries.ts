@@ -8,6 +8,7 @@ import { grantQueries } from './grants';
 import { leaseQueries } from './leases';
 import { messageQueries } from './messages';
 import { policyQueries } from './policies';
+import { relayInboxQueries } from './relay-inbox';
 import { relayQueries } from './relays';
 import { runQueries } from './runs';
 import { sessionQueries } from './sessions';
@@ -16,6 +17,7 @@ import { shadowQueries } from './shadow';
 import { tokenQueries } from './tokens';
 import { toolExecutionQueries } from './tool-executions';
 import { userQueries } from './users';
+import { webhookQueries } from './webhooks';
 
 export function createQueries(db: Database): Queries {
   const credentials = new CredentialChanges();
@@ -29,6 +31,7 @@ function modules(db: Database, credentials: CredentialChanges, credentialsChange
     messages: messageQueries(db),
     events: eventQueries(db),
     relays: relayQueries(db),
+    inbox: relayInboxQueries(db),
     toolExecutions: toolExecutionQueries(db),
     policies: policyQueries(db),
     shadow: shadowQueries(db),
@@ -39,6 +42,7 @@ function modules(db: Database, credentials: CredentialChanges, credentialsChange
     sessions: sessionQueries(db, credentialsChanged),
     settings: settingQueries(db),
     leases: leaseQueries(db),
+    webhooks: webhookQueries(db),
     /** Changes to users, API tokens and sessions: a credential cache (lib/auth) compares its count, open streams watch them. */
     credentials,
   };
