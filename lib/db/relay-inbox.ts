@@ -30,16 +30,9 @@ function after(cursor: string | undefined) {
   return or(gt(relays.expiresAt, key.at), and(eq(relays.expiresAt, key.at), gt(relays.id, key.id)));
 }
 
-export function relayInboxQueries(db: Database) {
-  return {
-    async listRelays(input: ListRelaysInput): Promise<Page<InboxRow>> {
-      const pending = input.status === 'pending';
-      const rows = await db
-        .select({ relay: relays, owner: runs.owner, source: runs.source })
-        .from(relays)
-        .innerJoin(runs, eq(runs.id, relays.runId))
-        .where(
-          and(
+function filters(input: Omit<ListRelaysInput, 'limit' | 'cursor'>) {
+  const pending = input.status === 'pending';
+  return [
             input.status ? eq(relays.status, input.status) : undefined,
             // A pending relay past its deadline is about to expire: nobody can decide it any more.
             pending ? gt(relays.expiresAt, sql`now()`) : undefined,
@@ -49,9 +42,17 @@ export function relayInboxQueries(db: Database) {
             input.tool ? eq(relays.tool, input.tool) : undefined,
             input.risk ? sql`${relays.request}->>'risk' = ${input.risk}` : undefined,
             input.owner !== undefined ? eq(runs.owner, input.owner) : undefined,
-            after(input.cursor),
-          ),
-        )
+  ];
+}
+
+export function relayInboxQueries(db: Database) {
+  return {
+    async listRelays(input: ListRelaysInput): Promise<Page<InboxRow>> {
+      const rows = await db
+        .select({ relay: relays, owner: runs.owner, source: runs.source })
+        .from(relays)
+        .innerJoin(runs, eq(runs.id, relays.runId))
+        .where(and(...filters(input), after(input.cursor)))
         .orderBy(asc(relays.expiresAt), asc(relays.id))
         .limit(input.limit + 1);
       const page = toPage(rows, input.limit, (row) => ({ at: row.relay.expiresAt, id: row.relay.id }));
@@ -59,6 +60,16 @@ export function relayInboxQueries(db: Database) {
         items: page.items.map((row) => ({ ...row.relay, owner: row.owner, source: row.source })),
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       };
+    },
+
+    /** How many relays match the filters, on every page together. */
+    async countRelays(input: Omit<ListRelaysInput, 'limit' | 'cursor'>): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(relays)
+        .innerJoin(runs, eq(runs.id, relays.runId))
+        .where(and(...filters(input)));
+      return Number(row?.n ?? 0);
     },
 
     /** One relay with its run's owner; undefined when unknown. */

@@ -22,6 +22,7 @@ import {
   ROLES,
   RUN_SOURCES,
   RUN_STATUSES,
+  WEBHOOK_EVENT_TYPES,
   type AuditKind,
   type GrantScope,
   type Role,
@@ -407,7 +408,7 @@ export type PolicyShadowDiffRow = typeof policyShadowDiffs.$inferSelect;
 
 // --- Webhooks (approvals away from the desk: relay events sent to outside endpoints) ---
 
-export const WEBHOOK_EVENTS = ['relay.created', 'relay.resolved', 'relay.expired'] as const;
+export const WEBHOOK_EVENTS = WEBHOOK_EVENT_TYPES;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_FORMATS = ['json', 'slack'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];

@@ -16,6 +16,9 @@ import { DbRelayStore } from './stores/relay-store';
 import { RunManager } from './runs/run-manager';
 import { loadPolicy } from './stores/policy-store';
 import { ShadowMonitor } from './shadow/monitor';
+import { startWebhooks } from './webhooks/start';
+import type { WebhookSender } from './webhooks/sender';
+import type { SecretBox } from './webhooks/secret-box';
 import { refreshShadow, type ShadowContext } from './shadow/shadow-store';
 
 export interface Runtime {
@@ -31,6 +34,8 @@ export interface Runtime {
   bus?: PgNotifyBus;
   /** The shadow policy: this process's monitor and how its changes reach the other instances. */
   shadow: ShadowContext;
+  /** Relay events to the registered webhooks, and the box their signing secrets are sealed in. */
+  webhooks: { sender: WebhookSender; box: SecretBox; publicUrl: string; ownPort: number };
 }
 
 const KEY = Symbol.for('gatehouse.runtime');
@@ -66,6 +71,8 @@ async function createRuntime(): Promise<Runtime> {
   const bus = cluster?.bus;
   // Decisions wake this process's waiters directly and the others' through NOTIFY, so the
   // re-read is only a slow safety net.
+  const webhooks = startWebhooks({ q, config, sessionSecret });
+  const onChanged = (relayId: string) => webhooks.sender.relayChanged(relayId);
   const relayStore = new DbRelayStore(
     q.relays,
     bus
@@ -73,8 +80,9 @@ async function createRuntime(): Promise<Runtime> {
           onSettled: (relayId) => bus.notify('gatehouse_relay', { relayId }),
           onError: cluster.onError,
           leaseOwner: cluster.owner,
+          onChanged,
         }
-      : {},
+      : { onChanged },
   );
   const broker = new DurableRelayBroker(relayStore, { pollMs: 30_000 });
   if (bus) await listenForRelays(bus, broker);
@@ -106,6 +114,7 @@ async function createRuntime(): Promise<Runtime> {
     sessionSecret,
     loginThrottle: new LoginThrottle(),
     shadow,
+    webhooks,
     ...(bus ? { bus } : {}),
   };
 }

@@ -21,6 +21,11 @@ export interface DbRelayStoreOptions {
   onSettled?: (relayId: string) => Promise<unknown>;
   onError?: (error: Error) => void;
   /**
+   * Called (not awaited) after a relay was stored or settled: the webhook sender queues its events
+   * off the decision path. Must not throw.
+   */
+  onChanged?: (relayId: string) => void;
+  /**
    * Several instances: this instance's id. A relay is stored only while this instance holds its
    * run's lease (lib/db/lease-fence.ts), so a copy of a run that was taken over cannot raise one.
    */
@@ -38,6 +43,7 @@ export class DbRelayStore implements RelayStore {
       request,
       ...(this.options.leaseOwner === undefined ? {} : { leaseOwner: this.options.leaseOwner }),
     });
+    this.options.onChanged?.(request.id);
   }
 
   async get(id: string): Promise<RelayRecord | undefined> {
@@ -48,7 +54,10 @@ export class DbRelayStore implements RelayStore {
   /** An approval given with `claim` claims its call in the settle statement (lib/db relays.resolveRelay). */
   async settle(id: string, outcome: RelayOutcome, claim?: ApprovalClaim): Promise<ResolveResult> {
     const result = await this.settleOnce(id, outcome, claim);
-    if (result.ok) await this.announce(id);
+    if (result.ok) {
+      this.options.onChanged?.(id);
+      await this.announce(id);
+    }
     return result;
   }
 
