@@ -9,9 +9,9 @@ const labels = (me: Parameters<typeof navLinksFor>[0]) => navLinksFor(me).map((l
 
 describe('the navigation shows only what the user may open', () => {
   it.each([
-    ['admin', ['Chat', 'Rules', 'Runs', 'Audit', 'Users']],
-    ['approver', ['Chat', 'Runs', 'Audit']],
-    ['user', ['Chat', 'Runs']],
+    ['admin', ['Chat', 'Approvals', 'Rules', 'Runs', 'Audit', 'Users']],
+    ['approver', ['Chat', 'Approvals', 'Runs', 'Audit']],
+    ['user', ['Chat', 'Approvals', 'Runs']],
   ] as const)('%s sees %j', (role, expected) => {
     expect(labels(asRole(role))).toEqual(expected);
   });
