@@ -15,7 +15,11 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-test('the inbox shows a relay raised from another context without a reload, and decides it', async ({ page, baseURL, request }) => {
+test('the inbox shows a relay raised from another context without a reload, and decides it', async ({
+  page,
+  baseURL,
+  request,
+}) => {
   await page.goto('/approvals');
   await expect(page.getByRole('heading', { name: 'Approvals', level: 1 })).toBeVisible();
   await expect(page.getByRole('heading', { name: /pending$/ })).toBeVisible();
@@ -67,7 +71,10 @@ test.describe('the approval page at phone width', () => {
   ] as const) {
     test(`${button}: no sideways scroll, large buttons, then what happened and by whom`, async ({ page, baseURL }) => {
       const marker = uniqueMarker('phone');
-      const run = await startWaitingRun(baseURL!, `$ echo ${marker} && echo a-rather-long-argument-that-must-wrap-on-a-phone-screen`);
+      const run = await startWaitingRun(
+        baseURL!,
+        `$ echo ${marker} && echo a-rather-long-argument-that-must-wrap-on-a-phone-screen`,
+      );
       try {
         await page.goto(`/approvals/${run.relayId}`);
         const action = page.getByRole('button', { name: button });
@@ -93,7 +100,12 @@ test.describe('the approval page at phone width', () => {
   });
 });
 
-test('a new relay raises a notification while the tab is hidden, and clicking it opens the approval page', async ({ page, context, baseURL, request }) => {
+test('a new relay raises a notification while the tab is hidden, and clicking it opens the approval page', async ({
+  page,
+  context,
+  baseURL,
+  request,
+}) => {
   await context.grantPermissions(['notifications']);
   // Headless Chromium shows no notification: observe the constructor, and decide when the tab is "hidden".
   await page.addInitScript(() => {
@@ -125,7 +137,9 @@ test('a new relay raises a notification while the tab is hidden, and clicking it
             .map((n) => ({ title: n.title, body: n.body })),
         m,
       );
-    await expect.poll(() => noteOf(marker)).toEqual([{ title: 'Approval needed: bash', body: `bash wants to run echo ${marker}\nAgent: main` }]);
+    await expect
+      .poll(() => noteOf(marker))
+      .toEqual([{ title: 'Approval needed: bash', body: `bash wants to run echo ${marker}\nAgent: main` }]);
     await page.evaluate((m) => {
       const note = (window as unknown as { __notes: Notification[] }).__notes.find((n) => n.body.includes(m))!;
       note.onclick?.(new Event('click'));

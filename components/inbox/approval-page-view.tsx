@@ -41,7 +41,11 @@ export function ApprovalPageView({ relayId }: { relayId: string }) {
             relay={data}
             onDecided={(outcome) => {
               setResult(
-                outcome.kind === 'mine' ? (outcome.approved ? 'Approved. The agent goes on.' : 'Denied. The agent is told why.') : outcome.text,
+                outcome.kind === 'mine'
+                  ? outcome.approved
+                    ? 'Approved. The agent goes on.'
+                    : 'Denied. The agent is told why.'
+                  : outcome.text,
               );
               void relay.refetch();
             }}

@@ -47,9 +47,7 @@ export function InboxView() {
         <Notice key={n.id}>{n.text}</Notice>
       ))}
       {pending.error && <Notice tone="danger">Could not load the approvals: {pending.error.message}</Notice>}
-      <h2 className="inbox__count">
-        {pending.isPending ? 'Loading…' : `${pending.data?.total ?? 0} pending`}
-      </h2>
+      <h2 className="inbox__count">{pending.isPending ? 'Loading…' : `${pending.data?.total ?? 0} pending`}</h2>
       {!pending.isPending && items.length === 0 && <p>Nothing waits for a decision.</p>}
       <ul className="inbox__list" aria-label="Pending approvals">
         {items.map((relay) => (
@@ -60,7 +58,12 @@ export function InboxView() {
               const id = relay.request.id;
               if (result.kind === 'mine') {
                 mine.current.add(id);
-                setNotices((list) => [{ id, text: `${callOf(relay)}: ${result.approved ? 'approved' : 'denied'} by you` }, ...list].slice(0, 5));
+                setNotices((list) =>
+                  [{ id, text: `${callOf(relay)}: ${result.approved ? 'approved' : 'denied'} by you` }, ...list].slice(
+                    0,
+                    5,
+                  ),
+                );
               } else setNotices((list) => [{ id, text: `${callOf(relay)}: ${result.text}` }, ...list].slice(0, 5));
               mine.current.add(id);
               void pending.refetch();

@@ -15,15 +15,19 @@ const noSubscription = () => () => undefined;
 
 export function NotificationsControl() {
   // Read in the browser only: the server has no Notification API and no localStorage.
-  const inBrowser = useSyncExternalStore(noSubscription, () => true, () => false);
+  const inBrowser = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   const [changed, setState] = useState<{ support: NotificationSupport; on: boolean }>();
   const state = changed ?? (inBrowser ? { support: support(), on: notificationsWanted() } : undefined);
   if (!state) return null;
   if (state.support === 'unsupported')
     return (
       <Notice>
-        This browser offers no notifications here (some phones, or a page served over plain http). The inbox below
-        still updates by itself.
+        This browser offers no notifications here (some phones, or a page served over plain http). The inbox below still
+        updates by itself.
       </Notice>
     );
   if (state.support === 'denied')
@@ -35,7 +39,11 @@ export function NotificationsControl() {
   const on = state.on && state.support === 'granted';
   return (
     <div className="inbox-notify">
-      <p>{on ? 'Notifications are on: a new approval shows one while this tab is hidden.' : 'Get a notification for each new approval while Gatehouse is in the background.'}</p>
+      <p>
+        {on
+          ? 'Notifications are on: a new approval shows one while this tab is hidden.'
+          : 'Get a notification for each new approval while Gatehouse is in the background.'}
+      </p>
       <Button
         onClick={async () => {
           if (on) {

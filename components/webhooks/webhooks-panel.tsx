@@ -30,7 +30,13 @@ export function WebhooksPanel() {
       <CardHeader id="webhooks-heading" title="Webhooks" />
       <p>Each new, decided or expired approval is posted to these addresses, signed (see the README).</p>
       <form onSubmit={submit} aria-label="Add a webhook" noValidate className="webhooks-form">
-        <TextField label="URL" value={url} onChange={(e) => setUrl(e.target.value)} error={error?.fieldMessage('url')} autoComplete="off" />
+        <TextField
+          label="URL"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          error={error?.fieldMessage('url')}
+          autoComplete="off"
+        />
         <SelectField
           label="Body"
           value={format}
@@ -61,7 +67,11 @@ export function WebhooksPanel() {
       {create.error && !(error && error.fields.length > 0) && <Notice tone="danger">{create.error.message}</Notice>}
       {created && (
         <Notice tone="success">
-          <SecretField label={`Signing secret of ${created.url}`} value={created.secret} hint="Copy it now: it is shown only once." />
+          <SecretField
+            label={`Signing secret of ${created.url}`}
+            value={created.secret}
+            hint="Copy it now: it is shown only once."
+          />
         </Notice>
       )}
       {hooks.isError && <Notice tone="danger">Could not load the webhooks: {hooks.error.message}</Notice>}
@@ -71,7 +81,12 @@ export function WebhooksPanel() {
           <li key={hook.id}>
             <p>
               <code>{hook.url}</code> · {hook.format === 'slack' ? 'Slack' : 'JSON'} · {hook.events.join(', ')}{' '}
-              <Button size="sm" variant="danger" onClick={() => remove.mutate(hook.id)} aria-label={`Remove webhook ${hook.url}`}>
+              <Button
+                size="sm"
+                variant="danger"
+                onClick={() => remove.mutate(hook.id)}
+                aria-label={`Remove webhook ${hook.url}`}
+              >
                 Remove
               </Button>
             </p>

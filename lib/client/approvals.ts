@@ -16,8 +16,7 @@ export const inboxKeys = {
   relay: (id: string) => ['inbox', 'relay', id] as const,
 };
 
-export const fetchPending = () =>
-  apiFetch<InboxPage>('/api/relays?status=pending&limit=200', { cache: 'no-store' });
+export const fetchPending = () => apiFetch<InboxPage>('/api/relays?status=pending&limit=200', { cache: 'no-store' });
 
 export const fetchInboxRelay = (id: string) =>
   apiFetch<InboxRelay>(`/api/relays/${encodeURIComponent(id)}`, { cache: 'no-store' });

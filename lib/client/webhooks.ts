@@ -39,9 +39,11 @@ export function useDeliveries(id: string) {
   return useQuery({
     queryKey: webhookKeys.deliveries(id),
     queryFn: async () =>
-      (await apiFetch<{ items: WebhookDelivery[] }>(`/api/webhooks/${encodeURIComponent(id)}/deliveries?limit=20`, {
-        cache: 'no-store',
-      })).items,
+      (
+        await apiFetch<{ items: WebhookDelivery[] }>(`/api/webhooks/${encodeURIComponent(id)}/deliveries?limit=20`, {
+          cache: 'no-store',
+        })
+      ).items,
     refetchInterval: 3_000,
   });
 }

@@ -33,15 +33,15 @@ function after(cursor: string | undefined) {
 function filters(input: Omit<ListRelaysInput, 'limit' | 'cursor'>) {
   const pending = input.status === 'pending';
   return [
-            input.status ? eq(relays.status, input.status) : undefined,
-            // A pending relay past its deadline is about to expire: nobody can decide it any more.
-            pending ? gt(relays.expiresAt, sql`now()`) : undefined,
-            input.runId ? eq(relays.runId, input.runId) : undefined,
-            input.sessionId ? eq(relays.sessionId, input.sessionId) : undefined,
-            input.agentId ? eq(relays.agentId, input.agentId) : undefined,
-            input.tool ? eq(relays.tool, input.tool) : undefined,
-            input.risk ? sql`${relays.request}->>'risk' = ${input.risk}` : undefined,
-            input.owner !== undefined ? eq(runs.owner, input.owner) : undefined,
+    input.status ? eq(relays.status, input.status) : undefined,
+    // A pending relay past its deadline is about to expire: nobody can decide it any more.
+    pending ? gt(relays.expiresAt, sql`now()`) : undefined,
+    input.runId ? eq(relays.runId, input.runId) : undefined,
+    input.sessionId ? eq(relays.sessionId, input.sessionId) : undefined,
+    input.agentId ? eq(relays.agentId, input.agentId) : undefined,
+    input.tool ? eq(relays.tool, input.tool) : undefined,
+    input.risk ? sql`${relays.request}->>'risk' = ${input.risk}` : undefined,
+    input.owner !== undefined ? eq(runs.owner, input.owner) : undefined,
   ];
 }
 

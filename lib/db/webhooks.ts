@@ -57,7 +57,10 @@ export function webhookQueries(db: Database) {
 
     /** Deletes the endpoint and (cascade) its deliveries; false when there was none. */
     async deleteEndpoint({ id }: { id: string }): Promise<boolean> {
-      const rows = await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id });
+      const rows = await db
+        .delete(webhookEndpoints)
+        .where(eq(webhookEndpoints.id, id))
+        .returning({ id: webhookEndpoints.id });
       return rows.length > 0;
     },
 
@@ -92,7 +95,15 @@ export function webhookQueries(db: Database) {
      * Claims up to `limit` due deliveries, at most `perEndpoint` of each endpoint (a slow receiver
      * never takes every slot), locked for `lockMs`; counts the attempt.
      */
-    async claimDue({ limit, perEndpoint, lockMs }: { limit: number; perEndpoint: number; lockMs: number }): Promise<ClaimedDelivery[]> {
+    async claimDue({
+      limit,
+      perEndpoint,
+      lockMs,
+    }: {
+      limit: number;
+      perEndpoint: number;
+      lockMs: number;
+    }): Promise<ClaimedDelivery[]> {
       const result = await db.execute(sql`
         WITH due AS (
           SELECT id FROM (

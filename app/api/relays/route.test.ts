@@ -11,7 +11,11 @@ import { GET as getRelay } from './[relayId]/route';
 const server = withRouteRuntime('gatehouse-relays-');
 let n = 0;
 
-async function raise(runId: string, owner: string | undefined, overrides: Partial<RelayRequest> = {}): Promise<RelayRequest> {
+async function raise(
+  runId: string,
+  owner: string | undefined,
+  overrides: Partial<RelayRequest> = {},
+): Promise<RelayRequest> {
   const q = server.rt().q;
   if (!(await q.runs.getRun({ id: runId })))
     await q.runs.createRun({ id: runId, sessionId: `s-${runId}`, status: 'waiting', ...(owner ? { owner } : {}) });
@@ -52,7 +56,9 @@ const list = async (query: string, token?: string) => {
   return { status: response.status, body: (await response.json()) as InboxPage & { error?: { fields: unknown[] } } };
 };
 const one = (id: string, token?: string) =>
-  getRelay(apiRequest('GET', `/api/relays/${id}`, token ? { token } : {}), { params: Promise.resolve({ relayId: id }) });
+  getRelay(apiRequest('GET', `/api/relays/${id}`, token ? { token } : {}), {
+    params: Promise.resolve({ relayId: id }),
+  });
 
 describe('GET /api/relays', () => {
   it('lists pending relays across runs, oldest deadline first, with cursor pagination and filters', async () => {

@@ -19,7 +19,11 @@ describe('/api/webhooks', () => {
     const response = await create({ url: 'http://127.0.0.1:9/hook', format: 'slack' });
     expect(response.status).toBe(201);
     const created = await response.json();
-    expect(created).toMatchObject({ url: 'http://127.0.0.1:9/hook', format: 'slack', events: ['relay.created', 'relay.resolved', 'relay.expired'] });
+    expect(created).toMatchObject({
+      url: 'http://127.0.0.1:9/hook',
+      format: 'slack',
+      events: ['relay.created', 'relay.resolved', 'relay.expired'],
+    });
     expect(created.secret).toMatch(/^whsec_/);
     const listed = await (await listHooks(apiRequest('GET', '/api/webhooks'), noParams)).text();
     expect(listed).toContain(created.id);
@@ -31,8 +35,12 @@ describe('/api/webhooks', () => {
 
     const log = await listDeliveries(apiRequest('GET', `/api/webhooks/${created.id}/deliveries`), withId(created.id));
     expect(await log.json()).toEqual({ items: [], nextCursor: null });
-    expect((await deleteHook(apiRequest('DELETE', `/api/webhooks/${created.id}`), withId(created.id))).status).toBe(200);
-    expect((await deleteHook(apiRequest('DELETE', `/api/webhooks/${created.id}`), withId(created.id))).status).toBe(404);
+    expect((await deleteHook(apiRequest('DELETE', `/api/webhooks/${created.id}`), withId(created.id))).status).toBe(
+      200,
+    );
+    expect((await deleteHook(apiRequest('DELETE', `/api/webhooks/${created.id}`), withId(created.id))).status).toBe(
+      404,
+    );
   });
 
   it.each([

@@ -5,7 +5,10 @@ import { CursorParam } from '@/lib/server/http/input';
 
 export const CreateWebhookSchema = z.object({
   url: z.string().trim().min(1, 'is required').max(2_000),
-  events: z.array(WebhookEventTypeSchema).min(1, 'choose at least one event').default([...WEBHOOK_EVENT_TYPES]),
+  events: z
+    .array(WebhookEventTypeSchema)
+    .min(1, 'choose at least one event')
+    .default([...WEBHOOK_EVENT_TYPES]),
   format: WebhookFormatSchema.default('json'),
 });
 

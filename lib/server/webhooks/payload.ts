@@ -29,9 +29,15 @@ export interface WebhookEventBody {
   };
 }
 
-export const approvalUrl = (publicUrl: string, relayId: string) => `${publicUrl}/approvals/${encodeURIComponent(relayId)}`;
+export const approvalUrl = (publicUrl: string, relayId: string) =>
+  `${publicUrl}/approvals/${encodeURIComponent(relayId)}`;
 
-export function eventBody(deliveryId: string, event: WebhookEvent, relay: RelayRow, publicUrl: string): WebhookEventBody {
+export function eventBody(
+  deliveryId: string,
+  event: WebhookEvent,
+  relay: RelayRow,
+  publicUrl: string,
+): WebhookEventBody {
   const paramsJson = JSON.stringify(relay.params);
   const bytes = Buffer.byteLength(paramsJson);
   const settled = event !== 'relay.created';
@@ -90,7 +96,10 @@ export function slackBody(body: WebhookEventBody): Record<string, unknown> {
   return {
     text,
     blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: `*${HEADLINES[body.type]}*${what}\n\`${call.replace(/`/g, "'")}\`` } },
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text: `*${HEADLINES[body.type]}*${what}\n\`${call.replace(/`/g, "'")}\`` },
+      },
       { type: 'context', elements: [{ type: 'mrkdwn', text: `Agent ${relay.agentId} · ${relay.why}` }] },
       {
         type: 'actions',

@@ -49,7 +49,9 @@ export function postJson(
         });
         const status = response.statusCode ?? 0;
         const done = () =>
-          resolve(status >= 200 && status < 300 ? { ok: true, status } : { ok: false, status, error: `HTTP ${status}` });
+          resolve(
+            status >= 200 && status < 300 ? { ok: true, status } : { ok: false, status, error: `HTTP ${status}` },
+          );
         response.on('end', done);
         response.on('close', done);
         response.on('error', done);

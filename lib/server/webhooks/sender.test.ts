@@ -92,7 +92,15 @@ describeStores('webhook sender', (store) => {
     const body = JSON.parse(got!.body) as WebhookEventBody;
     expect(body).toMatchObject({
       type: 'relay.created',
-      data: { relay: { id: req.id, tool: 'bash', params: req.params, why: 'bash asks', url: `https://gate.example/approvals/${req.id}` } },
+      data: {
+        relay: {
+          id: req.id,
+          tool: 'bash',
+          params: req.params,
+          why: 'bash asks',
+          url: `https://gate.example/approvals/${req.id}`,
+        },
+      },
     });
     expect(got!.headers['gatehouse-delivery']).toBe(body.id);
     const header = got!.headers['gatehouse-signature'] as string;

@@ -110,7 +110,10 @@ export class WebhookSender {
   }
 
   private async attempt(delivery: WebhookDeliveryRow, endpoint: WebhookEndpointRow): Promise<void> {
-    const result = await this.send(delivery, endpoint).catch((error: Error): PostResult => ({ ok: false, error: error.message }));
+    const result = await this.send(delivery, endpoint).catch((error: Error): PostResult => ({
+      ok: false,
+      error: error.message,
+    }));
     const { webhooks } = this.options.q;
     if (result.ok) return webhooks.markDelivered({ id: delivery.id, status: result.status ?? 200 });
     const { retryBaseMs, retryForS } = this.options.config;
@@ -143,7 +146,11 @@ export class WebhookSender {
   }
 
   targetOptions(): TargetOptions {
-    return { allowPrivate: this.options.config.allowPrivate, ownPort: this.options.ownPort, publicUrl: this.options.publicUrl };
+    return {
+      allowPrivate: this.options.config.allowPrivate,
+      ownPort: this.options.ownPort,
+      publicUrl: this.options.publicUrl,
+    };
   }
 
   private report(error: Error): void {

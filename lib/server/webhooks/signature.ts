@@ -3,8 +3,6 @@
 // receiver that rejects old timestamps also rejects replays. README shows the receiver's side.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export const SIGNATURE_HEADER = 'gatehouse-signature';
-
 export function signatureHeader(secret: string, body: string, timestampS: number): string {
   return `t=${timestampS},v1=${hmac(secret, timestampS, body)}`;
 }

@@ -33,8 +33,10 @@ export function parseWebhookUrl(raw: string): URL {
   } catch {
     throw new WebhookTargetError('must be an absolute http:// or https:// URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebhookTargetError('must be an http:// or https:// URL');
-  if (url.username || url.password) throw new WebhookTargetError('must not carry credentials; the signature authenticates us');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new WebhookTargetError('must be an http:// or https:// URL');
+  if (url.username || url.password)
+    throw new WebhookTargetError('must not carry credentials; the signature authenticates us');
   return url;
 }
 
@@ -59,7 +61,10 @@ export async function checkWebhookTarget(raw: string, options: TargetOptions): P
     throw new WebhookTargetError(`cannot be resolved: ${host}`);
   }
   const range = restrictedRange(pinned.address);
-  if (portOf(url) === options.ownPort && (range === 'loopback' || range === 'unspecified' || localAddresses().has(pinned.address)))
+  if (
+    portOf(url) === options.ownPort &&
+    (range === 'loopback' || range === 'unspecified' || localAddresses().has(pinned.address))
+  )
     throw new WebhookTargetError('points at Gatehouse itself');
   if (range && !options.allowPrivate)
     throw new WebhookTargetError(
