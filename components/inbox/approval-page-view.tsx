@@ -10,6 +10,8 @@ import { ApiError } from '@/lib/client/api';
 import { useInboxRelay } from '@/lib/client/approvals';
 import { DecisionForm } from './decision-form';
 import { decidedText, RelaySummary } from './relay-summary';
+// The dialog's styles for the parts reused here (facts, sections, headline).
+import '@/components/approvals/approvals.css';
 import './inbox.css';
 
 export function ApprovalPageView({ relayId }: { relayId: string }) {

@@ -9,6 +9,8 @@ import { headlineOf } from '@/lib/client/approval-headline';
 import { InboxItem } from './inbox-item';
 import { NotificationsControl } from './notifications-control';
 import { decidedText } from './relay-summary';
+// The dialog's styles for the parts reused here (facts, sections, headline).
+import '@/components/approvals/approvals.css';
 import './inbox.css';
 
 const callOf = (relay: InboxRelay) => {

@@ -46,6 +46,11 @@ export function webhookQueries(db: Database) {
       return row!;
     },
 
+    async hasEndpoints(): Promise<boolean> {
+      const rows = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).limit(1);
+      return rows.length > 0;
+    },
+
     async listEndpoints(): Promise<WebhookEndpointRow[]> {
       return db.select().from(webhookEndpoints).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
     },

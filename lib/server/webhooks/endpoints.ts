@@ -52,6 +52,7 @@ export async function registerEndpoint(
     secret: rt.webhooks.box.seal(secret),
     createdBy,
   });
+  rt.webhooks.sender.endpointsChanged();
   return { ...toWebhookEndpoint(row), secret };
 }
 

@@ -13,7 +13,7 @@ import type { WebhookEventBody } from './payload';
 
 const box = new SecretBox('x'.repeat(32));
 const SECRET = 'whsec_test';
-const config = { allowPrivate: true, timeoutMs: 500, retryBaseMs: 20, retryForS: 60, pollMs: 50 };
+const config = { allowPrivate: true, timeoutMs: 5_000, retryBaseMs: 20, retryForS: 60, pollMs: 50 };
 let n = 0;
 
 function relay(overrides: Partial<RelayRequest> = {}): RelayRequest {
@@ -180,5 +180,5 @@ describeStores('webhook sender', (store) => {
     const log = await q.webhooks.listDeliveries({ endpointId: stuck.id, limit: 50 });
     expect(log.items.length).toBe(reqs.length);
     expect(log.items.every((d) => d.status !== 'delivered')).toBe(true);
-  });
+  }, 30_000);
 });

@@ -33,6 +33,8 @@ export class WebhookSender {
   private again = false;
   private lastSweep = 0;
   private stopped = false;
+  /** Whether any endpoint exists, as of the last tick (or a registration here). */
+  private hasEndpoints = true;
 
   constructor(private readonly options: WebhookSenderOptions) {}
 
@@ -51,13 +53,19 @@ export class WebhookSender {
 
   /** A relay was stored or settled: queue its events and send them soon. Never waits, never throws. */
   relayChanged(relayId: string): void {
-    if (this.stopped) return;
+    // Without endpoints (as last seen: every tick looks again) a relay costs no statement at all.
+    if (this.stopped || !this.hasEndpoints) return;
     void this.options.q.webhooks
       .enqueueRelayEvents({ relayId })
       .then((queued) => {
         if (queued > 0) this.nudge();
       })
       .catch((error: Error) => this.report(error));
+  }
+
+  /** An endpoint was registered here: relays count from now on, without waiting for a tick. */
+  endpointsChanged(): void {
+    this.hasEndpoints = true;
   }
 
   /** Runs a tick now, or right after the running one. */
@@ -81,6 +89,9 @@ export class WebhookSender {
   /** Sweeps if due, then claims as many deliveries as there are free slots and starts them. */
   async tick(): Promise<void> {
     const { sweepWindowMs = 10 * 60_000, sweepEveryMs = 10_000 } = this.options;
+    this.hasEndpoints = await this.options.q.webhooks.hasEndpoints();
+    // No endpoint, no delivery (they go with their endpoint): nothing to sweep or send.
+    if (!this.hasEndpoints) return;
     if (Date.now() - this.lastSweep >= sweepEveryMs) {
       this.lastSweep = Date.now();
       await this.options.q.webhooks.enqueueRelayEvents({ withinMs: sweepWindowMs });
