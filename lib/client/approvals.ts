@@ -41,7 +41,9 @@ export function useDecideInboxRelay() {
   return useMutation({
     mutationFn: ({ relay, response }: { relay: InboxRelay; response: RelayResponse }) =>
       postRelayDecision(relay.request, response),
-    onSettled: () => client.invalidateQueries({ queryKey: inboxKeys.all }),
+    // Not awaited: the refetch would settle the relay on screen (unmounting the form) before the
+    // caller's own onSuccess had said what happened.
+    onSettled: () => void client.invalidateQueries({ queryKey: inboxKeys.all }),
   });
 }
 
