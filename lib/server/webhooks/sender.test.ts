@@ -41,9 +41,10 @@ function relay(overrides: Partial<RelayRequest> = {}): RelayRequest {
 const senders: WebhookSender[] = [];
 const closers: (() => Promise<void>)[] = [];
 
-function sender(q: Queries, overrides: Partial<typeof config> = {}) {
+function sender(q: Queries, overrides: Partial<typeof config> = {}, sweepEveryMs?: number) {
   const s = new WebhookSender({
     q,
+    ...(sweepEveryMs === undefined ? {} : { sweepEveryMs }),
     box,
     config: { ...config, ...overrides },
     publicUrl: 'https://gate.example',
@@ -140,6 +141,22 @@ describeStores('webhook sender', (store) => {
     expect(JSON.parse(got!.body)).toMatchObject({
       type: 'relay.resolved',
       data: { relay: { id: req.id }, outcome: { status: 'denied', decidedBy: 'alice', reason: 'not now' } },
+    });
+  });
+
+  it('a settlement made outside the relay store (a run cancelled) is still sent, by the sweep', async () => {
+    const { q } = store();
+    const receiver = await startReceiver();
+    closers.push(receiver.close);
+    await endpoint(receiver.url, ['relay.resolved']);
+    const req = relay({ runId: `run-cancel-${n}` });
+    await q.relays.insertRelay({ request: req });
+    await q.relays.cancelRunRelays({ runId: req.runId, reason: 'stopped' });
+    sender(q, {}, 20); // nobody calls relayChanged: only the sweep can find it
+    const [got] = await receiver.waitFor(1);
+    expect(JSON.parse(got!.body)).toMatchObject({
+      type: 'relay.resolved',
+      data: { relay: { id: req.id }, outcome: { status: 'cancelled', decidedBy: 'system' } },
     });
   });
 
