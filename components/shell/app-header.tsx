@@ -5,6 +5,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { UserMenu } from '@/components/auth/user-menu';
+import { PendingCount } from '@/components/inbox/pending-count';
 import { useMe } from '@/lib/client/auth';
 import { navLinksFor } from '@/lib/client/nav';
 
@@ -27,6 +28,7 @@ export function AppHeader() {
               className="app-header__link"
             >
               {link.label}
+              {link.href === '/approvals' && <PendingCount />}
             </Link>
           );
         })}

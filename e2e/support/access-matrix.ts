@@ -190,6 +190,45 @@ export const ROWS: Row[] = [
     request: (w) => ({ path: `/api/users/${w.target.id}/sessions` }),
   },
 
+  { route: 'GET /api/relays', access: 'relays:decide:own', expect: signedIn(200) },
+  {
+    route: 'GET /api/relays/:id',
+    what: 'own run',
+    access: 'relays:decide:own',
+    expect: signedIn(200),
+    request: (w) => ({ path: `/api/relays/${w.userWaiting.relayId}` }),
+  },
+  {
+    route: 'GET /api/relays/:id',
+    what: "another user's run",
+    access: 'relays:decide:own',
+    expect: { anonymous: 401, user: 404, approver: 200, admin: 200 },
+    codes: { user: 'not_found:relay' },
+    request: (w) => ({ path: `/api/relays/${w.otherWaiting.relayId}` }),
+  },
+  { route: 'GET /api/webhooks', access: 'webhooks:manage', expect: adminOnly(200) },
+  {
+    route: 'POST /api/webhooks',
+    what: 'a URL that is not http(s): refused after the access check',
+    access: 'webhooks:manage',
+    expect: adminOnly(422),
+    request: () => ({ path: '/api/webhooks', data: { url: 'ftp://example.com/hook' } }),
+  },
+  {
+    route: 'DELETE /api/webhooks/:id',
+    what: 'unknown webhook',
+    access: 'webhooks:manage',
+    expect: adminOnly(404),
+    request: () => ({ path: `/api/webhooks/${randomUUID()}` }),
+  },
+  {
+    route: 'GET /api/webhooks/:id/deliveries',
+    what: 'unknown webhook',
+    access: 'webhooks:manage',
+    expect: adminOnly(404),
+    request: () => ({ path: `/api/webhooks/${randomUUID()}/deliveries` }),
+  },
+
   { route: 'GET /api/tokens', access: 'tokens:manage:own', expect: signedIn(200) },
   {
     route: 'POST /api/tokens',

@@ -17,6 +17,7 @@ const MATRIX: Record<Action, Record<Role, boolean>> = {
   'users:manage': { admin: true, approver: false, user: false },
   'tokens:manage:own': { admin: true, approver: true, user: true },
   'servers:manage': { admin: true, approver: false, user: false },
+  'webhooks:manage': { admin: true, approver: false, user: false },
 };
 
 const rows = ACTIONS.flatMap((action) => ROLES.map((role) => [role, action, MATRIX[action][role]] as const));

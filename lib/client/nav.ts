@@ -12,6 +12,7 @@ export interface NavLink {
 
 export const NAV_LINKS: readonly NavLink[] = [
   { href: '/', label: 'Chat', action: 'runs:start' },
+  { href: '/approvals', label: 'Approvals', action: 'relays:decide:own' },
   { href: '/rules', label: 'Rules', action: 'policy:edit' },
   { href: '/runs', label: 'Runs', action: 'runs:read:own' },
   { href: '/connect', label: 'Connect', action: 'tokens:manage:own' },

@@ -16,3 +16,4 @@ export * from './shadow';
 export * from './hooks';
 export * from './claude-code-settings';
 export * from './mcp-servers';
+export * from './approvals';

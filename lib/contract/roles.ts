@@ -20,6 +20,7 @@ export const ACTIONS = [
   'users:manage',
   'tokens:manage:own',
   'servers:manage',
+  'webhooks:manage',
 ] as const;
 export const AccessActionSchema = z.enum(ACTIONS);
 export type AccessAction = z.infer<typeof AccessActionSchema>;

@@ -69,3 +69,5 @@ export {
   type TakeoverCandidate,
 } from './leases';
 export * from './schema';
+export { relayInboxQueries, type RelayInboxQueries, type ListRelaysInput, type InboxRow } from './relay-inbox';
+export { webhookQueries, type WebhookQueries, type ClaimedDelivery, type CreateEndpointInput } from './webhooks';

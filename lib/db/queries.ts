@@ -9,6 +9,7 @@ import { leaseQueries } from './leases';
 import { mcpQueries } from './mcp';
 import { messageQueries } from './messages';
 import { policyQueries } from './policies';
+import { relayInboxQueries } from './relay-inbox';
 import { relayQueries } from './relays';
 import { relayQuorumQueries } from './relay-quorum';
 import { runQueries } from './runs';
@@ -18,6 +19,7 @@ import { shadowQueries } from './shadow';
 import { tokenQueries } from './tokens';
 import { toolExecutionQueries } from './tool-executions';
 import { userQueries } from './users';
+import { webhookQueries } from './webhooks';
 
 export function createQueries(db: Database): Queries {
   const credentials = new CredentialChanges();
@@ -32,6 +34,7 @@ function modules(db: Database, credentials: CredentialChanges, credentialsChange
     events: eventQueries(db),
     relays: relayQueries(db),
     quorum: relayQuorumQueries(db),
+    inbox: relayInboxQueries(db),
     toolExecutions: toolExecutionQueries(db),
     policies: policyQueries(db),
     shadow: shadowQueries(db),
@@ -43,6 +46,7 @@ function modules(db: Database, credentials: CredentialChanges, credentialsChange
     settings: settingQueries(db),
     leases: leaseQueries(db),
     mcp: mcpQueries(db),
+    webhooks: webhookQueries(db),
     /** Changes to users, API tokens and sessions: a credential cache (lib/auth) compares its count, open streams watch them. */
     credentials,
   };

@@ -22,6 +22,7 @@ import {
   ROLES,
   RUN_SOURCES,
   RUN_STATUSES,
+  WEBHOOK_EVENT_TYPES,
   type AuditKind,
   type GrantScope,
   type Role,
@@ -472,3 +473,68 @@ export const relayApprovals = pgTable(
 
 export type RelayQuorumRow = typeof relayQuorums.$inferSelect;
 export type RelayApprovalRow = typeof relayApprovals.$inferSelect;
+
+// --- Webhooks (approvals away from the desk: relay events sent to outside endpoints) ---
+
+export const WEBHOOK_EVENTS = WEBHOOK_EVENT_TYPES;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+export const WEBHOOK_FORMATS = ['json', 'slack'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+/**
+ * An endpoint an admin registered. `secret` is the signing secret encrypted at rest (AES-256-GCM,
+ * key derived from the server secret: lib/server/webhooks/secret-box.ts); it is never returned
+ * after creation. Events that happened before `createdAt` are not sent to it.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    url: text('url').notNull(),
+    events: text('events').array().$type<WebhookEvent[]>().notNull(),
+    format: text('format', { enum: WEBHOOK_FORMATS }).notNull().default('json'),
+    secret: text('secret').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check('webhook_endpoints_format_check', oneOf(t.format, WEBHOOK_FORMATS))],
+);
+
+/**
+ * The delivery queue and its log: one row per (endpoint, relay, event), so however many instances
+ * enqueue the same event, it is queued once (the unique index decides). A sender claims a due row
+ * by pushing `lockedUntil` forward in one conditional UPDATE, so one instance sends it at a time.
+ * The row id is the delivery id receivers de-duplicate on.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    relayId: text('relay_id').notNull(),
+    event: text('event', { enum: WEBHOOK_EVENTS }).notNull(),
+    status: text('status', { enum: WEBHOOK_DELIVERY_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at').notNull().defaultNow(),
+    lockedUntil: at('locked_until'),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    deliveredAt: at('delivered_at'),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_event_idx').on(t.endpointId, t.relayId, t.event),
+    index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_log_idx').on(t.endpointId, t.createdAt, t.id),
+    check('webhook_deliveries_status_check', oneOf(t.status, WEBHOOK_DELIVERY_STATUSES)),
+    check('webhook_deliveries_event_check', oneOf(t.event, WEBHOOK_EVENTS)),
+  ],
+);
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+// --- end of webhooks ---

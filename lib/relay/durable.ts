@@ -187,7 +187,12 @@ export class DurableRelayBroker implements RelayBroker {
    * was unreachable: the waiter's poll retries nothing then, so the caller decides what to do).
    */
   async cancel(id: string, reason: string): Promise<boolean> {
-    const result = await this.trySettle(id, { status: 'cancelled', reason, decidedBy: 'system', decidedAt: this.now() });
+    const result = await this.trySettle(id, {
+      status: 'cancelled',
+      reason,
+      decidedBy: 'system',
+      decidedAt: this.now(),
+    });
     return result?.ok === true;
   }
 

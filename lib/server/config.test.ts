@@ -16,6 +16,7 @@ describe('parseConfig', () => {
       leaseTtlS: 15,
       trustedProxies: 0,
       mcpUiStdio: false,
+      webhooks: { allowPrivate: false, timeoutMs: 5_000, retryBaseMs: 1_000, retryForS: 3_600, pollMs: 1_000 },
     });
   });
 
@@ -33,6 +34,11 @@ describe('parseConfig', () => {
         GATEHOUSE_TRUSTED_PROXIES: '2',
         GATEHOUSE_MCP_CONFIG: 'mcp.json',
         GATEHOUSE_MCP_UI_STDIO: '1',
+        GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: '1',
+        GATEHOUSE_WEBHOOKS_TIMEOUT_MS: '200',
+        GATEHOUSE_WEBHOOKS_RETRY_BASE_MS: '10',
+        GATEHOUSE_WEBHOOKS_RETRY_FOR_S: '2',
+        GATEHOUSE_WEBHOOKS_POLL_MS: '50',
       },
       '/app',
     );
@@ -48,6 +54,7 @@ describe('parseConfig', () => {
       trustedProxies: 2,
       mcpConfigPath: '/app/mcp.json',
       mcpUiStdio: true,
+      webhooks: { allowPrivate: true, timeoutMs: 200, retryBaseMs: 10, retryForS: 2, pollMs: 50 },
     });
   });
 
@@ -85,6 +92,9 @@ describe('parseConfig', () => {
     [{ GATEHOUSE_TRUSTED_PROXIES: '-1' }, 'GATEHOUSE_TRUSTED_PROXIES'],
     [{ GATEHOUSE_TRUSTED_PROXIES: 'one' }, 'GATEHOUSE_TRUSTED_PROXIES'],
     [{ GATEHOUSE_TRUSTED_PROXIES: '11' }, 'GATEHOUSE_TRUSTED_PROXIES'],
+    [{ GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: 'yes' }, 'GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE'],
+    [{ GATEHOUSE_WEBHOOKS_TIMEOUT_MS: '0' }, 'GATEHOUSE_WEBHOOKS_TIMEOUT_MS'],
+    [{ GATEHOUSE_WEBHOOKS_RETRY_FOR_S: 'an hour' }, 'GATEHOUSE_WEBHOOKS_RETRY_FOR_S'],
   ])('rejects %j naming the variable', (env, variable) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(variable);

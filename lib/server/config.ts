@@ -53,6 +53,14 @@ const EnvSchema = z.object({
   GATEHOUSE_TRUSTED_PROXIES: countOf(0, 10),
   GATEHOUSE_MCP_CONFIG: optionalText,
   GATEHOUSE_MCP_UI_STDIO: optionalText.refine((v) => v === undefined || v === '0' || v === '1', 'must be 0 or 1'),
+  GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: z
+    .enum(['', '0', '1'], { error: 'must be 0 or 1' })
+    .optional()
+    .transform((v) => v === '1'),
+  GATEHOUSE_WEBHOOKS_TIMEOUT_MS: positiveInt(5_000),
+  GATEHOUSE_WEBHOOKS_RETRY_BASE_MS: positiveInt(1_000),
+  GATEHOUSE_WEBHOOKS_RETRY_FOR_S: positiveInt(3_600),
+  GATEHOUSE_WEBHOOKS_POLL_MS: positiveInt(1_000),
 });
 
 /** The variables the config schema reads (README's configuration table lists them: config.test.ts). */
@@ -89,6 +97,21 @@ export interface Config {
   mcpConfigPath?: string;
   /** Whether the Servers page may add stdio servers (commands run on the host). */
   mcpUiStdio: boolean;
+  /** Webhook delivery (lib/server/webhooks): see WebhookConfig. */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Private, loopback and link-local targets are refused unless this is on (tests, one-machine set-ups). */
+  allowPrivate: boolean;
+  /** How long one attempt may take before it counts as failed. */
+  timeoutMs: number;
+  /** The first retry's delay; each later one doubles it. */
+  retryBaseMs: number;
+  /** How long after the event a failing delivery keeps being retried before it is given up. */
+  retryForS: number;
+  /** How often each instance looks for due deliveries queued by other instances. */
+  pollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -120,6 +143,13 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     trustedProxies: e.GATEHOUSE_TRUSTED_PROXIES,
     mcpUiStdio: e.GATEHOUSE_MCP_UI_STDIO === '1',
     ...(e.GATEHOUSE_MCP_CONFIG ? { mcpConfigPath: path.resolve(cwd, e.GATEHOUSE_MCP_CONFIG) } : {}),
+    webhooks: {
+      allowPrivate: e.GATEHOUSE_WEBHOOKS_ALLOW_PRIVATE,
+      timeoutMs: e.GATEHOUSE_WEBHOOKS_TIMEOUT_MS,
+      retryBaseMs: e.GATEHOUSE_WEBHOOKS_RETRY_BASE_MS,
+      retryForS: e.GATEHOUSE_WEBHOOKS_RETRY_FOR_S,
+      pollMs: e.GATEHOUSE_WEBHOOKS_POLL_MS,
+    },
     ...(e.GATEHOUSE_ADMIN_TOKEN ? { adminToken: e.GATEHOUSE_ADMIN_TOKEN } : {}),
     ...(e.GATEHOUSE_SECRET ? { secret: e.GATEHOUSE_SECRET } : {}),
     ...(e.GATEHOUSE_PUBLIC_URL ? { publicUrl: e.GATEHOUSE_PUBLIC_URL.replace(/\/+$/, '') } : {}),

@@ -17,6 +17,9 @@ import { RunManager } from './runs/run-manager';
 import { ExternalGate } from './external/external-gate';
 import { loadPolicy } from './stores/policy-store';
 import { ShadowMonitor } from './shadow/monitor';
+import { startWebhooks } from './webhooks/start';
+import type { WebhookSender } from './webhooks/sender';
+import type { SecretBox } from './webhooks/secret-box';
 import { refreshShadow, type ShadowContext } from './shadow/shadow-store';
 import type { McpCatalog } from './mcp/catalog';
 import { DbPinStore } from './mcp/db-pins';
@@ -40,6 +43,8 @@ export interface Runtime {
   external: ExternalGate;
   /** The upstream MCP servers' tools (GATEHOUSE_MCP_CONFIG); this instance's own connections. */
   mcp: McpCatalog;
+  /** Relay events to the registered webhooks, and the box their signing secrets are sealed in. */
+  webhooks: { sender: WebhookSender; box: SecretBox; publicUrl: string; ownPort: number };
 }
 
 const KEY = Symbol.for('gatehouse.runtime');
@@ -75,6 +80,8 @@ async function createRuntime(): Promise<Runtime> {
   const bus = cluster?.bus;
   // Decisions wake this process's waiters directly and the others' through NOTIFY, so the
   // re-read is only a slow safety net.
+  const webhooks = startWebhooks({ q, config, sessionSecret });
+  const onChanged = (relayId: string) => webhooks.sender.relayChanged(relayId);
   const relayStore = new DbRelayStore(
     q.relays,
     bus
@@ -83,8 +90,9 @@ async function createRuntime(): Promise<Runtime> {
           onError: cluster.onError,
           leaseOwner: cluster.owner,
           quorum: q.quorum,
+          onChanged,
         }
-      : { quorum: q.quorum },
+      : { quorum: q.quorum, onChanged },
   );
   const broker = new DurableRelayBroker(relayStore, { pollMs: 30_000 });
   if (bus) await listenForRelays(bus, broker);
@@ -145,6 +153,7 @@ async function createRuntime(): Promise<Runtime> {
     shadow,
     external,
     mcp,
+    webhooks,
     ...(bus ? { bus } : {}),
   };
 }

@@ -23,11 +23,13 @@ export interface ShutdownDeps {
 
 /** Detaches this process's runs, releases their leases, closes the bus and the database. */
 export async function shutdownRuntime(
-  runtime: Pick<Runtime, 'runs' | 'bus' | 'database'> & Partial<Pick<Runtime, 'shadow' | 'external'>>,
+  runtime: Pick<Runtime, 'runs' | 'bus' | 'database'> & Partial<Pick<Runtime, 'shadow' | 'external' | 'webhooks'>>,
 ): Promise<string[]> {
   // Outside agents' held requests end with this process: their relays are cancelled first.
   await runtime.external?.shutdown();
   const handedOver = await runtime.runs.shutdown();
+  // Attempts in flight finish (each is time-limited); queued deliveries wait in the database.
+  await runtime.webhooks?.sender.stop();
   // The shadow's last differences, before the database closes (a failure only loses them).
   await runtime.shadow?.monitor.flush();
   await runtime.bus?.close();

@@ -37,6 +37,18 @@ describeStores('DbRelayStore', (store) => {
     expect((await q.relays.getRelay({ id: 'outside-1' }))?.status).toBe('pending');
   });
 
+  it('tells the webhook sender about each relay stored and each settlement it wins, after storing it', async () => {
+    const changed: string[] = [];
+    const broker = new DurableRelayBroker(
+      new DbRelayStore(store().q.relays, { onChanged: (id) => void changed.push(id) }),
+    );
+    await broker.register(request('w1'));
+    expect(changed).toEqual(['w1']);
+    await broker.resolve('w1', { approved: false }, 'alice');
+    await expect(broker.resolve('w1', { approved: true }, 'bob')).rejects.toBeInstanceOf(RelayAlreadyResolvedError);
+    expect(changed).toEqual(['w1', 'w1']);
+  });
+
   it('announces each settlement it wins once, after storing it; a failing announcement does not undo it', async () => {
     const announced: string[] = [];
     const errors: Error[] = [];

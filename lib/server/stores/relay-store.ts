@@ -23,6 +23,11 @@ export interface DbRelayStoreOptions {
   onSettled?: (relayId: string) => Promise<unknown>;
   onError?: (error: Error) => void;
   /**
+   * Called (not awaited) after a relay was stored or settled: the webhook sender queues its events
+   * off the decision path. Must not throw.
+   */
+  onChanged?: (relayId: string) => void;
+  /**
    * Several instances: this instance's id. A relay is stored only while this instance holds its
    * run's lease (lib/db/lease-fence.ts), so a copy of a run that was taken over cannot raise one.
    */
@@ -41,6 +46,7 @@ export class DbRelayStore implements RelayStore {
     // An outside agent's run has no lease: its relay is raised by the request that waits for it.
     const fenced = !outside && this.options.leaseOwner !== undefined;
     await this.relays.insertRelay({ request, ...(fenced ? { leaseOwner: this.options.leaseOwner } : {}) });
+    this.options.onChanged?.(request.id);
   }
 
   async get(id: string): Promise<RelayRecord | undefined> {
@@ -65,6 +71,8 @@ export class DbRelayStore implements RelayStore {
       approver && outcome.status === 'approved'
         ? await this.settlePerson(id, outcome, approver, claim)
         : await this.settleOnce(id, outcome, claim);
+    // A settlement (not a partial approval) is news for the webhooks.
+    if (result.ok === true) this.options.onChanged?.(id);
     if (result.ok) await this.announce(id);
     return result;
   }
