@@ -6,6 +6,7 @@ import { Badge, JsonView, Revealed, cx } from '@/components/ui';
 import { howDecided } from '@/lib/client/chat/tool-how';
 import type { ToolItem } from '@/lib/client/chat/transcript';
 import { agentChain } from '@/lib/client/chat/types';
+import { McpContent } from './mcp-content';
 import { ToolOutput } from './tool-output';
 
 const MODIFIER: Record<ToolItem['status'], string> = {
@@ -61,6 +62,7 @@ export function ToolCallCard({ item }: { item: ToolItem }) {
         </p>
       )}
       {!blocked && item.output !== undefined && <ToolOutput output={item.output} />}
+      {!blocked && item.mcp && <McpContent result={item.mcp} tool={item.tool} />}
     </article>
   );
 }

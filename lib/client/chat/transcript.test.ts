@@ -1,6 +1,13 @@
 // The transcript reducer: each row is a sequence of run events and what the chat must show.
 import { describe, expect, it } from 'vitest';
-import { emptyTranscript, toMessages, transcriptReducer, type Transcript, type TranscriptAction } from './transcript';
+import {
+  emptyTranscript,
+  mcpResultOf,
+  toMessages,
+  transcriptReducer,
+  type Transcript,
+  type TranscriptAction,
+} from './transcript';
 import type { LoggedEvent, RelayRequest } from '@/lib/contract';
 
 const RUN = 'run-1';
@@ -258,5 +265,25 @@ describe('transcript', () => {
       'second',
     ]);
     expect(toMessages(t)).toEqual([{ role: 'user', content: 'second' }]);
+  });
+});
+
+describe('MCP results in the transcript', () => {
+  it("keeps an MCP tool result's content blocks and structuredContent for the chat", () => {
+    expect(
+      mcpResultOf({
+        mcp: {
+          content: [{ type: 'text', text: 'hi' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }, 'junk'],
+          structuredContent: { temp: 20 },
+        },
+      }),
+    ).toEqual({
+      content: [
+        { type: 'text', text: 'hi' },
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+      ],
+      structuredContent: { temp: 20 },
+    });
+    expect(mcpResultOf({ exitCode: 0 })).toBeUndefined();
   });
 });

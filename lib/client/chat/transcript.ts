@@ -36,11 +36,29 @@ export type TranscriptItem =
       output?: string;
       isError?: boolean;
       reason?: string;
+      /** An MCP tool's content blocks and structuredContent, as the result carried them. */
+      mcp?: McpResultView;
     })
   | (Who & { kind: 'agent'; id: string; runId: string; profile: string; prompt: string; output?: string })
   | { kind: 'error'; id: string; message: string };
 
 export type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
+
+export interface McpResultView {
+  content: { type: string; [key: string]: unknown }[];
+  structuredContent?: unknown;
+}
+
+/** The `metadata.mcp` of a tool result, when it has the shape the server writes (else nothing). */
+export function mcpResultOf(metadata: Record<string, unknown> | undefined): McpResultView | undefined {
+  const mcp = metadata?.mcp as { content?: unknown; structuredContent?: unknown } | undefined;
+  if (!mcp || !Array.isArray(mcp.content)) return undefined;
+  const content = mcp.content.filter(
+    (b): b is McpResultView['content'][number] =>
+      typeof b === 'object' && b !== null && typeof (b as { type?: unknown }).type === 'string',
+  );
+  return { content, ...(mcp.structuredContent !== undefined ? { structuredContent: mcp.structuredContent } : {}) };
+}
 
 /** How a human (or the deadline) settled the call's approval: its `relay_resolved`. */
 export interface Resolution {
@@ -236,7 +254,14 @@ function applyEvent(state: Transcript, event: LoggedEvent): Transcript {
             output: event.output,
             isError: true,
           };
-        return { ...base, status: event.isError ? 'error' : 'done', output: event.output, isError: event.isError };
+        const mcp = mcpResultOf(event.metadata);
+        return {
+          ...base,
+          status: event.isError ? 'error' : 'done',
+          output: event.output,
+          isError: event.isError,
+          ...(mcp ? { mcp } : {}),
+        };
       });
     case 'agent_start':
       return {

@@ -127,4 +127,26 @@ describe('MCP catalog with server-everything over stdio', () => {
       'back',
     );
   });
+
+  it('a server that answers garbage or never answers is unavailable after the connect timeout; the others work', async () => {
+    const c = await start(
+      [
+        {
+          name: 'garbage',
+          config: { command: process.execPath, args: ['-e', 'setInterval(() => console.log("not json-rpc"), 20)'] },
+        },
+        { name: 'hangs', config: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } },
+        { name: 'everything', config: everythingStdio() },
+      ],
+      { upstream: { connectTimeoutMs: 5_000, backoff: { initialMs: 60_000, maxMs: 60_000 } } },
+    );
+    expect(c.server('garbage')?.state).toBe('unavailable');
+    expect(c.server('hangs')?.state).toBe('unavailable');
+    const started = Date.now();
+    expect((await c.callTool('mcp__hangs__x', {}, { signal: signal() })).isError).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(text(await c.callTool('mcp__everything__echo', { message: 'fine' }, { signal: signal() }))).toContain(
+      'fine',
+    );
+  }, 30_000);
 });

@@ -3,7 +3,7 @@
 // disconnect, and calls tools with a per-call timeout. A call while the server is unavailable
 // fails at once with a clear error; a call is never retried (it may have run).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { ServerConfig } from '../../agent/tools/mcp/config';
@@ -205,6 +205,13 @@ export class Upstream {
       };
     } catch (error) {
       const message = (error as Error).message;
+      // A transport failure (not an MCP error answer, a timeout or an abort) means the server is
+      // gone: the next calls fail fast while it reconnects. This call is not retried: it may have run.
+      if (!(error instanceof McpError) && !signal.aborted && this.client === client) {
+        this.client = undefined;
+        void client.close().catch(() => undefined);
+        this.fail(error as Error);
+      }
       return errorResult(`${mcpToolName(this.name, tool)} failed: ${message}`);
     }
   }

@@ -3,7 +3,7 @@
 // `paramKinds` (which params rules match as path / url / command). Pure and total: a malformed
 // server is an error naming it and its field, and every other server still loads.
 import { z } from 'zod';
-import { ParamKindSchema, type ParamKind } from '../../../policy';
+import { ParamKindSchema } from '../../../policy';
 
 /** A server name becomes part of `mcp__<server>__<tool>`, so it must not contain `__` itself. */
 export const ServerNameSchema = z
@@ -38,8 +38,6 @@ export const HttpServerSchema = z.strictObject({
   headers: StringMap.optional(),
   ...common,
 });
-
-export const ServerConfigSchema = z.union([HttpServerSchema, StdioServerSchema]);
 
 export type StdioServerConfig = z.infer<typeof StdioServerSchema>;
 export type HttpServerConfig = z.infer<typeof HttpServerSchema>;
@@ -117,5 +115,3 @@ export function parseMcpConfigText(text: string): ParsedConfig {
 }
 
 export const formatConfigError = (e: ConfigError) => `MCP server "${e.server}": ${e.field}: ${e.message}`;
-
-export type { ParamKind };
