@@ -13,6 +13,7 @@ export {
 export { MemoryGrantStore, type GrantStore } from './session';
 export type { CallResult, ExecutionLog, PendingRelays, ResumePoint } from './loop/context';
 export { checkpointedResults } from './loop/results';
+export { suggestAlwaysAllow } from './loop/suggest';
 export type { ModelToolCall } from './loop/step';
 export type { DecisionObservation, DecisionObserver } from './loop/observe';
 export * from './tools';

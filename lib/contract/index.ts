@@ -13,3 +13,4 @@ export * from './sessions';
 export { upgradeStoredEvent, type StoredEventRow } from './stored';
 export * from './sse';
 export * from './shadow';
+export * from './hooks';

@@ -156,6 +156,8 @@ export function leaseQueries(db: Database) {
         .where(
           and(
             inArray(runs.status, [...LIVE_RUN_STATUSES]),
+            // Outside runs have no executor here: their agent holds the conversation.
+            eq(runs.source, 'agent'),
             or(isNull(runLeases.runId), isNull(runLeases.owner), lte(runLeases.expiresAt, sql`now()`)),
           ),
         )

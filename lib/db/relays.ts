@@ -1,6 +1,6 @@
 // Pending approvals. Every transition out of `pending` is one conditional UPDATE, so exactly one
 // decision wins however many instances race; deadlines are judged by the database clock (now()).
-import { and, asc, eq, getTableColumns, gt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, lte, sql } from 'drizzle-orm';
 import type { RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from '../contract';
 import type { Database } from './database';
 import { fenceFailure, leaseHeldBy } from './lease-fence';
@@ -178,6 +178,17 @@ export function relayQueries(db: Database) {
       // On the path from a tool call to its relay event: straight to the driver (prepared.ts).
       const [raw] = await directRows<Record<string, unknown>>(db, insert.getSQL());
       return rowOfColumns<RelayRow>(relayColumns, raw!);
+    },
+
+    /** The newest relay a call raised (an outside agent retrying the same call id finds it). */
+    async getRelayOfCall({ runId, toolCallId }: { runId: string; toolCallId: string }): Promise<RelayRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(relays)
+        .where(and(eq(relays.runId, runId), eq(relays.toolCallId, toolCallId)))
+        .orderBy(desc(relays.createdAt))
+        .limit(1);
+      return row;
     },
 
     /** Pending relays whose deadline has not passed, oldest first. */

@@ -107,3 +107,37 @@ describe('pagination cursors', () => {
     },
   );
 });
+
+describeStores('outside runs', (store) => {
+  const key = { source: 'hook', owner: 'u1', agent: 'claude-code', externalId: 'cc-session-1' } as const;
+
+  it('opens one run per owner, agent and outside session id, even for two first calls at once', async () => {
+    const { q } = store();
+    const [a, b] = await Promise.all([
+      q.runs.openExternalRun({ ...key, title: '/home/me/project' }),
+      q.runs.openExternalRun({ ...key, title: '/home/me/project' }),
+    ]);
+    expect(a.id).toBe(b.id);
+    expect(a).toMatchObject({ source: 'hook', owner: 'u1', agent: 'claude-code', externalId: 'cc-session-1' });
+    expect((await q.runs.openExternalRun({ ...key, title: 'again' })).id).toBe(a.id);
+  });
+
+  it('gives another user presenting the same session id a different run and session', async () => {
+    const { q } = store();
+    const mine = await q.runs.openExternalRun({ ...key, title: 'x' });
+    const theirs = await q.runs.openExternalRun({ ...key, owner: 'u2', title: 'x' });
+    expect(theirs.id).not.toBe(mine.id);
+    expect(theirs.sessionId).not.toBe(mine.sessionId);
+  });
+
+  it('lists runs by source, and never offers an outside run for takeover', async () => {
+    const { q } = store();
+    const outside = await q.runs.openExternalRun({ ...key, title: 'x' });
+    const own = await q.runs.createRun({ sessionId: 's' });
+    expect((await q.runs.listRuns({ source: 'hook' })).items.map((r) => r.id)).toEqual([outside.id]);
+    expect((await q.runs.listRuns({ source: 'agent' })).items.map((r) => r.id)).toEqual([own.id]);
+    const candidates = (await q.leases.listTakeoverCandidates()).map((c) => c.runId);
+    expect(candidates).toContain(own.id);
+    expect(candidates).not.toContain(outside.id);
+  });
+});

@@ -6,6 +6,7 @@ import type { Mode } from '../policy/types';
 import type { Database } from './database';
 import { leaseHeldBy } from './lease-fence';
 import { newestFirst, olderThan, pageSize, toPage, type Page } from './pagination';
+import type { RunSource } from '../contract';
 import { runs, type RunRow, type RunState, type RunStatus } from './schema';
 
 export interface CreateRunInput {
@@ -26,6 +27,16 @@ export interface ListRunsInput {
   status?: RunStatus;
   sessionId?: string;
   owner?: string;
+  /** Only runs of this source (Gatehouse's own agent, a hook, an MCP client). */
+  source?: RunSource;
+}
+
+/** An outside agent's session (`runs.source` hook or mcp), found by its owner, agent and own id. */
+export interface ExternalRunKey {
+  source: Exclude<RunSource, 'agent'>;
+  owner: string;
+  agent: string;
+  externalId: string;
 }
 
 export interface UpdateRunInput {
@@ -58,7 +69,41 @@ export function runQueries(db: Database) {
     },
 
     /** Newest first. */
-    async listRuns({ limit, cursor, status, sessionId, owner }: ListRunsInput = {}): Promise<Page<RunRow>> {
+    /**
+     * The run of an outside agent's session, created on its first call. Two first calls at once
+     * create one run: the second insert yields to the unique index and reads the first's row.
+     */
+    async openExternalRun(key: ExternalRunKey & { title: string }): Promise<RunRow> {
+      const match = and(
+        eq(runs.source, key.source),
+        eq(runs.owner, key.owner),
+        eq(runs.agent, key.agent),
+        eq(runs.externalId, key.externalId),
+      );
+      const [existing] = await db.select().from(runs).where(match);
+      if (existing) return existing;
+      await db
+        .insert(runs)
+        .values({
+          id: randomUUID(),
+          sessionId: randomUUID(),
+          source: key.source,
+          owner: key.owner,
+          agent: key.agent,
+          externalId: key.externalId,
+          title: key.title,
+          mode: 'default',
+          status: 'running',
+        })
+        .onConflictDoNothing({
+          target: [runs.source, runs.owner, runs.agent, runs.externalId],
+          where: sql`${runs.externalId} is not null`,
+        });
+      const [row] = await db.select().from(runs).where(match);
+      return row!;
+    },
+
+    async listRuns({ limit, cursor, status, sessionId, owner, source }: ListRunsInput = {}): Promise<Page<RunRow>> {
       const size = pageSize(limit);
       const rows = await db
         .select()
@@ -69,6 +114,7 @@ export function runQueries(db: Database) {
             status ? eq(runs.status, status) : undefined,
             sessionId ? eq(runs.sessionId, sessionId) : undefined,
             owner ? eq(runs.owner, owner) : undefined,
+            source ? eq(runs.source, source) : undefined,
           ),
         )
         .orderBy(...newestFirst(runs.createdAt, runs.id))

@@ -143,6 +143,16 @@ export class DurableRelayBroker implements RelayBroker {
     return count;
   }
 
+  /**
+   * Cancels one pending relay (a denial for whoever waits), with the reason the audit shows: an
+   * outside agent's request ended before a decision. False if it was already settled (or storage
+   * was unreachable: the waiter's poll retries nothing then, so the caller decides what to do).
+   */
+  async cancel(id: string, reason: string): Promise<boolean> {
+    const result = await this.trySettle(id, { status: 'cancelled', reason, decidedBy: 'system', decidedAt: this.now() });
+    return result?.ok === true;
+  }
+
   /** Another instance (or a direct database write) may have settled the relay: re-read and wake. */
   async notify(id: string): Promise<void> {
     await this.refresh(id);

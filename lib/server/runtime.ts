@@ -14,6 +14,7 @@ import { PgNotifyBus } from './cluster/pg-notify';
 import { DbGrantStore } from './stores/grant-store';
 import { DbRelayStore } from './stores/relay-store';
 import { RunManager } from './runs/run-manager';
+import { ExternalGate } from './external/external-gate';
 import { loadPolicy } from './stores/policy-store';
 import { ShadowMonitor } from './shadow/monitor';
 import { refreshShadow, type ShadowContext } from './shadow/shadow-store';
@@ -31,6 +32,8 @@ export interface Runtime {
   bus?: PgNotifyBus;
   /** The shadow policy: this process's monitor and how its changes reach the other instances. */
   shadow: ShadowContext;
+  /** The gate for outside agents (Claude Code hooks, MCP clients, POST /api/hooks/decide). */
+  external: ExternalGate;
 }
 
 const KEY = Symbol.for('gatehouse.runtime');
@@ -80,10 +83,11 @@ async function createRuntime(): Promise<Runtime> {
   if (bus) await listenForRelays(bus, broker);
   if (cluster) await shareCredentialChanges(cluster.bus, q.credentials, cluster.owner, cluster.onError);
   const shadow = await startShadow(q, database, cluster);
+  const grants = new DbGrantStore(q.grants);
   const runs = new RunManager({
     q,
     broker,
-    grants: new DbGrantStore(q.grants),
+    grants,
     model: resolveModel(config.model),
     modelName: config.model,
     resolveModel: (spec) => resolveModel(spec),
@@ -91,6 +95,14 @@ async function createRuntime(): Promise<Runtime> {
     approvalTimeoutS: config.approvalTimeoutS,
     observerFor: (policy) => shadow.monitor.observerFor(policy),
     ...(cluster ? { cluster } : {}),
+  });
+  const external = new ExternalGate({
+    q,
+    broker,
+    grants,
+    log: runs.log,
+    approvalTimeoutS: config.approvalTimeoutS,
+    workspace: config.workspace,
   });
   await loadPolicy(q); // seeds the built-in default policy on first start
   // The spawn helper and a bash for the workspace, ready before the first approved command.
@@ -106,6 +118,7 @@ async function createRuntime(): Promise<Runtime> {
     sessionSecret,
     loginThrottle: new LoginThrottle(),
     shadow,
+    external,
     ...(bus ? { bus } : {}),
   };
 }

@@ -49,6 +49,8 @@ export type ExternalDecision = { runId: string; relayId?: string; reason: string
       decision: 'allow';
       /** The parameters to run with: the call's own, or a human's edit of them. */
       params: Record<string, unknown>;
+      /** The approver changed the call: run `params`, not the call as asked. */
+      edited?: true;
       /** `policy`, `grant`, or the id of the user who approved. */
       decidedBy: string;
     }

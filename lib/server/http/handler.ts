@@ -1,7 +1,15 @@
 // One wrapper for every route handler: get the runtime, run the handler, and turn any error into
 // the app's error response. Route files stay "parse -> call lib -> shape the response".
 import type { z } from 'zod';
-import { assertCan, assertSameOrigin, authenticate, requireUser, type Action, type AuthUser } from '../../auth';
+import {
+  assertCan,
+  assertSameOrigin,
+  authenticate,
+  requireUser,
+  UnauthorizedError,
+  type Action,
+  type AuthUser,
+} from '../../auth';
 import { AppError, toResponse } from './errors';
 import { assertNoNul } from './input';
 import type { RouteRequest } from './route-request';
@@ -11,6 +19,22 @@ type Context<P> = { params: Promise<P> };
 
 /** Who may call a route: anyone, anyone signed in, or whoever's role has the action. */
 export type Access = 'public' | 'signed-in' | Action;
+
+/**
+ * A route for scripts and agents only (hooks, MCP): the credential is an API token
+ * (`Authorization: Bearer`), a request without one is a 401 before anything else. A browser cannot
+ * send that header cross-site without a CORS preflight, which Gatehouse never grants, so no page
+ * can ride on a session cookie to reach it.
+ */
+export function tokenOnly<P extends Record<string, string>, R extends RouteRequest>(
+  handler: Handler<P, R>,
+): Handler<P, R> {
+  return async (request, context) => {
+    if (!/^Bearer\s+\S/i.test(request.headers.get('authorization') ?? ''))
+      return toResponse(new UnauthorizedError('unauthorized', 'Send an API token: Authorization: Bearer <token>'));
+    return handler(request, context);
+  };
+}
 
 /** The caller as a route sees it: anyone (maybe signed in) for a public route, else the signed-in user. */
 type RouteFn<P, R extends RouteRequest, U> = (request: R, params: P, rt: Runtime, user: U) => Promise<Response>;

@@ -4,6 +4,7 @@
 // stored in the same statement as the event that calls for them (run-pump.ts).
 import { createHash } from 'node:crypto';
 import type { AgentEvent } from '../../agent';
+import type { RunEvent } from '../../contract';
 import type { RecordAuditInput } from '../../db';
 import type { Decision } from '../../policy';
 
@@ -56,7 +57,7 @@ function decidingRule(decision: Decision, policy: AuditedPolicy): Pick<RecordAud
 /** The audit rows an event calls for; `asked` carries a relay's call from `relay` to `relay_resolved`. */
 export function auditRowsFor(
   run: AuditedRun,
-  event: AgentEvent,
+  event: AgentEvent | RunEvent,
   asked: Map<string, AskedCall>,
   policy: AuditedPolicy,
 ): RecordAuditInput[] {

@@ -69,7 +69,8 @@ export class RunManager {
   private readonly agents: RunAgents;
   /** Runs being started or resumed here: a concurrent recover() leaves them alone. */
   private readonly claiming = new Set<string>();
-  private readonly log: RunLog;
+  /** The event log every run's events go through (outside runs append theirs here too). */
+  readonly log: RunLog;
   private readonly followers: RunFollowers | undefined;
   private readonly leases: RunLeases | undefined;
   private readonly unlisten: Promise<(() => void) | undefined> | undefined;

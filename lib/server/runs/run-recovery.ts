@@ -47,7 +47,7 @@ export async function recoverRuns(deps: RunRecoveryDeps): Promise<string[]> {
     : (
         await Promise.all(
           LIVE_RUN_STATUSES.map(async (status) =>
-            (await q.runs.listRuns({ status, limit: 200 })).items.map((row) => row.id),
+            (await q.runs.listRuns({ status, source: 'agent', limit: 200 })).items.map((row) => row.id),
           ),
         )
       ).flat();
@@ -68,8 +68,8 @@ async function resumeRun(deps: RunRecoveryDeps, runId: string): Promise<boolean>
   const { q } = deps;
   if (!(await deps.acquireLease(runId))) return false;
   const row = await q.runs.getRun({ id: runId });
-  // Finished meanwhile (between the listing and the lease).
-  if (!row || !isLiveStatus(row.status)) {
+  // Finished meanwhile (between the listing and the lease), or an outside agent's run (never resumed).
+  if (!row || !isLiveStatus(row.status) || row.source !== 'agent') {
     await deps.releaseLease(runId);
     return false;
   }

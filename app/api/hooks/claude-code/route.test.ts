@@ -1,0 +1,210 @@
+// POST /api/hooks/claude-code: Claude Code's hook input in, its hook output out, one policy for
+// both agents, a person deciding in Gatehouse while the request is held, and every failure a denial.
+import { describe, expect, it } from 'vitest';
+import { apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
+import { PUT as putPolicy, GET as getPolicy } from '@/app/api/policy/route';
+import { POST as hook } from './route';
+
+const server = withRouteRuntime('gatehouse-hooks-');
+
+const rules = [
+  { action: 'allow', tool: 'bash', params: { command: 'ls **' } },
+  { action: 'allow', tool: 'bash', params: { command: 'ls' } },
+  { action: 'deny', tool: 'bash', params: { command: 'rm -rf **' }, description: 'no recursive deletes' },
+  { action: 'deny', tool: 'read_file', params: { path: '**/.env' } },
+  { action: 'ask', tool: 'bash', params: { command: 'npm publish **' } },
+  { action: 'deny', tool: 'bash', agent: 'claude-code', params: { command: 'curl **' } },
+];
+
+async function setPolicy(): Promise<void> {
+  const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
+  const response = await putPolicy(
+    apiRequest('PUT', '/api/policy', {
+      json: { policy: { defaultAction: 'ask', rules } },
+      headers: { 'if-match': `"${version}"` },
+    }),
+    noParams,
+  );
+  expect(response.status).toBe(200);
+}
+
+let sessions = 0;
+function input(tool_name: string, tool_input: unknown, extra: Record<string, unknown> = {}) {
+  return {
+    session_id: `cc-${++sessions}`,
+    transcript_path: '/tmp/t.jsonl',
+    cwd: '/home/dev/project',
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name,
+    tool_input,
+    tool_use_id: `toolu_${sessions}`,
+    ...extra,
+  };
+}
+
+const call = (json: unknown, opts: { token?: string; query?: string; signal?: AbortSignal } = {}) => {
+  const request = apiRequest('POST', `/api/hooks/claude-code${opts.query ?? ''}`, {
+    json,
+    ...(opts.token ? { token: opts.token } : {}),
+  });
+  return hook(opts.signal ? new Request(request, { signal: opts.signal }) : request, noParams);
+};
+
+const decisionOf = async (response: Response) => {
+  expect(response.status).toBe(200);
+  const body = await response.json();
+  return body.hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string };
+};
+
+/** Polls until the session's run has a pending relay (the hook request is being held). */
+async function pendingRelay(sessionId: string) {
+  const { q } = server.rt();
+  for (let i = 0; i < 400; i++) {
+    const runs = await q.runs.listRuns({ source: 'hook' });
+    const run = runs.items.find((r) => r.externalId === sessionId);
+    if (run) {
+      const [relay] = await q.relays.listPendingRelays({ runId: run.id });
+      if (relay) return { run, relay };
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('no pending relay');
+}
+
+describe('POST /api/hooks/claude-code', () => {
+  it('refuses an anonymous caller with 401', async () => {
+    await setPolicy();
+    const response = await hook(
+      new Request('http://127.0.0.1:3000/api/hooks/claude-code', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(input('Bash', { command: 'ls' })),
+      }),
+      noParams,
+    );
+    expect(response.status).toBe(401);
+  });
+
+  it('answers PreToolUse allow for an allowed command, in Claude Code hook output format', async () => {
+    const response = await call(input('Bash', { command: 'ls -la' }));
+    expect(await response.clone().json()).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'allow',
+        permissionDecisionReason: expect.any(String),
+      },
+    });
+  });
+
+  it('denies with the reason, also a compound command hiding a denied part', async () => {
+    const plain = await decisionOf(await call(input('Bash', { command: 'rm -rf build' })));
+    expect(plain.permissionDecision).toBe('deny');
+    expect(plain.permissionDecisionReason).toMatch(/recursive deletes|rm -rf/);
+    const hidden = await decisionOf(await call(input('Bash', { command: 'ls && rm -fr /tmp/x' })));
+    expect(hidden.permissionDecision).toBe('deny');
+  });
+
+  it('judges Read by the read_file rules with the path resolved against cwd, and rules that target claude-code', async () => {
+    expect((await decisionOf(await call(input('Read', { file_path: '.env' })))).permissionDecision).toBe('deny');
+    expect((await decisionOf(await call(input('Bash', { command: 'curl https://x.test' })))).permissionDecision).toBe(
+      'deny',
+    );
+  });
+
+  it('denies a tool_input of the wrong shape, naming the field (Claude Code would otherwise go on)', async () => {
+    const verdict = await decisionOf(await call(input('Bash', { command: 42 })));
+    expect(verdict.permissionDecision).toBe('deny');
+    expect(verdict.permissionDecisionReason).toContain('command');
+  });
+
+  it('answers 400 naming the field for an unknown event or a missing session, and for a body that is not JSON', async () => {
+    const unknown = await call(input('Bash', { command: 'ls' }, { hook_event_name: 'PostToolUse' }));
+    expect(unknown.status).toBe(400);
+    expect(JSON.stringify(await unknown.json())).toContain('hook_event_name');
+    const noSession = await call({ ...input('Bash', { command: 'ls' }), session_id: undefined });
+    expect(noSession.status).toBe(400);
+    const garbage = await hook(
+      new Request('http://127.0.0.1:3000/api/hooks/claude-code', {
+        method: 'POST',
+        headers: { authorization: 'Bearer route-test-admin-token-0123456789', 'content-type': 'application/json' },
+        body: '{"session_id": ',
+      }),
+      noParams,
+    );
+    expect(garbage.status).toBe(400);
+  });
+
+  it('holds an asking call until a person approves it in Gatehouse, then allows', async () => {
+    const body = input('Bash', { command: 'npm publish --dry-run' });
+    const answer = call(body);
+    const { relay } = await pendingRelay(body.session_id);
+    expect(relay.agentId).toBe('claude-code');
+    expect(relay.request.params).toEqual({ command: 'npm publish --dry-run' });
+    await server.rt().runs.decideChecked(relay.id, { approved: true }, 'someone');
+    expect((await decisionOf(await answer)).permissionDecision).toBe('allow');
+  });
+
+  it("passes a person's deny reason to Claude", async () => {
+    const body = input('Bash', { command: 'npm publish' });
+    const answer = call(body);
+    const { relay } = await pendingRelay(body.session_id);
+    await server.rt().runs.decideChecked(relay.id, { approved: false, reason: 'not on a Friday' }, 'someone');
+    const verdict = await decisionOf(await answer);
+    expect(verdict).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'not on a Friday' });
+  });
+
+  it('answers deny "Approval timeout" at the deadline given in the URL', async () => {
+    const verdict = await decisionOf(await call(input('Bash', { command: 'npm publish x' }), { query: '?deadline=1' }));
+    expect(verdict).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'Approval timeout' });
+  });
+
+  it('cancels the relay, audited so, when the request ends before a decision', async () => {
+    const body = input('Bash', { command: 'npm publish y' });
+    const controller = new AbortController();
+    const answer = call(body, { signal: controller.signal }).catch(() => undefined);
+    const { relay } = await pendingRelay(body.session_id);
+    controller.abort();
+    await answer;
+    const { q } = server.rt();
+    for (let i = 0; i < 200 && (await q.relays.getRelay({ id: relay.id }))?.status === 'pending'; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    const row = await q.relays.getRelay({ id: relay.id });
+    expect(row).toMatchObject({ status: 'cancelled', reason: 'The agent stopped waiting for the decision' });
+  });
+
+  it("hands an ask back to Claude Code's own prompt only when configured to", async () => {
+    const verdict = await decisionOf(await call(input('Bash', { command: 'npm publish z' }), { query: '?ask=claude' }));
+    expect(verdict.permissionDecision).toBe('ask');
+  });
+
+  it('answers PermissionRequest with its decision shape', async () => {
+    const allowed = await call(input('Bash', { command: 'ls' }, { hook_event_name: 'PermissionRequest' }));
+    expect(await allowed.json()).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+    });
+    const denied = await call(input('Bash', { command: 'rm -rf x' }, { hook_event_name: 'PermissionRequest' }));
+    expect(await denied.json()).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'deny', message: expect.any(String) },
+      },
+    });
+  });
+
+  it("Always Allow makes the next similar call of that session silent, and never another user's session with the same id", async () => {
+    // Asked by the default action (an ask rule would ask whatever is granted).
+    const body = input('Bash', { command: 'touch notes.txt' });
+    const answer = call(body);
+    const { relay } = await pendingRelay(body.session_id);
+    await server.rt().runs.decideChecked(relay.id, { approved: true, always: true }, 'someone');
+    expect((await decisionOf(await answer)).permissionDecision).toBe('allow');
+    const again = await decisionOf(await call({ ...body, tool_use_id: 'toolu_again' }, { query: '?ask=claude' }));
+    expect(again.permissionDecision).toBe('allow');
+    const other = await server.tokenFor('user');
+    const theirs = await decisionOf(
+      await call({ ...body, tool_use_id: 'toolu_theirs' }, { token: other, query: '?ask=claude' }),
+    );
+    expect(theirs.permissionDecision).toBe('ask');
+  });
+});

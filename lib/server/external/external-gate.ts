@@ -1,0 +1,278 @@
+// The gate for outside agents (types.ts): the same policy, grants and relays as Gatehouse's own
+// agent, for a call whose tool runs elsewhere. A call is decided, recorded in its session's run
+// (tool_call, and on ask relay / relay_resolved, audited in the same statements), and on ask held
+// until a human decides in Gatehouse, its deadline passes, or the caller's request ends (then the
+// relay is cancelled: nothing can run on an answer nobody receives).
+import { randomUUID } from 'node:crypto';
+import { builtinTools, suggestAlwaysAllow, type GrantStore, type ToolDefinition } from '../../agent';
+import type { RunEvent } from '../../contract';
+import type { Queries, RunRow } from '../../db';
+import { compilePolicy, evaluate, type CompiledPolicy, type Decision, type ToolCall } from '../../policy';
+import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay';
+import { auditRowsFor, type AskedCall } from '../runs/run-audit';
+import type { RunLog } from '../runs/run-log';
+import { loadPolicy } from '../stores/policy-store';
+import { grantAlwaysForOutside, type WaitingOutsideCall } from './outside-grants';
+import type { ExternalCall, ExternalDecideOptions, ExternalDecision, ExternalSessionRef } from './types';
+
+export interface ExternalGateDeps {
+  q: Queries;
+  broker: DurableRelayBroker;
+  grants: GrantStore;
+  log: RunLog;
+  /** The default deadline of a relay (s); a rule's own `timeoutS` and the caller's may shorten it. */
+  approvalTimeoutS: number;
+  /** Where relative paths resolve when the caller names no workspace. */
+  workspace: string;
+}
+
+const BUILTIN = new Map(builtinTools.map((tool) => [tool.name, tool]));
+/** What the gate needs of a tool: a built-in's own definition, or the caller's word on an outside tool's risk. */
+type GatedTool = Pick<ToolDefinition, 'name' | 'risk' | 'paramKinds' | 'derivePermission' | 'preview'>;
+
+export class ExternalGate {
+  private compiled: { version: number; policy: CompiledPolicy } | undefined;
+  /** Calls waiting for a human in this process, by relay id: Always Allow settles those it now covers. */
+  private readonly waiting = new Map<string, WaitingOutsideCall>();
+
+  constructor(private readonly deps: ExternalGateDeps) {}
+
+  async decide(ref: ExternalSessionRef, call: ExternalCall, options: ExternalDecideOptions): Promise<ExternalDecision> {
+    const { q } = this.deps;
+    const run = await q.runs.openExternalRun({ ...ref, title: ref.title.slice(0, 200) });
+    const toolCallId = call.callId ?? randomUUID();
+    // A retried call (the same outside call id, maybe on another instance) gets the same relay.
+    if (call.callId) {
+      const earlier = await q.relays.getRelayOfCall({ runId: run.id, toolCallId });
+      if (earlier) return this.answerRelay(run, earlier.request, options, call);
+    }
+    const { version, policy } = await this.policy();
+    const tool = toolOf(call);
+    const workspace = call.workspace ?? this.deps.workspace;
+    const grants = await this.deps.grants.list(run.sessionId);
+    const policyCall: ToolCall = { tool: call.tool, params: call.params, agent: ref.agent };
+    const decision = evaluate(policy, policyCall, {
+      mode: run.mode ?? 'default',
+      grants,
+      risk: tool.risk,
+      paramKinds: tool.paramKinds,
+      workspaceRoot: workspace,
+    });
+    const audited = { version, rules: policy.policy.rules.length };
+    const origin = { runId: run.id, agentId: ref.agent, parents: [] as string[] };
+    const callEvent: RunEvent = {
+      type: 'tool_call',
+      ...origin,
+      toolCallId,
+      name: call.tool,
+      params: call.params,
+      decision,
+    };
+    if (decision.action !== 'ask' || options.waitForHuman === false) {
+      const events: RunEvent[] = [callEvent];
+      if (decision.action === 'deny') events.push(denied(origin, toolCallId, call.tool, decision.explanation));
+      await this.append(run, events, audited);
+      if (decision.action === 'allow') {
+        const used = decision.consumes?.grants ?? [];
+        if (used.length > 0) await this.deps.grants.consume(run.sessionId, used.map((i) => grants[i]!).filter(Boolean));
+        return {
+          runId: run.id,
+          decision: 'allow',
+          reason: decision.explanation,
+          params: call.params,
+          decidedBy: decision.grant ? 'grant' : 'policy',
+        };
+      }
+      return { runId: run.id, decision: decision.action, reason: decision.explanation };
+    }
+    const request = await this.relayFor(run, ref, call, tool, toolCallId, decision, workspace, options);
+    await this.deps.broker.register(request);
+    await this.append(run, [callEvent, { ...request, type: 'relay' }], audited, { to: 'waiting' });
+    return this.answerRelay(run, request, options, call, audited);
+  }
+
+  /** Records what an outside tool returned (a tool Gatehouse ran for an MCP client), for the transcript. */
+  async recordResult(
+    runId: string,
+    callId: string,
+    result: { tool: string; agent: string; output: string; isError: boolean },
+  ) {
+    const run = await this.deps.q.runs.getRun({ id: runId });
+    if (!run) return;
+    const event: RunEvent = {
+      type: 'tool_result',
+      runId,
+      agentId: result.agent,
+      parents: [],
+      toolCallId: callId,
+      name: result.tool,
+      output: result.output,
+      isError: result.isError,
+      denied: false,
+    };
+    await this.deps.log.append(runId, [event]);
+  }
+
+  private async relayFor(
+    run: RunRow,
+    ref: ExternalSessionRef,
+    call: ExternalCall,
+    tool: GatedTool,
+    toolCallId: string,
+    decision: Decision,
+    workspace: string,
+    options: ExternalDecideOptions,
+  ): Promise<RelayRequest> {
+    const { policy } = await this.policy();
+    const env = { workspace };
+    const policyCall: ToolCall = { tool: call.tool, params: call.params, agent: ref.agent };
+    const suggestion = suggestAlwaysAllow(
+      policy,
+      tool as ToolDefinition,
+      call.params,
+      policyCall,
+      env,
+      undefined,
+      false,
+    );
+    const preview = tool.preview ? await tool.preview(call.params, env).catch(() => undefined) : undefined;
+    const rule = decision.rule ? policy.policy.rules[decision.rule.index] : undefined;
+    const timeoutS = Math.min(options.timeoutS ?? Infinity, rule?.timeoutS ?? this.deps.approvalTimeoutS);
+    const now = Date.now();
+    return {
+      id: randomUUID(),
+      kind: 'permission',
+      runId: run.id,
+      sessionId: run.sessionId,
+      agentId: ref.agent,
+      parents: [],
+      toolCallId,
+      tool: call.tool,
+      params: call.params,
+      risk: tool.risk,
+      decision,
+      ...suggestion,
+      ...(preview ? { preview } : {}),
+      prompt: `Allow ${ref.agent} to run '${call.tool}' with arguments ${JSON.stringify(call.params)}?`,
+      createdAt: now,
+      expiresAt: now + timeoutS * 1000,
+    };
+  }
+
+  /**
+   * Waits for the relay's outcome while the caller's request lasts, records it, and answers. The
+   * request ending first cancels the relay (a denial, audited as such): an approval nobody receives
+   * must not be left standing for a retry to pick up as if a human had seen it.
+   */
+  private async answerRelay(
+    run: RunRow,
+    request: RelayRequest,
+    options: ExternalDecideOptions,
+    call: ExternalCall,
+    audited?: { version: number; rules: number },
+  ): Promise<ExternalDecision> {
+    const { broker } = this.deps;
+    options.onRelay?.(request.id);
+    const onAbort = () =>
+      void broker.cancel(request.id, 'The agent stopped waiting for the decision').catch(() => undefined);
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener('abort', onAbort, { once: true });
+    const entry: WaitingOutsideCall = {
+      request,
+      workspace: call.workspace ?? this.deps.workspace,
+      paramKinds: toolOf(call).paramKinds,
+    };
+    this.waiting.set(request.id, entry);
+    let outcome: RelayOutcome;
+    try {
+      outcome = await broker.wait(request.id);
+    } finally {
+      this.waiting.delete(request.id);
+      options.signal.removeEventListener('abort', onAbort);
+    }
+    if (audited) await this.settled(run, request, outcome, audited);
+    const base = { runId: run.id, relayId: request.id };
+    if (outcome.status !== 'approved') return { ...base, decision: 'deny', reason: outcome.reason ?? 'Denied' };
+    const edited = (outcome.response as { params?: Record<string, unknown> } | undefined)?.params;
+    return {
+      ...base,
+      decision: 'allow',
+      reason:
+        outcome.response?.reason?.trim() ||
+        `Approved by ${outcome.decidedBy === 'grant' ? 'an "always allow" grant' : 'a person in Gatehouse'}`,
+      params: edited ?? request.params,
+      ...(edited ? { edited: true as const } : {}),
+      decidedBy: outcome.decidedBy,
+    };
+  }
+
+  /** Always Allow's grants, then relay_resolved (and the refusal, for a denial) with the run back to running. */
+  private async settled(
+    run: RunRow,
+    request: RelayRequest,
+    outcome: RelayOutcome,
+    audited: { version: number; rules: number },
+  ) {
+    if (outcome.status === 'approved' && outcome.response?.always)
+      await grantAlwaysForOutside(this.deps, request, outcome, this.waiting);
+    const origin = { runId: run.id, agentId: request.agentId, parents: [] as string[] };
+    const events: RunEvent[] = [
+      {
+        type: 'relay_resolved',
+        ...origin,
+        relayId: request.id,
+        toolCallId: request.toolCallId,
+        status: outcome.status,
+        ...(outcome.reason ? { reason: outcome.reason } : {}),
+        decidedBy: outcome.decidedBy,
+        always: outcome.response?.always === true,
+        ...(outcome.response?.always ? { scope: outcome.response.scope ?? 'session' } : {}),
+      },
+    ];
+    if (outcome.status !== 'approved')
+      events.push(denied(origin, request.toolCallId, request.tool, outcome.reason ?? 'Denied'));
+    const others = await this.deps.q.relays.listPendingRelays({ runId: run.id });
+    const status = others.length === 0 ? { to: 'running' as const, ifStatus: ['waiting' as const] } : undefined;
+    await this.append(run, events, audited, status, request);
+  }
+
+  private async append(
+    run: RunRow,
+    events: RunEvent[],
+    policy: { version: number; rules: number },
+    status?: { to: 'running' | 'waiting'; ifStatus?: ('running' | 'waiting')[] },
+    asked?: RelayRequest,
+  ): Promise<void> {
+    const askedCalls = new Map<string, AskedCall>();
+    if (asked) askedCalls.set(asked.id, { createdAt: asked.createdAt, tool: asked.tool, params: asked.params });
+    const audit = events.flatMap((event) =>
+      auditRowsFor({ runId: run.id, sessionId: run.sessionId }, event, askedCalls, policy).map((row) => ({
+        ...row,
+        details: { ...(row.details ?? {}), source: run.source, session: run.externalId, cwd: run.title },
+      })),
+    );
+    await this.deps.log.append(run.id, events, { audit, ...(status ? { status } : {}) });
+  }
+
+  private async policy(): Promise<{ version: number; policy: CompiledPolicy }> {
+    const stored = await loadPolicy(this.deps.q);
+    if (this.compiled?.version !== stored.version)
+      this.compiled = { version: stored.version, policy: compilePolicy(stored.policy) };
+    return this.compiled;
+  }
+}
+
+function toolOf(call: ExternalCall): GatedTool {
+  const builtin = BUILTIN.get(call.tool);
+  if (builtin) return builtin;
+  return { name: call.tool, risk: call.risk ?? 'write', ...(call.paramKinds ? { paramKinds: call.paramKinds } : {}) };
+}
+
+function denied(
+  origin: { runId: string; agentId: string; parents: string[] },
+  toolCallId: string,
+  tool: string,
+  reason: string,
+): RunEvent {
+  return { type: 'tool_result', ...origin, toolCallId, name: tool, output: reason, isError: true, denied: true };
+}

@@ -1,0 +1,76 @@
+// Always Allow for an outside agent's call: the same rule as for Gatehouse's own agent (ask.ts's
+// grantAlways). Only allow rules for the relay's own tool that cover the call are stored (the
+// decision path already checked them against the approver's rights); then the calls of this
+// session (or, for a global grant, everyone's) that wait in this process and are now covered are
+// settled as approved by the grant.
+import type { GrantStore } from '../../agent';
+import type { Queries } from '../../db';
+import {
+  compilePolicy,
+  evaluate,
+  grantFitsCall,
+  RuleSchema,
+  type ParamKind,
+  type Rule,
+  type ToolCall,
+} from '../../policy';
+import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay';
+import { loadPolicy } from '../stores/policy-store';
+
+export interface WaitingOutsideCall {
+  request: RelayRequest;
+  workspace: string;
+  paramKinds?: Record<string, ParamKind>;
+}
+
+interface Deps {
+  q: Queries;
+  broker: DurableRelayBroker;
+  grants: GrantStore;
+}
+
+const callOf = (request: RelayRequest): ToolCall => ({
+  tool: request.tool,
+  params: request.params,
+  agent: request.agentId,
+});
+
+export async function grantAlwaysForOutside(
+  deps: Deps,
+  request: RelayRequest,
+  outcome: RelayOutcome,
+  waiting: ReadonlyMap<string, WaitingOutsideCall>,
+): Promise<void> {
+  const own = waiting.get(request.id);
+  const context = { workspaceRoot: own?.workspace ?? '/', ...(own?.paramKinds ? { paramKinds: own.paramKinds } : {}) };
+  const edited = outcome.response?.rule;
+  const candidates: unknown[] =
+    edited === undefined ? request.suggestedRules : Array.isArray(edited) ? edited : [edited];
+  const rules = candidates.flatMap((rule) => {
+    const parsed = RuleSchema.safeParse(rule);
+    return parsed.success && grantFitsCall(parsed.data, callOf(request), context) ? [parsed.data] : [];
+  });
+  if (rules.length === 0) return;
+  const scope = outcome.response?.scope ?? 'session';
+  await deps.grants.add(request.sessionId, rules, scope, outcome.decidedBy);
+  const policy = compilePolicy((await loadPolicy(deps.q)).policy);
+  const grantsBySession = new Map<string, Rule[]>();
+  for (const [id, other] of waiting) {
+    if (id === request.id) continue;
+    const sessionId = other.request.sessionId;
+    if (scope === 'session' && sessionId !== request.sessionId) continue;
+    let grants = grantsBySession.get(sessionId);
+    if (!grants) grantsBySession.set(sessionId, (grants = await deps.grants.list(sessionId)));
+    const again = evaluate(policy, callOf(other.request), {
+      mode: 'default',
+      grants,
+      risk: other.request.risk ?? 'write',
+      ...(other.paramKinds ? { paramKinds: other.paramKinds } : {}),
+      workspaceRoot: other.workspace,
+    });
+    if (again.action === 'allow')
+      await deps.broker
+        .resolve(id, { approved: true, reason: 'Covered by an "always allow" grant' }, 'grant')
+        .catch(() => undefined);
+  }
+}

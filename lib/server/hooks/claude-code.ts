@@ -1,0 +1,118 @@
+// Claude Code's hook protocol: what its `http` hook POSTs for PreToolUse and PermissionRequest, and
+// the answer it obeys. The call is mapped onto Gatehouse's tools (lib/policy/claude-code) and
+// decided by the outside-agent gate; every way of failing is a denial, never an allow.
+import { z } from 'zod';
+import { mapClaudeCodeCall } from '../../policy/claude-code/map-call';
+import { AppError } from '../http/errors';
+import type { ExternalDecision, ExternalSessionRef } from '../external/types';
+import type { ExternalGate } from '../external/external-gate';
+
+export const CLAUDE_CODE_AGENT = 'claude-code';
+export const HOOK_EVENTS = ['PreToolUse', 'PermissionRequest'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** The fields Gatehouse reads; Claude Code sends more (transcript_path, permission_suggestions, ...), ignored. */
+export const ClaudeCodeHookInputSchema = z.looseObject({
+  session_id: z.string().min(1).max(200),
+  cwd: z.string().max(4096).optional(),
+  permission_mode: z.string().max(100).optional(),
+  hook_event_name: z.enum(HOOK_EVENTS, { message: `hook_event_name must be one of ${HOOK_EVENTS.join(', ')}` }),
+  tool_name: z.unknown(),
+  tool_input: z.unknown(),
+  tool_use_id: z.string().min(1).max(200).optional(),
+});
+export type ClaudeCodeHookInput = z.infer<typeof ClaudeCodeHookInputSchema>;
+
+/** The endpoint's query: the approval deadline (shorter than the hook's own timeout), and who answers an ask. */
+export const ClaudeCodeHookQuerySchema = z.object({
+  deadline: z.coerce.number().int().min(1).max(86_400).optional(),
+  /** `claude`: an ask is handed back to Claude Code's own prompt; `gatehouse` (default): a person decides here. */
+  ask: z.enum(['gatehouse', 'claude']).optional(),
+});
+export type ClaudeCodeHookQuery = z.infer<typeof ClaudeCodeHookQuerySchema>;
+
+type Verdict = { decision: 'allow' | 'deny' | 'ask'; reason: string; updatedInput?: Record<string, unknown> };
+
+/** The hook output Claude Code obeys, for the event it asked about. */
+export function hookOutput(event: HookEvent, verdict: Verdict): Record<string, unknown> {
+  if (event === 'PreToolUse')
+    return {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: verdict.decision,
+        permissionDecisionReason: verdict.reason,
+        ...(verdict.updatedInput ? { updatedInput: verdict.updatedInput } : {}),
+      },
+    };
+  // PermissionRequest is Claude Code's own prompt: "ask" leaves it to that prompt (no decision).
+  if (verdict.decision === 'ask') return {};
+  return {
+    hookSpecificOutput: {
+      hookEventName: 'PermissionRequest',
+      decision:
+        verdict.decision === 'allow'
+          ? { behavior: 'allow', ...(verdict.updatedInput ? { updatedInput: verdict.updatedInput } : {}) }
+          : { behavior: 'deny', message: verdict.reason },
+    },
+  };
+}
+
+/** Parses the body's fields; an unknown event or a missing session is a 400 naming the field. */
+export function parseHookInput(body: unknown): ClaudeCodeHookInput {
+  const parsed = ClaudeCodeHookInputSchema.safeParse(body);
+  if (!parsed.success) throw AppError.fromZod(parsed.error, 'body');
+  return parsed.data;
+}
+
+/**
+ * Decides one hook call for `owner`. A `tool_input` Gatehouse cannot read is denied with the reason
+ * (Claude Code would otherwise go on); an edited approval reaches Claude Code as `updatedInput`.
+ */
+export async function decideHook(
+  gate: ExternalGate,
+  owner: string,
+  input: ClaudeCodeHookInput,
+  query: ClaudeCodeHookQuery,
+  signal: AbortSignal,
+): Promise<Verdict> {
+  const mapped = mapClaudeCodeCall({ tool_name: input.tool_name, tool_input: input.tool_input, cwd: input.cwd });
+  if (!mapped.ok) return { decision: 'deny', reason: `Gatehouse refused the call: ${mapped.reason}` };
+  const session: ExternalSessionRef = {
+    owner,
+    source: 'hook',
+    agent: CLAUDE_CODE_AGENT,
+    externalId: input.session_id,
+    title: input.cwd ?? `Claude Code session ${input.session_id}`,
+  };
+  const decided: ExternalDecision = await gate.decide(
+    session,
+    {
+      tool: mapped.call.tool,
+      params: mapped.call.params,
+      risk: mapped.risk,
+      ...(input.tool_use_id ? { callId: input.tool_use_id } : {}),
+      ...(input.cwd ? { workspace: input.cwd } : {}),
+      original: mapped.original,
+    },
+    { signal, waitForHuman: query.ask !== 'claude', ...(query.deadline ? { timeoutS: query.deadline } : {}) },
+  );
+  if (decided.decision !== 'allow') return { decision: decided.decision, reason: decided.reason };
+  if (!decided.edited) return { decision: 'allow', reason: decided.reason };
+  // Run what the approver approved, or nothing: an edit Claude Code's tool cannot take is a denial.
+  const updatedInput = unmapEdit(mapped.original, decided.params);
+  if (!updatedInput)
+    return {
+      decision: 'deny',
+      reason: `The approver edited the call, and Claude Code's ${mapped.original.tool} cannot run the edit`,
+    };
+  return { decision: 'allow', reason: decided.reason, updatedInput };
+}
+
+/** A human's edit of the mapped call, as Claude Code's own input (the fields it maps back to). */
+function unmapEdit(original: { tool: string; input: unknown }, params: Record<string, unknown>) {
+  const input = { ...(original.input as Record<string, unknown>) };
+  if (original.tool === 'Bash' && typeof params.command === 'string') return { ...input, command: params.command };
+  if (original.tool === 'Write' && typeof params.content === 'string') return { ...input, content: params.content };
+  if (original.tool === 'WebFetch' && typeof params.url === 'string') return { ...input, url: params.url };
+  return undefined;
+}
