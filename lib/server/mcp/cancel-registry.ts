@@ -6,17 +6,14 @@ import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 const waiting = new Map<string, AbortController>();
 const keyOf = (sid: string, requestId: RequestId) => `${sid}\n${typeof requestId}:${String(requestId)}`;
 
-/** A signal aborted by an explicit cancel of this request (or by `also`); release it when done. */
-export function trackCancel(sid: string, requestId: RequestId, also?: AbortSignal) {
+/** A signal aborted by an explicit cancel of this request; release it when done. */
+export function trackCancel(sid: string, requestId: RequestId) {
   const controller = new AbortController();
   const key = keyOf(sid, requestId);
   waiting.set(key, controller);
-  const onAbort = () => controller.abort(also?.reason);
-  also?.addEventListener('abort', onAbort, { once: true });
   return {
     signal: controller.signal,
     release: () => {
-      also?.removeEventListener('abort', onAbort);
       if (waiting.get(key) === controller) waiting.delete(key);
     },
   };

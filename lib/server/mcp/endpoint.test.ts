@@ -179,3 +179,49 @@ describe('/api/mcp: bad input', () => {
     expect(borrowed.status).toBe(404);
   });
 });
+
+describe('/api/mcp: a client that stops waiting', () => {
+  const callBody = {
+    jsonrpc: '2.0',
+    id: 7,
+    method: 'tools/call',
+    params: { name: 'shout', arguments: { text: 'go' } },
+  };
+  const post = (sessionId: string) =>
+    new Request('http://gatehouse.test/api/mcp', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify(callBody),
+    });
+
+  it('a disconnect is no cancellation: the ask stays open, and an approval then finds no one and runs nothing', async () => {
+    const { connect, deps, gate, ran } = setup({ shout: 'ask' });
+    const { transport } = await connect();
+    const relay = gate.nextRelay();
+    const response = await handleMcpPost(post(transport.sessionId!), callBody, alice, deps);
+    const relayId = await relay;
+    await response.body!.cancel();
+    expect(gate.answer(relayId, { approved: true, by: 'u-admin' })).toBe(true);
+    await expect.poll(() => gate.results.length, { timeout: 10_000 }).toBe(1);
+    expect(gate.results[0]).toMatchObject({ isError: true, output: expect.stringContaining('Not run') });
+    expect(ran).toEqual([]);
+  });
+
+  it('an explicit cancel (notifications/cancelled) withdraws the ask and nothing runs', async () => {
+    const { connect, gate, ran } = setup({ shout: 'ask' });
+    const { client } = await connect();
+    const relay = gate.nextRelay();
+    const abort = new AbortController();
+    const call = client.callTool({ name: 'shout', arguments: { text: 'go' } }, undefined, { signal: abort.signal });
+    const relayId = await relay;
+    abort.abort('changed my mind');
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => gate.answer(relayId, { approved: true, by: 'u-admin' })).toBe(false);
+    expect(ran).toEqual([]);
+  });
+});

@@ -114,7 +114,7 @@ async function serve(
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   const server = new Server({ name: 'gatehouse', version: deps.version }, { capabilities: { tools: {} } });
   let live = true;
-  const releases: Array<() => void> = [];
+  const handling = new Set<Promise<unknown>>();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: (await deps.tools()).map(({ name, description, inputSchema, annotations }) => ({
       name,
@@ -126,37 +126,33 @@ async function serve(
   server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
     const tool = (await deps.tools()).find((t) => t.name === call.params.name);
     if (!tool) return { content: [{ type: 'text', text: `Unknown tool: ${call.params.name}` }], isError: true };
-    const { signal, release } = trackCancel(session.sid, extra.requestId, extra.signal);
-    releases.push(release);
-    try {
-      return await gatedCall(deps, {
-        tool,
-        args: call.params.arguments ?? {},
-        session,
-        requestId: extra.requestId,
-        ...(extra._meta?.progressToken !== undefined ? { progressToken: extra._meta.progressToken } : {}),
-        loopbackProof: call.params._meta?.[LOOPBACK_META],
-        cancelled: signal,
-        live: () => live,
-        send: (message) => transport.send(message, { relatedRequestId: extra.requestId }),
-      });
-    } finally {
-      release();
-    }
+    const { signal, release } = trackCancel(session.sid, extra.requestId);
+    const calling = gatedCall(deps, {
+      tool,
+      args: call.params.arguments ?? {},
+      session,
+      requestId: extra.requestId,
+      ...(extra._meta?.progressToken !== undefined ? { progressToken: extra._meta.progressToken } : {}),
+      loopbackProof: call.params._meta?.[LOOPBACK_META],
+      cancelled: signal,
+      live: () => live,
+      send: (message) => (live ? transport.send(message, { relatedRequestId: extra.requestId }) : Promise.resolve()),
+    }).finally(release);
+    handling.add(calling);
+    return calling.finally(() => handling.delete(calling));
   });
   await server.connect(transport);
   const response = await transport.handleRequest(request, {
     parsedBody: messages.length === 1 ? messages[0] : messages,
   });
-  const close = () => {
-    for (const release of releases) release();
-    void server.close().catch(() => {});
-  };
-  // The body ends when every response is written; a client that goes away cancels it.
+  const close = () => void server.close().catch(() => {});
+  // The body ends when every response is written. A client that goes away is not cancelling (the
+  // protocol says so): its calls keep waiting for their decision, and one approved now finds no
+  // live request and does not run (gated-call.ts). The server closes once they are done.
   return watchBody(response, {
     onCancel: () => {
       live = false;
-      close();
+      void Promise.allSettled([...handling]).then(close);
     },
     onEnd: close,
   });

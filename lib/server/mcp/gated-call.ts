@@ -11,13 +11,19 @@ import { resultText, type McpExposedTool } from './tools';
 /** The outside-run service as /api/mcp uses it (runtime.external). */
 export interface McpGate {
   decide(session: ExternalSessionRef, call: ExternalCall, options: ExternalDecideOptions): Promise<ExternalDecision>;
-  recordResult(runId: string, callId: string, result: { output: string; isError: boolean }): Promise<void>;
+  recordResult(
+    runId: string,
+    callId: string,
+    result: { tool: string; agent: string; output: string; isError: boolean },
+  ): Promise<void>;
 }
 
 export interface GatedCallDeps {
   gate: McpGate;
   /** The existing execution claim: true only for the first claimer of (run, call). */
   claim(runId: string, callId: string): Promise<boolean>;
+  /** Stores the claimed call's result with its claim. */
+  finish(runId: string, callId: string, result: { output: string; isError: boolean }): Promise<void>;
   sessionKey: Buffer;
   loopbackKey: Buffer;
   workspace: string;
@@ -103,6 +109,8 @@ export async function gatedCall(deps: GatedCallDeps, input: GatedCallInput): Pro
   if (!input.live()) {
     await deps.gate
       .recordResult(runId, callId, {
+        tool: tool.name,
+        agent: session.client,
         output: 'Not run: the MCP client was gone when the call was approved.',
         isError: true,
       })
@@ -114,7 +122,14 @@ export async function gatedCall(deps: GatedCallDeps, input: GatedCallInput): Pro
   const result = await tool
     .run(decision.params, { ...runCtx, approved: decision.decidedBy !== 'policy' && decision.decidedBy !== 'grant' })
     .catch((error: Error) => errorResult(`${tool.name} failed: ${error.message}`));
-  await deps.gate.recordResult(runId, callId, { output: resultText(result), isError: result.isError === true });
+  const record = {
+    tool: tool.name,
+    agent: session.client,
+    output: resultText(result),
+    isError: result.isError === true,
+  };
+  await deps.finish(runId, callId, record);
+  await deps.gate.recordResult(runId, callId, record);
   return result;
 }
 

@@ -4,6 +4,7 @@ export function jsonRpcError(
   code: number,
   message: string,
   id: string | number | null = null,
+  headers: Record<string, string> = {},
 ): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code, message }, id }, { status });
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id }, { status, headers });
 }

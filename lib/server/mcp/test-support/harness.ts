@@ -54,6 +54,7 @@ export function setup(rules: Record<string, 'allow' | 'deny' | 'ask'>, options: 
       claims.add(key);
       return true;
     },
+    finish: async () => {},
     declineWithoutElicitation: async () => options.decline === true,
     answerRelay: async (user, relayId, answer) => {
       answers.push({ relayId, approved: answer.approved, accepted: gate.answer(relayId, { ...answer, by: user.id }) });

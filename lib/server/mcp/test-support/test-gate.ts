@@ -7,7 +7,7 @@ import type { McpGate } from '../gated-call';
 type Answer = { approved: boolean; reason?: string; by: string };
 
 export class TestGate implements McpGate {
-  readonly results: Array<{ runId: string; callId: string; output: string; isError: boolean }> = [];
+  readonly results: Array<{ runId: string; callId: string; tool: string; output: string; isError: boolean }> = [];
   readonly calls: ExternalCall[] = [];
   private readonly waiting = new Map<string, (answer: Answer) => void>();
   private readonly decided = new Set<string>();
@@ -41,8 +41,12 @@ export class TestGate implements McpGate {
       : { runId, relayId, decision: 'deny', reason: outcome.reason ?? 'Denied' };
   }
 
-  async recordResult(runId: string, callId: string, result: { output: string; isError: boolean }): Promise<void> {
-    this.results.push({ runId, callId, ...result });
+  async recordResult(
+    runId: string,
+    callId: string,
+    { tool, output, isError }: { tool: string; output: string; isError: boolean },
+  ): Promise<void> {
+    this.results.push({ runId, callId, tool, output, isError });
   }
 
   /** First answer wins; later ones are refused (false), as a decided relay refuses with 409. */
