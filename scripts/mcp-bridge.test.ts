@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect, it } from 'vitest';
-import { setup } from '../lib/server/mcp/test-support/harness';
+import { setup } from '../lib/server/mcp-server/test-support/harness';
 import { bridge } from './mcp-bridge';
 
 it('the stdio bridge relays a session to /api/mcp: tools listed, an asking call confirmed by elicitation', async () => {

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { readJson } from '@/lib/server/http/body';
 import { toAppError } from '@/lib/server/http/errors';
 import { handle, tokenOnly } from '@/lib/server/http/handler';
-import { handleMcpPost } from '@/lib/server/mcp/endpoint';
-import { jsonRpcError } from '@/lib/server/mcp/json-rpc';
-import { mcpDeps } from '@/lib/server/mcp/runtime-deps';
+import { handleMcpPost } from '@/lib/server/mcp-server/endpoint';
+import { jsonRpcError } from '@/lib/server/mcp-server/json-rpc';
+import { mcpDeps } from '@/lib/server/mcp-server/runtime-deps';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -6,7 +6,7 @@ import { revokeApiToken } from '@/lib/auth';
 import { AppError } from '@/lib/server/http/errors';
 import { readJson } from '@/lib/server/http/body';
 import { handle } from '@/lib/server/http/handler';
-import { withoutElicitationKey } from '@/lib/server/mcp/token-settings';
+import { withoutElicitationKey } from '@/lib/server/mcp-server/token-settings';
 import { TokenSettingsSchema } from './schema';
 
 export const runtime = 'nodejs';

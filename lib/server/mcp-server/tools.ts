@@ -36,7 +36,7 @@ const annotationsFor = (risk: Risk): ToolAnnotations =>
   risk === 'read_only' ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: risk === 'destructive' };
 
 /** A built-in tool as an MCP tool: its zod schema listed as JSON Schema and checked before the gate. */
-export function builtinMcpTool(tool: ToolDefinition<unknown>, env: BuiltinToolEnvironment): McpExposedTool {
+function builtinMcpTool(tool: ToolDefinition<unknown>, env: BuiltinToolEnvironment): McpExposedTool {
   const schema = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
   return {

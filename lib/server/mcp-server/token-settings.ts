@@ -3,6 +3,5 @@
 import { z } from 'zod';
 
 export const WithoutElicitationSchema = z.enum(['wait', 'decline']);
-export type WithoutElicitation = z.infer<typeof WithoutElicitationSchema>;
 
 export const withoutElicitationKey = (tokenId: string) => `mcp.without-elicitation:${tokenId}`;

@@ -23,8 +23,6 @@ export function relayOfElicitation(key: Buffer, sid: string, id: unknown): strin
   return expected.length === actual.length && timingSafeEqual(expected, actual) ? relayId : undefined;
 }
 
-export const isElicitationId = (id: unknown): boolean => typeof id === 'string' && id.startsWith(`${PREFIX}.`);
-
 /** The confirmation: no fields, only the prompt; accept approves once, decline or cancel denies. */
 export function elicitationRequest(id: string, message: string): JSONRPCRequest {
   return {

@@ -35,7 +35,7 @@ export interface McpEndpointDeps extends GatedCallDeps {
   version: string;
 }
 
-export const SESSION_HEADER = 'mcp-session-id';
+const SESSION_HEADER = 'mcp-session-id';
 
 /** `body` is the parsed JSON of the request (the route reads it under the size limit). */
 export async function handleMcpPost(
@@ -134,6 +134,7 @@ async function serve(
       requestId: extra.requestId,
       ...(extra._meta?.progressToken !== undefined ? { progressToken: extra._meta.progressToken } : {}),
       loopbackProof: call.params._meta?.[LOOPBACK_META],
+      authorization: request.headers.get('authorization'),
       cancelled: signal,
       live: () => live,
       send: (message) => (live ? transport.send(message, { relatedRequestId: extra.requestId }) : Promise.resolve()),

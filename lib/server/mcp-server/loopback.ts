@@ -2,8 +2,9 @@
 // up as an upstream of itself), its gate has decided the call already. The agent proves it with a
 // proof of this very call (tool and arguments) keyed by the installation's secret, never by the
 // caller's address (every local client would skip the gate). The proof travels in the call's
-// `_meta` under LOOPBACK_META. A proof leaked to a third party only
-// repeats a call the gate already allowed, and still needs an API token to be heard.
+// `_meta` under LOOPBACK_META and is bound to the API token the request carries, so a proof that
+// reaches another upstream is worth nothing without that very token, and then only repeats the
+// one call the gate already allowed.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const LOOPBACK_META = 'dev.gatehouse/loopback';
@@ -22,14 +23,23 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-export const loopbackProof = (key: Buffer, tool: string, args: unknown): string =>
-  createHmac('sha256', key)
-    .update(`${tool}\n${canonical(args ?? {})}`)
+/** `authorization`: the request's Authorization header value (`Bearer <token>`), exactly as sent. */
+export function loopbackProof(key: Buffer, tool: string, args: unknown, authorization: string): string {
+  const bearer = createHmac('sha256', key).update(authorization).digest('base64url');
+  return createHmac('sha256', key)
+    .update(`${tool}\n${canonical(args ?? {})}\n${bearer}`)
     .digest('base64url');
+}
 
-export function isLoopbackCall(key: Buffer, proof: unknown, tool: string, args: unknown): boolean {
-  if (typeof proof !== 'string' || proof === '') return false;
-  const expected = Buffer.from(loopbackProof(key, tool, args));
+export function isLoopbackCall(
+  key: Buffer,
+  proof: unknown,
+  tool: string,
+  args: unknown,
+  authorization: string | null,
+): boolean {
+  if (typeof proof !== 'string' || proof === '' || !authorization) return false;
+  const expected = Buffer.from(loopbackProof(key, tool, args, authorization));
   const given = Buffer.from(proof);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }

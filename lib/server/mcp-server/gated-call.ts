@@ -38,6 +38,8 @@ export interface GatedCallInput {
   requestId: RequestId;
   progressToken?: string | number;
   loopbackProof?: unknown;
+  /** The request's Authorization header, which a loopback proof is bound to. */
+  authorization: string | null;
   /** Aborted by an explicit `notifications/cancelled` for this request. */
   cancelled: AbortSignal;
   /** False once the client's response stream is gone: a result could not be delivered. */
@@ -48,9 +50,9 @@ export interface GatedCallInput {
 
 const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
-export const callIdOf = (requestId: RequestId) => `mcp-${String(requestId)}`;
+const callIdOf = (requestId: RequestId) => `mcp-${String(requestId)}`;
 
-export function sessionRef(session: McpSessionState): ExternalSessionRef {
+function sessionRef(session: McpSessionState): ExternalSessionRef {
   return { owner: session.owner, source: 'mcp', agent: session.client, externalId: session.sid, title: session.title };
 }
 
@@ -61,7 +63,7 @@ export async function gatedCall(deps: GatedCallDeps, input: GatedCallInput): Pro
   const callId = callIdOf(input.requestId);
   const runCtx = { toolCallId: callId, signal: input.cancelled };
   // Gatehouse's own agent, whose gate decided this call already: run it without asking again.
-  if (isLoopbackCall(deps.loopbackKey, input.loopbackProof, tool.name, input.args))
+  if (isLoopbackCall(deps.loopbackKey, input.loopbackProof, tool.name, input.args, input.authorization))
     return tool.run(parsed.params, { ...runCtx, approved: false });
 
   const waitForHuman = session.elicitation || !session.declineWithoutElicitation;

@@ -118,7 +118,7 @@ describe('/api/mcp: asked once, never twice', () => {
   it('a call carrying the proof of Gatehouse’s own agent runs without asking again', async () => {
     const { connect, ran, gate } = setup({ shout: 'ask' });
     const { client } = await connect();
-    const proof = loopbackProof(loopbackKey('test-secret'), 'shout', { text: 'go' });
+    const proof = loopbackProof(loopbackKey('test-secret'), 'shout', { text: 'go' }, 'Bearer alice-token');
     const result = await client.callTool({
       name: 'shout',
       arguments: { text: 'go' },
@@ -129,12 +129,13 @@ describe('/api/mcp: asked once, never twice', () => {
     expect(ran).toEqual(['shout:go']);
   });
 
-  it('a proof for other arguments, or from another installation, does not skip the gate', async () => {
+  it('a proof for other arguments, another token or another installation does not skip the gate', async () => {
     const { connect, ran } = setup({ shout: 'deny' });
     const { client } = await connect();
     for (const proof of [
-      loopbackProof(loopbackKey('test-secret'), 'shout', { text: 'other' }),
-      loopbackProof(loopbackKey('another-secret'), 'shout', { text: 'go' }),
+      loopbackProof(loopbackKey('test-secret'), 'shout', { text: 'other' }, 'Bearer alice-token'),
+      loopbackProof(loopbackKey('test-secret'), 'shout', { text: 'go' }, 'Bearer another-token'),
+      loopbackProof(loopbackKey('another-secret'), 'shout', { text: 'go' }, 'Bearer alice-token'),
     ]) {
       const result = await client.callTool({
         name: 'shout',
