@@ -18,6 +18,7 @@ const rules = [
   { action: 'allow', tool: 'list_files' },
   { action: 'deny', tool: 'bash', params: { command: 'rm **' } },
   { action: 'ask', tool: 'write_file' },
+  { action: 'ask', tool: 'edit_file', timeoutS: 1 },
 ];
 
 async function setPolicy(): Promise<void> {
@@ -158,6 +159,17 @@ describe('/api/mcp', () => {
     const result = await client.callTool({ name: 'write_file', arguments: { path: 'declined.txt', content: 'x' } });
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('cannot confirm');
+  });
+
+  it('not approved by the deadline: isError with the reason, and nothing ran', async () => {
+    const client = await connect('too-slow');
+    const result = await client.callTool({
+      name: 'edit_file',
+      arguments: { path: 'yes.txt', old: 'ok', new: 'changed' },
+    });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('Approval timeout');
+    expect(await readFile(path.join(server.rt().config.workspace, 'yes.txt'), 'utf8')).toBe('ok');
   });
 
   it('GET and DELETE are 405', async () => {
