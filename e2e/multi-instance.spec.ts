@@ -180,6 +180,52 @@ test.describe.serial('two instances on one PostgreSQL', () => {
     expect(() => readFileSync(path.join(workspace, marker))).toThrow();
   });
 
+  test('a Claude Code hook call held on A is decided through B, and its retry on B gets the same decision', async () => {
+    const session = `multi-hook-${randomBytes(4).toString('hex')}`;
+    const body = {
+      session_id: session,
+      cwd: workspace,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: `touch ${session}` },
+      tool_use_id: `toolu_${session}`,
+    };
+    const hookOn = (base: string) =>
+      fetch(`${base}/api/hooks/claude-code?deadline=60`, {
+        method: 'POST',
+        headers: { ...adminAuthHeaders(), 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ hookSpecificOutput: { permissionDecision: string } }>);
+    const held = hookOn(baseA);
+    const runs = async () =>
+      (await (await fetch(`${baseB}/api/runs?source=hook`, { headers: adminAuthHeaders() })).json()) as {
+        items: { id: string; title: string }[];
+      };
+    let runId: string | undefined;
+    await expect
+      .poll(async () => (runId = (await runs()).items.find((r) => r.title === workspace)?.id) !== undefined)
+      .toBe(true);
+    let relay: { id: string; sessionId: string } | undefined;
+    await expect
+      .poll(async () => {
+        const detail = (await (await fetch(`${baseB}/api/runs/${runId}`, { headers: adminAuthHeaders() })).json()) as {
+          pendingRelays: { id: string; sessionId: string }[];
+        };
+        relay = detail.pendingRelays[0];
+        return relay !== undefined;
+      })
+      .toBe(true);
+    const decided = await fetch(`${baseB}/api/chat/relay/${relay!.id}`, {
+      method: 'POST',
+      headers: { ...adminAuthHeaders(), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ sessionId: relay!.sessionId, response: { approved: true } }),
+    });
+    expect(decided.status).toBe(200);
+    expect((await held).hookSpecificOutput.permissionDecision).toBe('allow');
+    // Claude Code retrying the same call (its tool_use_id) on the other instance: the same answer.
+    expect((await hookOn(baseB)).hookSpecificOutput.permissionDecision).toBe('allow');
+  });
+
   test('SIGTERM: A hands its waiting run over and exits; B adopts it at once and finishes it on the decision', async () => {
     const marker = `handed-${randomBytes(4).toString('hex')}.txt`;
     const { runId, sessionId, relay } = await pausedOnA(`echo handed >> ${marker}`);

@@ -15,6 +15,6 @@ export type { CallResult, ExecutionLog, PendingRelays, ResumePoint } from './loo
 export { checkpointedResults } from './loop/results';
 export { suggestAlwaysAllow } from './loop/suggest';
 export type { ModelToolCall } from './loop/step';
-export type { DecisionObservation, DecisionObserver } from './loop/observe';
+export { notifyObserver, type DecisionObservation, type DecisionObserver } from './loop/observe';
 export * from './tools';
 export * from './models';

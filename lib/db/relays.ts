@@ -1,6 +1,6 @@
 // Pending approvals. Every transition out of `pending` is one conditional UPDATE, so exactly one
 // decision wins however many instances race; deadlines are judged by the database clock (now()).
-import { and, asc, desc, eq, getTableColumns, gt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, lte, ne, sql } from 'drizzle-orm';
 import type { RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from '../contract';
 import type { Database } from './database';
 import { fenceFailure, leaseHeldBy } from './lease-fence';
@@ -178,6 +178,17 @@ export function relayQueries(db: Database) {
       // On the path from a tool call to its relay event: straight to the driver (prepared.ts).
       const [raw] = await directRows<Record<string, unknown>>(db, insert.getSQL());
       return rowOfColumns<RelayRow>(relayColumns, raw!);
+    },
+
+    /** Pending relays of outside agents' runs (hooks, MCP clients), whose callers hold a request open for them. */
+    async listPendingOutsideRelays(): Promise<RelayRow[]> {
+      return db
+        .select(getTableColumns(relays))
+        .from(relays)
+        .innerJoin(runs, eq(runs.id, relays.runId))
+        .where(and(isPending(), ne(runs.source, 'agent')))
+        .orderBy(asc(relays.createdAt), asc(relays.id))
+        .limit(1000);
     },
 
     /** The newest relay a call raised (an outside agent retrying the same call id finds it). */

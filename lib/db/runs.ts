@@ -68,7 +68,6 @@ export function runQueries(db: Database) {
       return row;
     },
 
-    /** Newest first. */
     /**
      * The run of an outside agent's session, created on its first call. Two first calls at once
      * create one run: the second insert yields to the unique index and reads the first's row.
@@ -103,6 +102,7 @@ export function runQueries(db: Database) {
       return row!;
     },
 
+    /** Newest first. */
     async listRuns({ limit, cursor, status, sessionId, owner, source }: ListRunsInput = {}): Promise<Page<RunRow>> {
       const size = pageSize(limit);
       const rows = await db

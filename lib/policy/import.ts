@@ -2,10 +2,13 @@
 //  - the canonical Policy (`{ defaultAction?, riskDefaults?, rules: [{ action, tool, ... }] }`);
 //  - the seeds' permissions (`{ allowlist, deny, allowOnce }`, entries `{ tool, params }`);
 //  - the snake_case rules format (`{ default_action, rules: [{ tool, when, action: 'allow' |
-//    'approve' | 'deny', timeout_s, on_timeout }] }`, where `approve` means ask).
+//    'approve' | 'deny', timeout_s, on_timeout }] }`, where `approve` means ask);
+//  - Claude Code's settings.json (`{ permissions: { allow, ask, deny, defaultMode,
+//    additionalDirectories } }`, other keys ignored; claude-code/permissions.ts).
 // Anything else throws PolicyValidationError naming the offending field.
 import { z } from 'zod';
 import { compilePolicy } from './compile';
+import { fromClaudeCodeSettings, type ClaudeCodeImportOptions } from './claude-code/permissions';
 import { PolicyValidationError } from './errors';
 import { escapeTextGlob } from './glob';
 import { ConditionSchema, type Policy, type Rule } from './types';
@@ -59,13 +62,21 @@ const SnakePolicySchema = z
   })
   .strict();
 
-export type PolicyFormat = 'canonical' | 'seed_permissions' | 'snake_rules';
+export type PolicyFormat = 'canonical' | 'seed_permissions' | 'snake_rules' | 'claude_code_settings';
 
 export function detectFormat(doc: unknown): PolicyFormat {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new PolicyValidationError([{ path: '', message: 'a policy document must be a JSON object' }]);
   }
   const keys = Object.keys(doc);
+  const permissions = (doc as { permissions?: unknown }).permissions;
+  if (
+    keys.includes('permissions') &&
+    typeof permissions === 'object' &&
+    permissions !== null &&
+    !Array.isArray(permissions)
+  )
+    return 'claude_code_settings';
   if (keys.some((k) => k === 'allowlist' || k === 'allowOnce') || (keys.includes('deny') && !keys.includes('rules')))
     return 'seed_permissions';
   if (keys.includes('default_action')) return 'snake_rules';
@@ -84,10 +95,22 @@ export function detectFormat(doc: unknown): PolicyFormat {
   return 'canonical';
 }
 
-/** Reads a policy in any supported format and returns it validated and canonical. */
-export function importPolicy(doc: unknown): Policy {
+export type ImportOptions = ClaudeCodeImportOptions;
+
+/**
+ * Reads a policy in any supported format and returns it validated and canonical. `agent` applies
+ * to what a Claude Code settings document converts into (other formats name their own agents).
+ */
+export function importPolicy(doc: unknown, options: ImportOptions = {}): Policy {
   const format = detectFormat(doc);
-  const policy = format === 'seed_permissions' ? fromSeed(doc) : format === 'snake_rules' ? fromSnake(doc) : doc;
+  const policy =
+    format === 'seed_permissions'
+      ? fromSeed(doc)
+      : format === 'snake_rules'
+        ? fromSnake(doc)
+        : format === 'claude_code_settings'
+          ? fromClaudeCodeSettings(doc, options)
+          : doc;
   return compilePolicy(policy as Policy).policy;
 }
 

@@ -16,7 +16,7 @@ export {
   type GrantContext,
   type GrantIssue,
 } from './grant-check';
-export { importPolicy, detectFormat, type PolicyFormat } from './import';
+export { importPolicy, detectFormat, type ImportOptions, type PolicyFormat } from './import';
 export { importDraftPolicy } from './draft';
 export { DRAFT_LIMITS, MAX_VALUE_LENGTH, POLICY_TEST_LIMITS, WORK_BUDGET } from './limits';
 export { describeTestResult, runPolicyTests, testLabel } from './policy-tests';

@@ -37,8 +37,8 @@ export class DurableRelayBroker implements RelayBroker {
     this.pollMs = options.pollMs ?? 5_000;
   }
 
-  async register(request: RelayRequest): Promise<void> {
-    await this.store.insert(request);
+  async register(request: RelayRequest, options?: { outside?: boolean }): Promise<void> {
+    await this.store.insert(request, options);
   }
 
   async wait(id: string, options: { signal?: AbortSignal } = {}): Promise<RelayOutcome> {

@@ -6,7 +6,8 @@ import type { ApprovalClaim, RelayFilter, RelayOutcome, RelayRecord, RelayReques
 export type ResolveResult = { ok: true; outcome: RelayOutcome } | { ok: false; current: RelayOutcome };
 
 export interface RelayStore {
-  insert(request: RelayRequest): Promise<void>;
+  /** `outside`: the relay of an outside agent's run, which no lease fences (nobody executes it here). */
+  insert(request: RelayRequest, options?: { outside?: boolean }): Promise<void>;
   get(id: string): Promise<RelayRecord | undefined>;
   /**
    * Records the outcome if the relay is still pending (and, for a decision, not past its

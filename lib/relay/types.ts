@@ -37,7 +37,7 @@ export interface RelayFilter {
  * `wait` settles when the stored outcome appears, wherever it was written.
  */
 export interface RelayBroker {
-  register(request: RelayRequest): Promise<void>;
+  register(request: RelayRequest, options?: { outside?: boolean }): Promise<void>;
   /** Settles with the outcome: a decision, `expired` at `expiresAt`, or `cancelled`. Never rejects on abort: an abort cancels the relay. */
   wait(id: string, options?: { signal?: AbortSignal }): Promise<RelayOutcome>;
   /**

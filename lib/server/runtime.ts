@@ -103,8 +103,15 @@ async function createRuntime(): Promise<Runtime> {
     log: runs.log,
     approvalTimeoutS: config.approvalTimeoutS,
     workspace: config.workspace,
+    observerFor: (policy) => shadow.monitor.observerFor(policy),
   });
   await loadPolicy(q); // seeds the built-in default policy on first start
+  // One instance: a relay of an outside agent still pending was held by a request that died with
+  // the last process. (Several instances: another may hold it; it ends at its deadline.)
+  if (!cluster)
+    void external
+      .cancelOrphans()
+      .catch((error) => console.error('[gatehouse] outside relays:', (error as Error).message));
   // The spawn helper and a bash for the workspace, ready before the first approved command.
   void warmBash(config.workspace).catch(() => undefined);
   // Runs that were paused (or running) when the process stopped continue now, not on first use.

@@ -23,8 +23,10 @@ export interface ShutdownDeps {
 
 /** Detaches this process's runs, releases their leases, closes the bus and the database. */
 export async function shutdownRuntime(
-  runtime: Pick<Runtime, 'runs' | 'bus' | 'database'> & Partial<Pick<Runtime, 'shadow'>>,
+  runtime: Pick<Runtime, 'runs' | 'bus' | 'database'> & Partial<Pick<Runtime, 'shadow' | 'external'>>,
 ): Promise<string[]> {
+  // Outside agents' held requests end with this process: their relays are cancelled first.
+  await runtime.external?.shutdown();
   const handedOver = await runtime.runs.shutdown();
   // The shadow's last differences, before the database closes (a failure only loses them).
   await runtime.shadow?.monitor.flush();

@@ -1,4 +1,4 @@
-// GET /api/runs: runs, newest first, paginated.
+// GET /api/runs: runs, newest first, paginated; filtered by status, session, owner or source.
 import { can } from '@/lib/auth';
 import { handle, searchParams } from '@/lib/server/http/handler';
 import { ListRunsQuerySchema } from './schema';

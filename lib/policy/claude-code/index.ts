@@ -7,3 +7,9 @@ export {
   type ClaudeCodeMapping,
   type MappedClaudeCodeCall,
 } from './map-call';
+export {
+  ClaudeCodeSettingsSchema,
+  convertRule,
+  fromClaudeCodeSettings,
+  type ClaudeCodeImportOptions,
+} from './permissions';

@@ -4,7 +4,14 @@
 // until a human decides in Gatehouse, its deadline passes, or the caller's request ends (then the
 // relay is cancelled: nothing can run on an answer nobody receives).
 import { randomUUID } from 'node:crypto';
-import { builtinTools, suggestAlwaysAllow, type GrantStore, type ToolDefinition } from '../../agent';
+import {
+  builtinTools,
+  notifyObserver,
+  suggestAlwaysAllow,
+  type DecisionObserver,
+  type GrantStore,
+  type ToolDefinition,
+} from '../../agent';
 import type { RunEvent } from '../../contract';
 import type { Queries, RunRow } from '../../db';
 import { compilePolicy, evaluate, type CompiledPolicy, type Decision, type ToolCall } from '../../policy';
@@ -24,6 +31,8 @@ export interface ExternalGateDeps {
   approvalTimeoutS: number;
   /** Where relative paths resolve when the caller names no workspace. */
   workspace: string;
+  /** Watches every decision (the shadow policy monitor), as for the built-in agent. */
+  observerFor?: (policy: CompiledPolicy) => DecisionObserver;
 }
 
 const BUILTIN = new Map(builtinTools.map((tool) => [tool.name, tool]));
@@ -51,13 +60,25 @@ export class ExternalGate {
     const workspace = call.workspace ?? this.deps.workspace;
     const grants = await this.deps.grants.list(run.sessionId);
     const policyCall: ToolCall = { tool: call.tool, params: call.params, agent: ref.agent };
-    const decision = evaluate(policy, policyCall, {
+    const context = {
       mode: run.mode ?? 'default',
       grants,
       risk: tool.risk,
-      paramKinds: tool.paramKinds,
+      ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
       workspaceRoot: workspace,
-    });
+    };
+    const decision = evaluate(policy, policyCall, context);
+    notifyObserver(this.deps.observerFor?.(policy), () => ({
+      runId: run.id,
+      sessionId: run.sessionId,
+      toolCallId,
+      agentId: ref.agent,
+      call: policyCall,
+      context,
+      decision,
+      policy: policy.policy,
+      adjust: (d) => d,
+    }));
     const audited = { version, rules: policy.policy.rules.length };
     const origin = { runId: run.id, agentId: ref.agent, parents: [] as string[] };
     const callEvent: RunEvent = {
@@ -86,9 +107,43 @@ export class ExternalGate {
       return { runId: run.id, decision: decision.action, reason: decision.explanation };
     }
     const request = await this.relayFor(run, ref, call, tool, toolCallId, decision, workspace, options);
-    await this.deps.broker.register(request);
+    await this.deps.broker.register(request, { outside: true });
     await this.append(run, [callEvent, { ...request, type: 'relay' }], audited, { to: 'waiting' });
     return this.answerRelay(run, request, options, call, audited);
+  }
+
+  /**
+   * Graceful shutdown: the requests held here are about to end, so their relays are cancelled now
+   * (a denial, recorded), never left for a retry to find approved by nobody who could be told.
+   */
+  async shutdown(): Promise<void> {
+    await Promise.all(
+      [...this.waiting.keys()].map((id) =>
+        this.deps.broker.cancel(id, 'Gatehouse shut down before a decision').catch(() => false),
+      ),
+    );
+  }
+
+  /**
+   * At start with one instance: no request can still be held for an outside relay (the process
+   * that held it is gone), so each pending one is cancelled and its run records why.
+   */
+  async cancelOrphans(): Promise<number> {
+    let count = 0;
+    for (const row of await this.deps.q.relays.listPendingOutsideRelays()) {
+      const reason = 'Gatehouse restarted before a decision';
+      if (!(await this.deps.broker.cancel(row.id, reason))) continue;
+      count++;
+      const run = await this.deps.q.runs.getRun({ id: row.runId });
+      const outcome: RelayOutcome = { status: 'cancelled', reason, decidedBy: 'system', decidedAt: Date.now() };
+      if (run) await this.settled(run, row.request, outcome, await this.audited());
+    }
+    return count;
+  }
+
+  private async audited(): Promise<{ version: number; rules: number }> {
+    const { version, policy } = await this.policy();
+    return { version, rules: policy.policy.rules.length };
   }
 
   /** Records what an outside tool returned (a tool Gatehouse ran for an MCP client), for the transcript. */

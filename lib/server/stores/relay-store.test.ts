@@ -28,6 +28,15 @@ const request = (id: string, expiresIn = 60_000): RelayRequest => ({
 });
 
 describeStores('DbRelayStore', (store) => {
+  it("stores an outside agent's relay without a lease (nobody executes its run here); any other needs the lease", async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'run-1', sessionId: 's1' });
+    const fenced = new DbRelayStore(q.relays, { leaseOwner: 'instance-a' });
+    await expect(fenced.insert(request('needs-lease'))).rejects.toThrow();
+    await fenced.insert(request('outside-1'), { outside: true });
+    expect((await q.relays.getRelay({ id: 'outside-1' }))?.status).toBe('pending');
+  });
+
   it('announces each settlement it wins once, after storing it; a failing announcement does not undo it', async () => {
     const announced: string[] = [];
     const errors: Error[] = [];

@@ -33,11 +33,10 @@ export class DbRelayStore implements RelayStore {
     private readonly options: DbRelayStoreOptions = {},
   ) {}
 
-  async insert(request: RelayRequest): Promise<void> {
-    await this.relays.insertRelay({
-      request,
-      ...(this.options.leaseOwner === undefined ? {} : { leaseOwner: this.options.leaseOwner }),
-    });
+  async insert(request: RelayRequest, { outside = false }: { outside?: boolean } = {}): Promise<void> {
+    // An outside agent's run has no lease: its relay is raised by the request that waits for it.
+    const fenced = !outside && this.options.leaseOwner !== undefined;
+    await this.relays.insertRelay({ request, ...(fenced ? { leaseOwner: this.options.leaseOwner } : {}) });
   }
 
   async get(id: string): Promise<RelayRecord | undefined> {

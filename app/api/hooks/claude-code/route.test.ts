@@ -1,5 +1,7 @@
 // POST /api/hooks/claude-code: Claude Code's hook input in, its hook output out, one policy for
 // both agents, a person deciding in Gatehouse while the request is held, and every failure a denial.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
 import { PUT as putPolicy, GET as getPolicy } from '@/app/api/policy/route';
@@ -135,6 +137,19 @@ describe('POST /api/hooks/claude-code', () => {
     expect(garbage.status).toBe(400);
   });
 
+  it('never allows by accident: a NUL byte, an oversized body, an array body and an unknown tool', async () => {
+    await setPolicy();
+    expect((await call(input('Bash', { command: 'ls\u0000; rm -rf /' }))).status).toBe(400);
+    expect((await call(input('Bash', { command: 'ls '.repeat(1_000_000) }))).status).toBe(413);
+    expect((await call([input('Bash', { command: 'ls' })])).status).toBe(400);
+    const unknown = await decisionOf(await call(input('Teleport', { to: 'prod' }), { query: '?ask=claude' }));
+    expect(unknown.permissionDecision).toBe('ask');
+    const proto = await decisionOf(
+      await call(input('Bash', JSON.parse('{"command":"rm -rf build","__proto__":{"command":"ls"}}'))),
+    );
+    expect(proto.permissionDecision).toBe('deny');
+  });
+
   it('holds an asking call until a person approves it in Gatehouse, then allows', async () => {
     const body = input('Bash', { command: 'npm publish --dry-run' });
     const answer = call(body);
@@ -206,5 +221,25 @@ describe('POST /api/hooks/claude-code', () => {
       await call({ ...body, tool_use_id: 'toolu_theirs' }, { token: other, query: '?ask=claude' }),
     );
     expect(theirs.permissionDecision).toBe('ask');
+  });
+});
+
+describe('the hook inputs the real Claude Code 2.1.328 sends (lib/server/hooks/fixtures)', () => {
+  const folder = path.join(process.cwd(), 'lib/server/hooks/fixtures');
+  const fixtures = readdirSync(folder).filter((name) => name.endsWith('.json'));
+
+  it.each(fixtures)("%s is read and answered in its event's output shape", async (name) => {
+    await setPolicy();
+    const body = JSON.parse(readFileSync(path.join(folder, name), 'utf8'));
+    const response = await call(body, { query: '?ask=claude' });
+    expect(response.status).toBe(200);
+    const output = await response.json();
+    if (body.hook_event_name === 'PreToolUse')
+      expect(output.hookSpecificOutput).toMatchObject({
+        hookEventName: 'PreToolUse',
+        permissionDecision: expect.stringMatching(/^(allow|deny|ask)$/),
+      });
+    // PermissionRequest: a decision, or none (an ask handed back to Claude Code's own prompt).
+    else expect(output.hookSpecificOutput?.hookEventName ?? 'PermissionRequest').toBe('PermissionRequest');
   });
 });

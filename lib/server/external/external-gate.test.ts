@@ -1,0 +1,62 @@
+// The outside-agent gate's lifecycle: a held request's relay never outlives the process that held
+// it (cancelled at shutdown, and at the next start with one instance), and the run records why.
+import { describe, expect, it } from 'vitest';
+import { withRouteRuntime } from '../test-support/route-runtime';
+
+const server = withRouteRuntime('gatehouse-outside-');
+const session = { owner: 'u-outside', source: 'hook', agent: 'claude-code', title: '/w' } as const;
+// `touch` asks under the default policy (a write with no rule for it).
+const asking = { tool: 'bash', params: { command: 'touch a-file' }, workspace: '/w' };
+
+async function pendingOf(runId: string) {
+  const { q } = server.rt();
+  for (let i = 0; i < 400; i++) {
+    const [relay] = await q.relays.listPendingRelays({ runId });
+    if (relay) return relay;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('no pending relay');
+}
+
+describe('outside relays never outlive their request', () => {
+  it('cancels the relays held here at shutdown: the caller is answered deny, and nothing stays pending', async () => {
+    const { external, q } = server.rt();
+    const run = await q.runs.openExternalRun({ ...session, externalId: 'shutdown-1' });
+    const answer = external.decide({ ...session, externalId: 'shutdown-1' }, asking, {
+      signal: new AbortController().signal,
+    });
+    const relay = await pendingOf(run.id);
+    await external.shutdown();
+    expect(await answer).toMatchObject({ decision: 'deny', reason: 'Gatehouse shut down before a decision' });
+    expect(await q.relays.getRelay({ id: relay.id })).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('cancels, at the next start, a relay whose request died with the last process, and records it in the run', async () => {
+    const { external, q, broker } = server.rt();
+    const run = await q.runs.openExternalRun({ ...session, externalId: 'orphan-1' });
+    const now = Date.now();
+    await broker.register({
+      id: 'orphan-relay-1',
+      kind: 'permission',
+      runId: run.id,
+      sessionId: run.sessionId,
+      agentId: 'claude-code',
+      parents: [],
+      toolCallId: 'toolu_orphan',
+      tool: 'bash',
+      params: { command: 'touch x' },
+      decision: { action: 'ask', reason: 'default', explanation: 'asks' } as never,
+      suggestedRules: [],
+      prompt: 'x?',
+      createdAt: now,
+      expiresAt: now + 60_000,
+    });
+    expect(await external.cancelOrphans()).toBe(1);
+    expect(await q.relays.getRelay({ id: 'orphan-relay-1' })).toMatchObject({
+      status: 'cancelled',
+      reason: 'Gatehouse restarted before a decision',
+    });
+    const events = await q.events.listEvents({ runId: run.id });
+    expect(events.map((e) => e.type)).toEqual(['relay_resolved', 'tool_result']);
+  });
+});
