@@ -9,7 +9,8 @@ import { ChatPage } from './pages/chat-page';
 import { RunsPage } from './pages/runs-page';
 import { bash, say } from './support/anthropic-stand-in';
 import { E2E_ADMIN_TOKEN } from './support/auth';
-import { startClaudeCode, stopClaudeCode, type ClaudeCodeOptions } from './support/claude-code';
+import { claudeCodeHookSettings } from '../lib/contract/claude-code-settings';
+import { patchHooks, startClaudeCode, stopClaudeCode, type ClaudeCodeOptions } from './support/claude-code';
 import { addRules, marker, removeRules } from './support/policy-api';
 
 // One Claude Code process per test, each a few seconds; the asking ones wait for the browser.
@@ -24,15 +25,14 @@ test.afterEach(async ({ request }) => {
   await removeRules(request, mark);
 });
 
-/** Gatehouse's endpoint with an approval deadline well inside the hook's own 60 s timeout. */
-const hookUrl = (baseURL: string) => `${baseURL}/api/hooks/claude-code?deadline=45`;
+/** The settings block the Connect page shows for this server: a 45 s approval deadline. */
+const generated = (baseURL: string) => claudeCodeHookSettings({ baseUrl: baseURL, deadlineS: 45 });
 
 function claude(baseURL: string, steps: ClaudeCodeOptions['steps'], extra: Partial<ClaudeCodeOptions> = {}) {
   return startClaudeCode({
     steps,
-    hookUrl: hookUrl(baseURL),
+    settings: generated(baseURL),
     token: E2E_ADMIN_TOKEN,
-    hookTimeoutS: 60,
     permissionMode: 'bypassPermissions',
     ...extra,
   });
@@ -62,6 +62,28 @@ async function openWaitingRun(page: Page, request: APIRequestContext, projectDir
   await runs.goto();
   await runs.row(projectDir).getByRole('link').first().click();
   return new ChatPage(page);
+}
+
+interface RunView {
+  pendingRelays: { id: string; runId: string; sessionId: string }[];
+}
+
+/** The relay the Claude Code run of `projectDir` waits on (API). */
+async function pendingRelay(request: APIRequestContext, projectDir: string) {
+  let relay: RunView['pendingRelays'][number] | undefined;
+  await expect
+    .poll(
+      async () => {
+        const runs = (await (await request.get('/api/runs')).json()) as { items: { id: string; title: string }[] };
+        const run = runs.items.find((r) => r.title === projectDir);
+        if (!run) return undefined;
+        relay = ((await (await request.get(`/api/runs/${run.id}`)).json()) as RunView).pendingRelays[0];
+        return relay?.id;
+      },
+      { timeout: 30_000 },
+    )
+    .toBeTruthy();
+  return relay!;
 }
 
 test('an allowed command runs with no human', async ({ request, baseURL }) => {
@@ -144,26 +166,42 @@ test('Always Allow makes the next similar call of the session silent', async ({ 
   expect(existsSync(path.join(session.projectDir, `always-${mark}-2`))).toBe(true);
 });
 
-test('Gatehouse unreachable means nothing runs (onFailure: block), where a hook without it lets the call through', async () => {
-  // A port nothing listens on: the hook's connection is refused.
-  const down = 'http://127.0.0.1:9/api/hooks/claude-code';
-  const blocked = await startClaudeCode({
-    steps: [bash(`touch down-${mark}`), say('Ok.')],
-    hookUrl: down,
-    token: E2E_ADMIN_TOKEN,
-    permissionMode: 'bypassPermissions',
+test('Claude Code giving up first (its hook timeout) cancels the relay: nothing runs, and a late approval is refused', async ({
+  request,
+  baseURL,
+}) => {
+  // Misconfigured on purpose: Gatehouse's deadline (45 s) is longer than the hook's timeout (5 s).
+  const session = await claude(baseURL!, [bash(`touch late-${mark}`), say('Ok.')], {
+    settings: patchHooks(generated(baseURL!), { timeout: 5 }),
+  });
+  const relay = await pendingRelay(request, session.projectDir);
+  const { toolResults } = await session.done;
+  expect(toolResults[0]!.text).toContain('timed out; blocking because onFailure is "block"');
+  await expect
+    .poll(async () => ((await (await request.get(`/api/runs/${relay.runId}`)).json()) as RunView).pendingRelays.length)
+    .toBe(0);
+  const late = await request.post(`/api/chat/relay/${relay.id}`, {
+    data: { sessionId: relay.sessionId, response: { approved: true } },
+  });
+  expect(late.status()).toBe(409);
+  expect(existsSync(path.join(session.projectDir, `late-${mark}`))).toBe(false);
+});
+
+test('Gatehouse unreachable means nothing runs (onFailure: block), where a hook without it lets the call through', async ({
+  baseURL,
+}) => {
+  // The generated block, pointed at a port nothing listens on: the hook's connection is refused.
+  const down = 'http://127.0.0.1:9/api/hooks/claude-code?deadline=45';
+  const blocked = await claude(baseURL!, [bash(`touch down-${mark}`), say('Ok.')], {
+    settings: patchHooks(generated(baseURL!), { url: down }),
   });
   const { toolResults } = await blocked.done;
   expect(toolResults[0]!.text).toContain('blocking because onFailure is "block"');
   expect(existsSync(path.join(blocked.projectDir, `down-${mark}`))).toBe(false);
 
   // The control: the same set-up without onFailure runs the call, so the check above can fail.
-  const open = await startClaudeCode({
-    steps: [bash(`touch down-${mark}`), say('Ok.')],
-    hookUrl: down,
-    token: E2E_ADMIN_TOKEN,
-    permissionMode: 'bypassPermissions',
-    onFailure: null,
+  const open = await claude(baseURL!, [bash(`touch down-${mark}`), say('Ok.')], {
+    settings: patchHooks(generated(baseURL!), { url: down, onFailure: null }),
   });
   await open.done;
   expect(existsSync(path.join(open.projectDir, `down-${mark}`))).toBe(true);

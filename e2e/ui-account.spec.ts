@@ -94,12 +94,20 @@ test('the navigation shows only the pages the user may open; signed out, none', 
   await expect(mainNav(signedOut).getByRole('link')).toHaveCount(0);
 
   const user = await signedIn(browser, baseURL!, await newAccount(request, 'user'), 'user');
-  await expect(mainNav(user).getByRole('link')).toHaveText(['Chat', 'Runs']);
+  await expect(mainNav(user).getByRole('link')).toHaveText(['Chat', 'Runs', 'Connect']);
   const approver = await signedIn(browser, baseURL!, await newAccount(request, 'approver'), 'approver');
-  await expect(mainNav(approver).getByRole('link')).toHaveText(['Chat', 'Runs', 'Audit']);
+  await expect(mainNav(approver).getByRole('link')).toHaveText(['Chat', 'Runs', 'Connect', 'Audit']);
   // The suite's own browser is the admin.
   await page.goto('/runs');
-  await expect(mainNav(page).getByRole('link')).toHaveText(['Chat', 'Rules', 'Runs', 'Audit', 'Users']);
+  await expect(mainNav(page).getByRole('link')).toHaveText([
+    'Chat',
+    'Rules',
+    'Runs',
+    'Connect',
+    'Audit',
+    'Users',
+    'Servers',
+  ]);
 });
 
 test('the Create user form keeps what was typed when the server refuses it', async ({ page }) => {

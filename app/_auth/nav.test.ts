@@ -9,9 +9,9 @@ const labels = (me: Parameters<typeof navLinksFor>[0]) => navLinksFor(me).map((l
 
 describe('the navigation shows only what the user may open', () => {
   it.each([
-    ['admin', ['Chat', 'Rules', 'Runs', 'Audit', 'Users']],
-    ['approver', ['Chat', 'Runs', 'Audit']],
-    ['user', ['Chat', 'Runs']],
+    ['admin', ['Chat', 'Rules', 'Runs', 'Connect', 'Audit', 'Users', 'Servers']],
+    ['approver', ['Chat', 'Runs', 'Connect', 'Audit']],
+    ['user', ['Chat', 'Runs', 'Connect']],
   ] as const)('%s sees %j', (role, expected) => {
     expect(labels(asRole(role))).toEqual(expected);
   });

@@ -11,7 +11,7 @@ import type { Policy } from '@/lib/policy/types';
 import { diffSummary, ImportDiff } from './import-diff';
 
 const FORMATS_HINT =
-  'JSON in any format the server reads: the canonical { defaultAction, rules }, the seeds’ { allowlist, deny, allowOnce }, or snake_case { default_action, rules: [{ tool, action, timeout_s }] }.';
+  'JSON in any format the server reads: the canonical { defaultAction, rules }, the seeds’ { allowlist, deny, allowOnce }, snake_case { default_action, rules: [{ tool, action, timeout_s }] }, or a Claude Code settings.json ({ permissions: { allow, ask, deny } }).';
 
 function describeError(error: unknown): string {
   if (error instanceof ApiError && error.fields.length > 0) {

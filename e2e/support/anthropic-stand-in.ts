@@ -62,8 +62,6 @@ export function toolResults(body: MessagesRequest): ToolResult[] {
 export interface AnthropicStandIn {
   url: string;
   requests: RecordedRequest[];
-  /** The tool results Claude Code sent back in its latest main-loop request. */
-  lastToolResults(): ToolResult[];
   close(): Promise<void>;
 }
 
@@ -103,10 +101,6 @@ export async function startAnthropicStandIn(steps: Step[]): Promise<AnthropicSta
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    lastToolResults() {
-      const last = requests.filter((r) => r.mainLoop).at(-1);
-      return last ? toolResults(last.body) : [];
-    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

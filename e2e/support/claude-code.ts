@@ -1,11 +1,13 @@
 // Runs the real Claude Code CLI headless (`claude -p`) against the Messages API stand-in, in a
-// temporary HOME and project whose .claude/settings.json sends every tool call to a hook URL
-// (Gatehouse's endpoint, or one that is down). One process per test; the CLI is provisioned by
-// scripts/ensure-claude-code.mjs, and a machine without it fails the spec with that script's reason.
+// temporary HOME and project whose .claude/settings.json is the block Gatehouse generates (the
+// Connect page's), or a patched copy (a URL that is down, a shorter timeout, no onFailure). One
+// process per test; the CLI is provisioned by scripts/ensure-claude-code.mjs, and a machine
+// without it fails the spec with that script's reason.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ClaudeCodeHookSettings } from '../../lib/contract/claude-code-settings';
 import {
   startAnthropicStandIn,
   toolResults,
@@ -14,33 +16,31 @@ import {
   type ToolResult,
 } from './anthropic-stand-in';
 
-/** The hook block Gatehouse's users paste: both events, the token from an env var, fail closed. */
-export function claudeCodeHookSettings(options: { url: string; timeoutS: number; onFailure?: 'block' | null }) {
-  const hook = {
-    type: 'http',
-    url: options.url,
-    timeout: options.timeoutS,
-    headers: { Authorization: 'Bearer $GATEHOUSE_TOKEN' },
-    allowedEnvVars: ['GATEHOUSE_TOKEN'],
-    ...(options.onFailure === null ? {} : { onFailure: options.onFailure ?? 'block' }),
-  };
-  return {
-    hooks: {
-      PreToolUse: [{ matcher: '*', hooks: [hook] }],
-      PermissionRequest: [{ matcher: '*', hooks: [hook] }],
-    },
-  };
+/** A copy of `settings` with every hook changed by `patch` (another URL or timeout; `onFailure` left out). */
+export function patchHooks(
+  settings: ClaudeCodeHookSettings,
+  patch: { url?: string; timeout?: number; onFailure?: null },
+) {
+  const hooks = settings.hooks.PreToolUse.map((entry) => ({
+    ...entry,
+    hooks: entry.hooks.map((hook) => {
+      const { onFailure, ...rest } = {
+        ...hook,
+        ...(patch.url ? { url: patch.url } : {}),
+        ...(patch.timeout ? { timeout: patch.timeout } : {}),
+      };
+      return patch.onFailure === null ? rest : { ...rest, onFailure };
+    }),
+  }));
+  return { hooks: { PreToolUse: hooks } };
 }
 
 export interface ClaudeCodeOptions {
   /** What the model does: steps[k] answers the main-loop request carrying k tool results. */
   steps: Step[];
-  hookUrl: string;
+  /** `.claude/settings.json`: the block Gatehouse generates (lib/contract), maybe patched. */
+  settings: object;
   token: string;
-  /** The hook's own timeout (s); Gatehouse's deadline in the URL must be shorter. */
-  hookTimeoutS?: number;
-  /** `null` leaves `onFailure` out (Claude Code's default: a failing hook does not block). */
-  onFailure?: 'block' | null;
   /**
    * `bypassPermissions`: Claude Code would run everything on its own, so the hook is the only
    * gate (as root it needs IS_SANDBOX=1). `default`: its own rules apply when the hook decides nothing.
@@ -69,7 +69,7 @@ export interface ClaudeCodeSession {
 let cli: string | undefined;
 
 /** The CLI path; installs it on first use (a no-op when present), or throws the installer's reason. */
-export function claudeCodeCli(): string {
+function claudeCodeCli(): string {
   if (cli) return cli;
   const script = path.join(process.cwd(), 'scripts', 'ensure-claude-code.mjs');
   const result = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 15 * 60_000 });
@@ -93,12 +93,7 @@ export async function startClaudeCode(options: ClaudeCodeOptions): Promise<Claud
   const home = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-cc-home-'));
   const projectDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-cc-project-'));
   mkdirSync(path.join(projectDir, '.claude'));
-  const settings = claudeCodeHookSettings({
-    url: options.hookUrl,
-    timeoutS: options.hookTimeoutS ?? 30,
-    onFailure: options.onFailure,
-  });
-  writeFileSync(path.join(projectDir, '.claude', 'settings.json'), JSON.stringify(settings, null, 2));
+  writeFileSync(path.join(projectDir, '.claude', 'settings.json'), JSON.stringify(options.settings, null, 2));
   options.setup?.(projectDir);
 
   const mode = options.permissionMode ?? 'default';
@@ -153,10 +148,4 @@ export async function startClaudeCode(options: ClaudeCodeOptions): Promise<Claud
   };
   cleanups.add(cleanup);
   return { projectDir, standIn, done };
-}
-
-/** Runs Claude Code to its end. */
-export async function runClaudeCode(options: ClaudeCodeOptions): Promise<ClaudeCodeResult & { projectDir: string }> {
-  const session = await startClaudeCode(options);
-  return { ...(await session.done), projectDir: session.projectDir };
 }

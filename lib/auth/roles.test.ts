@@ -16,6 +16,7 @@ const MATRIX: Record<Action, Record<Role, boolean>> = {
   'audit:read': { admin: true, approver: true, user: false },
   'users:manage': { admin: true, approver: false, user: false },
   'tokens:manage:own': { admin: true, approver: true, user: true },
+  'servers:manage': { admin: true, approver: false, user: false },
 };
 
 const rows = ACTIONS.flatMap((action) => ROLES.map((role) => [role, action, MATRIX[action][role]] as const));

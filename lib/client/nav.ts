@@ -14,8 +14,10 @@ export const NAV_LINKS: readonly NavLink[] = [
   { href: '/', label: 'Chat', action: 'runs:start' },
   { href: '/rules', label: 'Rules', action: 'policy:edit' },
   { href: '/runs', label: 'Runs', action: 'runs:read:own' },
+  { href: '/connect', label: 'Connect', action: 'tokens:manage:own' },
   { href: '/audit', label: 'Audit', action: 'audit:read' },
   { href: '/users', label: 'Users', action: 'users:manage' },
+  { href: '/servers', label: 'Servers', action: 'servers:manage' },
 ];
 
 /** The links `me` may follow; none while nobody (or not yet anybody known) is signed in. */

@@ -42,6 +42,7 @@ describe('hasLiveRun: the list polls only while a run on screen can still change
 it('runsUrl sends the filter and the cursor', () => {
   expect(runsUrl({})).toBe('/api/runs');
   expect(runsUrl({ status: 'waiting', limit: 10 }, 'c1')).toBe('/api/runs?status=waiting&limit=10&cursor=c1');
+  expect(runsUrl({ source: 'hook' })).toBe('/api/runs?source=hook');
 });
 
 it("modeLabel uses the chat picker's labels", () => {

@@ -13,6 +13,7 @@ import {
   RUN_STATUS_LABELS,
   RUN_STATUSES,
   type Page,
+  type RunSource,
   type RunStatus,
   type RunSummary,
 } from '@/lib/contract';
@@ -22,6 +23,8 @@ export type RunsPage = Page<RunSummary>;
 
 export interface RunsFilter {
   status?: RunStatus;
+  /** `hook`: the sessions of outside agents such as Claude Code (the Connect page). */
+  source?: RunSource;
   limit?: number;
 }
 
@@ -52,6 +55,7 @@ export function parseLimit(value: string | null | undefined): number | undefined
 export function runsUrl(filter: RunsFilter, cursor?: string | null): string {
   const params = new URLSearchParams();
   if (filter.status) params.set('status', filter.status);
+  if (filter.source) params.set('source', filter.source);
   if (filter.limit) params.set('limit', String(filter.limit));
   if (cursor) params.set('cursor', cursor);
   const query = params.toString();

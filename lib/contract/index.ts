@@ -14,3 +14,5 @@ export { upgradeStoredEvent, type StoredEventRow } from './stored';
 export * from './sse';
 export * from './shadow';
 export * from './hooks';
+export * from './claude-code-settings';
+export * from './mcp-servers';

@@ -19,6 +19,7 @@ export const ACTIONS = [
   'audit:read',
   'users:manage',
   'tokens:manage:own',
+  'servers:manage',
 ] as const;
 export const AccessActionSchema = z.enum(ACTIONS);
 export type AccessAction = z.infer<typeof AccessActionSchema>;

@@ -6,6 +6,7 @@ import type { Database } from './database';
 import { eventQueries } from './events';
 import { grantQueries } from './grants';
 import { leaseQueries } from './leases';
+import { mcpQueries } from './mcp';
 import { messageQueries } from './messages';
 import { policyQueries } from './policies';
 import { relayQueries } from './relays';
@@ -39,6 +40,7 @@ function modules(db: Database, credentials: CredentialChanges, credentialsChange
     sessions: sessionQueries(db, credentialsChanged),
     settings: settingQueries(db),
     leases: leaseQueries(db),
+    mcp: mcpQueries(db),
     /** Changes to users, API tokens and sessions: a credential cache (lib/auth) compares its count, open streams watch them. */
     credentials,
   };

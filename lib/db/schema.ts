@@ -404,3 +404,38 @@ export const policyShadowDiffs = pgTable(
 
 export type PolicyShadowRow = typeof policyShadow.$inferSelect;
 export type PolicyShadowDiffRow = typeof policyShadowDiffs.$inferSelect;
+
+// ---- MCP upstream servers (issue 22): servers added on the Servers page, pinned tool definitions ----
+
+/** A server added by an administrator. `secrets` holds `env` and `headers`, encrypted (never plain). */
+export const mcpServers = pgTable('mcp_servers', {
+  name: text('name').primaryKey(),
+  /** The server's config without `env` and `headers`. */
+  config: jsonb('config').$type<JsonObject>().notNull(),
+  /** AES-256-GCM of `{ env, headers }` under a key derived from GATEHOUSE_SECRET; null: none. */
+  secrets: text('secrets'),
+  createdAt: createdAt(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+  updatedBy: text('updated_by'),
+});
+
+/** The first definition seen of each upstream tool, and a changed one awaiting review. */
+export const mcpToolPins = pgTable(
+  'mcp_tool_pins',
+  {
+    server: text('server').notNull(),
+    tool: text('tool').notNull(),
+    digest: text('digest').notNull(),
+    definition: jsonb('definition').$type<JsonObject>().notNull(),
+    pendingDigest: text('pending_digest'),
+    pendingDefinition: jsonb('pending_definition').$type<JsonObject>(),
+    pendingSeenAt: at('pending_seen_at'),
+    acceptedBy: text('accepted_by'),
+    acceptedAt: at('accepted_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.server, t.tool] })],
+);
+
+export type McpServerRow = typeof mcpServers.$inferSelect;
+export type McpToolPinRow = typeof mcpToolPins.$inferSelect;

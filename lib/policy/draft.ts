@@ -13,7 +13,29 @@ const SEED_LISTS = ['allowlist', 'deny', 'allowOnce'] as const;
 export function importDraftPolicy(doc: unknown, limits = DRAFT_LIMITS): Policy {
   const issues = draftIssues(doc, limits);
   if (issues.length > 0) throw new PolicyValidationError(issues, 'permissions');
-  return importPolicy(doc);
+  if (detectFormat(doc) !== 'claude_code_settings') return importPolicy(doc);
+  // One Claude Code entry may become several rules (Read: read_file and list_files): the entries
+  // were counted above (so converting stays cheap), the rules they became are counted here.
+  const converted = importPolicy(doc);
+  const after = draftIssues(converted, limits);
+  if (after.length > 0) throw new PolicyValidationError(after, 'permissions');
+  return converted;
+}
+
+const CLAUDE_CODE_LISTS = ['allow', 'ask', 'deny'] as const;
+
+/** The lists of rules (or rule strings) a draft document holds, by the path that names them. */
+function ruleLists(format: ReturnType<typeof detectFormat>, record: Record<string, unknown>): [string, unknown[]][] {
+  if (format === 'seed_permissions')
+    return SEED_LISTS.filter((k) => Array.isArray(record[k])).map((k) => [k, record[k] as unknown[]]);
+  if (format === 'claude_code_settings') {
+    const permissions = record.permissions as Record<string, unknown>;
+    return CLAUDE_CODE_LISTS.filter((k) => Array.isArray(permissions[k])).map((k) => [
+      `permissions.${k}`,
+      permissions[k] as unknown[],
+    ]);
+  }
+  return Array.isArray(record.rules) ? [['rules', record.rules]] : [];
 }
 
 export function draftIssues(doc: unknown, limits = DRAFT_LIMITS): PolicyIssue[] {
@@ -21,15 +43,10 @@ export function draftIssues(doc: unknown, limits = DRAFT_LIMITS): PolicyIssue[] 
   const record = doc as Record<string, unknown>;
   const issues: PolicyIssue[] = [];
   longStrings(doc, [], limits.patternLength, issues);
-  const lists: [string, unknown[]][] =
-    format === 'seed_permissions'
-      ? SEED_LISTS.filter((k) => Array.isArray(record[k])).map((k) => [k, record[k] as unknown[]])
-      : Array.isArray(record.rules)
-        ? [['rules', record.rules]]
-        : [];
+  const lists = ruleLists(format, record);
   const total = lists.reduce((n, [, list]) => n + list.length, 0);
   if (total > limits.rules) {
-    const where = format === 'seed_permissions' ? '' : 'rules';
+    const where = format === 'seed_permissions' ? '' : format === 'claude_code_settings' ? 'permissions' : 'rules';
     issues.push({
       path: where,
       message: `a per-run policy may hold at most ${limits.rules} rules (this one has ${total})`,

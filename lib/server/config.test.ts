@@ -15,6 +15,7 @@ describe('parseConfig', () => {
       sseHeartbeatMs: 15_000,
       leaseTtlS: 15,
       trustedProxies: 0,
+      mcpUiStdio: false,
     });
   });
 
@@ -30,6 +31,8 @@ describe('parseConfig', () => {
         GATEHOUSE_SSE_HEARTBEAT_MS: '1000',
         GATEHOUSE_LEASE_TTL_S: '6',
         GATEHOUSE_TRUSTED_PROXIES: '2',
+        GATEHOUSE_MCP_CONFIG: 'mcp.json',
+        GATEHOUSE_MCP_UI_STDIO: '1',
       },
       '/app',
     );
@@ -43,6 +46,8 @@ describe('parseConfig', () => {
       sseHeartbeatMs: 1000,
       leaseTtlS: 6,
       trustedProxies: 2,
+      mcpConfigPath: '/app/mcp.json',
+      mcpUiStdio: true,
     });
   });
 

@@ -51,6 +51,8 @@ const EnvSchema = z.object({
   ),
   GATEHOUSE_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters'),
   GATEHOUSE_TRUSTED_PROXIES: countOf(0, 10),
+  GATEHOUSE_MCP_CONFIG: optionalText,
+  GATEHOUSE_MCP_UI_STDIO: optionalText.refine((v) => v === undefined || v === '0' || v === '1', 'must be 0 or 1'),
 });
 
 /** The variables the config schema reads (README's configuration table lists them: config.test.ts). */
@@ -83,6 +85,10 @@ export interface Config {
    * scripts/server.mjs appends from the socket). 0: clients connect directly.
    */
   trustedProxies: number;
+  /** The MCP servers file (`mcpServers`, Claude Desktop's shape); unset: no file. */
+  mcpConfigPath?: string;
+  /** Whether the Servers page may add stdio servers (commands run on the host). */
+  mcpUiStdio: boolean;
 }
 
 export class ConfigError extends Error {
@@ -112,6 +118,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     sseHeartbeatMs: e.GATEHOUSE_SSE_HEARTBEAT_MS,
     leaseTtlS: e.GATEHOUSE_LEASE_TTL_S,
     trustedProxies: e.GATEHOUSE_TRUSTED_PROXIES,
+    mcpUiStdio: e.GATEHOUSE_MCP_UI_STDIO === '1',
+    ...(e.GATEHOUSE_MCP_CONFIG ? { mcpConfigPath: path.resolve(cwd, e.GATEHOUSE_MCP_CONFIG) } : {}),
     ...(e.GATEHOUSE_ADMIN_TOKEN ? { adminToken: e.GATEHOUSE_ADMIN_TOKEN } : {}),
     ...(e.GATEHOUSE_SECRET ? { secret: e.GATEHOUSE_SECRET } : {}),
     ...(e.GATEHOUSE_PUBLIC_URL ? { publicUrl: e.GATEHOUSE_PUBLIC_URL.replace(/\/+$/, '') } : {}),

@@ -18,6 +18,10 @@ import { ExternalGate } from './external/external-gate';
 import { loadPolicy } from './stores/policy-store';
 import { ShadowMonitor } from './shadow/monitor';
 import { refreshShadow, type ShadowContext } from './shadow/shadow-store';
+import type { McpCatalog } from './mcp/catalog';
+import { DbPinStore } from './mcp/db-pins';
+import { startMcpCatalog } from './mcp/load';
+import { loadStoredServers } from './mcp/server-store';
 
 export interface Runtime {
   config: Config;
@@ -34,6 +38,8 @@ export interface Runtime {
   shadow: ShadowContext;
   /** The gate for outside agents (Claude Code hooks, MCP clients, POST /api/hooks/decide). */
   external: ExternalGate;
+  /** The upstream MCP servers' tools (GATEHOUSE_MCP_CONFIG); this instance's own connections. */
+  mcp: McpCatalog;
 }
 
 const KEY = Symbol.for('gatehouse.runtime');
@@ -84,7 +90,12 @@ async function createRuntime(): Promise<Runtime> {
   if (cluster) await shareCredentialChanges(cluster.bus, q.credentials, cluster.owner, cluster.onError);
   const shadow = await startShadow(q, database, cluster);
   const grants = new DbGrantStore(q.grants);
+  const mcp = startMcpCatalog({
+    pins: new DbPinStore(q.mcp),
+    ...(config.mcpConfigPath ? { file: config.mcpConfigPath } : {}),
+  });
   const runs = new RunManager({
+    mcp,
     q,
     broker,
     grants,
@@ -105,6 +116,12 @@ async function createRuntime(): Promise<Runtime> {
     workspace: config.workspace,
     observerFor: (policy) => shadow.monitor.observerFor(policy),
   });
+  void loadStoredServers({
+    q,
+    mcp,
+    secret: config.secret ?? sessionSecret,
+    allowStdio: config.mcpUiStdio,
+  }).catch((error) => console.error('[gatehouse] could not load the stored MCP servers:', (error as Error).message));
   await loadPolicy(q); // seeds the built-in default policy on first start
   // One instance: a relay of an outside agent still pending was held by a request that died with
   // the last process. (Several instances: another may hold it; it ends at its deadline.)
@@ -126,6 +143,7 @@ async function createRuntime(): Promise<Runtime> {
     loginThrottle: new LoginThrottle(),
     shadow,
     external,
+    mcp,
     ...(bus ? { bus } : {}),
   };
 }

@@ -28,7 +28,8 @@ function modelTool(def: ToolDefinition): ToolSet[string] {
   if (!byDescription) modelTools.set(def.inputSchema, (byDescription = new Map()));
   let made = byDescription.get(def.description);
   if (!made) {
-    const schema = z.toJSONSchema(def.inputSchema as z.ZodType, { io: 'input', unrepresentable: 'any' });
+    const schema =
+      def.modelInputSchema ?? z.toJSONSchema(def.inputSchema as z.ZodType, { io: 'input', unrepresentable: 'any' });
     made = tool({ description: def.description, inputSchema: jsonSchema(schema as Parameters<typeof jsonSchema>[0]) });
     byDescription.set(def.description, made);
   }

@@ -61,6 +61,11 @@ export interface ToolDefinition<Input = unknown> {
   name: string;
   description: string;
   inputSchema: z.ZodType<Input>;
+  /**
+   * The JSON schema the model is shown, for a tool defined by one (an MCP tool) rather than by its
+   * zod schema; `inputSchema` then defers to it when validating.
+   */
+  modelInputSchema?: Record<string, unknown>;
   risk: Risk;
   /** Param kinds for the policy engine (command / path / url); others are text. */
   paramKinds?: Record<string, ParamKind>;

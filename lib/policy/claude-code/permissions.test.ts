@@ -97,6 +97,15 @@ describe("Claude Code's permission rules convert into Gatehouse rules", () => {
         { tool: 'fetch_url', params: { url: 'http://example.com/**' } },
       ],
     ],
+    [
+      'a denied .. stays the parent, not any depth',
+      'Edit(..)',
+      'deny',
+      [
+        { tool: 'write_file', params: { path: '..' } },
+        { tool: 'edit_file', params: { path: '..' } },
+      ],
+    ],
     ['WebSearch keeps its name', 'WebSearch', 'allow', [{ tool: 'WebSearch' }]],
     ['mcp__server is every tool of the server', 'mcp__github', 'allow', [{ tool: 'mcp__github__*' }]],
     ['mcp__server__* is every tool of the server', 'mcp__github__*', 'deny', [{ tool: 'mcp__github__*' }]],
@@ -118,6 +127,7 @@ describe("Claude Code's permission rules convert into Gatehouse rules", () => {
     ['mcp__x(y)', 'allow', /no specifier/],
     ['Agent(Explore)', 'deny', /specifier/],
     ['Bash(', 'deny', /parenthesis/],
+    ['Bash()', 'allow', /empty specifier/],
     ['rm -rf /', 'deny', /not a tool name/],
   ])('names %s (%s) as not convertible', (entry, action, reason) => {
     expect(() => convertRule(entry, action as Action)).toThrow(reason);

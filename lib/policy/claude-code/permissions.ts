@@ -58,7 +58,9 @@ function splitEntry(entry: string): { tool: string; spec?: string } {
   const tool = text.slice(0, open);
   if (!/^[A-Za-z][\w-]*$/.test(tool)) throw new Unconvertible('does not start with a tool name');
   const spec = text.slice(open + 1, -1).trim();
-  return spec === '' || spec === '*' ? { tool } : { tool, spec };
+  // `Tool(*)` is the whole tool; an empty `Tool()` says nothing, and must not become "everything".
+  if (spec === '') throw new Unconvertible('has an empty specifier');
+  return spec === '*' ? { tool } : { tool, spec };
 }
 
 /**
@@ -95,7 +97,10 @@ function pathPattern(spec: string, action: Action): string {
   else if (p.startsWith('~/') || p === '~') return p.endsWith('/') ? `${p}**` : p;
   else if (p.startsWith('/')) p = p.slice(1);
   else if (p.startsWith('./')) p = p.slice(2);
-  else if (!p.replace(/\/$/, '').includes('/') && action !== 'allow') p = `**/${p}`;
+  else if (action !== 'allow' && !p.replace(/\/$/, '').includes('/') && !['.', '..'].includes(p.replace(/\/$/, ''))) {
+    // `**/..` would collapse to the project itself when resolved: `.` and `..` name one place.
+    p = `**/${p}`;
+  }
   if (p.endsWith('/')) p = `${p}**`;
   if (p === '') throw new Unconvertible('names no path');
   return p;

@@ -15,7 +15,7 @@ import {
 import { compilePolicy, type CompiledPolicy } from '../../policy';
 import type { DurableRelayBroker } from '../../relay';
 import { AppError } from '../http/errors';
-import type { ToolSelection } from './agent-profiles';
+import { selectTools, type McpToolSource, type ToolSelection } from './agent-profiles';
 import type { StoredPolicy } from '../stores/policy-store';
 
 export interface RunAgentsOptions {
@@ -28,6 +28,8 @@ export interface RunAgentsOptions {
   approvalTimeoutS: number;
   /** Watches the decisions of agents built on a stored policy (the shadow monitor). */
   observerFor?: (policy: CompiledPolicy) => DecisionObserver;
+  /** The upstream MCP tools (the `general` profile includes them all). */
+  mcp?: McpToolSource;
 }
 
 export class RunAgents {
@@ -46,6 +48,11 @@ export class RunAgents {
   /** The request of a relay that a run executing here waits on (undefined for any other relay). */
   waitingRelay(relayId: string) {
     return this.pendingRelays.get(relayId)?.request;
+  }
+
+  /** The tools of a profile, with the MCP tools on offer now. */
+  select(agent: string | undefined, tools: string[] | undefined): ToolSelection {
+    return selectTools(agent, tools, this.options.mcp);
   }
 
   /** One model instance per spec; a bad spec is a 400 naming the `model` field. */
@@ -87,7 +94,7 @@ export class RunAgents {
    * policy, the agent's `trustedPolicy`, does).
    */
   agentFor(stored: StoredPolicy, selection: ToolSelection, model: LanguageModelV4, modelName: string): Agent {
-    const key = [stored.version, selection.toolNames.join(','), modelName].join('\u0000');
+    const key = [stored.version, selection.toolNames.join(','), modelName, selection.mcpVersion].join('\u0000');
     let agent = this.agents.get(key);
     if (agent) return agent;
     const policy = this.compiled(stored);

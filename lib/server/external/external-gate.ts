@@ -66,6 +66,7 @@ export class ExternalGate {
       risk: tool.risk,
       ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
       workspaceRoot: workspace,
+      ...(call.homeDir ? { homeDir: call.homeDir } : {}),
     };
     const decision = evaluate(policy, policyCall, context);
     notifyObserver(this.deps.observerFor?.(policy), () => ({

@@ -29,6 +29,8 @@ export interface ExternalCall {
   paramKinds?: Record<string, ParamKind>;
   /** The workspace root that relative paths and file rules resolve against (Claude Code's `cwd`). */
   workspace?: string;
+  /** The agent user's home directory, which `~/` in path rules means (else the server's). */
+  homeDir?: string;
   /** What the human sees besides the mapped call: the agent's own tool name and input. */
   original?: { tool: string; input: unknown };
 }

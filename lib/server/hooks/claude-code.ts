@@ -92,6 +92,7 @@ export async function decideHook(
       risk: mapped.risk,
       ...(input.tool_use_id ? { callId: input.tool_use_id } : {}),
       ...(input.cwd ? { workspace: input.cwd } : {}),
+      ...homeOf(input),
       original: mapped.original,
     },
     { signal, waitForHuman: query.ask !== 'claude', ...(query.deadline ? { timeoutS: query.deadline } : {}) },
@@ -106,6 +107,16 @@ export async function decideHook(
       reason: `The approver edited the call, and Claude Code's ${mapped.original.tool} cannot run the edit`,
     };
   return { decision: 'allow', reason: decided.reason, updatedInput };
+}
+
+/**
+ * The Claude Code user's home, so `~/.ssh/**` in a rule means theirs: Claude Code keeps its
+ * transcripts under `<home>/.claude/projects/`, and says where in `transcript_path`.
+ */
+function homeOf(input: ClaudeCodeHookInput): { homeDir?: string } {
+  const transcript = typeof input.transcript_path === 'string' ? input.transcript_path : '';
+  const at = transcript.indexOf('/.claude/projects/');
+  return at > 0 && transcript.startsWith('/') ? { homeDir: transcript.slice(0, at) } : {};
 }
 
 /** A human's edit of the mapped call, as Claude Code's own input (the fields it maps back to). */

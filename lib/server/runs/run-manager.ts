@@ -16,9 +16,9 @@ import type { CompiledPolicy, Mode } from '../../policy';
 import type { DurableRelayBroker, RelayResponse } from '../../relay';
 import type { GrantAuthority } from './always-allow';
 import { AppError, isDatabaseUnreachable } from '../http/errors';
-import { selectTools } from '../agents/agent-profiles';
 import { announceRunChange, listenForRunChanges, RunFollowers, type ClusterOptions } from '../cluster/cluster';
 import { loadPolicy, type StoredPolicy } from '../stores/policy-store';
+import type { McpToolSource } from '../agents/agent-profiles';
 import { RunAgents } from '../agents/run-agents';
 import { RunLeases } from '../cluster/run-leases';
 import { RunLog, type EventListener } from './run-log';
@@ -62,6 +62,8 @@ export interface RunManagerOptions {
    * database for runs executed elsewhere.
    */
   cluster?: ClusterOptions;
+  /** The upstream MCP tools (lib/server/mcp's catalog). */
+  mcp?: McpToolSource;
 }
 
 export class RunManager {
@@ -164,7 +166,7 @@ export class RunManager {
     const { q } = this.options;
     const runId = randomUUID();
     const sessionId = input.sessionId ?? randomUUID();
-    const selection = selectTools(input.agent, input.tools);
+    const selection = this.agents.select(input.agent, input.tools);
     const modelName = input.model ?? this.options.modelName;
     const model = this.agents.modelFor(modelName);
     const stored = await loadPolicy(q);

@@ -4,7 +4,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentRun } from '../../agent';
 import { isLiveStatus, LIVE_RUN_STATUSES } from '../../contract';
 import type { Queries } from '../../db';
-import { selectTools, type ToolSelection } from '../agents/agent-profiles';
+import type { ToolSelection } from '../agents/agent-profiles';
 import type { RunAgents } from '../agents/run-agents';
 import { loadPolicy, type StoredPolicy } from '../stores/policy-store';
 import { mainOrigin } from './run-control';
@@ -80,7 +80,7 @@ async function resumeRun(deps: RunRecoveryDeps, runId: string): Promise<boolean>
   let selection: ToolSelection;
   let model: LanguageModelV4;
   try {
-    selection = selectTools(row.agent ?? undefined, toolNames);
+    selection = deps.agents.select(row.agent ?? undefined, toolNames);
     model = deps.agents.modelFor(row.model ?? deps.modelName);
   } catch (error) {
     await q.runs.updateRun({

@@ -14,6 +14,7 @@ const rules = [
   { action: 'allow', tool: 'bash', params: { command: 'ls' } },
   { action: 'deny', tool: 'bash', params: { command: 'rm -rf **' }, description: 'no recursive deletes' },
   { action: 'deny', tool: 'read_file', params: { path: '**/.env' } },
+  { action: 'deny', tool: 'read_file', params: { path: '~/.ssh/**' }, description: 'keys' },
   { action: 'ask', tool: 'bash', params: { command: 'npm publish **' } },
   { action: 'deny', tool: 'bash', agent: 'claude-code', params: { command: 'curl **' } },
 ];
@@ -112,6 +113,17 @@ describe('POST /api/hooks/claude-code', () => {
     expect((await decisionOf(await call(input('Bash', { command: 'curl https://x.test' })))).permissionDecision).toBe(
       'deny',
     );
+  });
+
+  it("reads ~/ in a rule as the Claude Code user's home (from transcript_path), not the server's", async () => {
+    const body = input(
+      'Read',
+      { file_path: '/home/alice/.ssh/id_ed25519' },
+      {
+        transcript_path: '/home/alice/.claude/projects/-home-alice-project/s.jsonl',
+      },
+    );
+    expect((await decisionOf(await call(body, { query: '?ask=claude' }))).permissionDecision).toBe('deny');
   });
 
   it('denies a tool_input of the wrong shape, naming the field (Claude Code would otherwise go on)', async () => {

@@ -1,6 +1,7 @@
 // POST /api/policy/import: saves a policy written in any format importPolicy reads (canonical,
-// the seeds' { allowlist, deny, allowOnce }, or snake_case rules) as a new version. If-Match as
-// for PUT /api/policy; `?dryRun=1` only converts and returns it.
+// the seeds' { allowlist, deny, allowOnce }, snake_case rules, or Claude Code's settings.json) as a
+// new version. If-Match as for PUT /api/policy; `?dryRun=1` only converts and returns it;
+// `?agent=claude-code` gives the rules converted from Claude Code's settings that agent.
 import { z } from 'zod';
 import { importPolicy } from '@/lib/policy';
 import { readJson } from '@/lib/server/http/body';
@@ -12,17 +13,22 @@ import { expectedVersion } from '../schema';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-const QuerySchema = z.object({ dryRun: z.string().optional() });
+const QuerySchema = z.object({
+  dryRun: z.string().optional(),
+  agent: z.string().trim().min(1).max(200).optional(),
+});
 
 // A dry run only converts (anyone who may read the policy); saving needs policy:edit.
 export const POST = handle('policy:read', async (request, _params, rt, user) => {
-  const dryRun = searchParams(request, QuerySchema).dryRun === '1';
+  const query = searchParams(request, QuerySchema);
+  const dryRun = query.dryRun === '1';
   if (!dryRun) assertCan(user, 'policy:edit');
   const expected = dryRun ? 0 : expectedVersion(request);
   const doc = await readJson(request, z.unknown(), rt.config.maxBodyBytes);
-  if (dryRun) return Response.json({ policy: importPolicy(doc) });
+  const options = query.agent ? { agent: query.agent } : {};
+  if (dryRun) return Response.json({ policy: importPolicy(doc, options) });
   const saved = await savePolicyVersion(rt.q, {
-    policy: doc,
+    policy: query.agent ? importPolicy(doc, options) : doc,
     expectedVersion: expected,
     createdBy: user.username,
     note: 'Imported',

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseInstructionLine, parseInstructions, unescapeText } from './offline-grammar';
 
-type Row = [line: string, toolName: string, input: Record<string, string>];
+type Row = [line: string, toolName: string, input: Record<string, unknown>];
 
 const CALLS: Row[] = [
   ['$ ls -la', 'bash', { command: 'ls -la' }],
@@ -32,6 +32,13 @@ const CALLS: Row[] = [
   ['task reviewer: look at a: b', 'task', { agent: 'reviewer', prompt: 'look at a: b' }],
   ['   read   padded.txt   ', 'read_file', { path: 'padded.txt' }],
   ['\tls\t', 'list_files', {}],
+  ['call mcp__everything__echo {"message": "hi"}', 'mcp__everything__echo', { message: 'hi' }],
+  [
+    'call mcp__fs__write_file {"path":"a b.txt","content":{"x":[1,2]}}',
+    'mcp__fs__write_file',
+    { path: 'a b.txt', content: { x: [1, 2] } },
+  ],
+  ['call bash {}', 'bash', {}],
 ];
 
 const NOT_CALLS: [line: string, why: string][] = [
@@ -54,6 +61,10 @@ const NOT_CALLS: [line: string, why: string][] = [
   ['task reviewer:', 'no prompt'],
   ['task : do it', 'no agent'],
   ['please $ ls', 'instruction must start the line'],
+  ['call mcp__x__y', 'call needs a JSON object'],
+  ['call mcp__x__y {"a": }', 'call needs valid JSON'],
+  ['call mcp__x__y [1]', 'call input must be an object'],
+  ['call {"a":1}', 'call needs a tool name'],
 ];
 
 describe('offline grammar: each instruction form becomes its call', () => {

@@ -8,6 +8,7 @@
 //   edit <path>: <old> => <new>    -> edit_file   { path, old, new }
 //   fetch <url>                    -> fetch_url   { url }
 //   task <agent>: <prompt>         -> task        { agent, prompt }
+//   call <tool> <json object>      -> <tool>      <the object> (any tool, MCP tools included)
 //   one of OFFLINE_PHRASES         -> bash        { command } (offline-phrases.ts)
 //
 // Word keywords are lower-case and must be followed by whitespace (so `reader x` is prose). In write
@@ -18,8 +19,9 @@ import { phraseCommand } from './offline-phrases';
 export type OfflineToolName = 'bash' | 'read_file' | 'list_files' | 'write_file' | 'edit_file' | 'fetch_url' | 'task';
 
 export interface OfflineCall {
-  toolName: OfflineToolName;
-  input: Record<string, string>;
+  /** One of OfflineToolName, or any tool named by a `call` line. */
+  toolName: string;
+  input: Record<string, unknown>;
   /** The instruction line as typed (trimmed), for messages about it. */
   line: string;
 }
@@ -76,6 +78,19 @@ const PARSERS: Record<string, LineParser> = {
     }
     if (old.trim() === '') return undefined;
     return { toolName: 'edit_file', input: { path, old: unescapeText(old), new: unescapeText(replacement) } };
+  },
+  // The generic form: the tool name, then a JSON object (its input). Anything else is prose.
+  call: (rest) => {
+    const match = /^(\S+)\s+(\{[\s\S]*\})$/.exec(rest);
+    if (!match) return undefined;
+    let input: unknown;
+    try {
+      input = JSON.parse(match[2]!);
+    } catch {
+      return undefined;
+    }
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+    return { toolName: match[1]!, input: input as Record<string, unknown> };
   },
   task: (rest) => {
     const parts = splitColon(rest);

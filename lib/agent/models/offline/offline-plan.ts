@@ -16,7 +16,7 @@ import { answerLine, HELP_TEXT, unavailableToolLine } from './offline-reply';
 
 export interface PlannedCall {
   toolName: string;
-  input: Record<string, string>;
+  input: Record<string, unknown>;
 }
 
 export interface OfflinePlan {

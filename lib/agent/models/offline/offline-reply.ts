@@ -18,6 +18,7 @@ export const HELP_TEXT = [
   '  edit <path>: <old> => <new>  replace text in a file (edit_file)',
   '  fetch <url>                  fetch a URL (fetch_url)',
   '  task <agent>: <prompt>       hand a task to a sub-agent (task)',
+  '  call <tool> <json object>    call any tool with that input (MCP tools too)',
   'A few phrases stand for a command: "Clean up old log files", "Deploy to staging", "Run the test suite".',
   'Example: "$ ls -la" or "read README.md".',
 ].join('\n');

@@ -1,0 +1,40 @@
+// The signed-in user's tokens made here (named "Claude Code ..."), with Revoke: a user who is not
+// an admin has no other page to revoke them on. Revoking one makes Claude Code's hook fail, which
+// blocks its calls (fail closed) until a new token is set.
+'use client';
+import { Button, Notice } from '@/components/ui';
+import { useRevokeToken, useTokens } from '@/lib/client/tokens';
+import { CLAUDE_CODE_TOKEN_PREFIX } from './token-name';
+
+export function ClaudeTokens() {
+  const tokens = useTokens();
+  const revoke = useRevokeToken();
+  const mine = (tokens.data ?? []).filter((t) => t.name.startsWith(CLAUDE_CODE_TOKEN_PREFIX));
+  if (tokens.isError) return <Notice tone="danger">Could not load your tokens: {tokens.error.message}</Notice>;
+  if (mine.length === 0) return null;
+  return (
+    <div className="connect-tokens">
+      <h3 className="connect-tokens__title">Your Claude Code tokens</h3>
+      <ul className="connect-tokens__list">
+        {mine.map((token) => (
+          <li key={token.id}>
+            <span>{token.name}</span>
+            <span className="connect-muted">
+              {token.lastUsedAt ? `last used ${new Date(token.lastUsedAt).toLocaleString()}` : 'not used yet'}
+            </span>
+            <Button
+              size="sm"
+              variant="danger"
+              disabled={revoke.isPending}
+              onClick={() => revoke.mutate(token.id)}
+              aria-label={`Revoke token ${token.name}`}
+            >
+              Revoke
+            </Button>
+          </li>
+        ))}
+      </ul>
+      {revoke.isError && <Notice tone="danger">Revoking failed: {revoke.error.message}</Notice>}
+    </div>
+  );
+}

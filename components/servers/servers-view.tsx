@@ -1,0 +1,28 @@
+// The Servers page: the config file's errors, every server, and the form to add one.
+'use client';
+import { Notice } from '@/components/ui';
+import { useServers } from '@/lib/client/servers';
+import { AddServerForm } from './add-server-form';
+import { ServerCard } from './server-card';
+import './servers.css';
+
+export function ServersView() {
+  const servers = useServers();
+  if (servers.isPending) return <p role="status">Loading servers…</p>;
+  if (servers.error) return <Notice tone="danger">{servers.error.message}</Notice>;
+  const { errors, servers: list } = servers.data;
+  return (
+    <div className="servers-view">
+      {errors.map((e) => (
+        <Notice key={`${e.server}/${e.field}`} tone="danger">
+          MCP server &quot;{e.server}&quot;: {e.field}: {e.message}
+        </Notice>
+      ))}
+      {list.length === 0 && <p>No MCP servers yet.</p>}
+      {list.map((server) => (
+        <ServerCard key={server.name} server={server} />
+      ))}
+      <AddServerForm />
+    </div>
+  );
+}

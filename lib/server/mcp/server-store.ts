@@ -1,0 +1,151 @@
+// Servers added on the Servers page: stored with their secrets encrypted, loaded into the catalog
+// at start, and changed through here (each change audited without its secrets). The file's
+// servers win: a stored server of the same name is ignored, and the file's are read-only.
+import { isHttp, parseServer, type ServerConfig } from '../../agent/tools/mcp/config';
+import type { Queries } from '../../db';
+import { AppError } from '../http/errors';
+import type { McpCatalog } from './catalog';
+import { decryptSecrets, encryptSecrets, mergeMasked } from './secrets';
+
+export interface ServerStoreContext {
+  q: Queries;
+  mcp: McpCatalog;
+  /** The encryption secret: GATEHOUSE_SECRET, else the session secret kept in the database. */
+  secret: string;
+  /** GATEHOUSE_MCP_UI_STDIO=1. */
+  allowStdio: boolean;
+}
+
+function split(config: ServerConfig): {
+  plain: Record<string, unknown>;
+  env?: Record<string, string>;
+  headers?: Record<string, string>;
+} {
+  if (isHttp(config)) {
+    const { headers, ...plain } = config;
+    return { plain, ...(headers ? { headers } : {}) };
+  }
+  const { env, ...plain } = config;
+  return { plain, ...(env ? { env } : {}) };
+}
+
+/** The stored config with its secrets, as the catalog runs it. */
+function join(
+  plain: Record<string, unknown>,
+  secrets: { env?: Record<string, string>; headers?: Record<string, string> },
+) {
+  return {
+    ...plain,
+    ...(secrets.env ? { env: secrets.env } : {}),
+    ...(secrets.headers ? { headers: secrets.headers } : {}),
+  } as ServerConfig;
+}
+
+/** Loads the stored servers into the catalog; one that no longer parses or decrypts is logged and skipped. */
+export async function loadStoredServers(
+  ctx: ServerStoreContext,
+  log: (line: string) => void = console.error,
+): Promise<void> {
+  for (const row of await ctx.q.mcp.listServers()) {
+    if (ctx.mcp.sourceOf(row.name) === 'file') continue;
+    try {
+      const parsed = parseServer(row.name, join(row.config, decryptSecrets(row.secrets, ctx.secret)));
+      if (!parsed.config) throw new Error(parsed.errors.map((e) => `${e.field}: ${e.message}`).join('; '));
+      if (!isHttp(parsed.config) && !ctx.allowStdio) throw new Error('a stdio server needs GATEHOUSE_MCP_UI_STDIO=1');
+      await ctx.mcp.putServer(row.name, parsed.config);
+    } catch (error) {
+      log(`[gatehouse] MCP server "${row.name}" (stored) not loaded: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** Adds or replaces a stored server. A field sent back as the mask keeps its stored value. */
+export async function putStoredServer(
+  ctx: ServerStoreContext,
+  name: string,
+  raw: unknown,
+  by: string,
+): Promise<boolean> {
+  if (ctx.mcp.sourceOf(name) === 'file')
+    throw new AppError(
+      'conflict:mcp_server_file',
+      409,
+      `MCP server "${name}" is defined in the config file and is read-only here`,
+    );
+  const parsed = parseServer(name, raw);
+  if (!parsed.config) {
+    const first = parsed.errors[0]!;
+    throw AppError.badRequest(
+      `Invalid server: ${first.field} ${first.message}`,
+      parsed.errors.map((e) => ({ path: e.field, message: e.message })),
+    );
+  }
+  if (!isHttp(parsed.config) && !ctx.allowStdio)
+    throw AppError.badRequest('stdio servers can be added here only with GATEHOUSE_MCP_UI_STDIO=1', [
+      {
+        path: 'command',
+        message:
+          'stdio servers run a command on the host: add them to the config file, or set GATEHOUSE_MCP_UI_STDIO=1',
+      },
+    ]);
+  const existing = await ctx.q.mcp.getServer({ name });
+  const stored = existing ? decryptSecrets(existing.secrets, ctx.secret) : {};
+  const { plain, env, headers } = split(parsed.config);
+  const secrets = { env: mergeMasked(env, stored.env), headers: mergeMasked(headers, stored.headers) };
+  const created = await ctx.q.transaction(async (tx) => {
+    const isNew = await tx.mcp.putServer({ name, config: plain, secrets: encryptSecrets(secrets, ctx.secret), by });
+    await tx.audit.recordAudit({
+      kind: isNew ? 'mcp_server_added' : 'mcp_server_changed',
+      decidedBy: by,
+      // Names of secrets only, never their values.
+      details: {
+        server: name,
+        config: plain,
+        env: Object.keys(secrets.env ?? {}),
+        headers: Object.keys(secrets.headers ?? {}),
+      },
+    });
+    return isNew;
+  });
+  await ctx.mcp.putServer(name, join(plain, secrets));
+  return created;
+}
+
+export async function deleteStoredServer(ctx: ServerStoreContext, name: string, by: string): Promise<void> {
+  if (ctx.mcp.sourceOf(name) === 'file')
+    throw new AppError(
+      'conflict:mcp_server_file',
+      409,
+      `MCP server "${name}" is defined in the config file and is read-only here`,
+    );
+  const deleted = await ctx.q.transaction(async (tx) => {
+    const gone = await tx.mcp.deleteServer({ name });
+    if (gone) await tx.audit.recordAudit({ kind: 'mcp_server_removed', decidedBy: by, details: { server: name } });
+    return gone;
+  });
+  if (!deleted) throw new AppError('not_found:mcp_server', 404, `No MCP server "${name}"`);
+  await ctx.mcp.removeServer(name);
+}
+
+/** Accepts a changed tool definition (the digest the administrator reviewed); audited. */
+export async function acceptDefinition(
+  ctx: ServerStoreContext,
+  input: { server: string; tool: string; digest: string; by: string },
+) {
+  const pins = await ctx.mcp.pins.list(input.server);
+  const before = pins.find((p) => p.tool === input.tool);
+  const accepted = await ctx.mcp.pins.accept(input);
+  if (!accepted || !before?.pending)
+    throw new AppError(
+      'conflict:mcp_definition',
+      409,
+      `No pending change of ${input.tool} with that digest (accepted already, or changed again)`,
+    );
+  await ctx.q.audit.recordAudit({
+    kind: 'mcp_definition_accepted',
+    decidedBy: input.by,
+    tool: `mcp__${input.server}__${input.tool}`,
+    details: { server: input.server, tool: input.tool, from: before.digest, to: input.digest },
+  });
+  await ctx.mcp.server(input.server)?.reload();
+}

@@ -1,0 +1,32 @@
+// The transport to one upstream server. stdio servers get a scrubbed environment (the SDK's short
+// default list: HOME, PATH, USER, ...) plus their configured `env`, never Gatehouse's own secrets;
+// their stderr goes to the server log line by line, prefixed with the server's name.
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isHttp, type ServerConfig } from '../../agent/tools/mcp/config';
+
+/** Longest stderr line kept in the log; a server printing megabytes cannot flood it. */
+const MAX_LOG_LINE = 2_000;
+
+export function createTransport(name: string, config: ServerConfig, log: (line: string) => void): Transport {
+  if (isHttp(config)) {
+    return new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: { ...config.headers } },
+    });
+  }
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args ?? [],
+    env: { ...getDefaultEnvironment(), ...config.env },
+    ...(config.cwd ? { cwd: config.cwd } : {}),
+    stderr: 'pipe',
+  });
+  let partial = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = (lines.pop() ?? '').slice(0, MAX_LOG_LINE);
+    for (const line of lines) if (line.trim() !== '') log(`[mcp:${name}] ${line.slice(0, MAX_LOG_LINE)}`);
+  });
+  return transport;
+}

@@ -1,0 +1,219 @@
+// One upstream MCP server: connects (at start or on first use), lists its tools through pinning,
+// refreshes on `notifications/tools/list_changed`, reconnects with backoff after a failure or a
+// disconnect, and calls tools with a per-call timeout. A call while the server is unavailable
+// fails at once with a clear error; a call is never retried (it may have run).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { ServerConfig } from '../../agent/tools/mcp/config';
+import { mcpToolName } from '../../agent/tools/mcp/naming';
+import { comparePin, pinnedPart, type PinnedDefinition } from '../../agent/tools/mcp/pin';
+import type { McpCallResult } from '../../agent/tools/mcp/result';
+import { riskFromAnnotations } from '../../agent/tools/mcp/risk';
+import type { McpCatalogTool } from '../../agent/tools/mcp/tool';
+import type { PinStore } from './pins';
+import { createTransport } from './transport';
+
+export type UpstreamState = 'idle' | 'connecting' | 'ready' | 'unavailable' | 'closed';
+
+export interface UpstreamTool {
+  info: McpCatalogTool;
+  validate: JsonSchemaValidator<unknown>;
+  /** Why calls are refused (a changed definition awaiting review); the info is then the pinned one. */
+  blocked?: string;
+}
+
+export interface UpstreamOptions {
+  name: string;
+  config: ServerConfig;
+  pins: PinStore;
+  log?: (line: string) => void;
+  connectTimeoutMs?: number;
+  callTimeoutMs?: number;
+  backoff?: { initialMs: number; maxMs: number };
+  /** After each successful listing (start, reconnect, list_changed). */
+  onToolsChanged?: () => void;
+}
+
+const validator = new AjvJsonSchemaValidator();
+/**
+ * The validator for a tool's input schema. `$schema` is dropped: servers announce drafts 07 and
+ * 2020-12 alike, and the validator knows one meta-schema; the keywords tools use mean the same.
+ */
+function compileSchema(schema: unknown): JsonSchemaValidator<unknown> {
+  const { $schema: _ignored, ...rest } = (schema ?? {}) as Record<string, unknown>;
+  return validator.getValidator(rest as never);
+}
+
+export const errorResult = (text: string): McpCallResult => ({ content: [{ type: 'text', text }], isError: true });
+
+export class Upstream {
+  state: UpstreamState = 'idle';
+  lastError?: string;
+  tools = new Map<string, UpstreamTool>();
+  /** Tools left out, and why (a schema the validator rejects). */
+  rejected: { tool: string; reason: string }[] = [];
+  private client?: Client;
+  private connecting?: Promise<void>;
+  private retry?: ReturnType<typeof setTimeout>;
+  private attempts = 0;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: UpstreamOptions) {
+    this.log = options.log ?? ((line) => console.error(line));
+  }
+
+  get name() {
+    return this.options.name;
+  }
+
+  get config() {
+    return this.options.config;
+  }
+
+  /** Connected, or connecting now when idle; throws at once while unavailable (a retry is scheduled). */
+  async ensure(): Promise<void> {
+    if (this.state === 'ready') return;
+    if (this.state === 'closed') throw new Error(`MCP server "${this.name}" is stopped`);
+    if (this.state === 'unavailable') throw new Error(`MCP server "${this.name}" is unavailable: ${this.lastError}`);
+    await (this.connecting ??= this.connect().finally(() => (this.connecting = undefined)));
+  }
+
+  /** Connects now, whatever the state (the Servers page's "test", a scheduled retry). */
+  async connect(): Promise<void> {
+    if (this.state === 'closed') return;
+    clearTimeout(this.retry);
+    this.state = 'connecting';
+    const client = new Client({ name: 'gatehouse', version: '0.1.0' }, { capabilities: {} });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      void this.refresh(client).catch((error) =>
+        this.log(`[mcp:${this.name}] tools refresh failed: ${(error as Error).message}`),
+      );
+    });
+    client.onclose = () => {
+      if (this.client !== client || this.state === 'closed') return;
+      this.client = undefined;
+      this.fail(new Error('the connection closed'));
+    };
+    try {
+      const transport = createTransport(this.name, this.options.config, this.log);
+      await client.connect(transport, { timeout: this.options.connectTimeoutMs ?? 10_000 });
+      this.client = client;
+      await this.refresh(client);
+      this.state = 'ready';
+      this.lastError = undefined;
+      this.attempts = 0;
+    } catch (error) {
+      void client.close().catch(() => undefined);
+      this.fail(error as Error);
+      throw new Error(`MCP server "${this.name}" is unavailable: ${this.lastError}`, { cause: error });
+    }
+  }
+
+  private fail(error: Error) {
+    this.state = 'unavailable';
+    this.lastError = error.message;
+    const { initialMs, maxMs } = this.options.backoff ?? { initialMs: 1_000, maxMs: 60_000 };
+    const delay = Math.min(maxMs, initialMs * 2 ** this.attempts++);
+    this.log(`[mcp:${this.name}] unavailable (${error.message}); retrying in ${delay} ms`);
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => void this.connect().catch(() => undefined), delay);
+    this.retry.unref?.();
+  }
+
+  /** Lists every page of tools and puts each through pinning. */
+  private async refresh(client: Client): Promise<void> {
+    const listed: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {}, {
+        timeout: this.options.connectTimeoutMs ?? 10_000,
+      });
+      listed.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor && listed.length < 10_000);
+    const pins = new Map((await this.options.pins.list(this.name)).map((p) => [p.tool, p]));
+    const tools = new Map<string, UpstreamTool>();
+    const rejected: { tool: string; reason: string }[] = [];
+    for (const tool of listed) {
+      const definition = pinnedPart(tool as PinnedDefinition);
+      const pinned = pins.get(tool.name);
+      const status = comparePin(pinned?.digest, definition);
+      if (status.status === 'new')
+        await this.options.pins.pin({ server: this.name, tool: tool.name, digest: status.digest, definition });
+      if (status.status === 'changed' && pinned?.pending?.digest !== status.digest)
+        await this.options.pins.markPending({ server: this.name, tool: tool.name, digest: status.digest, definition });
+      // A changed tool is shown as pinned, so its new text never reaches the model before review.
+      const shown = status.status === 'changed' ? pinned!.definition : definition;
+      try {
+        tools.set(tool.name, {
+          info: this.describe(shown),
+          validate: compileSchema(shown.inputSchema),
+          ...(status.status === 'changed'
+            ? {
+                blocked: `the definition of ${mcpToolName(this.name, tool.name)} changed on its server and awaits an administrator's review (Servers page)`,
+              }
+            : {}),
+        });
+      } catch (error) {
+        rejected.push({ tool: tool.name, reason: `input schema rejected: ${(error as Error).message}` });
+      }
+    }
+    this.tools = tools;
+    this.rejected = rejected;
+    this.options.onToolsChanged?.();
+  }
+
+  private describe(definition: PinnedDefinition): McpCatalogTool {
+    const config = this.options.config;
+    const annotations = (definition.annotations ?? {}) as Record<string, unknown>;
+    return {
+      name: mcpToolName(this.name, definition.name),
+      server: this.name,
+      upstreamName: definition.name,
+      description: definition.description ?? '',
+      inputSchema: (definition.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
+      annotations,
+      risk: riskFromAnnotations(annotations, config.trusted === true),
+      paramKinds: config.paramKinds?.[definition.name] ?? {},
+    };
+  }
+
+  /** Re-reads the pins after an administrator accepted a change. */
+  async reload(): Promise<void> {
+    if (this.client && this.state === 'ready') await this.refresh(this.client);
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+    try {
+      await this.ensure();
+    } catch (error) {
+      return errorResult((error as Error).message);
+    }
+    const entry = this.tools.get(tool);
+    if (!entry) return errorResult(`MCP server "${this.name}" has no tool "${tool}"`);
+    if (entry.blocked) return errorResult(`Refused: ${entry.blocked}.`);
+    const client = this.client!;
+    const timeout = this.options.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000;
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout });
+      return {
+        content: (result.content ?? []) as McpCallResult['content'],
+        ...(result.structuredContent ? { structuredContent: result.structuredContent as Record<string, unknown> } : {}),
+        ...(result.isError ? { isError: true } : {}),
+      };
+    } catch (error) {
+      const message = (error as Error).message;
+      return errorResult(`${mcpToolName(this.name, tool)} failed: ${message}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.state = 'closed';
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.close().catch(() => undefined);
+  }
+}
