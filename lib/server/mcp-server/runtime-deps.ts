@@ -10,6 +10,7 @@ import type { McpEndpointDeps } from './endpoint';
 import { loopbackKey } from './loopback';
 import { mcpSessionKey } from './session-id';
 import { builtinMcpTools, type McpExposedTool } from './tools';
+import { upstreamMcpTools } from './upstream-tools';
 import { withoutElicitationKey } from './token-settings';
 
 const PROGRESS_INTERVAL_MS = 10_000;
@@ -31,10 +32,14 @@ function create(rt: Runtime): McpEndpointDeps {
     return compiled.policy;
   };
   let builtins: Promise<McpExposedTool[]> | undefined;
-  const tools = () =>
-    (builtins ??= realpath(rt.config.workspace)
+  // The upstream tools are read from the catalog on every listing and call: its servers connect,
+  // reconnect and change their lists (pinning hides a changed tool until it is accepted).
+  const tools = async () => [
+    ...(await (builtins ??= realpath(rt.config.workspace)
       .catch(() => rt.config.workspace)
-      .then((workspace) => builtinMcpTools({ workspace, policy })));
+      .then((workspace) => builtinMcpTools({ workspace, policy })))),
+    ...upstreamMcpTools(rt.mcp),
+  ];
   return {
     gate: rt.external,
     sessionKey: mcpSessionKey(rt.sessionSecret),
