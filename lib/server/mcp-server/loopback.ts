@@ -43,3 +43,17 @@ export function isLoopbackCall(
   const given = Buffer.from(proof);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
+
+/**
+ * The agent's side: the proof for a call to an http upstream that is sent an Authorization header
+ * (only Gatehouse can check it; to any other server it is noise).
+ */
+export function loopbackMeta(secret: string) {
+  const key = loopbackKey(secret);
+  return (tool: string, args: Record<string, unknown>, config: object) => {
+    const authorization = Object.entries(
+      ('headers' in config ? (config.headers as Record<string, string>) : undefined) ?? {},
+    ).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+    return authorization ? { [LOOPBACK_META]: loopbackProof(key, tool, args, authorization) } : undefined;
+  };
+}
