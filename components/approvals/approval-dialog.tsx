@@ -7,6 +7,8 @@
 // N deny with the reason typed so far (letters not while typing in a field), Enter in the Reason
 // field denies with it, Escape closes the dialog without deciding (a banner reopens it).
 // Previous/Next pick another pending approval. One prompt per relay (keyed): each opens afresh.
+// Edit turns the parameters into an editor (edit-call.tsx); Approve Once then sends the edited call.
+// A call that needs several approvers shows who approved so far (quorum-status.tsx).
 'use client';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Button, Dialog, Notice, TextField } from '@/components/ui';
@@ -15,6 +17,9 @@ import { useApprovalStore } from '@/lib/client/chat/approval-store';
 import { useDecideRelay } from '@/lib/client/chat/relays';
 import type { GrantScope, RelayRequest, RelayResponse } from '@/lib/contract';
 import { AlwaysAllowPanel } from './always-allow-panel';
+import { EditCall } from './edit-call';
+import { QuorumStatus } from './quorum-status';
+import { useEditCheck } from './use-edit-check';
 import { ApprovalDetails, ApprovalHeadline } from './approval-details';
 import { APPROVE_ALL_LABEL, ApproveAllConfirm } from './approve-all';
 import { PendingBanner } from './pending-banner';
@@ -77,6 +82,16 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
   const [confirmingAll, setConfirmingAll] = useState(false);
   const headline = useRef<HTMLParagraphElement>(null);
   const { armed, isArmed, disarm } = useArmed();
+  const me = useMe().data?.username;
+  const progress = useApprovalStore((s) => s.progress[relay.id]);
+  // Another approver's edit: the approvals so far are of the edited call, so that is the call shown.
+  const shown = progress?.params ? { ...relay, params: progress.params, preview: undefined } : relay;
+  // Edit: undefined while not editing; `null` while the text is not a parameter object.
+  const [editing, setEditing] = useState<Record<string, unknown> | null>();
+  const editCheck = useEditCheck(relay, editing ?? undefined);
+  const editReady = editing === undefined || editCheck?.state === 'ok';
+  const approvedAlready = me !== undefined && (progress?.approvals ?? []).some((a) => a.by === me);
+  const editedParams = editing !== undefined && editCheck?.state === 'ok' ? { params: editCheck.params } : {};
   // Only those who may manage grants may edit a suggested rule or grant it to everyone.
   const canEditGrants = useMe().data?.permissions.includes('grants:manage') ?? false;
   const edited =
@@ -103,16 +118,20 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
     store.startSubmit(relay.id);
     decide.mutate({ relay, response });
   };
-  const approveOnce = () => send({ approved: true });
+  const approveOnce = () => {
+    if (!editReady || (approvedAlready && editing === undefined)) return;
+    send({ approved: true, ...editedParams });
+  };
   const deny = () => send({ approved: false, ...(reason.trim() ? { reason: reason.trim() } : {}) });
   const alwaysAllow = () => {
     if (!offerAlways) return;
     const empty = emptyPatterns(relay.suggestedRules, patterns);
     setErrors(empty);
     if (empty.length > 0) return;
-    if (!canEditGrants) return send({ approved: true, always: true });
+    if (!editReady) return;
+    if (!canEditGrants) return send({ approved: true, always: true, ...editedParams });
     const rules = editedRules(relay.suggestedRules, patterns);
-    send({ approved: true, always: true, scope, ...(rules.length > 0 ? { rule: rules } : {}) });
+    send({ approved: true, always: true, scope, ...(rules.length > 0 ? { rule: rules } : {}), ...editedParams });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
@@ -160,8 +179,21 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
               autoComplete="off"
             />
             <div className="approval-actions">
-              <Button variant="primary" onClick={approveOnce} disabled={blocked} aria-keyshortcuts="Y">
-                Approve Once
+              <Button
+                variant="primary"
+                onClick={approveOnce}
+                disabled={blocked || !editReady || (approvedAlready && editing === undefined)}
+                aria-keyshortcuts="Y"
+              >
+                {editing === undefined ? 'Approve Once' : 'Approve Edited'}
+              </Button>
+              <Button
+                variant="ghost"
+                onClick={() => setEditing(editing === undefined ? { ...shown.params } : undefined)}
+                disabled={blocked}
+                aria-expanded={editing !== undefined}
+              >
+                {editing === undefined ? 'Edit' : 'Cancel Edit'}
               </Button>
               {showAlways && (
                 <Button onClick={alwaysAllow} disabled={blocked || !offerAlways} aria-keyshortcuts="A">
@@ -197,7 +229,16 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
       </div>
       <QueueNotice />
       {failure && <Notice tone="danger">Could not send the decision: {failure}. Try again.</Notice>}
-      <ApprovalDetails relay={relay} />
+      <QuorumStatus relay={relay} progress={progress} me={me} />
+      <ApprovalDetails relay={shown} />
+      {editing !== undefined && (
+        <EditCall
+          relay={shown}
+          params={editing ?? shown.params}
+          onChange={(params) => setEditing(params ?? null)}
+          check={editing === null ? undefined : editCheck}
+        />
+      )}
       <AlwaysAllowPanel
         relay={relay}
         verdict={verdict}

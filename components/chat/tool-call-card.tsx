@@ -45,6 +45,15 @@ export function ToolCallCard({ item }: { item: ToolItem }) {
         )}
       </div>
       {item.params !== undefined && <JsonView value={item.params} label={`${item.tool} parameters`} />}
+      {item.editedParams && (
+        <div className="tool-card__edited">
+          <strong>Edited by an approver:</strong>
+          <JsonView value={item.editedParams} label={`${item.tool} edited parameters`} />
+        </div>
+      )}
+      {item.progress && item.status === 'waiting for approval' && (
+        <p className="tool-card__reason">{`${item.progress.approvals.length} of ${item.progress.needed} approvals: ${item.progress.approvals.map((a) => a.by).join(', ')}`}</p>
+      )}
       {reason && (
         <p className="tool-card__reason">
           <strong>{item.status === 'expired' ? 'Expired: ' : 'Denied: '}</strong>

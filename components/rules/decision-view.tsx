@@ -2,6 +2,7 @@
 // decision of each part (a compound command is as strict as its strictest part).
 import { Badge, Revealed, Table } from '@/components/ui';
 import { ruleName } from '@/lib/client/policy-edit';
+import { approvalRequirement, DEFAULT_APPROVER_ROLES } from '@/lib/policy/approvals';
 import type { Decision, Policy, RuleRef } from '@/lib/policy/types';
 import { REASON_LABELS } from './constants';
 
@@ -18,6 +19,7 @@ export function decidingRule(decision: Decision): RuleRef | undefined {
 export function DecisionView({ decision, policy }: { decision: Decision; policy: Policy }) {
   const deciding = decidingRule(decision);
   const overridden = !deciding && decision.rule;
+  const quorum = approvalRequirement(policy, decision);
   return (
     <section className="rules-decision" aria-labelledby="decision-heading" aria-live="polite">
       <h3 id="decision-heading" className="rules-decision__title">
@@ -45,6 +47,12 @@ export function DecisionView({ decision, policy }: { decision: Decision; policy:
       <p className="rules-note">
         <Revealed text={decision.explanation} />
       </p>
+      {quorum && (
+        <p className="rules-note">
+          <strong>{`Needs ${quorum.count} approvals`}</strong>
+          {` from different people (${(quorum.roles ?? DEFAULT_APPROVER_ROLES).join(' or ')}); one denial denies it.`}
+        </p>
+      )}
       {decision.parts && decision.parts.length > 0 && (
         <Table caption="Decision of each part">
           <thead>

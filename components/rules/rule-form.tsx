@@ -92,6 +92,26 @@ export function RuleForm({ title, initial, onSave, onCancel }: RuleFormProps) {
           hint="How long an ask waits before it is denied."
           onChange={(e) => set({ timeoutS: e.target.value })}
         />
+        {values.action === 'ask' && (
+          <>
+            <TextField
+              label="Approvals needed"
+              inputMode="numeric"
+              value={values.approvals}
+              error={errors.approvals}
+              hint="People who must approve (1 to 5); one denial denies."
+              onChange={(e) => set({ approvals: e.target.value })}
+            />
+            <TextField
+              label="Roles that may approve"
+              value={values.approvalRoles}
+              error={errors.approvalRoles}
+              hint="Comma-separated (admin, approver, user); empty: approver or admin."
+              onChange={(e) => set({ approvalRoles: e.target.value })}
+              autoComplete="off"
+            />
+          </>
+        )}
         <TextField
           label="Rule ID"
           value={values.id}

@@ -89,6 +89,9 @@ export function RuleRow({ rule, index, deciding, disabled, onEdit, onDelete }: R
         ) : (
           `${rule.timeoutS} s${rule.onTimeout ? ', then deny' : ''}`
         )}
+        {rule.approvals && rule.approvals.count > 1 && (
+          <div className="rules-muted">{`needs ${rule.approvals.count} approvers${rule.approvals.roles ? ` (${rule.approvals.roles.join(', ')})` : ''}`}</div>
+        )}
       </td>
       <td>
         <div className="rules-row__actions">

@@ -431,6 +431,28 @@ export const ROWS: Row[] = [
       },
     }),
   },
+  // The dialog's live check of an edited call changes nothing: whoever may decide the relay asks it.
+  {
+    route: 'POST /api/chat/relay/:id/edit-check',
+    what: "a relay of the user's own waiting run",
+    access: 'relays:decide:own',
+    expect: signedIn(200),
+    request: (w) => ({
+      path: `/api/chat/relay/${w.userWaiting.relayId}/edit-check`,
+      data: { sessionId: w.userWaiting.sessionId, params: { command: 'echo edited' } },
+    }),
+  },
+  {
+    route: 'POST /api/chat/relay/:id/edit-check',
+    what: "a relay of another user's run",
+    access: 'relays:decide:own',
+    expect: { anonymous: 401, user: 403, approver: 200, admin: 200 },
+    codes: { user: 'forbidden:relays:decide:any' },
+    request: (w) => ({
+      path: `/api/chat/relay/${w.otherWaiting.relayId}/edit-check`,
+      data: { sessionId: w.otherWaiting.sessionId, params: { command: 'echo edited' } },
+    }),
+  },
   {
     // 403 here, not 404: whoever names the relay and its session knows it exists (docs/AUTH.md).
     route: 'POST /api/chat/relay/:id',

@@ -83,6 +83,7 @@ describe('the decide client in an AI SDK tool', () => {
     }
     await server.rt().runs.decideChecked(relayId!, { approved: true }, 'someone');
     expect(await result).toBe('ran touch y');
+    expect(run).toHaveBeenCalledOnce();
   });
 
   it('denies when Gatehouse is unreachable or refuses the token', async () => {

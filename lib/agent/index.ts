@@ -11,6 +11,7 @@ export {
   type ToolApproval,
 } from './approval';
 export { MemoryGrantStore, type GrantStore } from './session';
+export { EditRefusedError, type EditCheck, type EditIssue } from './loop/edit';
 export type { CallResult, ExecutionLog, PendingRelays, ResumePoint } from './loop/context';
 export { checkpointedResults } from './loop/results';
 export { suggestAlwaysAllow } from './loop/suggest';

@@ -25,6 +25,10 @@ export interface RuleFormValues {
   /** As typed; empty means no timeout. */
   timeoutS: string;
   once: boolean;
+  /** Ask rules: how many people must approve, as typed (empty or 1: one). */
+  approvals: string;
+  /** Ask rules with approvals: the roles that count, comma-separated (empty: approver or admin). */
+  approvalRoles: string;
   /** Not editable in the form, but kept so an edit does not drop it. */
   onTimeout?: 'deny';
 }
@@ -48,6 +52,8 @@ export function emptyValues(): RuleFormValues {
     conditions: [],
     timeoutS: '',
     once: false,
+    approvals: '',
+    approvalRoles: '',
   };
 }
 
@@ -62,6 +68,8 @@ export function ruleToValues(rule: Rule): RuleFormValues {
     conditions: (rule.when ?? []).map((c) => ({ key: c.key, op: c.op, value: c.value })),
     timeoutS: rule.timeoutS === undefined ? '' : String(rule.timeoutS),
     once: rule.once === true,
+    approvals: rule.approvals ? String(rule.approvals.count) : '',
+    approvalRoles: rule.approvals?.roles?.join(', ') ?? '',
     ...(rule.onTimeout ? { onTimeout: rule.onTimeout } : {}),
   };
 }
@@ -95,6 +103,18 @@ export function valuesToRule(values: RuleFormValues): ValuesResult {
   if (timeoutS !== undefined && !errors.timeoutS) candidate.timeoutS = timeoutS;
   if (values.onTimeout) candidate.onTimeout = values.onTimeout;
   if (values.once) candidate.once = true;
+  const approvals = values.approvals.trim();
+  if (approvals !== '' && approvals !== '1') {
+    const count = Number(approvals);
+    if (!Number.isInteger(count)) errors.approvals = 'Enter a whole number of people (1 to 5)';
+    else {
+      const roles = values.approvalRoles
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean);
+      candidate.approvals = { count, ...(roles.length > 0 ? { roles } : {}) };
+    }
+  }
 
   const parsed = RuleSchema.safeParse(candidate);
   if (!parsed.success) {
@@ -132,6 +152,8 @@ export function fieldErrors(issues: readonly Issue[], prefix: string, values: Ru
       add(`conditions.${second}.${third === 'key' || third === 'op' ? third : 'value'}`, issue.message);
     } else if (head && ['id', 'description', 'action', 'tool', 'agent', 'timeoutS'].includes(head)) {
       add(head, issue.message);
+    } else if (head === 'approvals') {
+      add(second === 'roles' ? 'approvalRoles' : 'approvals', issue.message);
     } else {
       add('form', issue.message);
     }

@@ -8,9 +8,12 @@ import { ModeSchema } from '../policy/types';
 import {
   DecisionSchema,
   GrantScopeSchema,
+  EditedParamsSchema,
+  RelayApprovalSchema,
   RelayOutcomeStatusSchema,
   RelayRequestSchema,
   type RelayOutcome,
+  type RelayProgress,
   type RelayResponse,
 } from './relay';
 
@@ -46,6 +49,21 @@ export const RelayResolvedEventSchema = z.object({
   always: z.boolean().optional(),
   /** With `always`: whom the grant covers. Absent in events stored before it was recorded. */
   scope: GrantScopeSchema.optional(),
+  /** Edit, then approve: the call as it runs (the `tool_call` event holds the agent's original). */
+  params: EditedParamsSchema.optional(),
+  /** A relay that needed several approvers: who approved. */
+  approvals: z.array(RelayApprovalSchema).optional(),
+});
+
+/** A relay that needs several approvers got one and is still pending: who so far, and the edited call if any. */
+export const RelayProgressEventSchema = z.object({
+  type: z.literal('relay_progress'),
+  ...origin,
+  relayId: z.string(),
+  toolCallId: z.string(),
+  approvals: z.array(RelayApprovalSchema),
+  needed: z.number().int(),
+  params: EditedParamsSchema.optional(),
 });
 
 export const ToolResultEventSchema = z.object({
@@ -102,6 +120,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   ToolCallEventSchema,
   RelayEventSchema,
   RelayResolvedEventSchema,
+  RelayProgressEventSchema,
   ToolResultEventSchema,
   ErrorEventSchema,
   AgentStartEventSchema,
@@ -126,6 +145,7 @@ export type TextEvent = z.infer<typeof TextEventSchema>;
 export type ToolCallEvent = z.infer<typeof ToolCallEventSchema>;
 export type RelayEvent = z.infer<typeof RelayEventSchema>;
 export type RelayResolvedEvent = z.infer<typeof RelayResolvedEventSchema>;
+export type RelayProgressEvent = z.infer<typeof RelayProgressEventSchema>;
 export type ToolResultEvent = z.infer<typeof ToolResultEventSchema>;
 export type ErrorEvent = z.infer<typeof ErrorEventSchema>;
 export type AgentStartEvent = z.infer<typeof AgentStartEventSchema>;
@@ -143,7 +163,15 @@ export type RunEventType = RunEvent['type'];
 export type LoggedEvent = RunEvent & { seq: number };
 
 /** The library's relay event: answer it right there with `respond` (the seed design's callback). */
-export type LiveRelayEvent = RelayEvent & { respond(response: RelayResponse): Promise<RelayOutcome> };
+export type LiveRelayEvent = RelayEvent & {
+  /** Approve (optionally with edited `params`) or deny. A relay that needs several approvers takes `respondAs`. */
+  respond(response: RelayResponse): Promise<RelayOutcome>;
+  /** A named person's decision, which counts toward a relay that needs several approvers. */
+  respondAs(
+    approver: { user: string; role: string },
+    response: RelayResponse,
+  ): Promise<{ status: 'decided'; outcome: RelayOutcome } | { status: 'partial'; progress: RelayProgress }>;
+};
 /** What `agent.invoke()` yields. */
 export type AgentEvent = Exclude<z.infer<typeof AgentEventSchema>, RelayEvent> | LiveRelayEvent;
 export type AgentEventType = AgentEvent['type'];

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import {
   ActionSchema,
+  MAX_APPROVALS,
   RiskSchema,
   RuleSchema,
   type AlwaysAllowVerdict,
@@ -52,6 +53,20 @@ export const AlwaysAllowVerdictSchema = z.custom<AlwaysAllowVerdict>(
   },
 );
 
+/** An ask rule's `approvals` as a relay carries it (roles default to approver and admin). */
+export const ApprovalRequirementSchema = z.object({
+  count: z.number().int().min(1).max(MAX_APPROVALS),
+  roles: z.array(z.string()).optional(),
+});
+export type ApprovalRequirementDto = z.infer<typeof ApprovalRequirementSchema>;
+
+/** One person's approval of a relay that needs several. */
+export const RelayApprovalSchema = z.object({ by: z.string(), role: z.string(), at: z.number() });
+export type RelayApproval = z.infer<typeof RelayApprovalSchema>;
+
+/** The call's parameters as a human edited them before approving (the tool stays the relay's). */
+export const EditedParamsSchema = z.record(z.string(), z.unknown());
+
 export const RelayRequestSchema = z.object({
   id: z.string(),
   kind: z.literal('permission'),
@@ -78,6 +93,8 @@ export const RelayRequestSchema = z.object({
   autoApprove: z.boolean().optional(),
   /** A diff for file writes and edits. */
   preview: z.unknown().optional(),
+  /** More than one approver (the ask rule's `approvals`): how many distinct people, with which roles. */
+  approvals: ApprovalRequirementSchema.optional(),
   /** The question as text, e.g. `Run 'bash' with arguments {"command":"ls"}?`. */
   prompt: z.string(),
   createdAt: z.number(),
@@ -100,6 +117,12 @@ export const RelayResponseSchema = z.object({
   rule: z.union([RuleSchema, z.array(RuleSchema).min(1).max(20)]).optional(),
   /** Who the grant applies to: this session (default) or everyone. */
   scope: GrantScopeSchema.optional(),
+  /**
+   * Edit, then approve: the parameters the tool runs with instead of the agent's (validated against
+   * the tool's schema and evaluated again by the policy before anything is recorded). On a recorded
+   * outcome this is the call that ran; outside runs (hooks, MCP) read it from there too.
+   */
+  params: EditedParamsSchema.optional(),
 });
 export type RelayResponse = z.infer<typeof RelayResponseSchema>;
 
@@ -117,6 +140,8 @@ export const RelayOutcomeSchema = z.object({
   reason: z.string().optional(),
   decidedBy: z.string(),
   decidedAt: z.number(),
+  /** A relay that needed several approvers: every approval counted, in order. */
+  approvals: z.array(RelayApprovalSchema).optional(),
 });
 export type RelayOutcome = z.infer<typeof RelayOutcomeSchema>;
 
@@ -124,4 +149,14 @@ export type RelayOutcome = z.infer<typeof RelayOutcomeSchema>;
 export interface RelayRecord {
   request: RelayRequest;
   outcome?: RelayOutcome;
+  /** While pending, a relay that needs several approvers: the approvals so far, and the edited call they approve if any. */
+  progress?: RelayProgress;
+}
+
+/** A quorum relay still pending after an approval: who approved so far and how many are needed in all. */
+export interface RelayProgress {
+  approvals: RelayApproval[];
+  needed: number;
+  /** The call as edited by an approver (the approvals so far are of this call). */
+  params?: Record<string, unknown>;
 }

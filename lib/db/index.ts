@@ -36,6 +36,7 @@ export {
   type RelayAccess,
   type RelayDecisionRow,
 } from './relays';
+export { relayQuorumQueries, needsQuorum, type RelayQuorumQueries, type QuorumApprovalResult } from './relay-quorum';
 export { toolExecutionQueries, type ToolExecutionQueries, type ToolCallKey } from './tool-executions';
 export {
   shadowQueries,

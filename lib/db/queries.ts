@@ -10,6 +10,7 @@ import { mcpQueries } from './mcp';
 import { messageQueries } from './messages';
 import { policyQueries } from './policies';
 import { relayQueries } from './relays';
+import { relayQuorumQueries } from './relay-quorum';
 import { runQueries } from './runs';
 import { sessionQueries } from './sessions';
 import { settingQueries } from './settings';
@@ -30,6 +31,7 @@ function modules(db: Database, credentials: CredentialChanges, credentialsChange
     messages: messageQueries(db),
     events: eventQueries(db),
     relays: relayQueries(db),
+    quorum: relayQuorumQueries(db),
     toolExecutions: toolExecutionQueries(db),
     policies: policyQueries(db),
     shadow: shadowQueries(db),

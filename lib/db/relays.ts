@@ -43,7 +43,9 @@ export type ResolveRelayResult =
   | { ok: true; relay: RelayDecisionRow; claimed?: boolean }
   | { ok: false; reason: 'not_found'; current?: undefined }
   /** `current` is the recorded outcome: someone else's decision, or the expiry. */
-  | { ok: false; reason: 'already_decided' | 'expired'; current: RelayRow };
+  | { ok: false; reason: 'already_decided' | 'expired'; current: RelayRow }
+  /** An approval of a relay that needs several approvers, which only their count approves (relay-quorum.ts): still pending. */
+  | { ok: false; reason: 'needs_quorum'; current: RelayRow };
 
 const decisionColumns = {
   id: relays.id,
@@ -86,7 +88,15 @@ function settleDecision(db: Database, v: Slots<DecisionValues>) {
         decidedBy: sql`${v.decidedBy}`,
         decidedAt: sql`now()`,
       })
-      .where(and(sql`${relays.id} = ${v.id}`, isPending(), notExpired()))
+      .where(
+        and(
+          sql`${relays.id} = ${v.id}`,
+          isPending(),
+          notExpired(),
+          // A relay that needs several approvers is approved only by their count (relay-quorum.ts).
+          sql`(${v.status} <> 'approved' OR COALESCE((${relays.request}->'approvals'->>'count')::int, 1) <= 1)`,
+        ),
+      )
       // Not the request (a few KB of JSON): on the decision path, every statement counts.
       .returning(decisionColumns)
       .getSQL()
@@ -267,6 +277,7 @@ export function relayQueries(db: Database) {
       }
       const current = (await expireRelay({ id })) ?? (await getRelay({ id }));
       if (!current) return { ok: false, reason: 'not_found' };
+      if (current.status === 'pending') return { ok: false, reason: 'needs_quorum', current };
       return { ok: false, reason: current.status === 'expired' ? 'expired' : 'already_decided', current };
     },
 

@@ -439,3 +439,36 @@ export const mcpToolPins = pgTable(
 
 export type McpServerRow = typeof mcpServers.$inferSelect;
 export type McpToolPinRow = typeof mcpToolPins.$inferSelect;
+
+// ---- Relays that need several approvers (issue 23: edit and quorum) --------------------------
+// A relay whose ask rule requires `approvals.count` > 1 people stays pending until that many
+// distinct people approved. The tally row is what makes counting atomic across instances: each
+// approval bumps it with one upsert (row-locked, re-read at its latest version), and the approval
+// that reaches `needed` settles the relay in the same statement.
+
+/** The running tally of a pending relay that needs several approvers; `params`: the edited call they approve. */
+export const relayQuorums = pgTable('relay_quorums', {
+  relayId: text('relay_id')
+    .primaryKey()
+    .references(() => relays.id, { onDelete: 'cascade' }),
+  approvals: integer('approvals').notNull(),
+  needed: integer('needed').notNull(),
+  params: jsonb('params').$type<JsonObject>(),
+});
+
+/** Every approval counted toward a relay's quorum: one per person (the unique key refuses a second). */
+export const relayApprovals = pgTable(
+  'relay_approvals',
+  {
+    relayId: text('relay_id')
+      .notNull()
+      .references(() => relays.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull(),
+    role: text('role').notNull(),
+    at: at('at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('relay_approvals_relay_user_idx').on(t.relayId, t.userId)],
+);
+
+export type RelayQuorumRow = typeof relayQuorums.$inferSelect;
+export type RelayApprovalRow = typeof relayApprovals.$inferSelect;

@@ -38,6 +38,9 @@ export const ConditionSchema = z
   .strict();
 export type Condition = z.infer<typeof ConditionSchema>;
 
+/** The most approvals a rule may require. */
+export const MAX_APPROVALS = 5;
+
 export const RuleSchema = z
   .object({
     id: z.string().min(1).max(200).optional(),
@@ -58,10 +61,25 @@ export const RuleSchema = z
       .max(7 * 24 * 3600)
       .optional(),
     onTimeout: z.literal('deny').optional(),
+    /**
+     * Ask rules only: how many distinct people must approve, and with which roles (names checked by
+     * the server against its roles; default approver or admin). A single denial denies.
+     */
+    approvals: z
+      .object({
+        count: z.number().int().min(1).max(MAX_APPROVALS),
+        roles: z.array(z.string().min(1).max(50)).min(1).max(10).optional(),
+      })
+      .strict()
+      .optional(),
     /** Only meaningful for allow rules and grants: consumed by the caller the first time it decides a call. */
     once: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .refine((rule) => rule.approvals === undefined || rule.action === 'ask', {
+    message: 'only an ask rule may require approvals',
+    path: ['approvals'],
+  });
 export type Rule = z.infer<typeof RuleSchema>;
 export type RuleInput = z.input<typeof RuleSchema>;
 

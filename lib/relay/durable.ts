@@ -6,17 +6,24 @@ import { isRunDetached, RelayAlreadyResolvedError, RelayNotFoundError } from './
 import type { RelayStore } from './store';
 import type {
   ApprovalClaim,
+  Approver,
   RelayBroker,
+  RelayProgress,
   RelayFilter,
   RelayOutcome,
   RelayRecord,
   RelayRequest,
   RelayResponse,
+  Resolution,
 } from './types';
 
 interface Waiter {
   wake(outcome: RelayOutcome): void;
+  progress(progress: RelayProgress): void;
 }
+
+/** What tells two progress reports apart (approvals are only added, or reset by an edit). */
+const progressKey = (p: RelayProgress) => JSON.stringify([p.approvals.map((a) => a.by), p.params ?? null]);
 
 export interface DurableBrokerOptions {
   now?: () => number;
@@ -41,14 +48,24 @@ export class DurableRelayBroker implements RelayBroker {
     await this.store.insert(request, options);
   }
 
-  async wait(id: string, options: { signal?: AbortSignal } = {}): Promise<RelayOutcome> {
+  async wait(
+    id: string,
+    options: { signal?: AbortSignal; onProgress?: (progress: RelayProgress) => void } = {},
+  ): Promise<RelayOutcome> {
     const record = await this.store.get(id);
     if (!record) throw new RelayNotFoundError(id);
     if (record.outcome) return record.outcome;
     return new Promise<RelayOutcome>((resolve) => {
       let done = false;
+      let seen = record.progress ? progressKey(record.progress) : '';
       const timers: ReturnType<typeof setTimeout>[] = [];
       const waiter: Waiter = {
+        progress: (progress) => {
+          const key = progressKey(progress);
+          if (done || key === seen) return;
+          seen = key;
+          options.onProgress?.(progress);
+        },
         wake: (outcome) => {
           if (done) return;
           done = true;
@@ -105,20 +122,41 @@ export class DurableRelayBroker implements RelayBroker {
   }
 
   async resolve(id: string, response: RelayResponse, decidedBy = 'user', claim?: ApprovalClaim): Promise<RelayOutcome> {
-    const outcome: RelayOutcome = {
-      status: response.approved ? 'approved' : 'denied',
-      response,
-      decidedBy,
-      decidedAt: this.now(),
-      ...(response.approved ? {} : { reason: response.reason?.trim() || 'Denied by the user' }),
-    };
+    const outcome = this.outcomeOf(response, decidedBy);
     const result = await this.store.settle(id, outcome, claim);
+    if (result.ok === 'partial')
+      throw new Error('A relay needing several approvers counted an approval without a person');
     if (!result.ok) {
       this.wake(id, result.current);
       throw new RelayAlreadyResolvedError(id, result.current);
     }
     this.wake(id, result.outcome);
     return result.outcome;
+  }
+
+  async decide(id: string, response: RelayResponse, approver: Approver, claim?: ApprovalClaim): Promise<Resolution> {
+    const outcome = this.outcomeOf(response, approver.user);
+    const result = await this.store.settle(id, outcome, claim, approver);
+    if (result.ok === 'partial') {
+      for (const waiter of [...(this.waiters.get(id) ?? [])]) waiter.progress(result.progress);
+      return { status: 'partial', progress: result.progress };
+    }
+    if (!result.ok) {
+      this.wake(id, result.current);
+      throw new RelayAlreadyResolvedError(id, result.current);
+    }
+    this.wake(id, result.outcome);
+    return { status: 'decided', outcome: result.outcome };
+  }
+
+  private outcomeOf(response: RelayResponse, decidedBy: string): RelayOutcome {
+    return {
+      status: response.approved ? 'approved' : 'denied',
+      response,
+      decidedBy,
+      decidedAt: this.now(),
+      ...(response.approved ? {} : { reason: response.reason?.trim() || 'Denied by the user' }),
+    };
   }
 
   get(id: string): Promise<RelayRecord | undefined> {
@@ -170,12 +208,13 @@ export class DurableRelayBroker implements RelayBroker {
     if (!this.waiters.has(id)) return;
     const record = await this.store.get(id).catch(() => undefined);
     if (record?.outcome) this.wake(id, record.outcome);
+    else if (record?.progress) for (const waiter of [...(this.waiters.get(id) ?? [])]) waiter.progress(record.progress);
   }
 
   private async trySettle(id: string, outcome: RelayOutcome) {
     try {
       const result = await this.store.settle(id, outcome);
-      this.wake(id, result.ok ? result.outcome : result.current);
+      if (result.ok !== 'partial') this.wake(id, result.ok ? result.outcome : result.current);
       return result;
     } catch {
       // Storage unreachable: the waiter keeps waiting and the poll retries; nothing is executed.

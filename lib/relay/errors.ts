@@ -22,6 +22,27 @@ export class RelayAlreadyResolvedError extends Error {
 }
 
 /**
+ * An approval that cannot count toward a relay needing several approvers: it came without a person
+ * (a handler, Auto-approve, approve-all, a grant), or from someone who already approved it. The
+ * relay stays pending.
+ */
+export class RelayQuorumError extends Error {
+  readonly code: 'conflict:relay_quorum' | 'conflict:relay_same_approver';
+  constructor(
+    readonly relayId: string,
+    readonly why: 'needs_people' | 'same_approver',
+  ) {
+    super(
+      why === 'same_approver'
+        ? `You have already approved relay ${relayId}: it needs another person's approval`
+        : `Relay ${relayId} needs the approval of several people; only a person's approval counts`,
+    );
+    this.code = why === 'same_approver' ? 'conflict:relay_same_approver' : 'conflict:relay_quorum';
+    this.name = 'RelayQuorumError';
+  }
+}
+
+/**
  * The abort reason of a run stopped here without ending it (its lease was lost, or this process is
  * shutting down): its waits end locally and nothing is settled, because another instance (or this
  * one after a restart) continues the run and its relays stay open.

@@ -1,9 +1,9 @@
 // In-memory relays: a RelayStore in a Map, and the broker over it. One process, no durability;
 // exactly-once holds because JavaScript settles one relay at a time and the first one wins.
 import { DurableRelayBroker } from './durable';
-import { RelayNotFoundError } from './errors';
+import { RelayNotFoundError, RelayQuorumError } from './errors';
 import type { RelayStore, ResolveResult } from './store';
-import type { ApprovalClaim, RelayFilter, RelayOutcome, RelayRecord, RelayRequest } from './types';
+import type { ApprovalClaim, Approver, RelayFilter, RelayOutcome, RelayRecord, RelayRequest } from './types';
 
 export class MemoryRelayStore implements RelayStore {
   private readonly records = new Map<string, RelayRecord>();
@@ -27,7 +27,7 @@ export class MemoryRelayStore implements RelayStore {
     return this.records.get(id);
   }
 
-  async settle(id: string, outcome: RelayOutcome, claim?: ApprovalClaim): Promise<ResolveResult> {
+  async settle(id: string, outcome: RelayOutcome, claim?: ApprovalClaim, approver?: Approver): Promise<ResolveResult> {
     // Nothing here records executions: the executor claims the call itself.
     claim?.done(false);
     const record = this.records.get(id);
@@ -38,8 +38,29 @@ export class MemoryRelayStore implements RelayStore {
       record.outcome = { status: 'expired', reason: 'Approval timeout', decidedBy: 'system', decidedAt: this.now() };
       return { ok: false, current: record.outcome };
     }
+    const needed = record.request.approvals?.count ?? 1;
+    if (outcome.status === 'approved' && needed > 1) return this.count(record, outcome, needed, approver);
     record.outcome = outcome;
     return { ok: true, outcome };
+  }
+
+  /** One person's approval of a relay that needs several (see RelayStore.settle). */
+  private count(record: RelayRecord, outcome: RelayOutcome, needed: number, approver?: Approver): ResolveResult {
+    if (!approver) throw new RelayQuorumError(record.request.id, 'needs_people');
+    const edited = outcome.response?.params;
+    const so = edited ? { approvals: [], needed } : (record.progress ?? { approvals: [], needed });
+    if (so.approvals.some((a) => a.by === approver.user))
+      throw new RelayQuorumError(record.request.id, 'same_approver');
+    const params = edited ?? record.progress?.params;
+    const approvals = [...so.approvals, { by: approver.user, role: approver.role, at: this.now() }];
+    if (approvals.length < needed) {
+      record.progress = { approvals, needed, ...(params ? { params } : {}) };
+      return { ok: 'partial', progress: record.progress };
+    }
+    const response = outcome.response ? { ...outcome.response, ...(params ? { params } : {}) } : undefined;
+    record.outcome = { ...outcome, ...(response ? { response } : {}), approvals };
+    delete record.progress;
+    return { ok: true, outcome: record.outcome };
   }
 
   async listPending(filter: RelayFilter = {}): Promise<RelayRequest[]> {

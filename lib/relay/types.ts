@@ -1,11 +1,13 @@
 // Pending approvals ("relays"): what the agent loop registers when the policy says ask, and what a
 // human's decision looks like. The broker interface is what the server backs with the database;
 // nothing here knows about HTTP, SQL or React.
-import type { RelayOutcome, RelayRecord, RelayRequest, RelayResponse } from '../contract';
+import type { RelayOutcome, RelayProgress, RelayRecord, RelayRequest, RelayResponse } from '../contract';
 
 // The shapes are the contract's (lib/contract/relay.ts): the same records cross every boundary.
 export type {
+  RelayApproval,
   RelayOutcome,
+  RelayProgress,
   RelayOutcomeStatus,
   RelayRecord,
   RelayRequest,
@@ -26,6 +28,18 @@ export interface ApprovalClaim {
   done(claimed: boolean): void;
 }
 
+/**
+ * A person approving a relay that needs several approvers (the server checked their role against
+ * the rule's). Only such approvals count toward the quorum.
+ */
+export interface Approver {
+  user: string;
+  role: string;
+}
+
+/** `partial`: the approval counted and the relay is still pending (more approvals needed). */
+export type Resolution = { status: 'decided'; outcome: RelayOutcome } | { status: 'partial'; progress: RelayProgress };
+
 export interface RelayFilter {
   runId?: string;
   sessionId?: string;
@@ -39,12 +53,20 @@ export interface RelayFilter {
 export interface RelayBroker {
   register(request: RelayRequest, options?: { outside?: boolean }): Promise<void>;
   /** Settles with the outcome: a decision, `expired` at `expiresAt`, or `cancelled`. Never rejects on abort: an abort cancels the relay. */
-  wait(id: string, options?: { signal?: AbortSignal }): Promise<RelayOutcome>;
+  wait(
+    id: string,
+    options?: { signal?: AbortSignal; onProgress?: (progress: RelayProgress) => void },
+  ): Promise<RelayOutcome>;
   /**
    * Records a decision. Throws RelayNotFoundError, or RelayAlreadyResolvedError carrying the first
    * outcome. An approval that wins also claims `claim`'s call where the store can (RelayStore.settle).
    */
   resolve(id: string, response: RelayResponse, decidedBy?: string, claim?: ApprovalClaim): Promise<RelayOutcome>;
+  /**
+   * A person's decision, which counts toward a relay that needs several approvers: `partial` while
+   * more are needed. Throws as `resolve`, and RelayQuorumError for a second approval by the same person.
+   */
+  decide(id: string, response: RelayResponse, approver: Approver, claim?: ApprovalClaim): Promise<Resolution>;
   get(id: string): Promise<RelayRecord | undefined>;
   listPending(filter?: RelayFilter): Promise<RelayRequest[]>;
   /** Cancels every pending relay of a run (each becomes a denial). Returns how many. */

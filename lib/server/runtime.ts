@@ -83,8 +83,9 @@ async function createRuntime(): Promise<Runtime> {
           onSettled: (relayId) => bus.notify('gatehouse_relay', { relayId }),
           onError: cluster.onError,
           leaseOwner: cluster.owner,
+          quorum: q.quorum,
         }
-      : {},
+      : { quorum: q.quorum },
   );
   const broker = new DurableRelayBroker(relayStore, { pollMs: 30_000 });
   if (bus) await listenForRelays(bus, broker);

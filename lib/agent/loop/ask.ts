@@ -2,10 +2,11 @@
 // after a restart), an approval handler's answer, and Always Allow, which stores the grants and
 // settles the other waiting calls they now cover. Anything but an approval is a denial.
 import { randomUUID } from 'node:crypto';
-import { grantFitsCall, RuleSchema, type Decision, type Rule, type ToolCall } from '../../policy';
-import type { RelayOutcome, RelayRequest, RelayResponse } from '../../relay';
+import { approvalRequirement, grantFitsCall, RuleSchema, type Decision, type Rule, type ToolCall } from '../../policy';
+import type { Approver, RelayOutcome, RelayRequest, RelayResponse, Resolution } from '../../relay';
 import { dynamicInterrupt, renderPrompt } from '../approval';
 import { emit, type AgentLevel, type GatedCall, type RunContext } from './context';
+import { checkEdit, EditRefusedError } from './edit';
 import { gate } from './gate';
 import { suggestAlwaysAllow } from './suggest';
 
@@ -50,13 +51,19 @@ export async function askHuman(scope: GatedCall, decision: Decision, inspection?
     alwaysAllow,
     autoApprove,
     ...(preview ? { preview } : {}),
+    ...approvalsOf(level, decision),
     prompt: renderPrompt(ctx.promptTemplates[tool.name] ?? ctx.promptTemplates['*'] ?? '', tool.name, input),
     createdAt: now,
     expiresAt: now + timeoutOf(level, decision, ctx.approvalTimeoutS) * 1000,
   };
   await ctx.broker.register(request);
   // The request's own fields, flat on the event (the seed design's shape), and `respond` beside them.
-  emit(ctx, level, { ...request, type: 'relay', respond: (response) => answerOnce(ctx, request.id, response) });
+  emit(ctx, level, {
+    ...request,
+    type: 'relay',
+    respond: (response) => answerOnce(ctx, scope, request.id, response),
+    respondAs: (approver, response) => answerAs(ctx, scope, request.id, approver, response),
+  });
   if (ctx.onApproval) void answerWithHandler(ctx, request);
   return awaitRelay(scope, request, inspection);
 }
@@ -66,10 +73,49 @@ export async function askHuman(scope: GatedCall, decision: Decision, inspection?
  * "deny" after the human answered, a second key press), so a refused second answer must not
  * become an unhandled rejection that ends their process. Whoever awaits still gets the error.
  */
-function answerOnce(ctx: RunContext, relayId: string, response: RelayResponse): Promise<RelayOutcome> {
-  const answered = ctx.broker.resolve(relayId, response, 'user');
+function answerOnce(
+  ctx: RunContext,
+  scope: GatedCall,
+  relayId: string,
+  response: RelayResponse,
+): Promise<RelayOutcome> {
+  const answered = Promise.resolve().then(() =>
+    ctx.broker.resolve(relayId, checkedEdit(scope, relayId, response), 'user'),
+  );
   answered.catch(() => undefined);
   return answered;
+}
+
+function answerAs(
+  ctx: RunContext,
+  scope: GatedCall,
+  relayId: string,
+  approver: Approver,
+  response: RelayResponse,
+): Promise<Resolution> {
+  const answered = Promise.resolve().then(() =>
+    ctx.broker.decide(relayId, checkedEdit(scope, relayId, response), approver),
+  );
+  answered.catch(() => undefined);
+  return answered;
+}
+
+/** An approval's edited params as the tool parses them; EditRefusedError (nothing decided) when invalid or denied. */
+function checkedEdit({ ctx, level, tool }: GatedCall, relayId: string, response: RelayResponse): RelayResponse {
+  if (!response.approved || response.params === undefined) return response;
+  const check = checkEdit(tool, response.params, {
+    policy: level.policy,
+    agentId: level.agentId,
+    workspace: ctx.env.workspace,
+  });
+  if (!check.ok) throw new EditRefusedError(relayId, check);
+  return { ...response, params: check.params };
+}
+
+/** The rule's `approvals` when it needs more than one person. */
+function approvalsOf(level: AgentLevel, decision: Decision): Pick<RelayRequest, 'approvals'> {
+  const wanted = approvalRequirement(level.policy, decision);
+  return wanted ? { approvals: wanted } : {};
 }
 
 /**
@@ -80,7 +126,18 @@ function answerOnce(ctx: RunContext, relayId: string, response: RelayResponse): 
 export async function awaitRelay(scope: GatedCall, request: RelayRequest, inspection?: string): Promise<Answer> {
   const { ctx, level, tool, input } = scope;
   ctx.pending.set(request.id, { ctx, level, tool, input, request, inspection });
-  const outcome = await ctx.broker.wait(request.id, { signal: ctx.signal });
+  const outcome = await ctx.broker.wait(request.id, {
+    signal: ctx.signal,
+    onProgress: (progress) =>
+      emit(ctx, level, {
+        type: 'relay_progress',
+        relayId: request.id,
+        toolCallId: request.toolCallId,
+        approvals: progress.approvals,
+        needed: progress.needed,
+        ...(progress.params ? { params: progress.params } : {}),
+      }),
+  });
   ctx.pending.delete(request.id);
   let announced = false;
   const announce = () => {
@@ -95,6 +152,8 @@ export async function awaitRelay(scope: GatedCall, request: RelayRequest, inspec
       decidedBy: outcome.decidedBy,
       always: outcome.response?.always === true,
       ...(outcome.response?.always ? { scope: outcome.response.scope ?? 'session' } : {}),
+      ...(outcome.status === 'approved' && outcome.response?.params ? { params: outcome.response.params } : {}),
+      ...(outcome.approvals ? { approvals: outcome.approvals } : {}),
     });
   };
   if (outcome.status !== 'approved') announce();
@@ -105,12 +164,15 @@ export async function awaitRelay(scope: GatedCall, request: RelayRequest, inspec
 async function answerWithHandler(ctx: RunContext, request: RelayRequest): Promise<void> {
   const handler = ctx.onApproval!;
   try {
+    // Only people count toward a relay that needs several approvers: a handler may deny it, never approve it.
+    if (handler === 'auto-approve' && (request.approvals?.count ?? 1) > 1) return;
     const response =
       handler === 'auto-approve'
         ? { approved: true }
         : handler === 'auto-deny'
           ? { approved: false, reason: 'Denied automatically' }
           : await handler(request);
+    if (response.approved && (request.approvals?.count ?? 1) > 1) return;
     await ctx.broker.resolve(request.id, response, 'handler');
   } catch (error) {
     // A failing handler is a denial, never an approval.
@@ -131,15 +193,25 @@ async function answerWithHandler(ctx: RunContext, request: RelayRequest): Promis
  * (who may edit a rule, who may grant for everyone) are the server's: the library treats whoever
  * calls `respond` as the relay's owner (lib/policy `checkGrantRules` applies them).
  */
-async function grantAlways({ ctx, tool }: GatedCall, request: RelayRequest, outcome: RelayOutcome): Promise<void> {
-  const edited = outcome.response?.rule;
-  const candidates: unknown[] =
-    edited === undefined ? request.suggestedRules : Array.isArray(edited) ? edited : [edited];
+async function grantAlways(
+  { ctx, level, tool }: GatedCall,
+  request: RelayRequest,
+  outcome: RelayOutcome,
+): Promise<void> {
+  const editedRule = outcome.response?.rule;
+  // An edited call: the grant is the one suggested for the call that runs, not the agent's.
+  const params = outcome.response?.params ?? request.params;
   const call: ToolCall = {
     tool: request.tool,
-    params: request.params,
+    params,
     ...(request.agentId === 'main' ? {} : { agent: request.agentId }),
   };
+  const suggested =
+    outcome.response?.params === undefined
+      ? request.suggestedRules
+      : suggestAlwaysAllow(level.policy, tool, params, call, ctx.env, undefined, false).suggestedRules;
+  const candidates: unknown[] =
+    editedRule === undefined ? suggested : Array.isArray(editedRule) ? editedRule : [editedRule];
   const rules = candidates.flatMap((rule) => {
     const parsed = RuleSchema.safeParse(rule);
     return parsed.success &&

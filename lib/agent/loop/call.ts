@@ -6,7 +6,8 @@ import { evaluate, type Rule } from '../../policy';
 import type { RelayRequest } from '../../relay';
 import { dynamicInterrupt } from '../approval';
 import { ToolError } from '../tools/types';
-import { askHuman, awaitRelay } from './ask';
+import { askHuman, awaitRelay, type Answer } from './ask';
+import { checkEdit, editNote } from './edit';
 import { emit, type CallResult, type CallScope, type GatedCall } from './context';
 import { applyInspection, gate, inspectCall } from './gate';
 import { adjuster, notifyObserver } from './observe';
@@ -102,9 +103,41 @@ export async function handleCall(scope: CallScope): Promise<CallResult> {
     return finish(scope, await execute(checked, { grants, approved: false }));
   }
   const answer = await askHuman(checked, decision, inspection);
-  if (answer.outcome.status !== 'approved') return finish(scope, denial(answer.outcome.reason ?? 'Denied'));
+  return runApproved(checked, answer, grants);
+}
+
+/**
+ * The call once its relay is answered: a denial, or the approved call (as the approver edited it,
+ * if they did: checked again here, so an edit that reached the store any other way runs only if
+ * the tool's schema takes it and no deny rule matches it; the model reads a note of the change).
+ */
+async function runApproved(checked: GatedCall, answer: Answer, grants: Rule[]): Promise<CallResult> {
+  const { outcome } = answer;
+  if (outcome.status !== 'approved') return finish(checked, denial(outcome.reason ?? 'Denied'));
   try {
-    return finish(scope, await execute(checked, { grants, approved: true, claimed: answer.announce }));
+    const edited = outcome.response?.params;
+    if (edited === undefined)
+      return finish(checked, await execute(checked, { grants, approved: true, claimed: answer.announce }));
+    const { ctx, level, tool, input } = checked;
+    const check = checkEdit(tool, edited, {
+      policy: level.policy,
+      agentId: level.agentId,
+      workspace: ctx.env.workspace,
+    });
+    if (!check.ok)
+      return finish(
+        checked,
+        denial(
+          check.kind === 'denied'
+            ? check.decision.explanation
+            : `the edited call is not valid (${check.issues.map((i) => `${i.path || 'params'}: ${i.message}`).join('; ')})`,
+        ),
+      );
+    const result = await execute(
+      { ...checked, input: check.params },
+      { grants, approved: true, claimed: answer.announce },
+    );
+    return finish(checked, { ...result, output: `${editNote(input, check.params)}\n${result.output}` });
   } finally {
     answer.announce();
   }
@@ -117,13 +150,7 @@ export async function resumeCall(scope: CallScope, relay: RelayRequest | undefin
   if (!relay || !tool) return handleCall(scope);
   const checked: GatedCall = { ...scope, tool, input: relay.params };
   const answer = await awaitRelay(checked, relay, await inspectCall(tool, relay.params, ctx.env));
-  if (answer.outcome.status !== 'approved') return finish(scope, denial(answer.outcome.reason ?? 'Denied'));
-  try {
-    const grants = await ctx.grants.list(ctx.sessionId);
-    return finish(scope, await execute(checked, { grants, approved: true, claimed: answer.announce }));
-  } finally {
-    answer.announce();
-  }
+  return runApproved(checked, answer, answer.outcome.status === 'approved' ? await ctx.grants.list(ctx.sessionId) : []);
 }
 
 interface Execution {

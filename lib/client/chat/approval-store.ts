@@ -3,7 +3,7 @@
 // tab, the deadline, a grant). Relays arrive and leave through the run's events; the server
 // stays the only judge of what is pending.
 import { create } from 'zustand';
-import type { RelayOutcomeStatus, RelayRequest } from '@/lib/contract';
+import type { RelayOutcomeStatus, RelayProgress, RelayRequest } from '@/lib/contract';
 
 export interface QueueNotice {
   id: number;
@@ -17,7 +17,11 @@ interface ApprovalState {
   notice?: QueueNotice;
   /** The dialog was closed without deciding (Escape): the calls stay pending, a banner reopens it. */
   dismissed: boolean;
+  /** Relays that need several approvers: who approved so far (their `relay_progress`, or our own partial approval). */
+  progress: Record<string, RelayProgress>;
   add(relay: RelayRequest): void;
+  /** An approval counted toward a relay's quorum; it stays pending (and in the queue). */
+  progressed(relayId: string, progress: RelayProgress): void;
   dismiss(): void;
   reopen(): void;
   /** A `relay_resolved` event. `live` is false while replaying history (no notice then). */
@@ -39,6 +43,9 @@ export const useApprovalStore = create<ApprovalState>()((set) => ({
   queue: [],
   submitting: {},
   dismissed: false,
+  progress: {},
+  progressed: (relayId, progress) =>
+    set((s) => ({ progress: { ...s.progress, [relayId]: progress }, submitting: without(s.submitting, relayId) })),
   // A new call opens the dialog again, even after it was closed without deciding.
   add: (relay) =>
     set((s) =>
@@ -67,7 +74,7 @@ export const useApprovalStore = create<ApprovalState>()((set) => ({
     })),
   failed: (relayId) => set((s) => ({ submitting: without(s.submitting, relayId) })),
   dismissNotice: () => set({ notice: undefined }),
-  reset: () => set({ queue: [], submitting: {}, notice: undefined, dismissed: false }),
+  reset: () => set({ queue: [], submitting: {}, notice: undefined, dismissed: false, progress: {} }),
 }));
 
 /** The short notice for a relay decided somewhere else. */
@@ -82,7 +89,7 @@ export function outcomeNotice(status: string, decidedBy: string): string {
   return `Decided elsewhere (${status})`;
 }
 
-function without(record: Record<string, true>, key: string): Record<string, true> {
+function without<T>(record: Record<string, T>, key: string): Record<string, T> {
   const { [key]: _gone, ...rest } = record;
   return rest;
 }

@@ -4,12 +4,16 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiFetch } from '../api';
 import { outcomeNotice, useApprovalStore } from './approval-store';
-import type { RelayRequest, RelayResponse } from '@/lib/contract';
+import type { RelayApproval, RelayRequest, RelayResponse } from '@/lib/contract';
+
+/** The answer: `pending` when the relay needs more approvers (it stays in the queue). */
+export type RelayDecisionResult =
+  { success: true } | { success: true; pending: true; approvals: RelayApproval[]; needed: number };
 
 export function postRelayDecision(
   relay: Pick<RelayRequest, 'id' | 'sessionId'>,
   response: RelayResponse,
-): Promise<{ success: true }> {
+): Promise<RelayDecisionResult> {
   return apiFetch(`/api/chat/relay/${encodeURIComponent(relay.id)}`, {
     method: 'POST',
     json: { sessionId: relay.sessionId, response },
@@ -28,10 +32,17 @@ export function useDecideRelay() {
     mutationFn: ({ relay, response }: { relay: RelayRequest; response: RelayResponse }) =>
       postRelayDecision(relay, response),
     onMutate: ({ relay }) => useApprovalStore.getState().startSubmit(relay.id),
-    onSuccess: (_data, { relay }) => useApprovalStore.getState().decided(relay.id),
+    onSuccess: (data, { relay }) => {
+      const store = useApprovalStore.getState();
+      if ('pending' in data) store.progressed(relay.id, { approvals: data.approvals, needed: data.needed });
+      else store.decided(relay.id);
+    },
     onError: (error, { relay }) => {
       const store = useApprovalStore.getState();
-      if (error instanceof ApiError && (error.status === 409 || error.status === 404))
+      // Refused but still pending (an edit a deny rule forbids, a second approval by the same
+      // person): it stays, with the error shown, to be answered otherwise.
+      if (error instanceof ApiError && error.status === 409 && !error.body.outcome) store.failed(relay.id);
+      else if (error instanceof ApiError && (error.status === 409 || error.status === 404))
         store.decidedElsewhere(relay.id, conflictNotice(error));
       else store.failed(relay.id);
     },

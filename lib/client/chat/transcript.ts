@@ -1,7 +1,7 @@
 // The transcript model and its pure reducer: run events in, what the chat shows out. Replays are
 // harmless (an event at or below a run's last applied sequence is ignored), so a reconnect that
 // re-reads from the start, or from Last-Event-ID, never duplicates anything.
-import type { LoggedEvent, RelayOutcomeStatus } from '@/lib/contract';
+import type { LoggedEvent, RelayApproval, RelayOutcomeStatus } from '@/lib/contract';
 import type { Decision } from '@/lib/policy/types';
 
 /** One status per card: a call that ran ends `done` or `error`; one that never ran `denied` or `expired`. */
@@ -29,6 +29,10 @@ export type TranscriptItem =
       decision?: Decision;
       relayId?: string;
       resolution?: Resolution;
+      /** A relay that needs several approvers: who approved so far (its `relay_progress`). */
+      progress?: { approvals: RelayApproval[]; needed: number };
+      /** Edit, then approve: the call as an approver edited it (`params` stays the agent's original). */
+      editedParams?: Record<string, unknown>;
       output?: string;
       isError?: boolean;
       reason?: string;
@@ -188,9 +192,17 @@ function applyEvent(state: Transcript, event: LoggedEvent): Transcript {
         decision: r.decision,
       }));
     }
+    case 'relay_progress':
+      return updateTool(next, key(event.toolCallId), (item) => ({
+        ...item,
+        progress: { approvals: event.approvals, needed: event.needed },
+        ...(event.params ? { editedParams: event.params } : {}),
+      }));
     case 'relay_resolved':
       return updateTool(next, key(event.toolCallId), (item) => ({
         ...item,
+        ...(event.params ? { editedParams: event.params } : {}),
+        ...(event.approvals ? { progress: { approvals: event.approvals, needed: event.approvals.length } } : {}),
         resolution: {
           status: event.status,
           decidedBy: event.decidedBy,

@@ -39,6 +39,12 @@ export function useChatSession({ urlRunId, onRunStarted }: ChatSessionOptions) {
     dispatch({ type: 'event', event });
     const approvals = useApprovalStore.getState();
     if (event.type === 'relay') approvals.add(event);
+    else if (event.type === 'relay_progress')
+      approvals.progressed(event.relayId, {
+        approvals: event.approvals,
+        needed: event.needed,
+        ...(event.params ? { params: event.params } : {}),
+      });
     else if (event.type === 'relay_resolved')
       approvals.resolved(event.relayId, event, event.seq > (replayUntil.current[event.runId] ?? 0));
     else if (event.type === 'mode_changed' && event.runId === currentRun.current)

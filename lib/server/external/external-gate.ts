@@ -14,7 +14,14 @@ import {
 } from '../../agent';
 import type { RunEvent } from '../../contract';
 import type { Queries, RunRow } from '../../db';
-import { compilePolicy, evaluate, type CompiledPolicy, type Decision, type ToolCall } from '../../policy';
+import {
+  approvalRequirement,
+  compilePolicy,
+  evaluate,
+  type CompiledPolicy,
+  type Decision,
+  type ToolCall,
+} from '../../policy';
 import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay';
 import { auditRowsFor, type AskedCall } from '../runs/run-audit';
 import type { RunLog } from '../runs/run-log';
@@ -50,11 +57,6 @@ export class ExternalGate {
     const { q } = this.deps;
     const run = await q.runs.openExternalRun({ ...ref, title: ref.title.slice(0, 200) });
     const toolCallId = call.callId ?? randomUUID();
-    // A retried call (the same outside call id, maybe on another instance) gets the same relay.
-    if (call.callId) {
-      const earlier = await q.relays.getRelayOfCall({ runId: run.id, toolCallId });
-      if (earlier) return this.answerRelay(run, earlier.request, options, call);
-    }
     const { version, policy } = await this.policy();
     const tool = toolOf(call);
     const workspace = call.workspace ?? this.deps.workspace;
@@ -106,6 +108,12 @@ export class ExternalGate {
         };
       }
       return { runId: run.id, decision: decision.action, reason: decision.explanation };
+    }
+    // A retried call that asked (the same outside call id, maybe on another instance) gets the same
+    // relay and its decision; calls the policy decides at once are simply decided again.
+    if (call.callId) {
+      const earlier = await q.relays.getRelayOfCall({ runId: run.id, toolCallId });
+      if (earlier) return this.answerRelay(run, earlier.request, options, call);
     }
     const request = await this.relayFor(run, ref, call, tool, toolCallId, decision, workspace, options);
     await this.deps.broker.register(request, { outside: true });
@@ -195,7 +203,10 @@ export class ExternalGate {
     const rule = decision.rule ? policy.policy.rules[decision.rule.index] : undefined;
     const timeoutS = Math.min(options.timeoutS ?? Infinity, rule?.timeoutS ?? this.deps.approvalTimeoutS);
     const now = Date.now();
+    // A rule that needs several approvers needs them for outside agents' calls too.
+    const approvals = approvalRequirement(policy, decision);
     return {
+      ...(approvals ? { approvals } : {}),
       id: randomUUID(),
       kind: 'permission',
       runId: run.id,

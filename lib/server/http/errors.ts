@@ -64,6 +64,10 @@ export function toAppError(error: unknown): AppError {
       const outcome = e.outcome as { status: string };
       return new AppError('conflict:relay_resolved', 409, `The relay is already ${outcome.status}`, { outcome });
     }
+    case 'conflict:relay_quorum':
+    case 'conflict:relay_same_approver':
+      // The relay stays pending: a person who has not approved yet may still.
+      return new AppError(e.code, 409, String(e.message));
     case 'conflict:lease_lost':
       return new AppError('conflict:lease_lost', 409, 'The run is executed by another instance now; try again');
     case 'invalid_cursor':

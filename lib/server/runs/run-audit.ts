@@ -93,7 +93,16 @@ export function auditRowsFor(
         reason: event.reason ?? event.status,
         decidedBy: event.decidedBy,
         waitMs: Date.now() - (call?.createdAt ?? Date.now()),
-        details: { relayId: event.relayId, toolCallId: event.toolCallId, status: event.status, always: event.always },
+        details: {
+          relayId: event.relayId,
+          toolCallId: event.toolCallId,
+          status: event.status,
+          always: event.always,
+          // Edit, then approve: `params` above is the agent's call, this the one that ran.
+          ...(event.params ? { editedParams: auditParams(event.params) } : {}),
+          // Several approvers: every one of them, in order.
+          ...(event.approvals ? { approvers: event.approvals } : {}),
+        },
       },
     ];
     asked.delete(event.relayId);

@@ -4,11 +4,13 @@
 import { realpath } from 'node:fs/promises';
 import type { AgentRun, ExecutionLog } from '../../agent';
 import type { Queries, RelayAccess } from '../../db';
-import type { DurableRelayBroker, RelayRequest, RelayResponse } from '../../relay';
+import type { DurableRelayBroker, RelayRequest, RelayResponse, Resolution } from '../../relay';
 import type { RunAgents } from '../agents/run-agents';
 import { AppError } from '../http/errors';
 import { loadPolicy } from '../stores/policy-store';
 import { assertScopeAllowed, checkedAlwaysAllow, isAlwaysAllow, type GrantAuthority } from './always-allow';
+import { assertQuorumRole, checkedEdit } from './decision-checks';
+import { editedRelay } from './edited-relay';
 
 /** A run executing in this process. */
 export interface LiveRun {
@@ -83,19 +85,35 @@ export class RunDecisions {
     response: RelayResponse,
     decidedBy: string,
     authority: GrantAuthority = { mayManageGrants: false },
-  ) {
-    // Always Allow is judged before anything is stored: a refused one leaves the relay pending.
-    if (isAlwaysAllow(response)) response = await this.checkAlwaysAllow(relayId, response, authority);
+    /** A person's role: their approval counts toward a relay that needs several (none: approve-all, which never counts). */
+    role?: string,
+  ): Promise<Resolution> {
+    // Edits, roles and Always Allow are judged before anything is stored: a refused one leaves the relay pending.
+    let relay: RelayRequest | undefined;
+    if (response.approved) {
+      relay = await this.pendingRequest(relayId);
+      if (relay && role !== undefined) assertQuorumRole(response, relay, role);
+      if (relay && response.params !== undefined)
+        response = checkedEdit(response, relay, (await loadPolicy(this.deps.q)).policy, await this.workspaceRoot());
+    }
+    if (isAlwaysAllow(response)) response = await this.checkAlwaysAllow(relayId, response, authority, relay);
     const waiting = response.approved ? this.deps.agents.waitingRelay(relayId) : undefined;
     const entry = waiting ? this.deps.live.get(waiting.runId) : undefined;
+    // Only a relay that needs several approvers takes the counting path (the plain settle refuses to approve it).
+    const counted = role !== undefined && (relay?.approvals?.count ?? 1) > 1;
+    const decide = (claim?: Parameters<DurableRelayBroker['resolve']>[3]): Promise<Resolution> =>
+      !counted
+        ? this.deps.broker
+            .resolve(relayId, response, decidedBy, claim)
+            .then((outcome) => ({ status: 'decided', outcome }))
+        : this.deps.broker.decide(relayId, response, { user: decidedBy, role: role! }, claim);
     // One claim per call: a second concurrent approval settles without one (and loses the settle).
-    if (!waiting || !entry || entry.detached || entry.preClaims.has(waiting.toolCallId))
-      return this.deps.broker.resolve(relayId, response, decidedBy);
+    if (!waiting || !entry || entry.detached || entry.preClaims.has(waiting.toolCallId)) return decide();
     let told!: (claimed: boolean) => void;
     entry.preClaims.set(waiting.toolCallId, new Promise<boolean>((resolve) => (told = resolve)));
     const { leaseOwner } = this.deps.fence();
     try {
-      return await this.deps.broker.resolve(relayId, response, decidedBy, {
+      return await decide({
         toolCallId: waiting.toolCallId,
         ...(leaseOwner === undefined ? {} : { leaseOwner }),
         done: told,
@@ -105,25 +123,33 @@ export class RunDecisions {
     }
   }
 
+  /** The request of a relay that is still pending: from memory when it waits here, else one read (undefined otherwise). */
+  private async pendingRequest(relayId: string): Promise<RelayRequest | undefined> {
+    const waiting = this.deps.agents.waitingRelay(relayId);
+    if (waiting) return waiting;
+    const row = await this.deps.q.relays.getRelay({ id: relayId });
+    // Unknown or already decided: the broker answers (404, or 409 with the first decision).
+    return row?.status === 'pending' ? row.request : undefined;
+  }
+
   /** The response with its Always Allow rules checked against the relay (always-allow.ts); 403/422 when refused. */
   private async checkAlwaysAllow(
     relayId: string,
     response: RelayResponse,
     authority: GrantAuthority,
+    known?: RelayRequest,
   ): Promise<RelayResponse> {
     assertScopeAllowed(response, authority);
-    let relay: RelayRequest | undefined = this.deps.agents.waitingRelay(relayId);
-    if (!relay) {
-      const row = await this.deps.q.relays.getRelay({ id: relayId });
-      // Unknown or already decided: the broker answers (404, or 409 with the first decision).
-      if (row?.status !== 'pending') return response;
-      relay = row.request;
-    }
+    const relay = known ?? (await this.pendingRequest(relayId));
+    // Unknown or already decided: the broker answers (404, or 409 with the first decision).
+    if (!relay) return response;
+    const root = await this.workspaceRoot();
     return checkedAlwaysAllow(
       response,
-      relay,
+      // An edited call: Always Allow is judged for the call that runs.
+      response.params === undefined ? relay : editedRelay(relay, response.params, root),
       authority,
-      await this.workspaceRoot(),
+      root,
       (await loadPolicy(this.deps.q)).policy,
     );
   }

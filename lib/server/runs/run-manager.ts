@@ -334,8 +334,14 @@ export class RunManager {
   }
 
   /** A human decision on a relay the caller has already checked; see RunDecisions.decideChecked. */
-  decideChecked(relayId: string, response: RelayResponse, decidedBy: string, authority?: GrantAuthority) {
-    return this.decisions.decideChecked(relayId, response, decidedBy, authority);
+  decideChecked(
+    relayId: string,
+    response: RelayResponse,
+    decidedBy: string,
+    authority?: GrantAuthority,
+    role?: string,
+  ) {
+    return this.decisions.decideChecked(relayId, response, decidedBy, authority, role);
   }
 
   /** Cancels a run wherever it executes (run-control.ts). */

@@ -1,5 +1,6 @@
 // The stored policy: the latest version in the database, seeded with the built-in default policy
 // on first start. Every save is a new version; a save against a stale version is refused.
+import { ROLES } from '../../contract';
 import type { Queries } from '../../db';
 import {
   compilePolicy,
@@ -61,6 +62,7 @@ export async function savePolicyVersion(
   input: { policy: unknown; expectedVersion: number; createdBy: string; note?: string; workspaceRoot?: string },
 ): Promise<StoredPolicy> {
   const policy = importPolicy(input.policy);
+  assertApprovalRoles(policy);
   assertPolicyTestsPass(policy, input.workspaceRoot);
   const saved = await q.policies.savePolicy({
     policy,
@@ -98,4 +100,18 @@ export function assertPolicyTestsPass(policy: Policy, workspaceRoot?: string): v
     `The policy was not saved: ${report.failed} of ${report.results.length} tests fail: ${fields[0]!.message}${more}`,
     { fields, failures },
   );
+}
+
+/** 400 naming each `approvals.roles` entry that is not a role (lib/policy takes any name; the roles are the server's). */
+export function assertApprovalRoles(policy: Policy): void {
+  const known: readonly string[] = ROLES;
+  const fields = policy.rules.flatMap((rule, i) =>
+    (rule.approvals?.roles ?? []).flatMap((role, j) =>
+      known.includes(role)
+        ? []
+        : [{ path: `rules.${i}.approvals.roles.${j}`, message: `no role "${role}"; roles are ${known.join(', ')}` }],
+    ),
+  );
+  if (fields.length > 0)
+    throw new AppError('bad_request:policy', 400, `Not a role: ${fields[0]!.path} ${fields[0]!.message}`, { fields });
 }

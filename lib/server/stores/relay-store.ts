@@ -3,11 +3,13 @@
 // "exactly once" holds across requests, restarts and instances. With several instances, each
 // settlement that this store wins is announced (`onSettled`, LISTEN/NOTIFY) after it is stored, so
 // the instance whose run waits for the relay re-reads it at once.
-import type { RelayQueries } from '../../db';
-import { toRelayOutcome, toRelayRecord } from '../../db';
+import type { RelayQueries, RelayQuorumQueries } from '../../db';
+import { needsQuorum, toRelayOutcome, toRelayRecord } from '../../db';
 import {
   RelayNotFoundError,
+  RelayQuorumError,
   type ApprovalClaim,
+  type Approver,
   type RelayFilter,
   type RelayOutcome,
   type RelayRecord,
@@ -25,6 +27,8 @@ export interface DbRelayStoreOptions {
    * run's lease (lib/db/lease-fence.ts), so a copy of a run that was taken over cannot raise one.
    */
   leaseOwner?: string;
+  /** Relays that need several approvers (relay-quorum.ts); without it their approvals are refused. */
+  quorum?: RelayQuorumQueries;
 }
 
 export class DbRelayStore implements RelayStore {
@@ -41,14 +45,71 @@ export class DbRelayStore implements RelayStore {
 
   async get(id: string): Promise<RelayRecord | undefined> {
     const row = await this.relays.getRelay({ id });
-    return row ? toRelayRecord(row) : undefined;
+    if (!row) return undefined;
+    const record = toRelayRecord(row);
+    if (!needsQuorum(row) || !this.options.quorum) return record;
+    if (record.outcome) {
+      if (record.outcome.status !== 'approved') return record;
+      return { ...record, outcome: { ...record.outcome, approvals: await this.options.quorum.approvalsOf({ id }) } };
+    }
+    const progress = await this.options.quorum.quorumOf({ id });
+    return progress ? { ...record, progress } : record;
   }
 
-  /** An approval given with `claim` claims its call in the settle statement (lib/db relays.resolveRelay). */
-  async settle(id: string, outcome: RelayOutcome, claim?: ApprovalClaim): Promise<ResolveResult> {
-    const result = await this.settleOnce(id, outcome, claim);
+  /**
+   * An approval given with `claim` claims its call in the settle statement (lib/db relays.resolveRelay).
+   * A person's approval (`approver`) of a relay that needs several is counted (lib/db relay-quorum.ts).
+   */
+  async settle(id: string, outcome: RelayOutcome, claim?: ApprovalClaim, approver?: Approver): Promise<ResolveResult> {
+    const result =
+      approver && outcome.status === 'approved'
+        ? await this.settlePerson(id, outcome, approver, claim)
+        : await this.settleOnce(id, outcome, claim);
     if (result.ok) await this.announce(id);
     return result;
+  }
+
+  /** A person's approval: an ordinary settle unless the relay needs several approvers. */
+  private async settlePerson(
+    id: string,
+    outcome: RelayOutcome,
+    approver: Approver,
+    claim?: ApprovalClaim,
+  ): Promise<ResolveResult> {
+    const row = await this.relays.getRelay({ id });
+    if (!row) {
+      claim?.done(false);
+      throw new RelayNotFoundError(id);
+    }
+    if (!needsQuorum(row)) return this.settleOnce(id, outcome, claim);
+    // The executor claims the call itself: a quorum's last approval is rare enough to spend it.
+    claim?.done(false);
+    const quorum = this.options.quorum;
+    if (!quorum) throw new RelayQuorumError(id, 'needs_people');
+    const input = { id, user: approver.user, role: approver.role, response: outcome.response ?? { approved: true } };
+    const edited = outcome.response?.params;
+    const counted = edited
+      ? await quorum.editQuorumApproval({ ...input, params: edited })
+      : await quorum.countQuorumApproval(input);
+    if (counted.ok === 'partial')
+      return {
+        ok: 'partial',
+        progress: {
+          approvals: counted.approvals,
+          needed: counted.needed,
+          ...(counted.params ? { params: counted.params } : {}),
+        },
+      };
+    if (counted.ok === false && counted.reason === 'same_approver') throw new RelayQuorumError(id, 'same_approver');
+    const record = await this.get(id);
+    if (!record) throw new RelayNotFoundError(id);
+    if (!record.outcome) {
+      // Not pending by the statement, pending by the read: past its deadline, not yet expired.
+      const expired = await this.expire(id).catch(() => undefined);
+      if (expired) return expired;
+      throw new RelayQuorumError(id, 'needs_people');
+    }
+    return counted.ok === true ? { ok: true, outcome: record.outcome } : { ok: false, current: record.outcome };
   }
 
   private async announce(id: string): Promise<void> {
@@ -87,6 +148,7 @@ export class DbRelayStore implements RelayStore {
   private resultOf(id: string, result: Awaited<ReturnType<RelayQueries['resolveRelay']>>): ResolveResult {
     if (result.ok) return { ok: true, outcome: toRelayOutcome(result.relay)! };
     if (result.reason === 'not_found') throw new RelayNotFoundError(id);
+    if (result.reason === 'needs_quorum') throw new RelayQuorumError(id, 'needs_people');
     return { ok: false, current: toRelayOutcome(result.current)! };
   }
 

@@ -25,7 +25,7 @@ export function useTempWorkspace(prefix: string): () => string {
 }
 
 export function testRunManager(q: Queries, workspace: string, overrides: Partial<RunManagerOptions> = {}): RunManager {
-  const relayStore = new DbRelayStore(q.relays);
+  const relayStore = new DbRelayStore(q.relays, { quorum: q.quorum });
   return new RunManager({
     q,
     broker: new DurableRelayBroker(relayStore),

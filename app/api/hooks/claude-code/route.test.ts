@@ -255,3 +255,29 @@ describe('the hook inputs the real Claude Code 2.1.328 sends (lib/server/hooks/f
     else expect(output.hookSpecificOutput?.hookEventName ?? 'PermissionRequest').toBe('PermissionRequest');
   });
 });
+
+describe('a rule that needs two approvers holds a Claude Code call until both approved', () => {
+  it('stays pending after the first approval and allows after the second', async () => {
+    const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
+    const quorum = { action: 'ask', tool: 'bash', params: { command: 'deploy **' }, approvals: { count: 2 } };
+    const saved = await putPolicy(
+      apiRequest('PUT', '/api/policy', {
+        json: { policy: { defaultAction: 'ask', rules: [...rules, quorum] } },
+        headers: { 'if-match': `"${version}"` },
+      }),
+      noParams,
+    );
+    expect(saved.status).toBe(200);
+    const body = input('Bash', { command: 'deploy prod' });
+    const answer = call(body);
+    const { relay } = await pendingRelay(body.session_id);
+    expect(relay.request.approvals).toEqual({ count: 2 });
+    const { broker } = server.rt();
+    expect(await broker.decide(relay.id, { approved: true }, { user: 'first', role: 'approver' })).toMatchObject({
+      status: 'partial',
+    });
+    expect((await server.rt().q.relays.getRelay({ id: relay.id }))?.status).toBe('pending');
+    await broker.decide(relay.id, { approved: true }, { user: 'second', role: 'admin' });
+    expect((await decisionOf(await answer)).permissionDecision).toBe('allow');
+  });
+});

@@ -1,0 +1,50 @@
+// An ask rule's `approvals`: accepted from 1 to 5 people on ask rules only, and the requirement of
+// a decision is the strictest of the ask rules that decided it (a shell command's parts included).
+import { describe, expect, it } from 'vitest';
+import { approvalRequirement } from './approvals';
+import { compilePolicy } from './compile';
+import { evaluate } from './evaluate';
+import { RuleSchema } from './types';
+
+describe('approvals on a rule', () => {
+  it.each([
+    ['a count below 1', { action: 'ask', tool: 'bash', approvals: { count: 0 } }, 'approvals.count'],
+    ['a count above 5', { action: 'ask', tool: 'bash', approvals: { count: 6 } }, 'approvals.count'],
+    ['a fractional count', { action: 'ask', tool: 'bash', approvals: { count: 1.5 } }, 'approvals.count'],
+    ['no roles listed', { action: 'ask', tool: 'bash', approvals: { count: 2, roles: [] } }, 'approvals.roles'],
+    ['on an allow rule', { action: 'allow', tool: 'bash', approvals: { count: 2 } }, 'approvals'],
+    ['an unknown key', { action: 'ask', tool: 'bash', approvals: { count: 2, anyone: true } }, 'approvals'],
+  ])('refuses %s, naming the field', (_what, rule, path) => {
+    const parsed = RuleSchema.safeParse(rule);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => i.path.join('.'))).toContain(path);
+  });
+
+  it('accepts 1 to 5 people with optional roles on an ask rule', () => {
+    expect(
+      RuleSchema.safeParse({ action: 'ask', tool: 'bash', approvals: { count: 5, roles: ['admin'] } }).success,
+    ).toBe(true);
+  });
+});
+
+describe('approvalRequirement', () => {
+  const policy = compilePolicy({
+    rules: [
+      { action: 'ask', tool: 'bash', params: { command: 'deploy *' }, approvals: { count: 2 } },
+      { action: 'ask', tool: 'bash', params: { command: 'pay *' }, approvals: { count: 3, roles: ['admin'] } },
+      { action: 'ask', tool: 'bash', params: { command: 'ls' } },
+      { action: 'allow', tool: 'bash', params: { command: 'echo *' } },
+    ],
+  });
+  const need = (command: string) =>
+    approvalRequirement(policy, evaluate(policy, { tool: 'bash', params: { command } }));
+
+  it.each([
+    ['a call its rule asks two people for', 'deploy prod', { count: 2 }],
+    ['the strictest part of a compound command', 'deploy prod && pay 10', { count: 3, roles: ['admin'] }],
+    ['an ask rule without approvals', 'ls', undefined],
+    ['an allowed call', 'echo hi', undefined],
+  ])('%s', (_what, command, expected) => {
+    expect(need(command)).toEqual(expected);
+  });
+});

@@ -1,0 +1,62 @@
+// What the server checks of a decision beyond Always Allow, before anything is stored (so a
+// refused one leaves the relay pending): an edited call must pass its tool's schema (400 naming
+// each field under `response.params`) and no deny rule may match it (409 with the decision); an
+// approval of a relay that needs several approvers must come from a role the rule names (403).
+import { z } from 'zod';
+import { builtinTools, type ToolDefinition } from '../../agent';
+import { checkEdit } from '../../agent/loop/edit';
+import { compilePolicy, DEFAULT_APPROVER_ROLES, type Policy } from '../../policy';
+import type { RelayRequest, RelayResponse } from '../../relay';
+import { AppError } from '../http/errors';
+
+/** The response with its edited params as the tool parses them; throws 400/409 when refused. */
+export function checkedEdit(
+  response: RelayResponse,
+  relay: RelayRequest,
+  policy: Policy,
+  workspaceRoot: string,
+): RelayResponse {
+  if (!response.approved || response.params === undefined) return response;
+  const check = checkEdit(toolOf(relay), response.params, {
+    policy: compilePolicy(policy),
+    agentId: relay.agentId,
+    workspace: workspaceRoot,
+  });
+  if (check.ok) return { ...response, params: check.params };
+  if (check.kind === 'invalid') {
+    const fields = check.issues.map((issue) => ({
+      path: ['response.params', ...(issue.path ? [issue.path] : [])].join('.'),
+      message: issue.message,
+    }));
+    throw AppError.badRequest(`The edited call is not valid: ${fields[0]!.path} ${fields[0]!.message}`, fields);
+  }
+  throw new AppError('conflict:edit_denied', 409, `The edited call is denied: ${check.decision.explanation}`, {
+    decision: check.decision,
+    fields: [{ path: 'response.params', message: check.decision.explanation }],
+  });
+}
+
+/** 403 when the decider's role may not count toward the relay's quorum (the rule's roles, else approver or admin). */
+export function assertQuorumRole(response: RelayResponse, relay: RelayRequest, role: string): void {
+  if (!response.approved || (relay.approvals?.count ?? 1) <= 1) return;
+  const roles: readonly string[] = relay.approvals?.roles ?? DEFAULT_APPROVER_ROLES;
+  if (roles.includes(role)) return;
+  throw new AppError(
+    'forbidden:relay_quorum_role',
+    403,
+    `This call needs approvals from ${roles.join(' or ')}; your role (${role}) does not count. You may deny it.`,
+  );
+}
+
+/** The built-in tool of the relay, or (an outside agent's tool) any object of parameters under the relay's risk. */
+function toolOf(relay: RelayRequest): ToolDefinition {
+  const builtin = builtinTools.find((t) => t.name === relay.tool);
+  if (builtin) return builtin as ToolDefinition;
+  return {
+    name: relay.tool,
+    description: '',
+    inputSchema: z.record(z.string(), z.unknown()),
+    risk: relay.risk ?? 'destructive',
+    execute: async () => ({ output: '' }),
+  } as unknown as ToolDefinition;
+}
