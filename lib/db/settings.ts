@@ -1,5 +1,6 @@
-// Server-wide values that are created once and then only read (the cookie-signing secret). The
-// first writer wins: concurrent `ensureSetting` calls all return the one stored value.
+// Server-wide values: some created once and then only read (the cookie-signing secret; the first
+// writer wins: concurrent `ensureSetting` calls all return the one stored value), some set by a
+// person (`putSetting`, last writer wins: an MCP token's choice for clients without elicitation).
 import { eq } from 'drizzle-orm';
 import type { Database } from './database';
 import { settings } from './schema';
@@ -12,6 +13,10 @@ export function settingQueries(db: Database) {
 
   return {
     getSetting,
+
+    async putSetting({ key, value }: { key: string; value: string }): Promise<void> {
+      await db.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
+    },
 
     /** The stored value for `key`, storing `value` first when there is none. */
     async ensureSetting({ key, value }: { key: string; value: string }): Promise<string> {

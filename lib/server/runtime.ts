@@ -24,6 +24,7 @@ import { refreshShadow, type ShadowContext } from './shadow/shadow-store';
 import type { McpCatalog } from './mcp/catalog';
 import { DbPinStore } from './mcp/db-pins';
 import { startMcpCatalog } from './mcp/load';
+import { loopbackMeta } from './mcp-server/loopback';
 import { loadStoredServers } from './mcp/server-store';
 
 export interface Runtime {
@@ -101,6 +102,7 @@ async function createRuntime(): Promise<Runtime> {
   const grants = new DbGrantStore(q.grants);
   const mcp = startMcpCatalog({
     pins: new DbPinStore(q.mcp),
+    callMeta: loopbackMeta(sessionSecret),
     ...(config.mcpConfigPath ? { file: config.mcpConfigPath } : {}),
   });
   const runs = new RunManager({

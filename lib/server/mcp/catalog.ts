@@ -19,7 +19,7 @@ export interface McpCatalogOptions {
   errors?: ConfigError[];
   pins?: PinStore;
   log?: (line: string) => void;
-  upstream?: Partial<Pick<UpstreamOptions, 'connectTimeoutMs' | 'callTimeoutMs' | 'backoff'>>;
+  upstream?: Partial<Pick<UpstreamOptions, 'connectTimeoutMs' | 'callTimeoutMs' | 'backoff' | 'callMeta'>>;
 }
 
 export interface McpToolView extends McpCatalogTool {

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { formatConfigError, parseMcpConfigText, type ParsedConfig } from '../../agent/tools/mcp/config';
 import { McpCatalog } from './catalog';
 import type { PinStore } from './pins';
+import type { UpstreamOptions } from './upstream';
 
 export function readMcpConfigFile(file: string | undefined): ParsedConfig {
   if (!file) return { servers: [], errors: [] };
@@ -26,7 +27,12 @@ export function readMcpConfigFile(file: string | undefined): ParsedConfig {
   return parseMcpConfigText(text);
 }
 
-export function startMcpCatalog(options: { file?: string; pins?: PinStore; log?: (line: string) => void }): McpCatalog {
+export function startMcpCatalog(options: {
+  file?: string;
+  pins?: PinStore;
+  log?: (line: string) => void;
+  callMeta?: UpstreamOptions['callMeta'];
+}): McpCatalog {
   const log = options.log ?? ((line: string) => console.error(line));
   const parsed = readMcpConfigFile(options.file);
   for (const error of parsed.errors) log(`[gatehouse] ${formatConfigError(error)}`);
@@ -35,6 +41,7 @@ export function startMcpCatalog(options: { file?: string; pins?: PinStore; log?:
     errors: parsed.errors,
     log,
     ...(options.pins ? { pins: options.pins } : {}),
+    ...(options.callMeta ? { upstream: { callMeta: options.callMeta } } : {}),
   });
   void catalog.start();
   return catalog;

@@ -32,6 +32,11 @@ export interface UpstreamOptions {
   connectTimeoutMs?: number;
   callTimeoutMs?: number;
   backoff?: { initialMs: number; maxMs: number };
+  /**
+   * The `_meta` sent with a call (Gatehouse's loopback proof, lib/server/mcp-server/loopback.ts,
+   * so Gatehouse as its own upstream does not ask a second time). Undefined: none.
+   */
+  callMeta?: (tool: string, args: Record<string, unknown>, config: ServerConfig) => Record<string, unknown> | undefined;
   /** After each successful listing (start, reconnect, list_changed). */
   onToolsChanged?: () => void;
 }
@@ -197,7 +202,15 @@ export class Upstream {
     const client = this.client!;
     const timeout = this.options.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000;
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout });
+      const meta = this.options.callMeta?.(tool, args, this.options.config);
+      const result = await client.callTool(
+        { name: tool, arguments: args, ...(meta ? { _meta: meta } : {}) },
+        undefined,
+        {
+          signal,
+          timeout,
+        },
+      );
       return {
         content: (result.content ?? []) as McpCallResult['content'],
         ...(result.structuredContent ? { structuredContent: result.structuredContent as Record<string, unknown> } : {}),

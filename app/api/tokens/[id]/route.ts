@@ -1,8 +1,13 @@
-// DELETE /api/tokens/:id: revokes one of the caller's own tokens at once. 404 for a token that is
-// unknown, someone else's, or revoked already (no hint which).
+// DELETE /api/tokens/:id: revokes one of the caller's own tokens at once. PATCH sets what an MCP
+// client using the token gets on ask when it cannot answer elicitation (`wait` or `decline`, taken
+// by sessions opened afterwards). 404 for a token that is unknown, someone else's, or revoked
+// already (no hint which).
 import { revokeApiToken } from '@/lib/auth';
 import { AppError } from '@/lib/server/http/errors';
+import { readJson } from '@/lib/server/http/body';
 import { handle } from '@/lib/server/http/handler';
+import { withoutElicitationKey } from '@/lib/server/mcp-server/token-settings';
+import { TokenSettingsSchema } from './schema';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -20,4 +25,12 @@ export const DELETE = handle<{ id: string }>('tokens:manage:own', async (_reques
   });
   if (!revoked) throw new AppError('not_found:token', 404, 'No such live token of yours');
   return Response.json({ success: true });
+});
+
+export const PATCH = handle<{ id: string }>('tokens:manage:own', async (request, { id }, rt, me) => {
+  const body = await readJson(request, TokenSettingsSchema, rt.config.maxBodyBytes);
+  const mine = (await rt.q.tokens.listApiTokens({ userId: me.id })).some((t) => t.id === id);
+  if (!mine) throw new AppError('not_found:token', 404, 'No such live token of yours');
+  await rt.q.settings.putSetting({ key: withoutElicitationKey(id), value: body.mcpWithoutElicitation });
+  return Response.json({ id, mcpWithoutElicitation: body.mcpWithoutElicitation });
 });

@@ -1,0 +1,93 @@
+// Asked once, never twice: Gatehouse configured as an upstream MCP server of itself. A call its own
+// agent makes through the catalog carries the loopback proof and runs without a second decision;
+// the same call from any other MCP client is decided by the policy (here: denied).
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
+import { GET as getPolicy, PUT as putPolicy } from '@/app/api/policy/route';
+import { POST } from './route';
+
+/** /api/mcp on a real port, as another process would reach it. */
+let http: Server;
+beforeAll(async () => {
+  http = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+    const response =
+      req.method === 'POST'
+        ? await POST(
+            new Request(`http://127.0.0.1${req.url}`, { method: 'POST', headers, body: Buffer.concat(chunks) }),
+            noParams,
+          )
+        : new Response(null, { status: 405 });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    const reader = response.body?.getReader();
+    for (let part = await reader?.read(); part && !part.done; part = await reader!.read()) res.write(part.value);
+    res.end();
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'gatehouse-mcp-self-')), 'mcp.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcpServers: {
+        self: {
+          type: 'http',
+          url: `http://127.0.0.1:${port}/api/mcp`,
+          headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+        },
+      },
+    }),
+  );
+  process.env.GATEHOUSE_MCP_CONFIG = file;
+});
+const server = withRouteRuntime('gatehouse-mcp-self-');
+afterAll(async () => {
+  delete process.env.GATEHOUSE_MCP_CONFIG;
+  http.closeAllConnections();
+  await new Promise((resolve) => http.close(resolve));
+});
+
+describe('Gatehouse as its own upstream', () => {
+  it("its own agent's call is not decided a second time; another client's same call is", async () => {
+    const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
+    const saved = await putPolicy(
+      apiRequest('PUT', '/api/policy', {
+        json: { policy: { defaultAction: 'ask', rules: [{ action: 'deny', tool: 'write_file' }] } },
+        headers: { 'if-match': `"${version}"` },
+      }),
+      noParams,
+    );
+    expect(saved.status).toBe(200);
+    const rt = server.rt();
+    await rt.mcp.start();
+    // What the agent's tool does once its own gate allowed mcp__self__write_file.
+    const viaAgent = await rt.mcp.callTool(
+      'mcp__self__write_file',
+      { path: 'self.txt', content: 'once' },
+      { signal: AbortSignal.timeout(30_000) },
+    );
+    expect(viaAgent.isError).toBeFalsy();
+    expect(readFileSync(path.join(rt.config.workspace, 'self.txt'), 'utf8')).toBe('once');
+
+    const client = new Client({ name: 'other', version: '1' });
+    const { port } = http.address() as AddressInfo;
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/api/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } },
+      }),
+    );
+    const direct = await client.callTool({ name: 'write_file', arguments: { path: 'other.txt', content: 'x' } });
+    expect(direct.isError).toBe(true);
+    await client.close();
+  });
+});

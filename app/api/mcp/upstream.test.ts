@@ -1,0 +1,74 @@
+// /api/mcp offers the upstream MCP servers' tools under their mcp__<server>__<tool> names, behind
+// the same gate: a real SDK server over Streamable HTTP, configured through GATEHOUSE_MCP_CONFIG,
+// sees an allowed call once and never a denied or declined one.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSdkServer, type SdkTestServer } from '@/lib/server/mcp/sdk-server.test-support';
+import { ADMIN_TOKEN, apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
+import { GET as getPolicy, PUT as putPolicy } from '@/app/api/policy/route';
+import { POST } from './route';
+
+let upstream: SdkTestServer;
+beforeAll(async () => {
+  upstream = await startSdkServer();
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'gatehouse-mcp-upstream-')), 'mcp.json');
+  writeFileSync(file, JSON.stringify({ mcpServers: { sdk: { type: 'http', url: upstream.url } } }));
+  process.env.GATEHOUSE_MCP_CONFIG = file;
+});
+const server = withRouteRuntime('gatehouse-mcp-upstream-');
+afterAll(async () => {
+  delete process.env.GATEHOUSE_MCP_CONFIG;
+  await upstream.close();
+});
+
+async function setRules(rules: unknown[]): Promise<void> {
+  const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
+  const response = await putPolicy(
+    apiRequest('PUT', '/api/policy', {
+      json: { policy: { defaultAction: 'ask', rules } },
+      headers: { 'if-match': `"${version}"` },
+    }),
+    noParams,
+  );
+  expect(response.status).toBe(200);
+}
+
+async function connect(name: string, elicit?: () => ElicitResult) {
+  const client = new Client({ name, version: '1' }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, async () => elicit());
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('http://127.0.0.1:3000/api/mcp'), {
+      fetch: async (url, init) => POST(new Request(url, init), noParams),
+      requestInit: { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } },
+    }),
+  );
+  return client;
+}
+
+describe('/api/mcp with an upstream MCP server', () => {
+  it('lists the upstream tool; an allowed call reaches the server once, a denied or declined one never', async () => {
+    await setRules([
+      { action: 'allow', tool: 'mcp__sdk__notes', params: { text: 'ok*' } },
+      { action: 'deny', tool: 'mcp__sdk__notes', params: { text: 'secret*' } },
+    ]);
+    await server.rt().mcp.start();
+    const client = await connect('upstream-user', () => ({ action: 'decline' }));
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('mcp__sdk__notes');
+    const allowed = await client.callTool({ name: 'mcp__sdk__notes', arguments: { text: 'ok 1' } });
+    expect(allowed.isError).toBeFalsy();
+    expect(upstream.calls).toEqual([{ tool: 'notes', args: { text: 'ok 1' } }]);
+    const denied = await client.callTool({ name: 'mcp__sdk__notes', arguments: { text: 'secret 1' } });
+    expect(denied.isError).toBe(true);
+    const declined = await client.callTool({ name: 'mcp__sdk__notes', arguments: { text: 'asked 1' } });
+    expect(declined.isError).toBe(true);
+    const invalid = await client.callTool({ name: 'mcp__sdk__notes', arguments: { text: 3 } });
+    expect(invalid.isError).toBe(true);
+    expect(upstream.calls).toHaveLength(1);
+  });
+});

@@ -1,0 +1,126 @@
+// MCP server benchmark.  Run: npm run bench:mcp  (tsx bench/mcp.bench.ts)
+//
+// What it compares, side by side in one run: an allowed `tools/call` made by an MCP client (the
+// official SDK) through Gatehouse's /api/mcp to an upstream MCP server, against the same client
+// calling the same upstream server directly. The difference is what Gatehouse adds: HTTP to
+// Gatehouse, the token check, the signed session, the policy decision, the run's tool_call event
+// and audit row, the execution claim and the tool_result event, and Gatehouse's own client hop to
+// the upstream.
+// Upstream: an SDK server with one read-only `echo` tool over Streamable HTTP, in this process
+// (so both paths share its cost). Gatehouse: the production build (`next start` through
+// scripts/serve.sh, embedded PGlite, offline model), configured with the upstream as `up`
+// (GATEHOUSE_MCP_CONFIG, trusted) and a stored policy allowing `mcp__up__echo`.
+// Method: warm-up calls on both paths, then calls alternating direct / through Gatehouse, one at a
+// time; p50 and p99 of each and their difference. BENCH_MCP_CALLS (default 400), BENCH_QUICK=1
+// (100 calls).
+import { createServer, type Server as HttpServer } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+import { TOKEN } from './gate/config';
+import { boot, cleanup, ensureBuild, freePort, printServerLog, removeAtExit, stopServer } from './gate/servers';
+import { pct, table } from './gate/stats';
+
+const CALLS = Number(process.env.BENCH_MCP_CALLS ?? (process.env.BENCH_QUICK ? 100 : 400));
+const WARMUP = Math.min(50, CALLS / 4);
+
+/** The upstream: a fresh SDK server per request (stateless), JSON responses. */
+async function startUpstream(): Promise<{ url: string; server: HttpServer }> {
+  const server = createServer(async (req, res) => {
+    const mcp = new McpServer({ name: 'bench-upstream', version: '1.0.0' });
+    mcp.registerTool(
+      'echo',
+      { description: 'Echoes its text', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+      async ({ text }) => ({ content: [{ type: 'text', text }] }),
+    );
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => void transport.close().then(() => mcp.close()));
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${port}/mcp`, server };
+}
+
+async function client(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const c = new Client({ name: 'bench', version: '1.0.0' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return c;
+}
+
+async function allowEcho(base: string): Promise<void> {
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  const current = await fetch(`${base}/api/policy`, { headers: auth });
+  const { version, policy } = (await current.json()) as { version: number; policy: { rules: unknown[] } };
+  const saved = await fetch(`${base}/api/policy`, {
+    method: 'PUT',
+    headers: { ...auth, 'content-type': 'application/json', 'if-match': `"${version}"` },
+    body: JSON.stringify({
+      policy: { ...policy, rules: [{ action: 'allow', tool: 'mcp__up__echo' }, ...policy.rules] },
+    }),
+  });
+  if (!saved.ok) throw new Error(`could not allow mcp__up__echo: ${saved.status} ${await saved.text()}`);
+}
+
+async function time(c: Client, name: string, i: number): Promise<number> {
+  const t0 = performance.now();
+  const result = await c.callTool({ name, arguments: { text: `call ${i}` } });
+  const elapsed = performance.now() - t0;
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  return elapsed;
+}
+
+async function main(): Promise<void> {
+  ensureBuild();
+  const upstream = await startUpstream();
+  const dir = removeAtExit(mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-mcp-')));
+  const config = path.join(dir, 'mcp.json');
+  writeFileSync(config, JSON.stringify({ mcpServers: { up: { type: 'http', url: upstream.url, trusted: true } } }));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const { child } = await boot(base, port, path.join(dir, 'data'), { GATEHOUSE_MCP_CONFIG: config });
+  try {
+    await allowEcho(base);
+    const direct = await client(upstream.url);
+    const gated = await client(`${base}/api/mcp`, { authorization: `Bearer ${TOKEN}` });
+    const listed = (await gated.listTools()).tools.map((t) => t.name);
+    if (!listed.includes('mcp__up__echo'))
+      throw new Error(`Gatehouse does not list mcp__up__echo: ${listed.join(', ')}`);
+    for (let i = 0; i < WARMUP; i++) {
+      await time(direct, 'echo', i);
+      await time(gated, 'mcp__up__echo', i);
+    }
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < CALLS; i++) {
+      a.push(await time(direct, 'echo', i));
+      b.push(await time(gated, 'mcp__up__echo', i));
+    }
+    console.log(`\n(a) an allowed tools/call, ${CALLS} calls each after ${WARMUP} warm-up, alternating:`);
+    const row = (name: string, xs: number[]) => [name, pct(xs, 50).toFixed(2), pct(xs, 99).toFixed(2)];
+    table(
+      ['path', 'p50 ms', 'p99 ms'],
+      [
+        row('direct to the upstream', a),
+        row('through Gatehouse /api/mcp', b),
+        ['added by Gatehouse', (pct(b, 50) - pct(a, 50)).toFixed(2), (pct(b, 99) - pct(a, 99)).toFixed(2)],
+      ],
+    );
+    await Promise.all([direct.close(), gated.close()]);
+  } catch (error) {
+    printServerLog();
+    throw error;
+  } finally {
+    await stopServer(child);
+    upstream.server.close();
+    cleanup();
+  }
+}
+
+await main();

@@ -1,0 +1,153 @@
+// One tools/call from an MCP client: arguments checked, then the gate (the outside-run service:
+// allow, deny, or a relay a human decides, raced by elicitation), then the tool runs at most once
+// (the tool_executions claim) and only while a live request is there to take its result.
+import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { ExternalCall, ExternalDecideOptions, ExternalDecision, ExternalSessionRef } from '../external/types';
+import { elicitationId, elicitationPrompt, elicitationRequest } from './elicitation';
+import { isLoopbackCall } from './loopback';
+import type { McpSessionState } from './session-id';
+import { resultText, type McpExposedTool } from './tools';
+
+/** The outside-run service as /api/mcp uses it (runtime.external). */
+export interface McpGate {
+  decide(session: ExternalSessionRef, call: ExternalCall, options: ExternalDecideOptions): Promise<ExternalDecision>;
+  recordResult(
+    runId: string,
+    callId: string,
+    result: { tool: string; agent: string; output: string; isError: boolean },
+  ): Promise<void>;
+}
+
+export interface GatedCallDeps {
+  gate: McpGate;
+  /** The existing execution claim: true only for the first claimer of (run, call). */
+  claim(runId: string, callId: string): Promise<boolean>;
+  /** Stores the claimed call's result with its claim. */
+  finish(runId: string, callId: string, result: { output: string; isError: boolean }): Promise<void>;
+  sessionKey: Buffer;
+  loopbackKey: Buffer;
+  workspace: string;
+  /** How often a waiting call sends a progress notification (when the client gave a token). */
+  progressIntervalMs: number;
+}
+
+export interface GatedCallInput {
+  tool: McpExposedTool;
+  args: unknown;
+  session: McpSessionState;
+  requestId: RequestId;
+  progressToken?: string | number;
+  loopbackProof?: unknown;
+  /** The request's Authorization header, which a loopback proof is bound to. */
+  authorization: string | null;
+  /** Aborted by an explicit `notifications/cancelled` for this request. */
+  cancelled: AbortSignal;
+  /** False once the client's response stream is gone: a result could not be delivered. */
+  live(): boolean;
+  /** Sends a message on this request's response stream (elicitation, progress, cancellation). */
+  send(message: JSONRPCMessage): Promise<void>;
+}
+
+const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+const callIdOf = (requestId: RequestId) => `mcp-${String(requestId)}`;
+
+function sessionRef(session: McpSessionState): ExternalSessionRef {
+  return { owner: session.owner, source: 'mcp', agent: session.client, externalId: session.sid, title: session.title };
+}
+
+export async function gatedCall(deps: GatedCallDeps, input: GatedCallInput): Promise<CallToolResult> {
+  const { tool, session } = input;
+  const parsed = tool.parse(input.args);
+  if (!parsed.ok) return errorResult(`Invalid arguments for ${tool.name}: ${parsed.message}`);
+  const callId = callIdOf(input.requestId);
+  const runCtx = { toolCallId: callId, signal: input.cancelled };
+  // Gatehouse's own agent, whose gate decided this call already: run it without asking again.
+  if (isLoopbackCall(deps.loopbackKey, input.loopbackProof, tool.name, input.args, input.authorization))
+    return tool.run(parsed.params, { ...runCtx, approved: false });
+
+  const waitForHuman = session.elicitation || !session.declineWithoutElicitation;
+  let elicited: string | undefined;
+  const stopProgress = startProgress(deps, input);
+  let decision: ExternalDecision;
+  try {
+    decision = await deps.gate.decide(
+      sessionRef(session),
+      {
+        tool: tool.name,
+        params: parsed.params,
+        callId,
+        workspace: deps.workspace,
+        ...(tool.risk ? { risk: tool.risk } : {}),
+        ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
+      },
+      {
+        signal: input.cancelled,
+        waitForHuman,
+        onRelay: (relayId) => {
+          if (!session.elicitation) return;
+          elicited = elicitationId(deps.sessionKey, session.sid, relayId);
+          void input.send(elicitationRequest(elicited, elicitationPrompt(tool.name, parsed.params))).catch(() => {});
+        },
+      },
+    );
+  } finally {
+    stopProgress();
+  }
+  // Decided in Gatehouse first: the client's confirmation is moot, so it is withdrawn.
+  if (elicited)
+    void input
+      .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: elicited, reason: 'decided' } })
+      .catch(() => {});
+
+  if (decision.decision === 'ask')
+    return errorResult(
+      `Tool execution denied: ${tool.name} needs a person's approval, and this client cannot confirm (no elicitation) while its token is set to decline at once. ${decision.reason}`,
+    );
+  if (decision.decision === 'deny') return errorResult(`Tool execution denied: ${decision.reason}`);
+
+  const { runId } = decision;
+  // Approved after the client left: nobody could read the result, so the call does not run.
+  if (!input.live()) {
+    await deps.gate
+      .recordResult(runId, callId, {
+        tool: tool.name,
+        agent: session.client,
+        output: 'Not run: the MCP client was gone when the call was approved.',
+        isError: true,
+      })
+      .catch(() => {});
+    return errorResult('Not run: the client disconnected');
+  }
+  if (!(await deps.claim(runId, callId)))
+    return errorResult(`${tool.name} was not run again: this call (${callId}) has already been executed.`);
+  const result = await tool
+    .run(decision.params, { ...runCtx, approved: decision.decidedBy !== 'policy' && decision.decidedBy !== 'grant' })
+    .catch((error: Error) => errorResult(`${tool.name} failed: ${error.message}`));
+  const record = {
+    tool: tool.name,
+    agent: session.client,
+    output: resultText(result),
+    isError: result.isError === true,
+  };
+  await deps.finish(runId, callId, record);
+  await deps.gate.recordResult(runId, callId, record);
+  return result;
+}
+
+/** Progress notifications while the call waits, so the client's request timeout does not fire. */
+function startProgress(deps: GatedCallDeps, input: GatedCallInput): () => void {
+  if (input.progressToken === undefined) return () => {};
+  let progress = 0;
+  const timer = setInterval(() => {
+    progress += 1;
+    void input
+      .send({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: input.progressToken!, progress, message: 'Waiting for approval in Gatehouse' },
+      })
+      .catch(() => {});
+  }, deps.progressIntervalMs);
+  return () => clearInterval(timer);
+}

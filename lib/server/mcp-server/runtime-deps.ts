@@ -1,0 +1,72 @@
+// The endpoint's dependencies from the server's runtime: the outside-run gate, the execution claim,
+// relay decisions with the usual checks, the built-in tools in the server's workspace (and, once
+// configured, the upstream MCP tools). Built once per runtime.
+import { realpath } from 'node:fs/promises';
+import { canDecideRelay } from '../../auth';
+import { compilePolicy, type CompiledPolicy } from '../../policy';
+import { loadPolicy } from '../stores/policy-store';
+import type { Runtime } from '../runtime';
+import type { McpEndpointDeps } from './endpoint';
+import { loopbackKey } from './loopback';
+import { mcpSessionKey } from './session-id';
+import { builtinMcpTools, type McpExposedTool } from './tools';
+import { upstreamMcpTools } from './upstream-tools';
+import { withoutElicitationKey } from './token-settings';
+
+const PROGRESS_INTERVAL_MS = 10_000;
+const cache = new WeakMap<Runtime, McpEndpointDeps>();
+
+export function mcpDeps(rt: Runtime): McpEndpointDeps {
+  let deps = cache.get(rt);
+  if (!deps) cache.set(rt, (deps = create(rt)));
+  return deps;
+}
+
+function create(rt: Runtime): McpEndpointDeps {
+  const { q } = rt;
+  let compiled: { version: number; policy: CompiledPolicy } | undefined;
+  const policy = async () => {
+    const stored = await loadPolicy(q);
+    if (compiled?.version !== stored.version)
+      compiled = { version: stored.version, policy: compilePolicy(stored.policy) };
+    return compiled.policy;
+  };
+  let builtins: Promise<McpExposedTool[]> | undefined;
+  // The upstream tools are read from the catalog on every listing and call: its servers connect,
+  // reconnect and change their lists (pinning hides a changed tool until it is accepted).
+  const tools = async () => [
+    ...(await (builtins ??= realpath(rt.config.workspace)
+      .catch(() => rt.config.workspace)
+      .then((workspace) => builtinMcpTools({ workspace, policy })))),
+    ...upstreamMcpTools(rt.mcp),
+  ];
+  return {
+    gate: rt.external,
+    sessionKey: mcpSessionKey(rt.sessionSecret),
+    loopbackKey: loopbackKey(rt.sessionSecret),
+    workspace: rt.config.workspace,
+    progressIntervalMs: PROGRESS_INTERVAL_MS,
+    version: process.env.npm_package_version ?? '0.1.0',
+    tools,
+    claim: (runId, toolCallId) => q.toolExecutions.claimToolExecution({ runId, toolCallId }),
+    finish: async (runId, toolCallId, result) => {
+      await q.toolExecutions.finishToolExecution({ runId, toolCallId, result });
+    },
+    declineWithoutElicitation: async (tokenId) =>
+      (await q.settings.getSetting({ key: withoutElicitationKey(tokenId) })) === 'decline',
+    async answerRelay(user, relayId, answer) {
+      const relay = await rt.runs.relayAccess(relayId);
+      if (!relay || !canDecideRelay(user, relay)) return;
+      await rt.runs
+        .decideChecked(
+          relayId,
+          { approved: answer.approved, ...(answer.reason ? { reason: answer.reason } : {}) },
+          user.username,
+        )
+        .catch((error: { code?: string }) => {
+          // Decided first in Gatehouse (or expired): the first answer stands.
+          if (error?.code !== 'conflict:relay_resolved' && error?.code !== 'not_found:relay') throw error;
+        });
+    },
+  };
+}
