@@ -1,14 +1,16 @@
-// The approvals inbox as server state: the pending relays the user may decide (polled, so a relay
-// raised anywhere appears without a reload), the pending count for the header, one relay for its
+// The approvals inbox as server state: the pending relays the user may decide (re-read whenever
+// GET /api/relays/stream says the relays changed, so a relay raised anywhere appears without a
+// reload; a slow poll stays as a safety net), the pending count for the header, one relay for its
 // approval page, and a decision through the same POST as the chat dialog's.
 'use client';
+import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InboxPage, InboxRelay, RelayResponse } from '@/lib/contract';
 import { apiFetch } from './api';
 import { postRelayDecision } from './chat/relays';
 
-/** How often the inbox and the header count look again. */
-export const INBOX_POLL_MS = 1_500;
+/** How often the inbox and the header count look again if no change was announced (a lost stream, say). */
+export const INBOX_POLL_MS = 15_000;
 
 export const inboxKeys = {
   all: ['inbox'] as const,
@@ -21,7 +23,22 @@ export const fetchPending = () => apiFetch<InboxPage>('/api/relays?status=pendin
 export const fetchInboxRelay = (id: string) =>
   apiFetch<InboxRelay>(`/api/relays/${encodeURIComponent(id)}`, { cache: 'no-store' });
 
+/** Re-reads the inbox whenever the server announces a change (EventSource reconnects by itself). */
+function useRelayChanges(enabled: boolean): void {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (!enabled || typeof EventSource === 'undefined') return;
+    const source = new EventSource('/api/relays/stream');
+    const reread = () => void client.invalidateQueries({ queryKey: inboxKeys.all });
+    source.addEventListener('changed', reread);
+    // After a reconnect, what was announced meanwhile is lost: read again.
+    source.addEventListener('open', reread);
+    return () => source.close();
+  }, [client, enabled]);
+}
+
 export function usePendingRelays(enabled = true) {
+  useRelayChanges(enabled);
   return useQuery({
     queryKey: inboxKeys.pending(),
     queryFn: fetchPending,

@@ -15,6 +15,7 @@ import { DbGrantStore } from './stores/grant-store';
 import { DbRelayStore } from './stores/relay-store';
 import { RunManager } from './runs/run-manager';
 import { ExternalGate } from './external/external-gate';
+import { RelaySignal } from './approvals/relay-signal';
 import { loadPolicy } from './stores/policy-store';
 import { ShadowMonitor } from './shadow/monitor';
 import { startWebhooks } from './webhooks/start';
@@ -40,6 +41,8 @@ export interface Runtime {
   bus?: PgNotifyBus;
   /** The shadow policy: this process's monitor and how its changes reach the other instances. */
   shadow: ShadowContext;
+  /** Tells the approvals inbox's streams that the relays changed. */
+  relaySignal: RelaySignal;
   /** The gate for outside agents (Claude Code hooks, MCP clients, POST /api/hooks/decide). */
   external: ExternalGate;
   /** The upstream MCP servers' tools (GATEHOUSE_MCP_CONFIG); this instance's own connections. */
@@ -82,7 +85,11 @@ async function createRuntime(): Promise<Runtime> {
   // Decisions wake this process's waiters directly and the others' through NOTIFY, so the
   // re-read is only a slow safety net.
   const webhooks = startWebhooks({ q, config, sessionSecret });
-  const onChanged = (relayId: string) => webhooks.sender.relayChanged(relayId);
+  const relaySignal = new RelaySignal();
+  const onChanged = (relayId: string) => {
+    webhooks.sender.relayChanged(relayId);
+    relaySignal.notify();
+  };
   const relayStore = new DbRelayStore(
     q.relays,
     bus
@@ -97,6 +104,10 @@ async function createRuntime(): Promise<Runtime> {
   );
   const broker = new DurableRelayBroker(relayStore, { pollMs: 30_000 });
   if (bus) await listenForRelays(bus, broker);
+  // Another instance's relays: settlements are announced; a new relay arrives with its run's events.
+  if (bus)
+    for (const channel of ['gatehouse_relay', 'gatehouse_events'] as const)
+      await bus.subscribe(channel, () => relaySignal.notify());
   if (cluster) await shareCredentialChanges(cluster.bus, q.credentials, cluster.owner, cluster.onError);
   const shadow = await startShadow(q, database, cluster);
   const grants = new DbGrantStore(q.grants);
@@ -154,6 +165,7 @@ async function createRuntime(): Promise<Runtime> {
     loginThrottle: new LoginThrottle(),
     shadow,
     external,
+    relaySignal,
     mcp,
     webhooks,
     ...(bus ? { bus } : {}),

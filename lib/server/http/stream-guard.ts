@@ -40,3 +40,23 @@ export function runStreamGuard({ rt, headers, user, run }: StreamGuardInput): St
     },
   };
 }
+
+/** A stream that follows no run (the approvals inbox): it lives as long as its caller's credential. */
+export function userStreamGuard({ rt, headers, user }: Omit<StreamGuardInput, 'run'>): StreamGuard {
+  const kept = new Headers();
+  for (const name of CREDENTIAL_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  return {
+    async check() {
+      const now = await authenticate({ q: rt.q, headers: kept, secret: rt.sessionSecret });
+      return now !== undefined && now.id === user.id;
+    },
+    watch(listener) {
+      return rt.q.credentials.watch((userId) => {
+        if (userId === undefined || userId === user.id) listener();
+      });
+    },
+  };
+}
