@@ -1,5 +1,7 @@
 // The webhook sender against a real store and a local HTTP receiver: signed, prompt, retried,
 // once across instances, never stuck behind a receiver that does not answer.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { RelayRequest } from '../../contract';
@@ -200,4 +202,39 @@ describeStores('webhook sender', (store) => {
     expect(log.items.length).toBe(reqs.length);
     expect(log.items.every((d) => d.status !== 'delivered')).toBe(true);
   }, 30_000);
+
+  it('a slow receiver while hundreds of relays are raised: raising never waits for it, and each event arrives once', async () => {
+    const { q } = store();
+    const received: string[] = [];
+    const slow = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (c: Buffer) => chunks.push(c));
+      request.on('end', () => {
+        received.push((JSON.parse(Buffer.concat(chunks).toString('utf8')) as WebhookEventBody).data.relay.id);
+        setTimeout(() => response.writeHead(200).end(), 30);
+      });
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => slow.close(() => resolve())));
+    const { port } = slow.address() as AddressInfo;
+    await endpoint(`http://127.0.0.1:${port}/hook`, ['relay.created']);
+    const s = sender(q, { timeoutMs: 5_000, retryBaseMs: 10, retryForS: 120 });
+    const reqs = Array.from({ length: 200 }, () => relay());
+    const started = Date.now();
+    let slowestRaise = 0;
+    for (const req of reqs) {
+      await q.relays.insertRelay({ request: req });
+      const before = Date.now();
+      s.relayChanged(req.id);
+      slowestRaise = Math.max(slowestRaise, Date.now() - before);
+    }
+    const raising = Date.now() - started;
+    // Telling the sender is synchronous and never waits for a delivery (each takes 30 ms here).
+    expect(slowestRaise).toBeLessThan(300);
+    expect(raising).toBeLessThan(200 * 30);
+    while (new Set(received).size < reqs.length) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(received.length).toBe(reqs.length);
+    expect(new Set(received)).toEqual(new Set(reqs.map((r) => r.id)));
+  }, 90_000);
 });
