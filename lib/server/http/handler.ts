@@ -79,7 +79,7 @@ export function handle<P extends Record<string, string>, R extends RouteRequest>
  * The query string, checked by `schema` (the only way a route reads it): a NUL character anywhere,
  * or a value the schema refuses, is a 400 naming the parameter.
  */
-export function searchParams<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
+export function searchParams<S extends z.ZodType>(request: Pick<Request, 'url'>, schema: S): z.infer<S> {
   const values = Object.fromEntries(new URL(request.url).searchParams);
   assertNoNul(values, 'query');
   const parsed = schema.safeParse(values);

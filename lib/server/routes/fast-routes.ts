@@ -1,5 +1,6 @@
 // The custom server's fast path (scripts/server.mjs): `POST /api/chat/relay/:relayId`, a human's
-// decision, is answered without Next's router, which costs 1.5-2 ms per request on a small VM
+// decision, and `POST /api/hooks/claude-code`, asked before every tool call Claude Code makes, are
+// answered without Next's router, which costs 1.5-2 ms per request on a small VM
 // before the route's code runs. The same handler as the Next route runs (routes/decide-relay.ts:
 // origin check, auth, body limit, zod, error mapping); this module only hands it node's request as
 // a RouteRequest (node-request.ts: what Next's adapter would show, built lazily) and writes the
@@ -10,9 +11,22 @@ import { toResponse } from '../http/errors';
 import { NodeRouteRequest, type ListenAddress } from './node-request';
 import type { RouteRequest } from '../http/route-request';
 import { decideRelay, type RelayParams } from './decide-relay';
+import { claudeCodeHook } from '../hooks/claude-code-route';
 
 export type { ListenAddress } from './node-request';
 export type DecideHandler = (request: RouteRequest, context: { params: Promise<RelayParams> }) => Promise<Response>;
+export type HookHandler = (
+  request: RouteRequest,
+  context: { params: Promise<Record<string, never>> },
+) => Promise<Response>;
+
+const HOOK_PATH = '/api/hooks/claude-code';
+
+/** `POST /api/hooks/claude-code[?query]` exactly (Claude Code's hook, called before every tool use). */
+export function matchHook(method: string | undefined, url: string | undefined): boolean {
+  if (method !== 'POST' || !url?.startsWith(HOOK_PATH)) return false;
+  return url.length === HOOK_PATH.length || url[HOOK_PATH.length] === '?';
+}
 
 /** Answers the request and returns true, or returns false without touching it. Never throws. */
 export type FastRoutes = (req: IncomingMessage, res: ServerResponse, listen?: ListenAddress) => boolean;
@@ -42,10 +56,16 @@ export function matchDecision(method: string | undefined, url: string | undefine
   return id;
 }
 
-export function createFastRoutes(decide: DecideHandler): FastRoutes {
+export function createFastRoutes(decide: DecideHandler, hook?: HookHandler): FastRoutes {
   return (req, res, listen) => {
     let relayId: string | undefined;
     try {
+      if (hook && matchHook(req.method, req.url)) {
+        void serve(req, res, listen, (request) => hook(request, { params: Promise.resolve({}) })).catch(() =>
+          res.destroy(),
+        );
+        return true;
+      }
       relayId = matchDecision(req.method, req.url);
     } catch {
       return false;
@@ -60,7 +80,7 @@ export function createFastRoutes(decide: DecideHandler): FastRoutes {
 
 /** Installs the fast path for scripts/server.mjs (instrumentation.ts, once the runtime's first start has ended, failed or not). */
 export function installFastRoutes(): void {
-  (globalThis as { [KEY]?: FastRoutes })[KEY] = createFastRoutes(decideRelay);
+  (globalThis as { [KEY]?: FastRoutes })[KEY] = createFastRoutes(decideRelay, claudeCodeHook);
 }
 
 async function serve(
