@@ -15,6 +15,17 @@ describe('/api/mcp: tools behind the gate', () => {
     expect(tools[0]!.inputSchema).toMatchObject({ type: 'object', required: ['text'] });
   });
 
+  it("shows a token's clients only the tools it exposes; any other is unknown to them and never runs", async () => {
+    const { connect, ran, gate } = setup({ echo: 'allow', shout: 'allow' }, { exposed: ['ec*'] });
+    const { client } = await connect();
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo']);
+    const hidden = await client.callTool({ name: 'shout', arguments: { text: 'x' } });
+    expect(hidden.isError).toBe(true);
+    expect(text(hidden)).toContain('Unknown tool: shout');
+    expect(ran).toEqual([]);
+    expect(gate.calls).toEqual([]);
+  });
+
   it('an allowed call runs once and its result is recorded in the run', async () => {
     const { connect, ran, gate } = setup({ echo: 'allow' });
     const { client } = await connect({ name: 'my-agent' });

@@ -25,9 +25,12 @@ import type { McpExposedTool } from './tools';
 import { jsonRpcError } from './json-rpc';
 import { trackCancel, cancelLocal } from './cancel-registry';
 import { watchBody } from './watch-body';
+import { exposedBy } from './token-settings';
 
 export interface McpEndpointDeps extends GatedCallDeps {
   tools(): Promise<McpExposedTool[]>;
+  /** The token's choice of tools for its MCP clients (globs); undefined: every tool. */
+  exposedTools(tokenId: string): Promise<string[] | undefined>;
   /** The token's choice for a client without elicitation: decline an ask at once (else wait). */
   declineWithoutElicitation(tokenId: string): Promise<boolean>;
   /** Decides a relay as the user who answered the confirmation (409s, a relay decided already, are swallowed). */
@@ -115,8 +118,14 @@ async function serve(
   const server = new Server({ name: 'gatehouse', version: deps.version }, { capabilities: { tools: {} } });
   let live = true;
   const handling = new Set<Promise<unknown>>();
+  // The token's choice of tools, read on every listing and call (a change applies at once). A tool
+  // it does not expose is unknown to its clients: not listed, and refused as unknown if called.
+  const visibleTools = async () => {
+    const exposed = exposedBy(await deps.exposedTools(session.tokenId));
+    return (await deps.tools()).filter((tool) => exposed(tool.name));
+  };
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await deps.tools()).map(({ name, description, inputSchema, annotations }) => ({
+    tools: (await visibleTools()).map(({ name, description, inputSchema, annotations }) => ({
       name,
       description,
       inputSchema,
@@ -124,7 +133,7 @@ async function serve(
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
-    const tool = (await deps.tools()).find((t) => t.name === call.params.name);
+    const tool = (await visibleTools()).find((t) => t.name === call.params.name);
     if (!tool) return { content: [{ type: 'text', text: `Unknown tool: ${call.params.name}` }], isError: true };
     const { signal, release } = trackCancel(session.sid, extra.requestId);
     const calling = gatedCall(deps, {

@@ -11,7 +11,7 @@ import { loopbackKey } from './loopback';
 import { mcpSessionKey } from './session-id';
 import { builtinMcpTools, type McpExposedTool } from './tools';
 import { upstreamMcpTools } from './upstream-tools';
-import { withoutElicitationKey } from './token-settings';
+import { exposedToolsKey, ExposedToolsSchema, withoutElicitationKey } from './token-settings';
 
 const PROGRESS_INTERVAL_MS = 10_000;
 const cache = new WeakMap<Runtime, McpEndpointDeps>();
@@ -51,6 +51,18 @@ function create(rt: Runtime): McpEndpointDeps {
     claim: (runId, toolCallId) => q.toolExecutions.claimToolExecution({ runId, toolCallId }),
     finish: async (runId, toolCallId, result) => {
       await q.toolExecutions.finishToolExecution({ runId, toolCallId, result });
+    },
+    exposedTools: async (tokenId) => {
+      // Stored as JSON; '' (cleared) or anything unreadable exposes every tool, as before a choice.
+      const raw = await q.settings.getSetting({ key: exposedToolsKey(tokenId) });
+      let value: unknown;
+      try {
+        value = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        value = undefined;
+      }
+      const stored = ExposedToolsSchema.safeParse(value);
+      return stored.success ? stored.data : undefined;
     },
     declineWithoutElicitation: async (tokenId) =>
       (await q.settings.getSetting({ key: withoutElicitationKey(tokenId) })) === 'decline',

@@ -1,7 +1,7 @@
 // PATCH /api/tokens/:id: a token's MCP setting, set only by its owner, only to a known value.
 import { describe, expect, it } from 'vitest';
 import { apiRequest, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
-import { withoutElicitationKey } from '@/lib/server/mcp-server/token-settings';
+import { exposedToolsKey, withoutElicitationKey } from '@/lib/server/mcp-server/token-settings';
 import { PATCH } from './route';
 
 const server = withRouteRuntime('gatehouse-token-settings-');
@@ -24,5 +24,21 @@ describe('PATCH /api/tokens/:id', () => {
     const bad = await set(theirs, b!.id, { mcpWithoutElicitation: 'maybe' });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(await bad.json())).toContain('mcpWithoutElicitation');
+  });
+
+  it("chooses which tools the token's MCP clients see (null: every tool again); bad patterns and empty bodies are 400", async () => {
+    const token = await server.tokenFor('user');
+    const { q } = server.rt();
+    const [mine] = (await q.tokens.listApiTokens({})).slice(-1);
+    const set = (json: unknown) =>
+      PATCH(apiRequest('PATCH', `/api/tokens/${mine!.id}`, { token, json }), params(mine!.id));
+    expect((await set({ mcpTools: ['read_file', 'mcp__github__*'] })).status).toBe(200);
+    expect(await q.settings.getSetting({ key: exposedToolsKey(mine!.id) })).toBe('["read_file","mcp__github__*"]');
+    expect((await set({ mcpTools: null })).status).toBe(200);
+    expect(await q.settings.getSetting({ key: exposedToolsKey(mine!.id) })).toBe('');
+    for (const body of [{}, { mcpTools: 'bash' }, { mcpTools: [''] }, { mcpTools: Array(101).fill('x') }]) {
+      const response = await set(body);
+      expect(response.status).toBe(400);
+    }
   });
 });

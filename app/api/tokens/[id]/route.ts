@@ -6,7 +6,7 @@ import { revokeApiToken } from '@/lib/auth';
 import { AppError } from '@/lib/server/http/errors';
 import { readJson } from '@/lib/server/http/body';
 import { handle } from '@/lib/server/http/handler';
-import { withoutElicitationKey } from '@/lib/server/mcp-server/token-settings';
+import { exposedToolsKey, withoutElicitationKey } from '@/lib/server/mcp-server/token-settings';
 import { TokenSettingsSchema } from './schema';
 
 export const runtime = 'nodejs';
@@ -31,6 +31,16 @@ export const PATCH = handle<{ id: string }>('tokens:manage:own', async (request,
   const body = await readJson(request, TokenSettingsSchema, rt.config.maxBodyBytes);
   const mine = (await rt.q.tokens.listApiTokens({ userId: me.id })).some((t) => t.id === id);
   if (!mine) throw new AppError('not_found:token', 404, 'No such live token of yours');
-  await rt.q.settings.putSetting({ key: withoutElicitationKey(id), value: body.mcpWithoutElicitation });
-  return Response.json({ id, mcpWithoutElicitation: body.mcpWithoutElicitation });
+  if (body.mcpWithoutElicitation !== undefined)
+    await rt.q.settings.putSetting({ key: withoutElicitationKey(id), value: body.mcpWithoutElicitation });
+  if (body.mcpTools !== undefined)
+    await rt.q.settings.putSetting({
+      key: exposedToolsKey(id),
+      value: body.mcpTools === null ? '' : JSON.stringify(body.mcpTools),
+    });
+  return Response.json({
+    id,
+    ...(body.mcpWithoutElicitation !== undefined ? { mcpWithoutElicitation: body.mcpWithoutElicitation } : {}),
+    ...(body.mcpTools !== undefined ? { mcpTools: body.mcpTools } : {}),
+  });
 });

@@ -35,7 +35,10 @@ export function textTool(name: string, ran: string[]): McpExposedTool {
   };
 }
 
-export function setup(rules: Record<string, 'allow' | 'deny' | 'ask'>, options: { decline?: boolean } = {}) {
+export function setup(
+  rules: Record<string, 'allow' | 'deny' | 'ask'>,
+  options: { decline?: boolean; exposed?: string[] } = {},
+) {
   const gate = new TestGate(rules);
   const ran: string[] = [];
   const claims = new Set<string>();
@@ -56,6 +59,7 @@ export function setup(rules: Record<string, 'allow' | 'deny' | 'ask'>, options: 
     },
     finish: async () => {},
     declineWithoutElicitation: async () => options.decline === true,
+    exposedTools: async () => options.exposed,
     answerRelay: async (user, relayId, answer) => {
       answers.push({ relayId, approved: answer.approved, accepted: gate.answer(relayId, { ...answer, by: user.id }) });
     },
