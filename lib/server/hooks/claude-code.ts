@@ -28,6 +28,15 @@ export const ClaudeCodeHookQuerySchema = z.object({
   deadline: z.coerce.number().int().min(1).max(86_400).optional(),
   /** `claude`: an ask is handed back to Claude Code's own prompt; `gatehouse` (default): a person decides here. */
   ask: z.enum(['gatehouse', 'claude']).optional(),
+  /**
+   * The name this Claude Code gives Gatehouse's own MCP server (`/api/mcp`): its tools
+   * (`mcp__<name>__*`) are gated there, for the same user, so the hook lets them through and a
+   * call is asked once. As trusted as the rest of the hook's settings, which say where to ask.
+   */
+  mcp: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an MCP server name (letters, digits, _ and -)')
+    .optional(),
 });
 export type ClaudeCodeHookQuery = z.infer<typeof ClaudeCodeHookQuerySchema>;
 
@@ -75,6 +84,8 @@ export async function decideHook(
   query: ClaudeCodeHookQuery,
   signal: AbortSignal,
 ): Promise<Verdict> {
+  if (query.mcp && typeof input.tool_name === 'string' && input.tool_name.startsWith(`mcp__${query.mcp}__`))
+    return { decision: 'allow', reason: "Gatehouse's MCP server decides this call itself (asked once)" };
   const mapped = mapClaudeCodeCall({ tool_name: input.tool_name, tool_input: input.tool_input, cwd: input.cwd });
   if (!mapped.ok) return { decision: 'deny', reason: `Gatehouse refused the call: ${mapped.reason}` };
   const session: ExternalSessionRef = {

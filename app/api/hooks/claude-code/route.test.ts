@@ -200,6 +200,18 @@ describe('POST /api/hooks/claude-code', () => {
     expect(row).toMatchObject({ status: 'cancelled', reason: 'The agent stopped waiting for the decision' });
   });
 
+  it("lets calls to Gatehouse's own MCP server through (it gates them itself), and only those", async () => {
+    const own = await decisionOf(
+      await call(input('mcp__gatehouse__bash', { command: 'rm -rf x' }), { query: '?mcp=gatehouse&ask=claude' }),
+    );
+    expect(own.permissionDecision).toBe('allow');
+    const other = await decisionOf(
+      await call(input('mcp__gatehousex__bash', { command: 'rm -rf x' }), { query: '?mcp=gatehouse&ask=claude' }),
+    );
+    expect(other.permissionDecision).not.toBe('allow');
+    expect((await call(input('Bash', { command: 'ls' }), { query: '?mcp=../x' })).status).toBe(400);
+  });
+
   it("hands an ask back to Claude Code's own prompt only when configured to", async () => {
     const verdict = await decisionOf(await call(input('Bash', { command: 'npm publish z' }), { query: '?ask=claude' }));
     expect(verdict.permissionDecision).toBe('ask');
