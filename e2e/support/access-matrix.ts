@@ -229,12 +229,88 @@ export const ROWS: Row[] = [
     request: () => ({ path: `/api/webhooks/${randomUUID()}/deliveries` }),
   },
 
+  // Routes for agents only (an API token; a session cookie is not enough): the cookie principals
+  // get 401 before anything else; the admin's Bearer token reaches the route, which refuses the body.
+  {
+    route: 'POST /api/hooks/claude-code',
+    what: 'a body without session_id',
+    access: 'runs:start',
+    expect: { anonymous: 401, user: 401, approver: 401, admin: 400 },
+    request: () => ({ path: '/api/hooks/claude-code', data: { hook_event_name: 'PreToolUse' } }),
+  },
+  {
+    route: 'POST /api/hooks/decide',
+    what: 'a body without tool',
+    access: 'runs:start',
+    expect: { anonymous: 401, user: 401, approver: 401, admin: 400 },
+    request: () => ({ path: '/api/hooks/decide', data: { params: {} } }),
+  },
+  {
+    route: 'POST /api/mcp',
+    what: 'not JSON-RPC',
+    access: 'runs:start',
+    expect: { anonymous: 401, user: 401, approver: 401, admin: 400 },
+    request: () => ({ path: '/api/mcp', data: { hello: 'world' } }),
+  },
+  {
+    route: 'GET /api/mcp',
+    access: 'runs:start',
+    expect: { anonymous: 401, user: 401, approver: 401, admin: 405 },
+    request: () => ({ path: '/api/mcp' }),
+  },
+  {
+    route: 'DELETE /api/mcp',
+    access: 'runs:start',
+    expect: { anonymous: 401, user: 401, approver: 401, admin: 405 },
+    request: () => ({ path: '/api/mcp' }),
+  },
+
+  { route: 'GET /api/servers', access: 'servers:manage', expect: adminOnly(200) },
+  {
+    route: 'PUT /api/servers/:id',
+    what: 'a body that is not an object',
+    access: 'servers:manage',
+    expect: adminOnly(400),
+    request: () => ({ path: `/api/servers/matrix-${randomUUID().slice(0, 8)}`, data: [] }),
+  },
+  {
+    route: 'DELETE /api/servers/:id',
+    what: 'unknown server',
+    access: 'servers:manage',
+    expect: adminOnly(404),
+    request: () => ({ path: `/api/servers/matrix-${randomUUID().slice(0, 8)}` }),
+  },
+  {
+    route: 'POST /api/servers/:id/test',
+    what: 'unknown server',
+    access: 'servers:manage',
+    expect: adminOnly(404),
+    request: () => ({ path: `/api/servers/matrix-${randomUUID().slice(0, 8)}/test` }),
+  },
+  {
+    route: 'POST /api/servers/:id/accept',
+    what: 'a body without a digest',
+    access: 'servers:manage',
+    expect: adminOnly(400),
+    request: () => ({ path: `/api/servers/matrix-${randomUUID().slice(0, 8)}/accept`, data: { tool: 'x' } }),
+  },
+
   { route: 'GET /api/tokens', access: 'tokens:manage:own', expect: signedIn(200) },
   {
     route: 'POST /api/tokens',
     access: 'tokens:manage:own',
     expect: signedIn(201),
     request: (_w, name) => ({ path: '/api/tokens', data: { name: `matrix-${name}` } }),
+  },
+  {
+    route: 'PATCH /api/tokens/:id',
+    what: 'own token',
+    access: 'tokens:manage:own',
+    expect: signedIn(200),
+    request: async (w, name) => ({
+      path: `/api/tokens/${await ownTokenId(w, name)}`,
+      data: { mcpWithoutElicitation: 'wait' },
+    }),
   },
   {
     route: 'DELETE /api/tokens/:id',

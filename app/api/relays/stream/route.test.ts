@@ -42,6 +42,19 @@ describe('GET /api/relays/stream', () => {
     await asked;
   });
 
+  it('is open to every role (each then reads only the relays it may decide)', async () => {
+    for (const role of ['user', 'approver'] as const) {
+      const controller = new AbortController();
+      const token = await server.tokenFor(role);
+      const response = await GET(
+        new Request(apiRequest('GET', '/api/relays/stream', { token }), { signal: controller.signal }),
+        noParams,
+      );
+      expect(response.status).toBe(200);
+      controller.abort();
+    }
+  });
+
   it('refuses an anonymous caller', async () => {
     const response = await GET(new Request('http://127.0.0.1:3000/api/relays/stream'), noParams);
     expect(response.status).toBe(401);
