@@ -45,6 +45,9 @@ async function signedIn(
 
 const mainNav = (page: Page) => page.getByRole('banner').getByRole('navigation', { name: 'Main' });
 
+/** The Approvals link, with the pending count beside it when there is one (other specs' relays). */
+const APPROVALS = /^Approvals\s*(\d+\+?\s*pending)?$/;
+
 test('changing your own password keeps this session and ends your others', async ({ browser, baseURL, request }) => {
   const username = await newAccount(request, 'user');
   const here = await signedIn(browser, baseURL!, username, 'user');
@@ -94,13 +97,14 @@ test('the navigation shows only the pages the user may open; signed out, none', 
   await expect(mainNav(signedOut).getByRole('link')).toHaveCount(0);
 
   const user = await signedIn(browser, baseURL!, await newAccount(request, 'user'), 'user');
-  await expect(mainNav(user).getByRole('link')).toHaveText(['Chat', 'Runs', 'Connect']);
+  await expect(mainNav(user).getByRole('link')).toHaveText(['Chat', APPROVALS, 'Runs', 'Connect']);
   const approver = await signedIn(browser, baseURL!, await newAccount(request, 'approver'), 'approver');
-  await expect(mainNav(approver).getByRole('link')).toHaveText(['Chat', 'Runs', 'Connect', 'Audit']);
+  await expect(mainNav(approver).getByRole('link')).toHaveText(['Chat', APPROVALS, 'Runs', 'Connect', 'Audit']);
   // The suite's own browser is the admin.
   await page.goto('/runs');
   await expect(mainNav(page).getByRole('link')).toHaveText([
     'Chat',
+    APPROVALS,
     'Rules',
     'Runs',
     'Connect',
