@@ -24,6 +24,16 @@ export function policyQueries(db: Database) {
   return {
     getLatestPolicy,
 
+    /** The latest version's number only: a cheap "has the policy changed?" for callers that cache it. */
+    async getLatestVersion(): Promise<number | undefined> {
+      const [row] = await db
+        .select({ version: policyVersions.version })
+        .from(policyVersions)
+        .orderBy(desc(policyVersions.version))
+        .limit(1);
+      return row?.version;
+    },
+
     /** The new version, or the version in force when `expectedVersion` is not it. */
     async savePolicy({ policy, expectedVersion, createdBy, note }: SavePolicyInput): Promise<SavePolicyResult> {
       // Refusing a stale or future base here keeps versions gapless; the insert catches the race.

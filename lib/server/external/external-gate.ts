@@ -321,7 +321,13 @@ export class ExternalGate {
     await this.deps.log.append(run.id, events, { audit, ...(status ? { status } : {}) });
   }
 
+  /**
+   * The stored policy, compiled once per version: each call reads only the latest version's
+   * number, and the document (parsed, validated, compiled) only when it changed.
+   */
   private async policy(): Promise<{ version: number; policy: CompiledPolicy }> {
+    const latest = await this.deps.q.policies.getLatestVersion();
+    if (this.compiled && this.compiled.version === latest) return this.compiled;
     const stored = await loadPolicy(this.deps.q);
     if (this.compiled?.version !== stored.version)
       this.compiled = { version: stored.version, policy: compilePolicy(stored.policy) };
