@@ -2,68 +2,19 @@
 // 0023): one SDK client's requests are spread over A and B. Its session, opened on A, works on B;
 // a call held on A is approved with POST /api/chat/relay/:id on B, and another is confirmed by an
 // elicitation answer that reaches B. Needs PostgreSQL (skipped without it locally, required under CI).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { adminAuthHeaders, E2E_ADMIN_TOKEN } from './support/auth';
+import { adminAuthHeaders } from './support/auth';
+import { freshDatabase, startServer, stop, waitHealthy } from './support/instances';
 import { mcpClient, mcpRun, resultText } from './support/mcp-client';
 import { uniqueMarker } from './support/runs-api';
 
 const first = Number(process.env.E2E_MCP_MULTI_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 20);
 const baseA = `http://127.0.0.1:${first}`;
 const baseB = `http://127.0.0.1:${first + 1}`;
-
-function freshDatabase(): { url?: string; reason?: string } {
-  const target = `postgres://gatehouse:gatehouse@127.0.0.1:5432/gatehouse_e2e_mcp_${first}`;
-  const result = spawnSync(process.execPath, ['scripts/ensure-postgres.mjs'], {
-    env: { ...process.env, E2E_DATABASE_URL: target },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  if (result.status === 0) return { url: result.stdout.trim().split('\n').at(-1) };
-  return { reason: `${result.stderr ?? ''}${result.error?.message ?? ''}`.trim() || `exit ${result.status}` };
-}
-
-function startServer(port: number, env: Record<string, string>): ChildProcess {
-  return spawn(
-    process.execPath,
-    ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)],
-    {
-      env: {
-        ...process.env,
-        ...env,
-        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
-        GATEHOUSE_MODEL: 'offline',
-        GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
-        NEXT_TELEMETRY_DISABLED: '1',
-      },
-      stdio: 'ignore',
-    },
-  );
-}
-
-async function waitHealthy(base: string, child: ChildProcess): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server for ${base} exited with ${child.exitCode}`);
-    if (
-      await fetch(`${base}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 /** The balancer: initialize and tools/call go to A, every other request (answers included) to B. */
 const spread = (url: string | URL, init?: RequestInit) => {
@@ -79,7 +30,7 @@ test.describe.serial('the MCP server on two instances on one PostgreSQL', () => 
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
-    const database = freshDatabase();
+    const database = freshDatabase(`postgres://gatehouse:gatehouse@127.0.0.1:5432/gatehouse_e2e_mcp_${first}`);
     if (!database.url) {
       if (process.env.CI) throw new Error(`PostgreSQL is required under CI: ${database.reason}`);
       test.skip(true, `PostgreSQL is not available: ${database.reason}`);

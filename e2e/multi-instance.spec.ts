@@ -6,69 +6,20 @@
 // lease TTL, and finishes it when the decision comes.
 // Needs PostgreSQL (a fresh database from scripts/ensure-postgres.mjs): skipped without it locally,
 // required under CI.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { adminAuthHeaders, E2E_ADMIN_TOKEN } from './support/auth';
+import { adminAuthHeaders } from './support/auth';
+import { freshDatabase, startServer, stop, waitHealthy } from './support/instances';
 import { SseReader, type SseEvent } from './support/sse';
 
 const portA = Number(process.env.E2E_MULTI_PORT_A ?? 3196);
 const portB = Number(process.env.E2E_MULTI_PORT_B ?? 3197);
 const baseA = `http://127.0.0.1:${portA}`;
 const baseB = `http://127.0.0.1:${portB}`;
-
-/** A fresh database named after A's port (so parallel runs on other ports never share it), or why not. */
-function freshDatabase(): { url?: string; reason?: string } {
-  const target =
-    process.env.E2E_MULTI_DATABASE_URL || `postgres://gatehouse:gatehouse@127.0.0.1:5432/gatehouse_e2e_multi_${portA}`;
-  const result = spawnSync(process.execPath, ['scripts/ensure-postgres.mjs'], {
-    env: { ...process.env, E2E_DATABASE_URL: target },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  if (result.status === 0) return { url: result.stdout.trim().split('\n').at(-1) };
-  return { reason: `${result.stderr ?? ''}${result.error?.message ?? ''}`.trim() || `exit ${result.status}` };
-}
-
-function startServer(port: number, env: Record<string, string>): ChildProcess {
-  return spawn(
-    process.execPath,
-    ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)],
-    {
-      env: {
-        ...process.env,
-        ...env,
-        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
-        GATEHOUSE_MODEL: 'offline',
-        GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
-        GATEHOUSE_SSE_HEARTBEAT_MS: '1000',
-        NEXT_TELEMETRY_DISABLED: '1',
-      },
-      stdio: 'ignore',
-    },
-  );
-}
-
-async function waitHealthy(base: string, child: ChildProcess): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server for ${base} exited with ${child.exitCode}`);
-    const ok = await fetch(`${base}/api/health`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 test.describe.serial('two instances on one PostgreSQL', () => {
   let a: ChildProcess | undefined;
@@ -77,7 +28,10 @@ test.describe.serial('two instances on one PostgreSQL', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
-    const database = freshDatabase();
+    const database = freshDatabase(
+      process.env.E2E_MULTI_DATABASE_URL ||
+        `postgres://gatehouse:gatehouse@127.0.0.1:5432/gatehouse_e2e_multi_${portA}`,
+    );
     if (!database.url) {
       if (process.env.CI) throw new Error(`PostgreSQL is required under CI: ${database.reason}`);
       test.skip(true, `PostgreSQL is not available, so two instances cannot share a database: ${database.reason}`);

@@ -21,7 +21,15 @@ export interface StreamGuardInput {
   run: OwnedRun;
 }
 
-export function runStreamGuard({ rt, headers, user, run }: StreamGuardInput): StreamGuard {
+/**
+ * A stream that lives as long as its caller's credential (the token or cookie it was opened with,
+ * re-checked on every heartbeat and on any credential change of that user), and while `allowed`
+ * still holds for the user it names now.
+ */
+function credentialGuard(
+  { rt, headers, user }: Omit<StreamGuardInput, 'run'>,
+  allowed: (now: AuthUser) => boolean,
+): StreamGuard {
   const kept = new Headers();
   for (const name of CREDENTIAL_HEADERS) {
     const value = headers.get(name);
@@ -30,7 +38,7 @@ export function runStreamGuard({ rt, headers, user, run }: StreamGuardInput): St
   return {
     async check() {
       const now = await authenticate({ q: rt.q, headers: kept, secret: rt.sessionSecret });
-      return now !== undefined && now.id === user.id && canSeeRun(now, run);
+      return now !== undefined && now.id === user.id && allowed(now);
     },
     watch(listener) {
       // A change that names nobody (notices lost after a reconnect) may concern anyone.
@@ -41,22 +49,11 @@ export function runStreamGuard({ rt, headers, user, run }: StreamGuardInput): St
   };
 }
 
+export function runStreamGuard({ run, ...input }: StreamGuardInput): StreamGuard {
+  return credentialGuard(input, (now) => canSeeRun(now, run));
+}
+
 /** A stream that follows no run (the approvals inbox): it lives as long as its caller's credential. */
-export function userStreamGuard({ rt, headers, user }: Omit<StreamGuardInput, 'run'>): StreamGuard {
-  const kept = new Headers();
-  for (const name of CREDENTIAL_HEADERS) {
-    const value = headers.get(name);
-    if (value !== null) kept.set(name, value);
-  }
-  return {
-    async check() {
-      const now = await authenticate({ q: rt.q, headers: kept, secret: rt.sessionSecret });
-      return now !== undefined && now.id === user.id;
-    },
-    watch(listener) {
-      return rt.q.credentials.watch((userId) => {
-        if (userId === undefined || userId === user.id) listener();
-      });
-    },
-  };
+export function userStreamGuard(input: Omit<StreamGuardInput, 'run'>): StreamGuard {
+  return credentialGuard(input, () => true);
 }
