@@ -60,3 +60,34 @@ describe('outside relays never outlive their request', () => {
     expect(events.map((e) => e.type)).toEqual(['relay_resolved', 'tool_result']);
   });
 });
+
+describe('a retried call id gets its decision, and only for the very same call', () => {
+  it('answers the same call id with the same tool and params by its relay; another call reusing the id is denied', async () => {
+    const { external, q, runs } = server.rt();
+    const ref = { ...session, externalId: 'retry-1' };
+    const call = { ...asking, params: { command: 'touch retried' }, callId: 'toolu_same' };
+    const first = external.decide(ref, call, { signal: new AbortController().signal });
+    const run = await q.runs.openExternalRun(ref);
+    const relay = await pendingOf(run.id);
+    await runs.decideChecked(relay.id, { approved: true }, 'someone');
+    expect(await first).toMatchObject({ decision: 'allow', relayId: relay.id });
+    // The same call again (a retry, keys in another order): the same answer, no new relay.
+    const again = await external.decide(
+      ref,
+      { ...call, params: { command: 'touch retried' } },
+      {
+        signal: new AbortController().signal,
+      },
+    );
+    expect(again).toMatchObject({ decision: 'allow', relayId: relay.id });
+    // The id reused for another call: never the earlier approval.
+    const other = await external.decide(
+      ref,
+      { ...call, params: { command: 'touch another-file' } },
+      {
+        signal: new AbortController().signal,
+      },
+    );
+    expect(other).toMatchObject({ decision: 'deny', reason: expect.stringContaining('already used') });
+  });
+});

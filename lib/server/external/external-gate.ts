@@ -12,6 +12,7 @@ import {
   type GrantStore,
   type ToolDefinition,
 } from '../../agent';
+import { canonicalJson } from '../../agent/tools/mcp/pin';
 import type { RunEvent } from '../../contract';
 import type { Queries, RunRow } from '../../db';
 import {
@@ -113,6 +114,13 @@ export class ExternalGate {
     // relay and its decision; calls the policy decides at once are simply decided again.
     if (call.callId) {
       const earlier = await q.relays.getRelayOfCall({ runId: run.id, toolCallId });
+      // Only the very same call: a decision never carries over to another call that reuses the id.
+      if (earlier && !sameCall(earlier.request, call))
+        return {
+          runId: run.id,
+          decision: 'deny',
+          reason: `The call id ${toolCallId} was already used for another call`,
+        };
       if (earlier) return this.answerRelay(run, earlier.request, options, call);
     }
     const request = await this.relayFor(run, ref, call, tool, toolCallId, decision, workspace, options);
@@ -333,6 +341,11 @@ export class ExternalGate {
       this.compiled = { version: stored.version, policy: compilePolicy(stored.policy) };
     return this.compiled;
   }
+}
+
+/** The same tool with the same parameters (key order aside: the stored request went through jsonb). */
+function sameCall(request: RelayRequest, call: ExternalCall): boolean {
+  return request.tool === call.tool && canonicalJson(request.params) === canonicalJson(call.params);
 }
 
 function toolOf(call: ExternalCall): GatedTool {
