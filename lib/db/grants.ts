@@ -5,6 +5,7 @@ import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Rule } from '../policy/types';
 import { auditQueries, type RecordAuditInput } from './audit';
 import type { Database } from './database';
+import { counted } from './decision-changes';
 import { grants, type GrantRow, type GrantScope } from './schema';
 
 export interface CreateGrantInput {
@@ -26,21 +27,24 @@ export interface ListGrantsInput {
 
 const live = () => isNull(grants.revokedAt);
 
-export function grantQueries(db: Database) {
+/** `changed` is called after every write (see createQueries' `decisions`). */
+export function grantQueries(db: Database, changed: () => void = () => undefined) {
   return {
     async createGrant({ id, rule, scope, sessionId, createdBy, once }: CreateGrantInput): Promise<GrantRow> {
       if (scope === 'session' && !sessionId) throw new TypeError('A session grant needs a sessionId');
-      const [row] = await db
-        .insert(grants)
-        .values({
-          id: id ?? randomUUID(),
-          rule,
-          scope,
-          sessionId: scope === 'session' ? sessionId : null,
-          once: once ?? rule.once ?? false,
-          createdBy,
-        })
-        .returning();
+      const [row] = await counted(changed, () =>
+        db
+          .insert(grants)
+          .values({
+            id: id ?? randomUUID(),
+            rule,
+            scope,
+            sessionId: scope === 'session' ? sessionId : null,
+            once: once ?? rule.once ?? false,
+            createdBy,
+          })
+          .returning(),
+      );
       return row!;
     },
 
@@ -77,15 +81,17 @@ export function grantQueries(db: Database) {
       revokedBy: string;
       audit?: (row: GrantRow) => RecordAuditInput;
     }): Promise<GrantRow | undefined> {
-      return db.transaction(async (tx) => {
-        const [row] = await tx
-          .update(grants)
-          .set({ revokedAt: sql`now()`, revokedBy })
-          .where(and(eq(grants.id, id), live()))
-          .returning();
-        if (row && auditOf) await auditQueries(tx).recordAudit(auditOf(row));
-        return row;
-      });
+      return counted(changed, () =>
+        db.transaction(async (tx) => {
+          const [row] = await tx
+            .update(grants)
+            .set({ revokedAt: sql`now()`, revokedBy })
+            .where(and(eq(grants.id, id), live()))
+            .returning();
+          if (row && auditOf) await auditQueries(tx).recordAudit(auditOf(row));
+          return row;
+        }),
+      );
     },
 
     /** Uses up an allow-once grant: the row for the one caller that consumed it, undefined for everyone else. */
@@ -96,11 +102,13 @@ export function grantQueries(db: Database) {
       id: string;
       consumedBy?: string;
     }): Promise<GrantRow | undefined> {
-      const [row] = await db
-        .update(grants)
-        .set({ revokedAt: sql`now()`, revokedBy: consumedBy, consumedAt: sql`now()` })
-        .where(and(eq(grants.id, id), eq(grants.once, true), live()))
-        .returning();
+      const [row] = await counted(changed, () =>
+        db
+          .update(grants)
+          .set({ revokedAt: sql`now()`, revokedBy: consumedBy, consumedAt: sql`now()` })
+          .where(and(eq(grants.id, id), eq(grants.once, true), live()))
+          .returning(),
+      );
       return row;
     },
   };

@@ -8,6 +8,7 @@ export { LOCK_FILE } from './lock';
 export { DatabaseLockedError, InvalidCursorError, LeaseLostError, RunNotFoundError } from './errors';
 export { createQueries, type Queries } from './queries';
 export { CredentialChanges, type ChangeCounter, type CredentialChangeListener } from './credential-changes';
+export { DecisionChanges } from './decision-changes';
 export type { Page } from './pagination';
 export { runQueries, type RunQueries, type CreateRunInput, type ListRunsInput, type UpdateRunInput } from './runs';
 export {

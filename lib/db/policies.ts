@@ -3,6 +3,7 @@
 import { desc, eq, lt } from 'drizzle-orm';
 import type { Policy } from '../policy/types';
 import type { Database } from './database';
+import { counted } from './decision-changes';
 import { policyVersions, type PolicyVersionRow } from './schema';
 
 export interface SavePolicyInput {
@@ -15,7 +16,8 @@ export interface SavePolicyInput {
 
 export type SavePolicyResult = { ok: true; version: PolicyVersionRow } | { ok: false; currentVersion: number };
 
-export function policyQueries(db: Database) {
+/** `changed` is called after every write (see createQueries' `decisions`). */
+export function policyQueries(db: Database, changed: () => void = () => undefined) {
   async function getLatestPolicy(): Promise<PolicyVersionRow | undefined> {
     const [row] = await db.select().from(policyVersions).orderBy(desc(policyVersions.version)).limit(1);
     return row;
@@ -39,11 +41,13 @@ export function policyQueries(db: Database) {
       // Refusing a stale or future base here keeps versions gapless; the insert catches the race.
       const latest = (await getLatestPolicy())?.version ?? 0;
       if (latest !== expectedVersion) return { ok: false, currentVersion: latest };
-      const [row] = await db
-        .insert(policyVersions)
-        .values({ version: expectedVersion + 1, policy, createdBy, note })
-        .onConflictDoNothing()
-        .returning();
+      const [row] = await counted(changed, () =>
+        db
+          .insert(policyVersions)
+          .values({ version: expectedVersion + 1, policy, createdBy, note })
+          .onConflictDoNothing()
+          .returning(),
+      );
       if (row) return { ok: true, version: row };
       return { ok: false, currentVersion: (await getLatestPolicy())?.version ?? 0 };
     },

@@ -2,6 +2,7 @@
 import { auditQueries } from './audit';
 import { conversationQueries } from './conversations';
 import { CredentialChanges } from './credential-changes';
+import { DecisionChanges } from './decision-changes';
 import type { Database } from './database';
 import { eventQueries } from './events';
 import { grantQueries } from './grants';
@@ -23,12 +24,31 @@ import { webhookQueries } from './webhooks';
 
 export function createQueries(db: Database): Queries {
   const credentials = new CredentialChanges();
-  return bind(db, credentials, (userId) => credentials.changed(userId));
+  const decisions = new DecisionChanges();
+  return bind(
+    db,
+    { credentials, decisions },
+    {
+      credentials: (userId) => credentials.changed(userId),
+      decisions: () => decisions.changed(),
+    },
+  );
 }
 
-function modules(db: Database, credentials: CredentialChanges, credentialsChanged: (userId: string) => void) {
+interface Counters {
+  credentials: CredentialChanges;
+  decisions: DecisionChanges;
+}
+/** Where a module reports a change: at once, or (in a transaction) after the commit. */
+interface ChangeSinks {
+  credentials: (userId: string) => void;
+  decisions: () => void;
+}
+
+function modules(db: Database, { credentials, decisions }: Counters, changed: ChangeSinks) {
+  const credentialsChanged = changed.credentials;
   return {
-    runs: runQueries(db),
+    runs: runQueries(db, changed.decisions),
     conversations: conversationQueries(db),
     messages: messageQueries(db),
     events: eventQueries(db),
@@ -36,9 +56,9 @@ function modules(db: Database, credentials: CredentialChanges, credentialsChange
     quorum: relayQuorumQueries(db),
     inbox: relayInboxQueries(db),
     toolExecutions: toolExecutionQueries(db),
-    policies: policyQueries(db),
+    policies: policyQueries(db, changed.decisions),
     shadow: shadowQueries(db),
-    grants: grantQueries(db),
+    grants: grantQueries(db, changed.decisions),
     audit: auditQueries(db),
     users: userQueries(db, credentialsChanged),
     tokens: tokenQueries(db, credentialsChanged),
@@ -49,24 +69,40 @@ function modules(db: Database, credentials: CredentialChanges, credentialsChange
     webhooks: webhookQueries(db),
     /** Changes to users, API tokens and sessions: a credential cache (lib/auth) compares its count, open streams watch them. */
     credentials,
+    /** Changes to the policy, grants and runs' modes made through these queries: a decision-input cache compares its count. */
+    decisions,
   };
 }
 
 export type Queries = ReturnType<typeof modules> & {
   /**
    * Runs `fn` with every query module bound to one transaction: what it writes commits together
-   * or not at all (a change and its audit row). Credential changes are announced after the commit.
+   * or not at all (a change and its audit row). Changes are announced and counted after the commit.
    */
   transaction<T>(fn: (tx: Queries) => Promise<T>): Promise<T>;
 };
 
-function bind(db: Database, credentials: CredentialChanges, changed: (userId: string) => void): Queries {
+function bind(db: Database, counters: Counters, changed: ChangeSinks): Queries {
   return {
-    ...modules(db, credentials, changed),
-    async transaction(fn) {
-      const changes: string[] = [];
-      const result = await db.transaction((tx) => fn(bind(tx, credentials, (userId) => changes.push(userId))));
-      for (const userId of changes) changed(userId);
+    ...modules(db, counters, changed),
+    async transaction<T>(fn: (tx: Queries) => Promise<T>): Promise<T> {
+      const users: string[] = [];
+      let decisions = 0;
+      let result: T;
+      try {
+        result = await db.transaction((tx) =>
+          fn(
+            bind(tx, counters, {
+              credentials: (userId) => users.push(userId),
+              decisions: () => void decisions++,
+            }),
+          ),
+        );
+      } finally {
+        // Counted after the commit (or the rollback: a needless reload is harmless), never before it.
+        if (decisions > 0) changed.decisions();
+      }
+      for (const userId of users) changed.credentials(userId);
       return result;
     },
   };

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Mode } from '../policy/types';
 import type { Database } from './database';
+import { counted } from './decision-changes';
 import { leaseHeldBy } from './lease-fence';
 import { newestFirst, olderThan, pageSize, toPage, type Page } from './pagination';
 import type { RunSource } from '../contract';
@@ -53,7 +54,8 @@ export interface UpdateRunInput {
   leaseOwner?: string;
 }
 
-export function runQueries(db: Database) {
+/** `changed` is called after a write that changes a run's mode (see createQueries' `decisions`). */
+export function runQueries(db: Database, changed: () => void = () => undefined) {
   return {
     async createRun(input: CreateRunInput): Promise<RunRow> {
       const [row] = await db
@@ -136,17 +138,20 @@ export function runQueries(db: Database) {
     /** The updated run, or undefined when it does not exist (or its status did not match `ifStatus`). */
     async updateRun({ id, ifStatus, leaseOwner, ...changes }: UpdateRunInput): Promise<RunRow | undefined> {
       const statuses = ifStatus === undefined ? undefined : Array.isArray(ifStatus) ? ifStatus : [ifStatus];
-      const [row] = await db
-        .update(runs)
-        .set({ ...changes, updatedAt: sql`now()` })
-        .where(
-          and(
-            eq(runs.id, id),
-            statuses ? inArray(runs.status, statuses) : undefined,
-            leaseOwner === undefined ? undefined : leaseHeldBy(id, leaseOwner),
-          ),
-        )
-        .returning();
+      const update = () =>
+        db
+          .update(runs)
+          .set({ ...changes, updatedAt: sql`now()` })
+          .where(
+            and(
+              eq(runs.id, id),
+              statuses ? inArray(runs.status, statuses) : undefined,
+              leaseOwner === undefined ? undefined : leaseHeldBy(id, leaseOwner),
+            ),
+          )
+          .returning();
+      // A run's mode is read by decisions; its saved state, status and title are not.
+      const [row] = changes.mode !== undefined ? await counted(changed, update) : await update();
       return row;
     },
   };

@@ -137,6 +137,8 @@ async function createRuntime(): Promise<Runtime> {
     approvalTimeoutS: config.approvalTimeoutS,
     workspace: config.workspace,
     observerFor: (policy) => shadow.monitor.observerFor(policy),
+    // Embedded PGlite is written by this process alone (its lock): the count of changes is complete.
+    ...(database.kind === 'pglite' ? { decisionChanges: q.decisions } : {}),
   });
   void loadStoredServers({
     q,

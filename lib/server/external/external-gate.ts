@@ -14,19 +14,12 @@ import {
 } from '../../agent';
 import { canonicalJson } from '../../agent/tools/mcp/pin';
 import type { RunEvent } from '../../contract';
-import type { Queries, RunRow } from '../../db';
-import {
-  approvalRequirement,
-  compilePolicy,
-  evaluate,
-  type CompiledPolicy,
-  type Decision,
-  type ToolCall,
-} from '../../policy';
+import type { ChangeCounter, Queries, RunRow } from '../../db';
+import { approvalRequirement, evaluate, type CompiledPolicy, type Decision, type ToolCall } from '../../policy';
 import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay';
 import { auditRowsFor, type AskedCall } from '../runs/run-audit';
 import type { RunLog } from '../runs/run-log';
-import { loadPolicy } from '../stores/policy-store';
+import { DecisionInputs } from './decision-inputs';
 import { grantAlwaysForOutside, type WaitingOutsideCall } from './outside-grants';
 import type { ExternalCall, ExternalDecideOptions, ExternalDecision, ExternalSessionRef } from './types';
 
@@ -41,6 +34,12 @@ export interface ExternalGateDeps {
   workspace: string;
   /** Watches every decision (the shadow policy monitor), as for the built-in agent. */
   observerFor?: (policy: CompiledPolicy) => DecisionObserver;
+  /**
+   * The count of policy, grant and run-mode changes, given only where this process alone writes the
+   * database (PGlite): then the session's run, the policy and the grants are served from memory
+   * until it moves (decision-inputs.ts). Without it each call reads them.
+   */
+  decisionChanges?: ChangeCounter;
 }
 
 const BUILTIN = new Map(builtinTools.map((tool) => [tool.name, tool]));
@@ -48,20 +47,22 @@ const BUILTIN = new Map(builtinTools.map((tool) => [tool.name, tool]));
 type GatedTool = Pick<ToolDefinition, 'name' | 'risk' | 'paramKinds' | 'derivePermission' | 'preview'>;
 
 export class ExternalGate {
-  private compiled: { version: number; policy: CompiledPolicy } | undefined;
+  private readonly inputs: DecisionInputs;
   /** Calls waiting for a human in this process, by relay id: Always Allow settles those it now covers. */
   private readonly waiting = new Map<string, WaitingOutsideCall>();
 
-  constructor(private readonly deps: ExternalGateDeps) {}
+  constructor(private readonly deps: ExternalGateDeps) {
+    this.inputs = new DecisionInputs(deps.q, deps.grants, deps.decisionChanges);
+  }
 
   async decide(ref: ExternalSessionRef, call: ExternalCall, options: ExternalDecideOptions): Promise<ExternalDecision> {
     const { q } = this.deps;
-    const run = await q.runs.openExternalRun({ ...ref, title: ref.title.slice(0, 200) });
+    const run = await this.inputs.run(ref);
     const toolCallId = call.callId ?? randomUUID();
-    const { version, policy } = await this.policy();
+    const { version, policy } = await this.inputs.policy();
     const tool = toolOf(call);
     const workspace = call.workspace ?? this.deps.workspace;
-    const grants = await this.deps.grants.list(run.sessionId);
+    const grants = await this.inputs.grants(run.sessionId);
     const policyCall: ToolCall = { tool: call.tool, params: call.params, agent: ref.agent };
     const context = {
       mode: run.mode ?? 'default',
@@ -159,7 +160,7 @@ export class ExternalGate {
   }
 
   private async audited(): Promise<{ version: number; rules: number }> {
-    const { version, policy } = await this.policy();
+    const { version, policy } = await this.inputs.policy();
     return { version, rules: policy.policy.rules.length };
   }
 
@@ -195,7 +196,7 @@ export class ExternalGate {
     workspace: string,
     options: ExternalDecideOptions,
   ): Promise<RelayRequest> {
-    const { policy } = await this.policy();
+    const { policy } = await this.inputs.policy();
     const env = { workspace };
     const policyCall: ToolCall = { tool: call.tool, params: call.params, agent: ref.agent };
     const suggestion = suggestAlwaysAllow(
@@ -327,19 +328,6 @@ export class ExternalGate {
       })),
     );
     await this.deps.log.append(run.id, events, { audit, ...(status ? { status } : {}) });
-  }
-
-  /**
-   * The stored policy, compiled once per version: each call reads only the latest version's
-   * number, and the document (parsed, validated, compiled) only when it changed.
-   */
-  private async policy(): Promise<{ version: number; policy: CompiledPolicy }> {
-    const latest = await this.deps.q.policies.getLatestVersion();
-    if (this.compiled && this.compiled.version === latest) return this.compiled;
-    const stored = await loadPolicy(this.deps.q);
-    if (this.compiled?.version !== stored.version)
-      this.compiled = { version: stored.version, policy: compilePolicy(stored.policy) };
-    return this.compiled;
   }
 }
 
