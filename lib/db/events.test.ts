@@ -159,6 +159,53 @@ describeStores('events', (store) => {
     expect((await q.events.appendEvent({ runId: 'r1', type: 't', data: {} })).seq).toBe(1);
   });
 
+  it("finishes a claimed tool execution in the same statement as the event reporting its result, and only a claimed one", async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r-fin', sessionId: 's' });
+    expect(await q.toolExecutions.claimToolExecution({ runId: 'r-fin', toolCallId: 'c1' })).toBe(true);
+    const result = { output: 'done', isError: false };
+    const rows = await q.events.appendEvents({
+      runId: 'r-fin',
+      events: [{ type: 'tool_result', data: { toolCallId: 'c1' } }],
+      finishExecution: { toolCallId: 'c1', result },
+    });
+    expect(rows.map((r) => r.type)).toEqual(['tool_result']);
+    expect(await q.toolExecutions.getToolExecution({ runId: 'r-fin', toolCallId: 'c1' })).toMatchObject({
+      status: 'done',
+      result,
+      finishedAt: expect.any(Date),
+    });
+    // Done already, or never claimed: left as it is (the event is still recorded).
+    await q.events.appendEvents({
+      runId: 'r-fin',
+      events: [{ type: 'tool_result', data: {} }],
+      finishExecution: { toolCallId: 'c1', result: { output: 'again' } },
+    });
+    expect((await q.toolExecutions.getToolExecution({ runId: 'r-fin', toolCallId: 'c1' }))?.result).toEqual(result);
+    await q.events.appendEvents({
+      runId: 'r-fin',
+      events: [{ type: 'tool_result', data: {} }],
+      finishExecution: { toolCallId: 'never-claimed', result },
+    });
+    expect(await q.toolExecutions.getToolExecution({ runId: 'r-fin', toolCallId: 'never-claimed' })).toBeUndefined();
+  });
+
+  it('finishes nothing when the append is fenced off (another owner holds the lease)', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r-fin2', sessionId: 's', status: 'running' });
+    await q.leases.acquireLease({ runId: 'r-fin2', owner: 'b', ttlS: 30 });
+    await q.toolExecutions.claimToolExecution({ runId: 'r-fin2', toolCallId: 'c1', leaseOwner: 'b' });
+    await expect(
+      q.events.appendEvents({
+        runId: 'r-fin2',
+        events: [{ type: 't', data: {} }],
+        finishExecution: { toolCallId: 'c1', result: 1 },
+        leaseOwner: 'a',
+      }),
+    ).rejects.toMatchObject({ code: 'conflict:lease_lost' });
+    expect((await q.toolExecutions.getToolExecution({ runId: 'r-fin2', toolCallId: 'c1' }))?.status).toBe('claimed');
+  });
+
   it('keeps a transcript of messages, numbered per run', async () => {
     const { q } = store();
     await q.runs.createRun({ id: 'r1', sessionId: 's' });

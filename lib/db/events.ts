@@ -40,6 +40,12 @@ export interface AppendEffects {
    * statement, so the news leaves with the commit that stored the events, never before it.
    */
   notifyChannel?: string;
+  /**
+   * Stores a claimed tool execution's result (tool-executions.ts: `claimed` -> `done`) in the same
+   * statement as the events that report it, so a result is never recorded without its claim
+   * finished nor the other way round. An execution that is not claimed (or done) is left as it is.
+   */
+  finishExecution?: { toolCallId: string; result: unknown };
 }
 
 export interface AppendEventsInput extends AppendEffects {
@@ -56,6 +62,7 @@ export function eventQueries(db: Database) {
     audit,
     leaseOwner,
     notifyChannel,
+    finishExecution,
   }: AppendEventsInput): Promise<EventRow[]> {
     if (batch.length === 0 && !status && !audit?.length) return [];
     const count = batch.length;
@@ -65,6 +72,11 @@ export function eventQueries(db: Database) {
           SELECT a.id, coalesce(a.at, now()), a.kind, a.run_id, a.session_id, a.agent_id, a.tool, a.params, a.action, a.reason, a.rule, a.decided_by, a.wait_ms, a.details
           FROM run, ${auditValues(audit)} RETURNING 1)`
       : sql``;
+    // FROM run: nothing is finished when the run's update is fenced off (lease lost) or missing.
+    const finishCte = finishExecution
+      ? sql`, finished AS (UPDATE tool_executions SET status = 'done', result = ${JSON.stringify(finishExecution.result ?? null)}::jsonb, finished_at = now()
+          FROM run WHERE tool_executions.run_id = ${runId} AND tool_executions.tool_call_id = ${finishExecution.toolCallId} AND tool_executions.status = 'claimed' RETURNING 1)`
+      : sql``;
     // Every event goes through here: straight to the driver on PGlite (prepared.ts).
     const rows = await directRows<RawRow>(
       db,
@@ -73,7 +85,7 @@ export function eventQueries(db: Database) {
         UPDATE runs SET last_event_seq = last_event_seq + ${count}${statusSet}
         WHERE id = ${runId}${leaseOwner === undefined ? sql`` : sql` AND ${leaseHeldBy(runId, leaseOwner)}`}
         RETURNING last_event_seq
-      )${auditCte},
+      )${auditCte}${finishCte},
       batch AS (
         SELECT b.e ->> 'type' AS type, b.e -> 'data' AS data, b.ord
         FROM jsonb_array_elements(${JSON.stringify(batch)}::jsonb) WITH ORDINALITY AS b(e, ord)

@@ -11,19 +11,27 @@ import { resultText, type McpExposedTool } from './tools';
 /** The outside-run service as /api/mcp uses it (runtime.external). */
 export interface McpGate {
   decide(session: ExternalSessionRef, call: ExternalCall, options: ExternalDecideOptions): Promise<ExternalDecision>;
-  recordResult(
-    runId: string,
-    callId: string,
-    result: { tool: string; agent: string; output: string; isError: boolean },
-  ): Promise<void>;
+  /** Records a result in the run (here: of a call that did not run). */
+  recordResult(runId: string, callId: string, result: McpCallRecord): Promise<void>;
+}
+
+/** A call's result as its run records it. */
+export interface McpCallRecord {
+  tool: string;
+  agent: string;
+  output: string;
+  isError: boolean;
 }
 
 export interface GatedCallDeps {
   gate: McpGate;
   /** The existing execution claim: true only for the first claimer of (run, call). */
   claim(runId: string, callId: string): Promise<boolean>;
-  /** Stores the claimed call's result with its claim. */
-  finish(runId: string, callId: string, result: { output: string; isError: boolean }): Promise<void>;
+  /**
+   * Records the claimed call's result: the claim finished and the run's `tool_result` event, in one
+   * statement (one write before the answer instead of three: the record is never half made).
+   */
+  finish(runId: string, callId: string, result: McpCallRecord): Promise<void>;
   sessionKey: Buffer;
   loopbackKey: Buffer;
   workspace: string;
@@ -124,14 +132,13 @@ export async function gatedCall(deps: GatedCallDeps, input: GatedCallInput): Pro
   const result = await tool
     .run(decision.params, { ...runCtx, approved: decision.decidedBy !== 'policy' && decision.decidedBy !== 'grant' })
     .catch((error: Error) => errorResult(`${tool.name} failed: ${error.message}`));
-  const record = {
+  const record: McpCallRecord = {
     tool: tool.name,
     agent: session.client,
     output: resultText(result),
     isError: result.isError === true,
   };
   await deps.finish(runId, callId, record);
-  await deps.gate.recordResult(runId, callId, record);
   return result;
 }
 

@@ -7,6 +7,7 @@ import { compilePolicy, type CompiledPolicy } from '../../policy';
 import { loadPolicy } from '../stores/policy-store';
 import type { Runtime } from '../runtime';
 import type { McpEndpointDeps } from './endpoint';
+import { toolResultEvent } from './result-event';
 import { loopbackKey } from './loopback';
 import { mcpSessionKey } from './session-id';
 import { builtinMcpTools, type McpExposedTool } from './tools';
@@ -49,9 +50,12 @@ function create(rt: Runtime): McpEndpointDeps {
     version: process.env.npm_package_version ?? '0.1.0',
     tools,
     claim: (runId, toolCallId) => q.toolExecutions.claimToolExecution({ runId, toolCallId }),
-    finish: async (runId, toolCallId, result) => {
-      await q.toolExecutions.finishToolExecution({ runId, toolCallId, result });
-    },
+    // The claim finished and the tool_result event in one statement (as the gate's recordResult
+    // records it, plus the claim): one PGlite round trip of the allowed call's three.
+    finish: (runId, toolCallId, result) =>
+      rt.runs.log.append(runId, [toolResultEvent(runId, toolCallId, result)], {
+        finishExecution: { toolCallId, result },
+      }),
     exposedTools: async (tokenId) => {
       // Stored as JSON; '' (cleared) or anything unreadable exposes every tool, as before a choice.
       const raw = await q.settings.getSetting({ key: exposedToolsKey(tokenId) });

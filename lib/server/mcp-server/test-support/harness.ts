@@ -57,7 +57,9 @@ export function setup(
       claims.add(key);
       return true;
     },
-    finish: async () => {},
+    finish: async (runId, callId, { tool, output, isError }) => {
+      gate.results.push({ runId, callId, tool, output, isError });
+    },
     declineWithoutElicitation: async () => options.decline === true,
     exposedTools: async () => options.exposed,
     answerRelay: async (user, relayId, answer) => {
