@@ -159,7 +159,7 @@ describeStores('events', (store) => {
     expect((await q.events.appendEvent({ runId: 'r1', type: 't', data: {} })).seq).toBe(1);
   });
 
-  it("finishes a claimed tool execution in the same statement as the event reporting its result, and only a claimed one", async () => {
+  it('finishes a claimed tool execution in the same statement as the event reporting its result, and only a claimed one', async () => {
     const { q } = store();
     await q.runs.createRun({ id: 'r-fin', sessionId: 's' });
     expect(await q.toolExecutions.claimToolExecution({ runId: 'r-fin', toolCallId: 'c1' })).toBe(true);
