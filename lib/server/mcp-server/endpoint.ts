@@ -1,42 +1,28 @@
-// POST /api/mcp for an authenticated token user: the MCP Streamable HTTP transport (the SDK's
-// web-standard one, one per request) in front of a per-request SDK Server. Sessions are signed
-// ids (session-id.ts), so any instance serves any request of a session; the answers to our own
-// elicitation requests are taken here, before the SDK, and decide their relay wherever it waits.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+// POST /api/mcp for an authenticated token user. Sessions are signed ids (session-id.ts), so any
+// instance serves any request of a session; the answers to our own elicitation requests are taken
+// here and decide their relay wherever it waits. A lone tools/list or tools/call is answered
+// directly (direct.ts); everything else by the SDK's transport and server (sdk-serve.ts).
 import {
-  CallToolRequestSchema,
   isInitializeRequest,
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCResultResponse,
   JSONRPCMessageSchema,
-  ListToolsRequestSchema,
   type InitializeRequest,
   type JSONRPCMessage,
   type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthUser } from '../../auth';
+import type { McpEndpointDeps } from './endpoint-deps';
 import { answerOf, relayOfElicitation } from './elicitation';
-import { gatedCall, type GatedCallDeps } from './gated-call';
-import { LOOPBACK_META } from './loopback';
+import { answerDirectly, directRequest } from './direct';
 import { decodeSessionId, encodeSessionId, newSessionId, type McpSessionState } from './session-id';
-import type { McpExposedTool } from './tools';
 import { jsonRpcError } from './json-rpc';
-import { trackCancel, cancelLocal } from './cancel-registry';
-import { watchBody } from './watch-body';
-import { exposedBy } from './token-settings';
+import { cancelLocal } from './cancel-registry';
+import { serveWithSdk } from './sdk-serve';
+import { callTool, listTools } from './tool-calls';
 
-export interface McpEndpointDeps extends GatedCallDeps {
-  tools(): Promise<McpExposedTool[]>;
-  /** The token's choice of tools for its MCP clients (globs); undefined: every tool. */
-  exposedTools(tokenId: string): Promise<string[] | undefined>;
-  /** The token's choice for a client without elicitation: decline an ask at once (else wait). */
-  declineWithoutElicitation(tokenId: string): Promise<boolean>;
-  /** Decides a relay as the user who answered the confirmation (409s, a relay decided already, are swallowed). */
-  answerRelay(user: AuthUser, relayId: string, answer: { approved: boolean; reason?: string }): Promise<void>;
-  version: string;
-}
+export type { McpEndpointDeps } from './endpoint-deps';
 
 const SESSION_HEADER = 'mcp-session-id';
 
@@ -108,64 +94,23 @@ export async function handleMcpPost(
   return new Response(response.body, { status: response.status, headers });
 }
 
-async function serve(
+/** The direct answer for one tools/list or tools/call (direct.ts), else the SDK (sdk-serve.ts). */
+function serve(
   request: Request,
   messages: JSONRPCMessage[],
   session: McpSessionState,
   deps: McpEndpointDeps,
 ): Promise<Response> {
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-  const server = new Server({ name: 'gatehouse', version: deps.version }, { capabilities: { tools: {} } });
-  let live = true;
-  const handling = new Set<Promise<unknown>>();
-  // The token's choice of tools, read on every listing and call (a change applies at once). A tool
-  // it does not expose is unknown to its clients: not listed, and refused as unknown if called.
-  const visibleTools = async () => {
-    const exposed = exposedBy(await deps.exposedTools(session.tokenId));
-    return (await deps.tools()).filter((tool) => exposed(tool.name));
-  };
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await visibleTools()).map(({ name, description, inputSchema, annotations }) => ({
-      name,
-      description,
-      inputSchema,
-      ...(annotations ? { annotations } : {}),
-    })),
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
-    const tool = (await visibleTools()).find((t) => t.name === call.params.name);
-    if (!tool) return { content: [{ type: 'text', text: `Unknown tool: ${call.params.name}` }], isError: true };
-    const { signal, release } = trackCancel(session.sid, extra.requestId);
-    const calling = gatedCall(deps, {
-      tool,
-      args: call.params.arguments ?? {},
-      session,
-      requestId: extra.requestId,
-      ...(extra._meta?.progressToken !== undefined ? { progressToken: extra._meta.progressToken } : {}),
-      loopbackProof: call.params._meta?.[LOOPBACK_META],
-      authorization: request.headers.get('authorization'),
-      cancelled: signal,
-      live: () => live,
-      send: (message) => (live ? transport.send(message, { relatedRequestId: extra.requestId }) : Promise.resolve()),
-    }).finally(release);
-    handling.add(calling);
-    return calling.finally(() => handling.delete(calling));
-  });
-  await server.connect(transport);
-  const response = await transport.handleRequest(request, {
-    parsedBody: messages.length === 1 ? messages[0] : messages,
-  });
-  const close = () => void server.close().catch(() => {});
-  // The body ends when every response is written. A client that goes away is not cancelling (the
-  // protocol says so): its calls keep waiting for their decision, and one approved now finds no
-  // live request and does not run (gated-call.ts). The server closes once they are done.
-  return watchBody(response, {
-    onCancel: () => {
-      live = false;
-      void Promise.allSettled([...handling]).then(close);
-    },
-    onEnd: close,
-  });
+  const direct = directRequest(request.headers, messages);
+  if (!direct) return serveWithSdk(request, messages, session, deps);
+  if (direct.method === 'tools/list') return answerDirectly(direct.id, request.signal, () => listTools(deps, session));
+  const authorization = request.headers.get('authorization');
+  return answerDirectly(
+    direct.id,
+    request.signal,
+    (channel) => callTool(deps, session, direct.params, direct.id, authorization, channel),
+    { validateCallResult: true },
+  );
 }
 
 function idOf(item: unknown): string | number | null {

@@ -54,6 +54,8 @@ export interface GatedCallInput {
   live(): boolean;
   /** Sends a message on this request's response stream (elicitation, progress, cancellation). */
   send(message: JSONRPCMessage): Promise<void>;
+  /** Told when the call starts waiting for a human (its relay is stored). */
+  waiting?(): void;
 }
 
 const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
@@ -93,6 +95,7 @@ export async function gatedCall(deps: GatedCallDeps, input: GatedCallInput): Pro
         signal: input.cancelled,
         waitForHuman,
         onRelay: (relayId) => {
+          input.waiting?.();
           if (!session.elicitation) return;
           elicited = elicitationId(deps.sessionKey, session.sid, relayId);
           void input.send(elicitationRequest(elicited, elicitationPrompt(tool.name, parsed.params))).catch(() => {});
