@@ -13,6 +13,7 @@ import {
   type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthUser } from '../../auth';
+import type { RouteRequest } from '../http/route-request';
 import type { McpEndpointDeps } from './endpoint-deps';
 import { answerOf, relayOfElicitation } from './elicitation';
 import { answerDirectly, directRequest } from './direct';
@@ -28,7 +29,7 @@ const SESSION_HEADER = 'mcp-session-id';
 
 /** `body` is the parsed JSON of the request (the route reads it under the size limit). */
 export async function handleMcpPost(
-  request: Request,
+  request: RouteRequest,
   body: unknown,
   user: AuthUser & { tokenId: string },
   deps: McpEndpointDeps,
@@ -96,7 +97,7 @@ export async function handleMcpPost(
 
 /** The direct answer for one tools/list or tools/call (direct.ts), else the SDK (sdk-serve.ts). */
 function serve(
-  request: Request,
+  request: RouteRequest,
   messages: JSONRPCMessage[],
   session: McpSessionState,
   deps: McpEndpointDeps,

@@ -4,13 +4,14 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { RouteRequest } from '../http/route-request';
 import type { McpEndpointDeps } from './endpoint-deps';
 import type { McpSessionState } from './session-id';
 import { callTool, listTools } from './tool-calls';
 import { watchBody } from './watch-body';
 
 export async function serveWithSdk(
-  request: Request,
+  request: RouteRequest,
   messages: JSONRPCMessage[],
   session: McpSessionState,
   deps: McpEndpointDeps,
@@ -29,7 +30,7 @@ export async function serveWithSdk(
     return calling.finally(() => handling.delete(calling));
   });
   await server.connect(transport);
-  const response = await transport.handleRequest(request, {
+  const response = await transport.handleRequest(webRequest(request), {
     parsedBody: messages.length === 1 ? messages[0] : messages,
   });
   const close = () => void server.close().catch(() => {});
@@ -43,4 +44,18 @@ export async function serveWithSdk(
     },
     onEnd: close,
   });
+}
+
+// What the SDK's transport reads of a request (the body is parsed already). The fast path's request
+// (routes/node-request.ts) builds no Headers, so the transport gets a Request with these.
+const READ_BY_SDK = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'authorization'];
+
+function webRequest(request: RouteRequest): Request {
+  if (request instanceof Request) return request;
+  const headers = new Headers();
+  for (const name of READ_BY_SDK) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  return new Request(request.url, { method: request.method, headers, signal: request.signal });
 }

@@ -1,6 +1,6 @@
 // The custom server's fast path (scripts/server.mjs): `POST /api/chat/relay/:relayId`, a human's
-// decision, and `POST /api/hooks/claude-code`, asked before every tool call Claude Code makes, are
-// answered without Next's router, which costs 1.5-2 ms per request on a small VM
+// decision, `POST /api/hooks/claude-code`, asked before every tool call Claude Code makes, and
+// `POST /api/mcp`, every message of an MCP client, are answered without Next's router, which costs 1.5-2 ms per request on a small VM
 // before the route's code runs. The same handler as the Next route runs (routes/decide-relay.ts:
 // origin check, auth, body limit, zod, error mapping); this module only hands it node's request as
 // a RouteRequest (node-request.ts: what Next's adapter would show, built lazily) and writes the
@@ -12,6 +12,7 @@ import { NodeRouteRequest, type ListenAddress } from './node-request';
 import type { RouteRequest } from '../http/route-request';
 import { decideRelay, type RelayParams } from './decide-relay';
 import { claudeCodeHook } from '../hooks/claude-code-route';
+import { mcpPost } from '../mcp-server/route';
 
 export type { ListenAddress } from './node-request';
 export type DecideHandler = (request: RouteRequest, context: { params: Promise<RelayParams> }) => Promise<Response>;
@@ -20,13 +21,22 @@ export type HookHandler = (
   context: { params: Promise<Record<string, never>> },
 ) => Promise<Response>;
 
+export type McpHandler = HookHandler;
+
 const HOOK_PATH = '/api/hooks/claude-code';
+const MCP_PATH = '/api/mcp';
+
+/** `POST <path>[?query]` exactly. */
+function matchPost(path: string, method: string | undefined, url: string | undefined): boolean {
+  if (method !== 'POST' || !url?.startsWith(path)) return false;
+  return url.length === path.length || url[path.length] === '?';
+}
 
 /** `POST /api/hooks/claude-code[?query]` exactly (Claude Code's hook, called before every tool use). */
-export function matchHook(method: string | undefined, url: string | undefined): boolean {
-  if (method !== 'POST' || !url?.startsWith(HOOK_PATH)) return false;
-  return url.length === HOOK_PATH.length || url[HOOK_PATH.length] === '?';
-}
+export const matchHook = (method: string | undefined, url: string | undefined) => matchPost(HOOK_PATH, method, url);
+
+/** `POST /api/mcp[?query]` exactly (every message of an MCP client; GET and DELETE stay with Next). */
+export const matchMcp = (method: string | undefined, url: string | undefined) => matchPost(MCP_PATH, method, url);
 
 /** Answers the request and returns true, or returns false without touching it. Never throws. */
 export type FastRoutes = (req: IncomingMessage, res: ServerResponse, listen?: ListenAddress) => boolean;
@@ -56,12 +66,14 @@ export function matchDecision(method: string | undefined, url: string | undefine
   return id;
 }
 
-export function createFastRoutes(decide: DecideHandler, hook?: HookHandler): FastRoutes {
+export function createFastRoutes(decide: DecideHandler, hook?: HookHandler, mcp?: McpHandler): FastRoutes {
   return (req, res, listen) => {
     let relayId: string | undefined;
     try {
-      if (hook && matchHook(req.method, req.url)) {
-        void serve(req, res, listen, (request) => hook(request, { params: Promise.resolve({}) })).catch(() =>
+      const exact =
+        hook && matchHook(req.method, req.url) ? hook : mcp && matchMcp(req.method, req.url) ? mcp : undefined;
+      if (exact) {
+        void serve(req, res, listen, (request) => exact(request, { params: Promise.resolve({}) })).catch(() =>
           res.destroy(),
         );
         return true;
@@ -80,7 +92,7 @@ export function createFastRoutes(decide: DecideHandler, hook?: HookHandler): Fas
 
 /** Installs the fast path for scripts/server.mjs (instrumentation.ts, once the runtime's first start has ended, failed or not). */
 export function installFastRoutes(): void {
-  (globalThis as { [KEY]?: FastRoutes })[KEY] = createFastRoutes(decideRelay, claudeCodeHook);
+  (globalThis as { [KEY]?: FastRoutes })[KEY] = createFastRoutes(decideRelay, claudeCodeHook, mcpPost);
 }
 
 async function serve(
@@ -105,14 +117,21 @@ async function serve(
 }
 
 // Next's sendResponse: the status, every header but the framing ones (Node frames the body
-// itself), Set-Cookie one by one. The body is small JSON here, so it is sent in one write with a
-// Content-Length rather than chunked.
+// itself), Set-Cookie one by one. A JSON body is small, so it is sent in one write with a
+// Content-Length rather than chunked; an event stream (an MCP call that waits) is written as it
+// comes, and cancelled when the client goes away (what the handler reads as "not live").
 const FRAMING_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding']);
 
 async function send(res: ServerResponse, response: Response): Promise<void> {
+  if (response.headers.get('content-type')?.startsWith('text/event-stream')) return stream(res, response);
   const chunks: Uint8Array[] = [];
   const reader = response.body?.getReader();
   for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) chunks.push(read.value);
+  writeHead(res, response);
+  res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+}
+
+function writeHead(res: ServerResponse, response: Response): void {
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
   response.headers.forEach((value, name) => {
@@ -121,5 +140,25 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader('set-cookie', cookies);
-  res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+}
+
+async function stream(res: ServerResponse, response: Response): Promise<void> {
+  const reader = response.body!.getReader();
+  const gone = () => void reader.cancel(new Error('The client went away')).catch(() => {});
+  res.once('close', gone);
+  writeHead(res, response);
+  res.flushHeaders();
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      if (res.destroyed) return;
+      if (!res.write(read.value))
+        await new Promise<void>((resolve) => {
+          res.once('drain', resolve);
+          res.once('close', resolve);
+        });
+    }
+    res.end();
+  } finally {
+    res.off('close', gone);
+  }
 }
