@@ -1,4 +1,5 @@
-// Changes to what a decision reads besides the call itself: the policy, the grants, a run's mode. Each change made through these queries is counted once its statement (or transaction)
+// Changes to what a decision reads besides the call itself: the policy, the grants, a run's mode, the
+// settings (a token's choice of the tools its MCP clients may call). Each change made through these queries is counted once its statement (or transaction)
 // has ended, so a cache of those inputs (lib/server/external/decision-inputs.ts) can tell that what
 // it holds may be stale: it stamps what it loads with the count read before loading, and reloads
 // when the count moved. Only changes made in this process are counted: a cache may trust the count
@@ -12,7 +13,7 @@ export class DecisionChanges implements ChangeCounter {
     return this.count;
   }
 
-  /** A policy, grant or run-mode write ended (committed or not: a needless reload is harmless). */
+  /** A policy, grant, run-mode or setting write ended (committed or not: a needless reload is harmless). */
   changed(): void {
     this.count += 1;
   }

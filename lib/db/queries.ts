@@ -63,13 +63,13 @@ function modules(db: Database, { credentials, decisions }: Counters, changed: Ch
     users: userQueries(db, credentialsChanged),
     tokens: tokenQueries(db, credentialsChanged),
     sessions: sessionQueries(db, credentialsChanged),
-    settings: settingQueries(db),
+    settings: settingQueries(db, changed.decisions),
     leases: leaseQueries(db),
     mcp: mcpQueries(db),
     webhooks: webhookQueries(db),
     /** Changes to users, API tokens and sessions: a credential cache (lib/auth) compares its count, open streams watch them. */
     credentials,
-    /** Changes to the policy, grants and runs' modes made through these queries: a decision-input cache compares its count. */
+    /** Changes to the policy, grants, runs' modes and settings made through these queries: a decision-input cache compares its count. */
     decisions,
   };
 }

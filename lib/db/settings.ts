@@ -3,9 +3,11 @@
 // person (`putSetting`, last writer wins: an MCP token's choice for clients without elicitation).
 import { eq } from 'drizzle-orm';
 import type { Database } from './database';
+import { counted } from './decision-changes';
 import { settings } from './schema';
 
-export function settingQueries(db: Database) {
+/** `changed` counts each write once it has ended (a token's MCP tool choice is read from memory: decision-changes.ts). */
+export function settingQueries(db: Database, changed: () => void = () => {}) {
   async function getSetting({ key }: { key: string }): Promise<string | undefined> {
     const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
     return row?.value;
@@ -15,7 +17,9 @@ export function settingQueries(db: Database) {
     getSetting,
 
     async putSetting({ key, value }: { key: string; value: string }): Promise<void> {
-      await db.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
+      await counted(changed, () =>
+        db.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } }),
+      );
     },
 
     /** The stored value for `key`, storing `value` first when there is none. */

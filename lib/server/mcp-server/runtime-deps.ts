@@ -12,7 +12,7 @@ import { loopbackKey } from './loopback';
 import { mcpSessionKey } from './session-id';
 import { builtinMcpTools, type McpExposedTool } from './tools';
 import { upstreamMcpTools } from './upstream-tools';
-import { exposedToolsKey, ExposedToolsSchema, withoutElicitationKey } from './token-settings';
+import { ExposedTools, withoutElicitationKey } from './token-settings';
 
 const PROGRESS_INTERVAL_MS = 10_000;
 const cache = new WeakMap<Runtime, McpEndpointDeps>();
@@ -41,6 +41,7 @@ function create(rt: Runtime): McpEndpointDeps {
       .then((workspace) => builtinMcpTools({ workspace, policy })))),
     ...upstreamMcpTools(rt.mcp),
   ];
+  const exposed = new ExposedTools(q, rt.database.kind === 'pglite');
   return {
     gate: rt.external,
     sessionKey: mcpSessionKey(rt.sessionSecret),
@@ -56,18 +57,7 @@ function create(rt: Runtime): McpEndpointDeps {
       rt.runs.log.append(runId, [toolResultEvent(runId, toolCallId, result)], {
         finishExecution: { toolCallId, result },
       }),
-    exposedTools: async (tokenId) => {
-      // Stored as JSON; '' (cleared) or anything unreadable exposes every tool, as before a choice.
-      const raw = await q.settings.getSetting({ key: exposedToolsKey(tokenId) });
-      let value: unknown;
-      try {
-        value = raw ? JSON.parse(raw) : undefined;
-      } catch {
-        value = undefined;
-      }
-      const stored = ExposedToolsSchema.safeParse(value);
-      return stored.success ? stored.data : undefined;
-    },
+    exposedTools: (tokenId) => exposed.get(tokenId),
     declineWithoutElicitation: async (tokenId) =>
       (await q.settings.getSetting({ key: withoutElicitationKey(tokenId) })) === 'decline',
     async answerRelay(user, relayId, answer) {

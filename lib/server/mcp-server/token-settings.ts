@@ -3,6 +3,7 @@
 // tools its MCP clients see (globs over the exposed names; unset: every tool).
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import type { Queries } from '../../db';
 
 export const WithoutElicitationSchema = z.enum(['wait', 'decline']);
 
@@ -18,4 +19,43 @@ export function exposedBy(patterns: readonly string[] | undefined): (name: strin
   if (patterns === undefined) return () => true;
   const matchers = patterns.map((pattern) => picomatch(pattern, { dot: true }));
   return (name) => matchers.some((matches) => matches(name));
+}
+
+/** Tokens whose choice is held at most; past it the memory starts over (a bound, not an eviction policy). */
+const MAX_HELD = 1_000;
+
+/**
+ * A token's choice of tools, read on every listing and call. Where this process alone writes the
+ * database (PGlite) it is held in memory, stamped with the count of setting writes read before
+ * loading (q.decisions, lib/db/decision-changes.ts), and read again once that count moved: a change
+ * still applies to the next call. With several instances every call reads it.
+ */
+export class ExposedTools {
+  private readonly held = new Map<string, { version: number; value: string[] | undefined }>();
+
+  constructor(
+    private readonly q: Pick<Queries, 'settings' | 'decisions'>,
+    private readonly memo: boolean,
+  ) {}
+
+  async get(tokenId: string): Promise<string[] | undefined> {
+    const version = this.q.decisions.version;
+    const held = this.memo ? this.held.get(tokenId) : undefined;
+    if (held && held.version === version) return held.value;
+    // Stored as JSON; '' (cleared) or anything unreadable exposes every tool, as before a choice.
+    const raw = await this.q.settings.getSetting({ key: exposedToolsKey(tokenId) });
+    let value: unknown;
+    try {
+      value = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      value = undefined;
+    }
+    const stored = ExposedToolsSchema.safeParse(value);
+    const result = stored.success ? stored.data : undefined;
+    if (this.memo) {
+      if (this.held.size >= MAX_HELD) this.held.clear();
+      this.held.set(tokenId, { version, value: result });
+    }
+    return result;
+  }
 }
