@@ -12,7 +12,9 @@
 // (GATEHOUSE_MCP_CONFIG, trusted) and a stored policy allowing `mcp__up__echo`.
 // Method: warm-up calls on both paths, then calls alternating direct / through Gatehouse, one at a
 // time; p50 and p99 of each and their difference. BENCH_MCP_CALLS (default 400), BENCH_QUICK=1
-// (100 calls).
+// (100 calls). Where the time goes: the same alternation for `tools/list` (HTTP, routing, the
+// token, the session, the answer: no gate, no database), and a call the policy refuses (a deny
+// rule on the text `refuse*`: the gate and its one write, no claim, no upstream).
 import { createServer, type Server as HttpServer } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,6 +26,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { z } from 'zod';
 import { TOKEN } from './gate/config';
 import { boot, cleanup, ensureBuild, freePort, printServerLog, removeAtExit, stopServer } from './gate/servers';
+import { machineJiffies, noisyNote, stealWindow } from './gate/proc';
 import { pct, table } from './gate/stats';
 
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? (process.env.BENCH_QUICK ? 100 : 400));
@@ -62,18 +65,32 @@ async function allowEcho(base: string): Promise<void> {
     method: 'PUT',
     headers: { ...auth, 'content-type': 'application/json', 'if-match': `"${version}"` },
     body: JSON.stringify({
-      policy: { ...policy, rules: [{ action: 'allow', tool: 'mcp__up__echo' }, ...policy.rules] },
+      policy: {
+        ...policy,
+        rules: [
+          { action: 'deny', tool: 'mcp__up__echo', params: { text: 'refuse*' } },
+          { action: 'allow', tool: 'mcp__up__echo' },
+          ...policy.rules,
+        ],
+      },
     }),
   });
   if (!saved.ok) throw new Error(`could not allow mcp__up__echo: ${saved.status} ${await saved.text()}`);
 }
 
-async function time(c: Client, name: string, i: number): Promise<number> {
+async function time(c: Client, name: string, i: number, refused = false): Promise<number> {
   const t0 = performance.now();
-  const result = await c.callTool({ name, arguments: { text: `call ${i}` } });
+  const result = await c.callTool({ name, arguments: { text: `${refused ? 'refuse' : 'call'} ${i}` } });
   const elapsed = performance.now() - t0;
-  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  if (Boolean(result.isError) !== refused)
+    throw new Error(`${name}: ${refused ? 'not refused' : 'failed'}: ${JSON.stringify(result.content)}`);
   return elapsed;
+}
+
+async function timeList(c: Client): Promise<number> {
+  const t0 = performance.now();
+  await c.listTools();
+  return performance.now() - t0;
 }
 
 async function main(): Promise<void> {
@@ -96,11 +113,22 @@ async function main(): Promise<void> {
       await time(direct, 'echo', i);
       await time(gated, 'mcp__up__echo', i);
     }
+    const steal = stealWindow();
+    const busyStart = machineJiffies();
     const a: number[] = [];
     const b: number[] = [];
     for (let i = 0; i < CALLS; i++) {
       a.push(await time(direct, 'echo', i));
       b.push(await time(gated, 'mcp__up__echo', i));
+    }
+    const listA: number[] = [];
+    const listB: number[] = [];
+    const refused: number[] = [];
+    for (let i = 0; i < WARMUP; i++) await Promise.all([timeList(direct), timeList(gated)]);
+    for (let i = 0; i < CALLS; i++) {
+      listA.push(await timeList(direct));
+      listB.push(await timeList(gated));
+      refused.push(await time(gated, 'mcp__up__echo', i, true));
     }
     console.log(`\n(a) an allowed tools/call, ${CALLS} calls each after ${WARMUP} warm-up, alternating:`);
     const row = (name: string, xs: number[]) => [name, pct(xs, 50).toFixed(2), pct(xs, 99).toFixed(2)];
@@ -111,6 +139,23 @@ async function main(): Promise<void> {
         row('through Gatehouse /api/mcp', b),
         ['added by Gatehouse', (pct(b, 50) - pct(a, 50)).toFixed(2), (pct(b, 99) - pct(a, 99)).toFixed(2)],
       ],
+    );
+    console.log(`\n(b) where the time goes, ${CALLS} each after warm-up (list and refused call alternating):`);
+    table(
+      ['series', 'p50 ms', 'p99 ms'],
+      [
+        row('tools/list direct', listA),
+        row('tools/list through Gatehouse', listB),
+        ['tools/list added (HTTP, routing, token, session)', (pct(listB, 50) - pct(listA, 50)).toFixed(2), '-'],
+        row('refused call through Gatehouse (the gate, no upstream)', refused),
+        ['allowed - refused (claim, upstream hop, result write)', (pct(b, 50) - pct(refused, 50)).toFixed(2), '-'],
+      ],
+    );
+    const stealPct = steal();
+    const busyEnd = machineJiffies();
+    const busyPct = ((busyEnd.busy - busyStart.busy) / Math.max(1, busyEnd.total - busyStart.total)) * 100;
+    console.log(
+      `\n  CPU steal during the calls: ${Number.isFinite(stealPct) ? stealPct.toFixed(1) : '?'}%, machine busy ${busyPct.toFixed(0)}% (this benchmark's own processes included)${noisyNote(stealPct, 'the calls')}`,
     );
     await Promise.all([direct.close(), gated.close()]);
   } catch (error) {
