@@ -1,6 +1,6 @@
 // Gatehouse's production server: Next's request handler behind a plain node HTTP server, so that
-// one route, a human's decision (POST /api/chat/relay/:relayId), can skip Next's router (1.5-2 ms
-// per request on a small VM). The fast path is installed by instrumentation.ts once the runtime is
+// a few hot routes (a human's decision, POST /api/chat/relay/:relayId; Claude Code's hook; an MCP
+// client's POST /api/mcp) can skip Next's router (1.5-2 ms per request on a small VM). The fast path is installed by instrumentation.ts once the runtime is
 // up (lib/server/routes/fast-routes.ts) and runs the same handler as the Next route; every other request,
 // and that one whenever the fast path declines, goes to Next. Started by scripts/serve.sh.
 //
