@@ -59,12 +59,23 @@ export async function loadStoredServers(
   }
 }
 
-/** Adds or replaces a stored server. A field sent back as the mask keeps its stored value. */
+/**
+ * What a PUT expects to find: `new` (the add form, `If-None-Match: *`) refuses to replace a server
+ * of that name; `existing` (the edit form, `If-Match: *`) refuses to re-create one removed meanwhile.
+ */
+export type PutExpectation = 'new' | 'existing';
+
+/**
+ * Adds or replaces a stored server; true when it was added. A secret sent back as the mask keeps
+ * its stored value (a mask with nothing stored is dropped, never stored as the literal mask).
+ * The expectation is checked on the write's own outcome, so two racing adds cannot both win.
+ */
 export async function putStoredServer(
   ctx: ServerStoreContext,
   name: string,
   raw: unknown,
   by: string,
+  expect?: PutExpectation,
 ): Promise<boolean> {
   if (ctx.mcp.sourceOf(name) === 'file')
     throw new AppError(
@@ -94,6 +105,12 @@ export async function putStoredServer(
   const secrets = { env: mergeMasked(env, stored.env), headers: mergeMasked(headers, stored.headers) };
   const created = await ctx.q.transaction(async (tx) => {
     const isNew = await tx.mcp.putServer({ name, config: plain, secrets: encryptSecrets(secrets, ctx.secret), by });
+    if (expect === 'new' && !isNew)
+      throw new AppError('conflict:mcp_server_exists', 412, `An MCP server named "${name}" exists already`, {
+        fields: [{ path: '(name)', message: 'a server of this name exists already: edit it, or pick another name' }],
+      });
+    if (expect === 'existing' && isNew)
+      throw new AppError('not_found:mcp_server', 404, `No MCP server "${name}" (removed meanwhile?)`);
     await tx.audit.recordAudit({
       kind: isNew ? 'mcp_server_added' : 'mcp_server_changed',
       decidedBy: by,
