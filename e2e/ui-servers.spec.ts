@@ -89,7 +89,7 @@ test('Servers page without GATEHOUSE_MCP_UI_STDIO: the form offers http only', a
   const form = page.getByRole('form', { name: 'Add a server' });
   await expect(form.getByLabel('URL')).toBeVisible();
   await expect(form.getByRole('group', { name: 'Transport' })).toHaveCount(0);
-  await expect(form.getByLabel('Command')).toHaveCount(0);
+  await expect(form.getByLabel('Command', { exact: true })).toHaveCount(0);
 });
 
 test.describe('with GATEHOUSE_MCP_UI_STDIO=1 (a server of this build started here)', () => {
@@ -116,7 +116,7 @@ test.describe('with GATEHOUSE_MCP_UI_STDIO=1 (a server of this build started her
     await form.getByRole('radio', { name: /stdio/ }).check();
     await expect(form.getByLabel('URL')).toHaveCount(0);
     await form.getByLabel('Name').fill('every');
-    await form.getByLabel('Command').fill(process.execPath);
+    await form.getByLabel('Command', { exact: true }).fill(process.execPath);
     await form.getByLabel('Arguments (one per line)').fill(`${everything}\nstdio`);
     await form.getByLabel('Environment (JSON, stored encrypted)').fill('{"E2E_TOKEN": "stdio-secret-value"}');
     await form.getByRole('button', { name: 'Add server' }).click();
@@ -131,7 +131,7 @@ test.describe('with GATEHOUSE_MCP_UI_STDIO=1 (a server of this build started her
 
     await card.getByRole('button', { name: 'Edit every' }).click();
     const edit = card.getByRole('form', { name: 'Edit every' });
-    await expect(edit.getByLabel('Command')).toHaveValue(process.execPath);
+    await expect(edit.getByLabel('Command', { exact: true })).toHaveValue(process.execPath);
     await expect(edit.getByLabel('Environment (JSON, stored encrypted)')).toHaveValue(/"E2E_TOKEN": "\*{8}"/);
     await edit.getByLabel('Working directory').fill(os.tmpdir());
     await edit.getByRole('button', { name: 'Save every' }).click();
@@ -145,7 +145,7 @@ test.describe('with GATEHOUSE_MCP_UI_STDIO=1 (a server of this build started her
     await form.getByRole('radio', { name: /stdio/ }).check();
     await form.getByLabel('Name').fill('no-command');
     await form.getByRole('button', { name: 'Add server' }).click();
-    await expect(form.getByLabel('Command')).toHaveAccessibleDescription('must not be empty');
+    await expect(form.getByLabel('Command', { exact: true })).toHaveAccessibleDescription('must not be empty');
   });
 });
 
