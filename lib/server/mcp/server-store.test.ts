@@ -160,3 +160,20 @@ it('an add never replaces a server of that name (412 on the name); an edit never
   expect(await q.mcp.getServer({ name: 'gone' })).toBeUndefined();
   expect(ctx.mcp.server('gone')).toBeUndefined();
 });
+
+it('a stored header is sent only to the origin it was stored for: a masked header with a new origin is refused, naming it', async () => {
+  await putStoredServer(ctx, 'notes', { type: 'http', url: sdk.url, headers }, 'admin', 'new');
+  const elsewhere = { type: 'http', url: 'https://attacker.example/mcp', headers: { Authorization: SECRET_MASK } };
+  await expect(putStoredServer(ctx, 'notes', elsewhere, 'admin', 'existing')).rejects.toMatchObject({
+    status: 400,
+    details: { fields: [{ path: 'headers.Authorization', message: expect.stringMatching(/retype/) }] },
+  });
+  expect(ctx.mcp.server('notes')!.config).toMatchObject({ url: sdk.url, headers });
+  // Same origin, another path: kept. Retyped for a new origin: stored as typed.
+  const samePlace = `${sdk.url}?v=2`;
+  await putStoredServer(ctx, 'notes', { ...elsewhere, url: samePlace }, 'admin', 'existing');
+  expect(ctx.mcp.server('notes')!.config).toMatchObject({ url: samePlace, headers });
+  const retyped = { ...elsewhere, headers: { Authorization: 'Bearer other' } };
+  await putStoredServer(ctx, 'notes', retyped, 'admin', 'existing');
+  expect(ctx.mcp.server('notes')!.config).toMatchObject(retyped);
+});

@@ -5,7 +5,7 @@ import { isHttp, parseServer, type ServerConfig } from '../../agent/tools/mcp/co
 import type { Queries } from '../../db';
 import { AppError } from '../http/errors';
 import type { McpCatalog } from './catalog';
-import { decryptSecrets, encryptSecrets, mergeMasked } from './secrets';
+import { decryptSecrets, encryptSecrets, mergeMasked, SECRET_MASK } from './secrets';
 
 export interface ServerStoreContext {
   q: Queries;
@@ -102,6 +102,7 @@ export async function putStoredServer(
   const existing = await ctx.q.mcp.getServer({ name });
   const stored = existing ? decryptSecrets(existing.secrets, ctx.secret) : {};
   const { plain, env, headers } = split(parsed.config);
+  refuseKeptHeadersElsewhere(existing?.config, parsed.config, stored.headers);
   const secrets = { env: mergeMasked(env, stored.env), headers: mergeMasked(headers, stored.headers) };
   const created = await ctx.q.transaction(async (tx) => {
     const isNew = await tx.mcp.putServer({ name, config: plain, secrets: encryptSecrets(secrets, ctx.secret), by });
@@ -126,6 +127,36 @@ export async function putStoredServer(
   });
   await ctx.mcp.putServer(name, join(plain, secrets));
   return created;
+}
+
+const originOf = (url: unknown) => {
+  try {
+    return typeof url === 'string' ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * A header kept by its mask goes only where it went before: moving the URL to another origin with
+ * the header left masked would send a secret nobody may read back to a host of the editor's
+ * choosing. Retyping it (whoever knows it) is fine.
+ */
+function refuseKeptHeadersElsewhere(
+  before: Record<string, unknown> | undefined,
+  next: ServerConfig,
+  stored: Record<string, string> | undefined,
+) {
+  if (!isHttp(next) || !next.headers || originOf(before?.url) === originOf(next.url)) return;
+  const kept = Object.entries(next.headers).filter(([k, v]) => v === SECRET_MASK && stored?.[k] !== undefined);
+  if (kept.length === 0) return;
+  throw AppError.badRequest(
+    'A stored header is sent only to the origin it was stored for: retype it to use it with the new URL',
+    kept.map(([k]) => ({
+      path: `headers.${k}`,
+      message: `retype it: the URL's origin changed, and the stored value is only sent to ${originOf(before?.url) ?? 'its first URL'}`,
+    })),
+  );
 }
 
 export async function deleteStoredServer(ctx: ServerStoreContext, name: string, by: string): Promise<void> {
