@@ -123,7 +123,7 @@ export function startServer(port: number, dir: string, env: Record<string, strin
     cwd: ROOT,
     env: {
       ...process.env,
-      NODE: process.execPath,
+      NODE: process.env.BENCH_SERVER_NODE ?? process.execPath,
       NODE_ENV: 'production',
       GATEHOUSE_DATA_DIR: dir,
       GATEHOUSE_MODEL: 'offline',

@@ -1,10 +1,13 @@
 // One upstream server: where it is configured, how it connects (secrets as names), its state,
-// Test and Remove, its tools (annotations, risk, what the policy decides) and pending changes.
+// Test, Edit and Remove (servers added here only), its tools (annotations, risk, what the policy
+// decides) and pending changes.
 'use client';
+import { useState } from 'react';
 import { Badge, Button, Card, CardHeader, Notice, Table } from '@/components/ui';
 import type { McpServerView } from '@/lib/contract';
 import { useRemoveServer, useTestServer } from '@/lib/client/servers';
 import { DefinitionChange } from './definition-change';
+import { ServerForm } from './server-form';
 
 const hints = (annotations: Record<string, unknown>) =>
   Object.entries(annotations)
@@ -12,7 +15,8 @@ const hints = (annotations: Record<string, unknown>) =>
     .map(([k, v]) => `${k.replace(/Hint$/, '')}: ${String(v)}`)
     .join(', ');
 
-export function ServerCard({ server }: { server: McpServerView }) {
+export function ServerCard({ server, allowStdio }: { server: McpServerView; allowStdio: boolean }) {
+  const [editing, setEditing] = useState(false);
   const test = useTestServer();
   const remove = useRemoveServer();
   const secrets = Object.keys(server.headers ?? server.env ?? {});
@@ -31,6 +35,11 @@ export function ServerCard({ server }: { server: McpServerView }) {
               Test {server.name}
             </Button>
             {!server.readOnly && (
+              <Button size="sm" onClick={() => setEditing(true)} disabled={editing} aria-expanded={editing}>
+                Edit {server.name}
+              </Button>
+            )}
+            {!server.readOnly && (
               <Button size="sm" variant="danger" onClick={() => remove.mutate(server.name)} disabled={remove.isPending}>
                 Remove {server.name}
               </Button>
@@ -40,8 +49,10 @@ export function ServerCard({ server }: { server: McpServerView }) {
       />
       <p className="servers-meta">
         {server.type === 'http' ? server.url : [server.command, ...(server.args ?? [])].join(' ')}
+        {server.cwd && ` · in ${server.cwd}`}
         {secrets.length > 0 && ` · secrets: ${secrets.join(', ')} (hidden)`}
       </p>
+      {editing && <ServerForm allowStdio={allowStdio} server={server} onDone={() => setEditing(false)} />}
       {server.error && <Notice tone="danger">{server.error}</Notice>}
       {test.data && (
         <Notice tone={test.data.state === 'ready' ? 'success' : 'danger'}>

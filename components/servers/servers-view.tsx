@@ -1,16 +1,17 @@
-// The Servers page: the config file's errors, every server, and the form to add one.
+// The Servers page: the config file's errors, every server, and the form to add one (stdio too
+// when the server says GATEHOUSE_MCP_UI_STDIO=1).
 'use client';
 import { Notice } from '@/components/ui';
 import { useServers } from '@/lib/client/servers';
-import { AddServerForm } from './add-server-form';
 import { ServerCard } from './server-card';
+import { ServerForm } from './server-form';
 import './servers.css';
 
 export function ServersView() {
   const servers = useServers();
   if (servers.isPending) return <p role="status">Loading servers…</p>;
   if (servers.error) return <Notice tone="danger">{servers.error.message}</Notice>;
-  const { errors, servers: list } = servers.data;
+  const { errors, servers: list, allowStdio } = servers.data;
   return (
     <div className="servers-view">
       {errors.map((e) => (
@@ -20,9 +21,9 @@ export function ServersView() {
       ))}
       {list.length === 0 && <p>No MCP servers yet.</p>}
       {list.map((server) => (
-        <ServerCard key={server.name} server={server} />
+        <ServerCard key={server.name} server={server} allowStdio={allowStdio} />
       ))}
-      <AddServerForm />
+      <ServerForm allowStdio={allowStdio} />
     </div>
   );
 }

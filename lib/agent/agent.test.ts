@@ -136,6 +136,17 @@ describe('the gated loop', () => {
     expect(of(second, 'relay')).toHaveLength(1);
   });
 
+  it('a call whose allow-once grant another call used up first does not run', async () => {
+    const once = { action: 'allow' as const, tool: 'bash', params: { command: 'echo *' }, once: true };
+    // A store whose grant was taken by a concurrent call between the listing and the consumption.
+    const grants = { list: async () => [once], add: async () => undefined, consume: async () => false };
+    const a = agent({ grants });
+    const events = await collect(a.invoke({ ...say('$ echo raced'), sessionId: 's' }));
+    const [result] = of(events, 'tool_result');
+    expect(result).toMatchObject({ isError: true, denied: true });
+    expect(result!.output).toMatch(/allow-once grant/);
+  });
+
   it('always allow stores the rule the human edited', async () => {
     const a = agent();
     await collect(

@@ -5,8 +5,8 @@ import type { Rule } from '../policy';
 export interface GrantStore {
   list(sessionId: string): Promise<Rule[]>;
   add(sessionId: string, rules: Rule[], scope: 'session' | 'global', createdBy: string): Promise<void>;
-  /** Removes the allow-once grants a decision used (by their index in `list`'s result). */
-  consume(sessionId: string, grants: Rule[]): Promise<void>;
+  /** Uses up allow-once grants; false (where the store can tell) when another call used one up first. */
+  consume(sessionId: string, grants: Rule[]): Promise<boolean | void>;
 }
 
 export class MemoryGrantStore implements GrantStore {

@@ -21,9 +21,15 @@ function useServerMutation<I, O>(fn: (input: I) => Promise<O>) {
   return useMutation({ mutationFn: fn, onSettled: () => client.invalidateQueries({ queryKey: serverKeys.list() }) });
 }
 
+/** `add` never replaces a server of that name; `edit` never re-creates one removed meanwhile. */
 export const usePutServer = () =>
-  useServerMutation(({ name, entry }: { name: string; entry: Record<string, unknown> }) =>
-    apiFetch<{ name: string }>(serverUrl(name), { method: 'PUT', json: entry }),
+  useServerMutation(
+    ({ name, entry, intent }: { name: string; entry: Record<string, unknown>; intent: 'add' | 'edit' }) =>
+      apiFetch<{ name: string }>(serverUrl(name), {
+        method: 'PUT',
+        json: entry,
+        headers: intent === 'add' ? { 'If-None-Match': '*' } : { 'If-Match': '*' },
+      }),
   );
 export const useRemoveServer = () =>
   useServerMutation((name: string) => apiFetch<null>(serverUrl(name), { method: 'DELETE' }));

@@ -19,7 +19,11 @@ export const McpServerViewSchema = z.object({
   command: z.string().optional(),
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().optional(),
   trusted: z.boolean(),
+  /** Carried as they are by the edit form, so an edit never drops them (a `path` param back to `text`). */
+  paramKinds: z.record(z.string(), z.record(z.string(), z.string())),
+  timeoutMs: z.number().optional(),
   state: z.enum(['idle', 'connecting', 'ready', 'unavailable', 'closed']),
   error: z.string().optional(),
   tools: z.array(
@@ -48,6 +52,7 @@ export type McpServerView = z.infer<typeof McpServerViewSchema>;
 export const McpServersResponseSchema = z.object({
   servers: z.array(McpServerViewSchema),
   errors: z.array(z.object({ server: z.string(), field: z.string(), message: z.string() })),
+  /** GATEHOUSE_MCP_UI_STDIO=1: stdio servers (commands run on the host) may be added here. */
   allowStdio: z.boolean(),
 });
 export type McpServersResponse = z.infer<typeof McpServersResponseSchema>;

@@ -4,14 +4,14 @@
 // and the events inserted with the numbers it returned; a failed statement takes its numbers back.
 // The same statement can change the run's status and record audit rows, so the state an event
 // announces is stored together with it, in one round trip (PGlite runs statements one at a time).
-import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { RecordAuditInput } from './audit';
 import type { Database } from './database';
 import { RunNotFoundError } from './errors';
 import { fenceFailure, leaseHeldBy } from './lease-fence';
 import { events, type EventRow, type RunStatus } from './schema';
-import { directRows } from './prepared';
-import { auditValues } from './statement';
+import { compiledStatement, type Slots } from './prepared';
+import { auditRecordset, auditRowsJson } from './statement';
 
 export interface NewEvent {
   type: string;
@@ -65,55 +65,24 @@ export function eventQueries(db: Database) {
     finishExecution,
   }: AppendEventsInput): Promise<EventRow[]> {
     if (batch.length === 0 && !status && !audit?.length) return [];
-    const count = batch.length;
-    const statusSet = status ? statusAssignment(status.to, status.ifStatus) : sql``;
-    const auditCte = audit?.length
-      ? sql`, audited AS (INSERT INTO audit (id, at, kind, run_id, session_id, agent_id, tool, params, action, reason, rule, decided_by, wait_ms, details)
-          SELECT a.id, coalesce(a.at, now()), a.kind, a.run_id, a.session_id, a.agent_id, a.tool, a.params, a.action, a.reason, a.rule, a.decided_by, a.wait_ms, a.details
-          FROM run, ${auditValues(audit)} RETURNING 1)`
-      : sql``;
-    // FROM run: nothing is finished when the run's update is fenced off (lease lost) or missing.
-    const finishCte = finishExecution
-      ? sql`, finished AS (UPDATE tool_executions SET status = 'done', result = ${JSON.stringify(finishExecution.result ?? null)}::jsonb, finished_at = now()
-          FROM run WHERE tool_executions.run_id = ${runId} AND tool_executions.tool_call_id = ${finishExecution.toolCallId} AND tool_executions.status = 'claimed' RETURNING 1)`
-      : sql``;
-    // Every event goes through here: straight to the driver on PGlite (prepared.ts).
-    const rows = await directRows<RawRow>(
-      db,
-      sql`
-      WITH run AS (
-        UPDATE runs SET last_event_seq = last_event_seq + ${count}${statusSet}
-        WHERE id = ${runId}${leaseOwner === undefined ? sql`` : sql` AND ${leaseHeldBy(runId, leaseOwner)}`}
-        RETURNING last_event_seq
-      )${auditCte}${finishCte},
-      batch AS (
-        SELECT b.e ->> 'type' AS type, b.e -> 'data' AS data, b.ord
-        FROM jsonb_array_elements(${JSON.stringify(batch)}::jsonb) WITH ORDINALITY AS b(e, ord)
-      ),
-      inserted AS (
-        INSERT INTO events (run_id, seq, type, data)
-        SELECT ${runId}, run.last_event_seq - ${count} + batch.ord::int, batch.type, batch.data
-        FROM run, batch
-        RETURNING run_id, seq, type, data, created_at
-      )${
-        notifyChannel === undefined
-          ? sql``
-          : sql`,
-      announced AS (
-        SELECT pg_notify(${notifyChannel}, json_build_object('runId', ${runId}::text, 'seq', max(seq))::text) FROM inserted HAVING count(*) > 0
-      )`
-      }
-      SELECT 'event' AS row_kind, run_id, seq, type, data, created_at FROM inserted
-      UNION ALL
-      SELECT 'run', NULL, last_event_seq, NULL, NULL, NULL FROM run${
-        notifyChannel === undefined
-          ? sql``
-          : sql`
-      UNION ALL
-      SELECT 'notified', NULL, NULL, NULL, NULL, NULL FROM announced`
-      }
-    `,
-    );
+    const shape: AppendShape = {
+      audit: Boolean(audit?.length),
+      status: status ? (status.ifStatus ? [...status.ifStatus] : 'any') : undefined,
+      fenced: leaseOwner !== undefined,
+      notify: notifyChannel !== undefined,
+      finish: finishExecution !== undefined,
+    };
+    const rows = await appendStatement(shape)<RawRow>(db, {
+      runId,
+      count: batch.length,
+      batch: JSON.stringify(batch),
+      audit: audit?.length ? auditRowsJson(audit) : null,
+      to: status?.to ?? null,
+      leaseOwner: leaseOwner ?? null,
+      channel: notifyChannel ?? null,
+      finishCall: finishExecution?.toolCallId ?? null,
+      finishResult: finishExecution ? JSON.stringify(finishExecution.result ?? null) : null,
+    });
     if (!rows.some((row) => row.row_kind === 'run'))
       throw leaseOwner === undefined ? new RunNotFoundError(runId) : await fenceFailure(db, runId, leaseOwner);
     return rows
@@ -158,7 +127,102 @@ interface RawRow {
   created_at: string | Date;
 }
 
-function statusAssignment(to: RunStatus, ifStatus: RunStatus[] | undefined): SQL {
+/** What an append's statement looks like; each shape is built once and then only filled in (prepared.ts). */
+interface AppendShape {
+  audit: boolean;
+  /** Set the status: whatever it was ('any'), or only from one of these. */
+  status: RunStatus[] | 'any' | undefined;
+  fenced: boolean;
+  notify: boolean;
+  /** Finish a claimed tool execution (finishExecution). */
+  finish: boolean;
+}
+
+interface AppendValues extends Record<string, unknown> {
+  runId: string;
+  count: number;
+  batch: string;
+  audit: string | null;
+  to: RunStatus | null;
+  leaseOwner: string | null;
+  channel: string | null;
+  finishCall: string | null;
+  finishResult: string | null;
+}
+
+const APPEND_KEYS = [
+  'runId',
+  'count',
+  'batch',
+  'audit',
+  'to',
+  'leaseOwner',
+  'channel',
+  'finishCall',
+  'finishResult',
+] as const;
+const appendStatements = new Map<string, ReturnType<typeof compiledStatement<AppendValues>>>();
+
+function appendStatement(shape: AppendShape) {
+  const key = JSON.stringify(shape);
+  let statement = appendStatements.get(key);
+  if (!statement) {
+    statement = compiledStatement<AppendValues>(APPEND_KEYS, (_db, v) => appendSql(shape, v));
+    appendStatements.set(key, statement);
+  }
+  return statement;
+}
+
+function appendSql(shape: AppendShape, v: Slots<AppendValues>): SQL {
+  const statusSet =
+    shape.status === undefined ? sql`` : statusAssignment(v.to, shape.status === 'any' ? undefined : shape.status);
+  const auditCte = shape.audit
+    ? sql`, audited AS (INSERT INTO audit (id, at, kind, run_id, session_id, agent_id, tool, params, action, reason, rule, decided_by, wait_ms, details)
+          SELECT a.id, coalesce(a.at, now()), a.kind, a.run_id, a.session_id, a.agent_id, a.tool, a.params, a.action, a.reason, a.rule, a.decided_by, a.wait_ms, a.details
+          FROM run, ${auditRecordset(v.audit)} RETURNING 1)`
+    : sql``;
+  // FROM run: nothing is finished when the run's update is fenced off (lease lost) or missing.
+  const finishCte = shape.finish
+    ? sql`, finished AS (UPDATE tool_executions SET status = 'done', result = ${v.finishResult}::jsonb, finished_at = now()
+          FROM run WHERE tool_executions.run_id = ${v.runId} AND tool_executions.tool_call_id = ${v.finishCall} AND tool_executions.status = 'claimed' RETURNING 1)`
+    : sql``;
+  const fence = shape.fenced ? sql` AND ${leaseHeldBy(v.runId as string, v.leaseOwner as string)}` : sql``;
+  return sql`
+      WITH run AS (
+        UPDATE runs SET last_event_seq = last_event_seq + ${v.count}::int${statusSet}
+        WHERE id = ${v.runId}${fence}
+        RETURNING last_event_seq
+      )${auditCte}${finishCte},
+      batch AS (
+        SELECT b.e ->> 'type' AS type, b.e -> 'data' AS data, b.ord
+        FROM jsonb_array_elements(${v.batch}::jsonb) WITH ORDINALITY AS b(e, ord)
+      ),
+      inserted AS (
+        INSERT INTO events (run_id, seq, type, data)
+        SELECT ${v.runId}, run.last_event_seq - ${v.count}::int + batch.ord::int, batch.type, batch.data
+        FROM run, batch
+        RETURNING run_id, seq, type, data, created_at
+      )${
+        shape.notify
+          ? sql`,
+      announced AS (
+        SELECT pg_notify(${v.channel}, json_build_object('runId', ${v.runId}::text, 'seq', max(seq))::text) FROM inserted HAVING count(*) > 0
+      )`
+          : sql``
+      }
+      SELECT 'event' AS row_kind, run_id, seq, type, data, created_at FROM inserted
+      UNION ALL
+      SELECT 'run', NULL, last_event_seq, NULL, NULL, NULL FROM run${
+        shape.notify
+          ? sql`
+      UNION ALL
+      SELECT 'notified', NULL, NULL, NULL, NULL, NULL FROM announced`
+          : sql``
+      }
+    `;
+}
+
+function statusAssignment(to: RunStatus | Placeholder | null, ifStatus: RunStatus[] | undefined): SQL {
   if (!ifStatus) return sql`, status = ${to}, updated_at = now()`;
   if (ifStatus.length === 0) return sql``;
   const allowed = sql.join(

@@ -1,5 +1,6 @@
-// /servers: admins see the upstream MCP servers, test them, add http servers, and review changed
-// tool definitions. Guarded on the server: nobody → /login, non-admin → no access.
+// /servers: admins see the upstream MCP servers, test them, add and edit servers (stdio only with
+// GATEHOUSE_MCP_UI_STDIO=1), and review changed tool definitions. Guarded on the server: nobody
+// → /login, non-admin → no access.
 import type { Metadata } from 'next';
 import { RequireRole } from '@/app/_auth/require-role';
 import { ServersView } from '@/components/servers/servers-view';

@@ -99,7 +99,12 @@ export async function handleCall(scope: CallScope): Promise<CallResult> {
   if (decision.action === 'deny') return finish(scope, denial(decision.explanation));
   if (decision.action === 'allow') {
     const used = decision.consumes?.grants ?? [];
-    if (used.length > 0) await ctx.grants.consume(ctx.sessionId, used.map((i) => grants[i]!).filter(Boolean));
+    if (
+      used.length > 0 &&
+      (await ctx.grants.consume(ctx.sessionId, used.map((i) => grants[i]!).filter(Boolean))) === false
+    )
+      // Another call of this step used the allow-once grant up first: it allowed that call alone.
+      return finish(scope, denial('The allow-once grant that allowed this call was used up by another call first'));
     return finish(scope, await execute(checked, { grants, approved: false }));
   }
   const answer = await askHuman(checked, decision, inspection);

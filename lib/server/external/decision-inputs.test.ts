@@ -11,8 +11,8 @@ const session = { owner: 'u-inputs', source: 'hook', agent: 'claude-code', title
 // `touch` asks under the default policy (a write with no rule for it).
 const touch = { tool: 'bash', params: { command: 'touch a-file' }, workspace: '/w' };
 const allowTouch: Rule = { action: 'allow', tool: 'bash', params: { command: 'touch *' } };
-const answer = (externalId: string) =>
-  server.rt().external.decide({ ...session, externalId }, touch, {
+const answer = (externalId: string, call = touch) =>
+  server.rt().external.decide({ ...session, externalId }, call, {
     signal: new AbortController().signal,
     waitForHuman: false,
   });
@@ -93,7 +93,8 @@ describe('decision inputs served from memory', () => {
       await inputs.grants(run.sessionId);
     }
     expect([open.mock.calls.length, version.mock.calls.length, list.mock.calls.length]).toEqual([1, 1, 1]);
-    await q.grants.createGrant({ rule: allowTouch, scope: 'global', createdBy: 'u' });
+    const unrelated: Rule = { action: 'allow', tool: 'bash', params: { command: 'unrelated *' } };
+    await q.grants.createGrant({ rule: unrelated, scope: 'global', createdBy: 'u' });
     const run = await inputs.run(ref);
     await inputs.policy();
     await inputs.grants(run.sessionId);
@@ -108,5 +109,18 @@ describe('decision inputs served from memory', () => {
     for (let i = 0; i < 3; i++) await inputs.grants('s-pg');
     expect(list.mock.calls.length).toBe(3);
     vi.restoreAllMocks();
+  });
+});
+
+describe('allow-once grants under concurrency', () => {
+  it('two calls at once, one allow-once grant: exactly one is allowed by it', async () => {
+    const { q } = server.rt();
+    const mkdir = { tool: 'bash', params: { command: 'mkdir race-dir' }, workspace: '/w' };
+    const run = await q.runs.openExternalRun({ ...session, externalId: 'once-race' });
+    expect((await answer('once-race', mkdir)).decision).toBe('ask'); // and the inputs are cached
+    const once: Rule = { action: 'allow', tool: 'bash', params: { command: 'mkdir *' } };
+    await q.grants.createGrant({ rule: once, scope: 'session', sessionId: run.sessionId, createdBy: 'u', once: true });
+    const answers = await Promise.all([1, 2, 3].map(() => answer('once-race', mkdir)));
+    expect(answers.map((a) => a.decision).sort()).toEqual(['allow', 'ask', 'ask']);
   });
 });

@@ -95,12 +95,17 @@ export class ExternalGate {
       decision,
     };
     if (decision.action !== 'ask' || options.waitForHuman === false) {
+      // An allow-once grant allows one call: when another call used it up first, this one is
+      // decided again without it (the consumption moved the count, so the grants are read anew).
+      const used = decision.action === 'allow' ? (decision.consumes?.grants ?? []) : [];
+      if (used.length > 0) {
+        const consumed = await this.deps.grants.consume(run.sessionId, used.map((i) => grants[i]!).filter(Boolean));
+        if (consumed === false) return this.decide(ref, call, options);
+      }
       const events: RunEvent[] = [callEvent];
       if (decision.action === 'deny') events.push(denied(origin, toolCallId, call.tool, decision.explanation));
       await this.append(run, events, audited);
       if (decision.action === 'allow') {
-        const used = decision.consumes?.grants ?? [];
-        if (used.length > 0) await this.deps.grants.consume(run.sessionId, used.map((i) => grants[i]!).filter(Boolean));
         return {
           runId: run.id,
           decision: 'allow',

@@ -118,3 +118,62 @@ it('a changed definition is accepted once, with the reviewed digest, and audited
   ]);
   expect(ctx.mcp.listTools().find((t) => t.name === 'mcp__notes__notes')?.blocked).toBeUndefined();
 });
+
+it('a stdio server (with GATEHOUSE_MCP_UI_STDIO=1): env encrypted at rest, an edit keeps secrets sent back masked, a mask with nothing stored is dropped', async () => {
+  const stdio = { ...ctx, allowStdio: true };
+  const entry = everythingStdio({ env: { API_KEY: 'sk-stdio-secret' }, cwd: process.cwd() });
+  expect(await putStoredServer(stdio, 'every', entry, 'admin', 'new')).toBe(true);
+  expect(JSON.stringify(await q.mcp.listServers())).not.toContain('sk-stdio-secret');
+  const view = (await serverViews(ctx.mcp, { rules: [] } as never)).find((s) => s.name === 'every')!;
+  expect(view).toMatchObject({ type: 'stdio', env: { API_KEY: SECRET_MASK }, cwd: process.cwd(), readOnly: false });
+
+  // The edit form sends the view back (mask included), with one field changed and a mask for a
+  // variable that was never stored.
+  const edited = { ...entry, env: { API_KEY: SECRET_MASK, GHOST: SECRET_MASK, LEVEL: 'debug' }, trusted: true };
+  expect(await putStoredServer(stdio, 'every', edited, 'admin', 'existing')).toBe(false);
+  expect(ctx.mcp.server('every')!.config).toMatchObject({
+    trusted: true,
+    env: { API_KEY: 'sk-stdio-secret', LEVEL: 'debug' },
+  });
+  const fresh = new McpCatalog({ servers: [], pins: new DbPinStore(q.mcp), log: silentLog() });
+  await loadStoredServers({ ...stdio, mcp: fresh });
+  expect((fresh.server('every')!.config as { env?: Record<string, string> }).env).toEqual({
+    API_KEY: 'sk-stdio-secret',
+    LEVEL: 'debug',
+  });
+  await fresh.close();
+  const changed = (await q.audit.listAudit({ kind: 'mcp_server_changed' })).items;
+  expect(changed).toMatchObject([{ decidedBy: 'admin', details: { server: 'every', env: ['API_KEY', 'LEVEL'] } }]);
+  expect(JSON.stringify(changed)).not.toContain('sk-stdio-secret');
+});
+
+it('an add never replaces a server of that name (412 on the name); an edit never re-creates a removed one (404)', async () => {
+  await putStoredServer(ctx, 'notes', { type: 'http', url: sdk.url }, 'admin', 'new');
+  await expect(
+    putStoredServer(ctx, 'notes', { type: 'http', url: 'http://127.0.0.1:9/other' }, 'admin', 'new'),
+  ).rejects.toMatchObject({ status: 412, details: { fields: [{ path: '(name)' }] } });
+  expect((await q.mcp.getServer({ name: 'notes' }))!.config).toMatchObject({ url: sdk.url });
+  expect(ctx.mcp.server('notes')!.config).toMatchObject({ url: sdk.url });
+  await expect(putStoredServer(ctx, 'gone', { type: 'http', url: sdk.url }, 'admin', 'existing')).rejects.toMatchObject(
+    { status: 404 },
+  );
+  expect(await q.mcp.getServer({ name: 'gone' })).toBeUndefined();
+  expect(ctx.mcp.server('gone')).toBeUndefined();
+});
+
+it('a stored header is sent only to the origin it was stored for: a masked header with a new origin is refused, naming it', async () => {
+  await putStoredServer(ctx, 'notes', { type: 'http', url: sdk.url, headers }, 'admin', 'new');
+  const elsewhere = { type: 'http', url: 'https://attacker.example/mcp', headers: { Authorization: SECRET_MASK } };
+  await expect(putStoredServer(ctx, 'notes', elsewhere, 'admin', 'existing')).rejects.toMatchObject({
+    status: 400,
+    details: { fields: [{ path: 'headers.Authorization', message: expect.stringMatching(/retype/) }] },
+  });
+  expect(ctx.mcp.server('notes')!.config).toMatchObject({ url: sdk.url, headers });
+  // Same origin, another path: kept. Retyped for a new origin: stored as typed.
+  const samePlace = `${sdk.url}?v=2`;
+  await putStoredServer(ctx, 'notes', { ...elsewhere, url: samePlace }, 'admin', 'existing');
+  expect(ctx.mcp.server('notes')!.config).toMatchObject({ url: samePlace, headers });
+  const retyped = { ...elsewhere, headers: { Authorization: 'Bearer other' } };
+  await putStoredServer(ctx, 'notes', retyped, 'admin', 'existing');
+  expect(ctx.mcp.server('notes')!.config).toMatchObject(retyped);
+});

@@ -5,7 +5,7 @@ import { isHttp, parseServer, type ServerConfig } from '../../agent/tools/mcp/co
 import type { Queries } from '../../db';
 import { AppError } from '../http/errors';
 import type { McpCatalog } from './catalog';
-import { decryptSecrets, encryptSecrets, mergeMasked } from './secrets';
+import { decryptSecrets, encryptSecrets, mergeMasked, SECRET_MASK } from './secrets';
 
 export interface ServerStoreContext {
   q: Queries;
@@ -59,12 +59,23 @@ export async function loadStoredServers(
   }
 }
 
-/** Adds or replaces a stored server. A field sent back as the mask keeps its stored value. */
+/**
+ * What a PUT expects to find: `new` (the add form, `If-None-Match: *`) refuses to replace a server
+ * of that name; `existing` (the edit form, `If-Match: *`) refuses to re-create one removed meanwhile.
+ */
+export type PutExpectation = 'new' | 'existing';
+
+/**
+ * Adds or replaces a stored server; true when it was added. A secret sent back as the mask keeps
+ * its stored value (a mask with nothing stored is dropped, never stored as the literal mask).
+ * The expectation is checked on the write's own outcome, so two racing adds cannot both win.
+ */
 export async function putStoredServer(
   ctx: ServerStoreContext,
   name: string,
   raw: unknown,
   by: string,
+  expect?: PutExpectation,
 ): Promise<boolean> {
   if (ctx.mcp.sourceOf(name) === 'file')
     throw new AppError(
@@ -91,9 +102,16 @@ export async function putStoredServer(
   const existing = await ctx.q.mcp.getServer({ name });
   const stored = existing ? decryptSecrets(existing.secrets, ctx.secret) : {};
   const { plain, env, headers } = split(parsed.config);
+  refuseKeptHeadersElsewhere(existing?.config, parsed.config, stored.headers);
   const secrets = { env: mergeMasked(env, stored.env), headers: mergeMasked(headers, stored.headers) };
   const created = await ctx.q.transaction(async (tx) => {
     const isNew = await tx.mcp.putServer({ name, config: plain, secrets: encryptSecrets(secrets, ctx.secret), by });
+    if (expect === 'new' && !isNew)
+      throw new AppError('conflict:mcp_server_exists', 412, `An MCP server named "${name}" exists already`, {
+        fields: [{ path: '(name)', message: 'a server of this name exists already: edit it, or pick another name' }],
+      });
+    if (expect === 'existing' && isNew)
+      throw new AppError('not_found:mcp_server', 404, `No MCP server "${name}" (removed meanwhile?)`);
     await tx.audit.recordAudit({
       kind: isNew ? 'mcp_server_added' : 'mcp_server_changed',
       decidedBy: by,
@@ -109,6 +127,36 @@ export async function putStoredServer(
   });
   await ctx.mcp.putServer(name, join(plain, secrets));
   return created;
+}
+
+const originOf = (url: unknown) => {
+  try {
+    return typeof url === 'string' ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * A header kept by its mask goes only where it went before: moving the URL to another origin with
+ * the header left masked would send a secret nobody may read back to a host of the editor's
+ * choosing. Retyping it (whoever knows it) is fine.
+ */
+function refuseKeptHeadersElsewhere(
+  before: Record<string, unknown> | undefined,
+  next: ServerConfig,
+  stored: Record<string, string> | undefined,
+) {
+  if (!isHttp(next) || !next.headers || originOf(before?.url) === originOf(next.url)) return;
+  const kept = Object.entries(next.headers).filter(([k, v]) => v === SECRET_MASK && stored?.[k] !== undefined);
+  if (kept.length === 0) return;
+  throw AppError.badRequest(
+    'A stored header is sent only to the origin it was stored for: retype it to use it with the new URL',
+    kept.map(([k]) => ({
+      path: `headers.${k}`,
+      message: `retype it: the URL's origin changed, and the stored value is only sent to ${originOf(before?.url) ?? 'its first URL'}`,
+    })),
+  );
 }
 
 export async function deleteStoredServer(ctx: ServerStoreContext, name: string, by: string): Promise<void> {

@@ -3,11 +3,13 @@
 // arguments, and each changed definition awaiting review (old and new). Secrets appear as names.
 import { isHttp } from '../../agent/tools/mcp/config';
 import { mcpToolName } from '../../agent/tools/mcp/naming';
+import type { McpServerView } from '../../contract';
 import { evaluate, type Policy } from '../../policy';
 import type { McpCatalog } from './catalog';
 import { masked } from './secrets';
 
-export async function serverViews(mcp: McpCatalog, policy: Policy) {
+/** Typed by the contract, so the page's form and this view cannot drift apart. */
+export async function serverViews(mcp: McpCatalog, policy: Policy): Promise<McpServerView[]> {
   return Promise.all(
     mcp.servers().map(async (upstream) => {
       const config = upstream.config;

@@ -24,10 +24,13 @@ export class DbGrantStore implements GrantStore {
     for (const rule of rules) await this.grants.createGrant({ rule, scope, sessionId, createdBy, once: rule.once });
   }
 
-  async consume(_sessionId: string, used: Rule[]): Promise<void> {
+  /** False when another call used up one of these allow-once grants first (that call alone was allowed by it). */
+  async consume(_sessionId: string, used: Rule[]): Promise<boolean> {
+    let all = true;
     for (const rule of used) {
       const id = this.ids.get(rule);
-      if (id) await this.grants.consumeGrant({ id });
+      if (id && !(await this.grants.consumeGrant({ id }))) all = false;
     }
+    return all;
   }
 }
