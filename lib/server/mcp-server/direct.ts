@@ -18,11 +18,11 @@ import {
 import type { CallChannel } from './tool-calls';
 
 /** A call still running after this long gets a stream (headers out now, keep-alives, progress). */
-export const STREAM_AFTER_MS = 1_000;
+const STREAM_AFTER_MS = 1_000;
 /** As the SDK's transport: a comment every 15 s keeps proxies from closing a waiting stream. */
 const KEEP_ALIVE_MS = 15_000;
 
-export type DirectRequest =
+type DirectRequest =
   { method: 'tools/list'; id: RequestId } | { method: 'tools/call'; id: RequestId; params: CallToolRequest['params'] };
 
 /** The one message the direct answer takes, or undefined: the SDK answers (and refuses what it refuses). */
