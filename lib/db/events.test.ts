@@ -159,6 +159,37 @@ describeStores('events', (store) => {
     expect((await q.events.appendEvent({ runId: 'r1', type: 't', data: {} })).seq).toBe(1);
   });
 
+  it('claims a tool execution in the same statement as the event deciding it: the first claim wins, and a missing run claims nothing', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r-claim', sessionId: 's' });
+    const first = await q.events.appendEventsClaiming({
+      runId: 'r-claim',
+      events: [{ type: 'tool_call', data: { toolCallId: 'c1' } }],
+      claimExecution: { toolCallId: 'c1' },
+    });
+    expect(first.claimed).toBe(true);
+    expect(first.rows.map((r) => r.type)).toEqual(['tool_call']);
+    expect(await q.toolExecutions.getToolExecution({ runId: 'r-claim', toolCallId: 'c1' })).toMatchObject({
+      status: 'claimed',
+    });
+    // The same call id again (a retried request): recorded, but the claim is lost, so it must not run.
+    const again = await q.events.appendEventsClaiming({
+      runId: 'r-claim',
+      events: [{ type: 'tool_call', data: { toolCallId: 'c1' } }],
+      claimExecution: { toolCallId: 'c1' },
+    });
+    expect(again.claimed).toBe(false);
+    expect(await q.toolExecutions.claimToolExecution({ runId: 'r-claim', toolCallId: 'c1' })).toBe(false);
+    await expect(
+      q.events.appendEventsClaiming({
+        runId: 'no-such-run',
+        events: [{ type: 'tool_call', data: {} }],
+        claimExecution: { toolCallId: 'c9' },
+      }),
+    ).rejects.toThrow();
+    expect(await q.toolExecutions.getToolExecution({ runId: 'no-such-run', toolCallId: 'c9' })).toBeUndefined();
+  });
+
   it('finishes a claimed tool execution in the same statement as the event reporting its result, and only a claimed one', async () => {
     const { q } = store();
     await q.runs.createRun({ id: 'r-fin', sessionId: 's' });

@@ -46,6 +46,12 @@ export interface AppendEffects {
    * finished nor the other way round. An execution that is not claimed (or done) is left as it is.
    */
   finishExecution?: { toolCallId: string; result: unknown };
+  /**
+   * Claims a tool execution (tool-executions.ts) in the same statement as the events that decide
+   * it, for an outside call allowed at once: the decision and its claim are stored together.
+   * `appendEventsClaiming` says whether this statement won the claim.
+   */
+  claimExecution?: { toolCallId: string };
 }
 
 export interface AppendEventsInput extends AppendEffects {
@@ -55,7 +61,12 @@ export interface AppendEventsInput extends AppendEffects {
 
 export function eventQueries(db: Database) {
   /** Appends in order, in one statement. Throws RunNotFoundError for an unknown run (and stores nothing). */
-  async function appendEvents({
+  async function appendEvents(input: AppendEventsInput): Promise<EventRow[]> {
+    return (await appendEventsClaiming(input)).rows;
+  }
+
+  /** appendEvents, and whether its `claimExecution` won the claim (false without one). */
+  async function appendEventsClaiming({
     runId,
     events: batch,
     status,
@@ -63,14 +74,16 @@ export function eventQueries(db: Database) {
     leaseOwner,
     notifyChannel,
     finishExecution,
-  }: AppendEventsInput): Promise<EventRow[]> {
-    if (batch.length === 0 && !status && !audit?.length) return [];
+    claimExecution,
+  }: AppendEventsInput): Promise<{ rows: EventRow[]; claimed: boolean }> {
+    if (batch.length === 0 && !status && !audit?.length && !claimExecution) return { rows: [], claimed: false };
     const shape: AppendShape = {
       audit: Boolean(audit?.length),
       status: status ? (status.ifStatus ? [...status.ifStatus] : 'any') : undefined,
       fenced: leaseOwner !== undefined,
       notify: notifyChannel !== undefined,
       finish: finishExecution !== undefined,
+      claim: claimExecution !== undefined,
     };
     const rows = await appendStatement(shape)<RawRow>(db, {
       runId,
@@ -82,17 +95,22 @@ export function eventQueries(db: Database) {
       channel: notifyChannel ?? null,
       finishCall: finishExecution?.toolCallId ?? null,
       finishResult: finishExecution ? JSON.stringify(finishExecution.result ?? null) : null,
+      claimCall: claimExecution?.toolCallId ?? null,
     });
     if (!rows.some((row) => row.row_kind === 'run'))
       throw leaseOwner === undefined ? new RunNotFoundError(runId) : await fenceFailure(db, runId, leaseOwner);
-    return rows
-      .filter((row) => row.row_kind === 'event')
-      .map(toEventRow)
-      .sort((a, b) => a.seq - b.seq);
+    return {
+      rows: rows
+        .filter((row) => row.row_kind === 'event')
+        .map(toEventRow)
+        .sort((a, b) => a.seq - b.seq),
+      claimed: rows.some((row) => row.row_kind === 'claimed'),
+    };
   }
 
   return {
     appendEvents,
+    appendEventsClaiming,
 
     async appendEvent({
       runId,
@@ -119,7 +137,7 @@ export function eventQueries(db: Database) {
 export type EventQueries = ReturnType<typeof eventQueries>;
 
 interface RawRow {
-  row_kind: 'event' | 'run' | 'notified';
+  row_kind: 'event' | 'run' | 'notified' | 'claimed';
   run_id: string;
   seq: number;
   type: string;
@@ -136,6 +154,8 @@ interface AppendShape {
   notify: boolean;
   /** Finish a claimed tool execution (finishExecution). */
   finish: boolean;
+  /** Claim a tool execution (claimExecution). */
+  claim: boolean;
 }
 
 interface AppendValues extends Record<string, unknown> {
@@ -148,6 +168,7 @@ interface AppendValues extends Record<string, unknown> {
   channel: string | null;
   finishCall: string | null;
   finishResult: string | null;
+  claimCall: string | null;
 }
 
 const APPEND_KEYS = [
@@ -160,6 +181,7 @@ const APPEND_KEYS = [
   'channel',
   'finishCall',
   'finishResult',
+  'claimCall',
 ] as const;
 const appendStatements = new Map<string, ReturnType<typeof compiledStatement<AppendValues>>>();
 
@@ -186,13 +208,18 @@ function appendSql(shape: AppendShape, v: Slots<AppendValues>): SQL {
     ? sql`, finished AS (UPDATE tool_executions SET status = 'done', result = ${v.finishResult}::jsonb, finished_at = now()
           FROM run WHERE tool_executions.run_id = ${v.runId} AND tool_executions.tool_call_id = ${v.finishCall} AND tool_executions.status = 'claimed' RETURNING 1)`
     : sql``;
+  // FROM run: nothing is claimed when the run's update is fenced off or missing.
+  const claimCte = shape.claim
+    ? sql`, claimed AS (INSERT INTO tool_executions (run_id, tool_call_id)
+          SELECT ${v.runId}, ${v.claimCall} FROM run ON CONFLICT DO NOTHING RETURNING 1)`
+    : sql``;
   const fence = shape.fenced ? sql` AND ${leaseHeldBy(v.runId as string, v.leaseOwner as string)}` : sql``;
   return sql`
       WITH run AS (
         UPDATE runs SET last_event_seq = last_event_seq + ${v.count}::int${statusSet}
         WHERE id = ${v.runId}${fence}
         RETURNING last_event_seq
-      )${auditCte}${finishCte},
+      )${auditCte}${finishCte}${claimCte},
       batch AS (
         SELECT b.e ->> 'type' AS type, b.e -> 'data' AS data, b.ord
         FROM jsonb_array_elements(${v.batch}::jsonb) WITH ORDINALITY AS b(e, ord)
@@ -213,6 +240,12 @@ function appendSql(shape: AppendShape, v: Slots<AppendValues>): SQL {
       SELECT 'event' AS row_kind, run_id, seq, type, data, created_at FROM inserted
       UNION ALL
       SELECT 'run', NULL, last_event_seq, NULL, NULL, NULL FROM run${
+        shape.claim
+          ? sql`
+      UNION ALL
+      SELECT 'claimed', NULL, NULL, NULL, NULL, NULL FROM claimed`
+          : sql``
+      }${
         shape.notify
           ? sql`
       UNION ALL

@@ -72,3 +72,45 @@ describe('/api/mcp with an upstream MCP server', () => {
     expect(upstream.calls).toHaveLength(1);
   });
 });
+
+describe('a retried tools/call (the same request id in the same session)', () => {
+  it('runs the upstream tool once: the retry is refused as executed already', async () => {
+    await setRules([{ action: 'allow', tool: 'mcp__sdk__notes', params: { text: 'ok*' } }]);
+    await server.rt().mcp.start();
+    const client = await connect('retrying-client');
+    const transport = client.transport as StreamableHTTPClientTransport;
+    const before = upstream.calls.length;
+    const send = async () => {
+      const response = await POST(
+        apiRequest('POST', '/api/mcp', {
+          json: {
+            jsonrpc: '2.0',
+            id: 'retry-1',
+            method: 'tools/call',
+            params: { name: 'mcp__sdk__notes', arguments: { text: 'ok retry' } },
+          },
+          headers: {
+            authorization: `Bearer ${ADMIN_TOKEN}`,
+            accept: 'application/json, text/event-stream',
+            'mcp-session-id': transport.sessionId!,
+          },
+        }),
+        noParams,
+      );
+      const text = await response.text();
+      const json = text.startsWith('{')
+        ? text
+        : text
+            .split('\n')
+            .find((line) => line.startsWith('data: '))!
+            .slice(6);
+      return (JSON.parse(json) as { result: { isError?: boolean; content: { text: string }[] } }).result;
+    };
+    expect((await send()).isError).toBeFalsy();
+    const retried = await send();
+    expect(retried.isError).toBe(true);
+    expect(retried.content[0]!.text).toMatch(/not run again/);
+    expect(upstream.calls.slice(before)).toEqual([{ tool: 'notes', args: { text: 'ok retry' } }]);
+    await client.close();
+  });
+});

@@ -91,3 +91,26 @@ describe('a retried call id gets its decision, and only for the very same call',
     expect(other).toMatchObject({ decision: 'deny', reason: expect.stringContaining('already used') });
   });
 });
+
+describe('a call allowed at once, for a caller that runs the tool itself', () => {
+  it('is claimed with its decision: once per call id, and never without `claim`', async () => {
+    const { external, q } = server.rt();
+    const ref = { ...session, externalId: 'claim-1' };
+    // A grant of the session allows `ls` at once.
+    const run = await q.runs.openExternalRun(ref);
+    const rule = { action: 'allow' as const, tool: 'bash', params: { command: 'ls' } };
+    await q.grants.createGrant({ rule, scope: 'session', sessionId: run.sessionId, createdBy: 'u' });
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-1' };
+    const options = { signal: new AbortController().signal, claim: true, waitForHuman: false };
+    const first = await external.decide(ref, call, options);
+    expect(first).toMatchObject({ decision: 'allow', claimed: true });
+    expect(await q.toolExecutions.getToolExecution({ runId: first.runId, toolCallId: 'mcp-1' })).toMatchObject({
+      status: 'claimed',
+    });
+    expect(await external.decide(ref, call, options)).toMatchObject({ decision: 'allow', claimed: false });
+    const unclaimed = await external.decide(ref, { ...call, callId: 'hook-1' }, { signal: options.signal });
+    expect(unclaimed).toMatchObject({ decision: 'allow' });
+    expect(unclaimed).not.toHaveProperty('claimed');
+    expect(await q.toolExecutions.getToolExecution({ runId: first.runId, toolCallId: 'hook-1' })).toBeUndefined();
+  });
+});

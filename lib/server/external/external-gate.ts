@@ -104,9 +104,11 @@ export class ExternalGate {
       }
       const events: RunEvent[] = [callEvent];
       if (decision.action === 'deny') events.push(denied(origin, toolCallId, call.tool, decision.explanation));
-      await this.append(run, events, audited);
+      const claim = decision.action === 'allow' && options.claim === true;
+      const claimed = await this.append(run, events, audited, undefined, undefined, claim ? toolCallId : undefined);
       if (decision.action === 'allow') {
         return {
+          ...(claim ? { claimed } : {}),
           runId: run.id,
           decision: 'allow',
           reason: decision.explanation,
@@ -323,7 +325,8 @@ export class ExternalGate {
     policy: { version: number; rules: number },
     status?: { to: 'running' | 'waiting'; ifStatus?: ('running' | 'waiting')[] },
     asked?: RelayRequest,
-  ): Promise<void> {
+    claimCall?: string,
+  ): Promise<boolean> {
     const askedCalls = new Map<string, AskedCall>();
     if (asked) askedCalls.set(asked.id, { createdAt: asked.createdAt, tool: asked.tool, params: asked.params });
     const audit = events.flatMap((event) =>
@@ -332,7 +335,11 @@ export class ExternalGate {
         details: { ...(row.details ?? {}), source: run.source, session: run.externalId, cwd: run.title },
       })),
     );
-    await this.deps.log.append(run.id, events, { audit, ...(status ? { status } : {}) });
+    return this.deps.log.appendClaiming(run.id, events, {
+      audit,
+      ...(status ? { status } : {}),
+      ...(claimCall ? { claimExecution: { toolCallId: claimCall } } : {}),
+    });
   }
 }
 

@@ -44,6 +44,11 @@ export interface ExternalDecideOptions {
   timeoutS?: number;
   /** Told the relay id as soon as the relay is stored (MCP elicitation, progress notifications). */
   onRelay?: (relayId: string) => void;
+  /**
+   * The caller runs the tool itself (Gatehouse's MCP server): a call allowed at once is claimed
+   * (`tool_executions`) in the statement that records its decision; see `claimed`.
+   */
+  claim?: boolean;
 }
 
 export type ExternalDecision = { runId: string; relayId?: string; reason: string } & (
@@ -55,6 +60,12 @@ export type ExternalDecision = { runId: string; relayId?: string; reason: string
       edited?: true;
       /** `policy`, `grant`, or the id of the user who approved. */
       decidedBy: string;
+      /**
+       * With `claim`, for a call allowed at once: whether this decision won the call's claim (false:
+       * the call id was executed already, so it must not run). Undefined: not claimed (a human's
+       * approval; the caller claims before running).
+       */
+      claimed?: boolean;
     }
   | { decision: 'deny' }
   | { decision: 'ask' }

@@ -94,6 +94,7 @@ export async function gatedCall(deps: GatedCallDeps, input: GatedCallInput): Pro
       {
         signal: input.cancelled,
         waitForHuman,
+        claim: true,
         onRelay: (relayId) => {
           input.waiting?.();
           if (!session.elicitation) return;
@@ -130,8 +131,10 @@ export async function gatedCall(deps: GatedCallDeps, input: GatedCallInput): Pro
       .catch(() => {});
     return errorResult('Not run: the client disconnected');
   }
-  if (!(await deps.claim(runId, callId)))
-    return errorResult(`${tool.name} was not run again: this call (${callId}) has already been executed.`);
+  // Allowed at once: claimed with the decision (false: this call id ran already). A person's
+  // approval: claimed now, while a live request is there to take the result.
+  const claimed = decision.claimed ?? (await deps.claim(runId, callId));
+  if (!claimed) return errorResult(`${tool.name} was not run again: this call (${callId}) has already been executed.`);
   const result = await tool
     .run(decision.params, { ...runCtx, approved: decision.decidedBy !== 'policy' && decision.decidedBy !== 'grant' })
     .catch((error: Error) => errorResult(`${tool.name} failed: ${error.message}`));

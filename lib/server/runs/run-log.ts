@@ -29,16 +29,22 @@ export class RunLog {
 
   /** Appends the events (with their effects: one statement), then tells the subscribers in order. */
   async append(runId: string, events: RunEvent[], effects: AppendEffects = {}): Promise<void> {
-    if (events.length === 0) return;
+    await this.appendClaiming(runId, events, effects);
+  }
+
+  /** `append`, and whether the effects' `claimExecution` won the claim. */
+  async appendClaiming(runId: string, events: RunEvent[], effects: AppendEffects = {}): Promise<boolean> {
+    if (events.length === 0) return false;
     // Several instances: the same statement tells the others' streams that the log grew (NOTIFY
     // gatehouse_events, delivered at its commit; a lost notice only delays them).
-    const rows = await this.events.appendEvents({
+    const { rows, claimed } = await this.events.appendEventsClaiming({
       runId,
       events: events.map((event) => ({ type: event.type, data: event })),
       ...effects,
       ...(this.cluster ? { notifyChannel: 'gatehouse_events' } : {}),
     });
     for (const row of rows) for (const listener of this.listeners.get(runId) ?? []) listener(toStored(row));
+    return claimed;
   }
 
   /** Ends every subscription (their `onClose` runs): this process stops serving streams. */
