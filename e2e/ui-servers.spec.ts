@@ -147,6 +147,32 @@ test.describe('with GATEHOUSE_MCP_UI_STDIO=1 (a server of this build started her
     await form.getByRole('button', { name: 'Add server' }).click();
     await expect(form.getByLabel('Command', { exact: true })).toHaveAccessibleDescription('must not be empty');
   });
+
+  test('restarted with GATEHOUSE_MCP_UI_STDIO off: a stored stdio server is not run, shown with Remove', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const added = await request.put(`${base}/api/servers/later-off`, {
+      data: { command: process.execPath, args: ['-e', '0'] },
+      headers: { 'If-None-Match': '*' },
+    });
+    expect(added.ok()).toBe(true);
+    await stop(child);
+    child = startServer(port, { GATEHOUSE_DATA_DIR: dataDir, DATABASE_URL: '' });
+    await waitHealthy(base, child);
+    await page.goto(`${base}/servers`);
+    const notice = page.getByText(
+      /later-off.*stored in Gatehouse, not loaded: a stdio server needs GATEHOUSE_MCP_UI_STDIO=1/,
+    );
+    await expect(notice).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Server later-off' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Remove later-off' }).click();
+    await expect(notice).toHaveCount(0);
+    expect((await request.get(`${base}/api/servers`)).ok()).toBe(true);
+    const { errors } = (await (await request.get(`${base}/api/servers`)).json()) as { errors: { server: string }[] };
+    expect(errors.map((e) => e.server)).not.toContain('later-off');
+  });
 });
 
 test('Servers API: a malformed server is a 400 naming the field; stdio needs GATEHOUSE_MCP_UI_STDIO=1', async ({

@@ -1,8 +1,9 @@
-// The Servers page: the config file's errors, every server, and the form to add one (stdio too
+// The Servers page: the config file's errors and stored servers not loaded, every server, and the form to add one (stdio too
 // when the server says GATEHOUSE_MCP_UI_STDIO=1).
 'use client';
 import { Notice } from '@/components/ui';
 import { useServers } from '@/lib/client/servers';
+import { ConfigError } from './config-error';
 import { ServerCard } from './server-card';
 import { ServerForm } from './server-form';
 import './servers.css';
@@ -15,9 +16,7 @@ export function ServersView() {
   return (
     <div className="servers-view">
       {errors.map((e) => (
-        <Notice key={`${e.server}/${e.field}`} tone="danger">
-          MCP server &quot;{e.server}&quot;: {e.field}: {e.message}
-        </Notice>
+        <ConfigError key={`${e.server}/${e.field}`} error={e} />
       ))}
       {list.length === 0 && <p>No MCP servers yet.</p>}
       {list.map((server) => (

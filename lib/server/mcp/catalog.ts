@@ -46,6 +46,9 @@ function standIn(
   return createMcpTool(info, { validate: () => ({ valid: true }), callTool: (n, a, o) => catalog.callTool(n, a, o) });
 }
 
+/** The field of a stored server's load failure in `errors` (the Servers page offers to remove it). */
+export const STORED_FIELD = '(stored)';
+
 export class McpCatalog {
   readonly errors: ConfigError[];
   readonly pins: PinStore;
@@ -88,8 +91,23 @@ export class McpCatalog {
   }
 
   /** Adds or replaces a server added on the Servers page (a file server of that name wins: false). */
+  /**
+   * A stored server that could not be loaded (it no longer parses or decrypts, or is a stdio server
+   * while GATEHOUSE_MCP_UI_STDIO is off): shown on the Servers page, where it can be removed.
+   */
+  noteStoredError(name: string, message: string): void {
+    this.clearStoredError(name);
+    this.errors.push({ server: name, field: STORED_FIELD, message });
+  }
+
+  private clearStoredError(name: string): void {
+    const at = this.errors.findIndex((e) => e.server === name && e.field === STORED_FIELD);
+    if (at !== -1) this.errors.splice(at, 1);
+  }
+
   async putServer(name: string, config: ServerConfig): Promise<boolean> {
     if (this.sources.get(name) === 'file') return false;
+    this.clearStoredError(name);
     await this.upstreams.get(name)?.close();
     void this.add(name, config, 'database')
       .ensure()
@@ -99,6 +117,8 @@ export class McpCatalog {
   }
 
   async removeServer(name: string): Promise<boolean> {
+    if (this.sources.get(name) === 'file') return false;
+    this.clearStoredError(name);
     if (this.sources.get(name) !== 'database') return false;
     await this.upstreams.get(name)?.close();
     this.upstreams.delete(name);

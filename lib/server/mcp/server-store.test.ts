@@ -177,3 +177,18 @@ it('a stored header is sent only to the origin it was stored for: a masked heade
   await putStoredServer(ctx, 'notes', retyped, 'admin', 'existing');
   expect(ctx.mcp.server('notes')!.config).toMatchObject(retyped);
 });
+
+it('a stored stdio server is not loaded while GATEHOUSE_MCP_UI_STDIO is off: shown as an error until removed', async () => {
+  // Added while the flag was on; the server restarts with it off.
+  expect(await putStoredServer({ ...ctx, allowStdio: true }, 'cmd', everythingStdio(), 'admin')).toBe(true);
+  const fresh = new McpCatalog({ servers: [], pins: new DbPinStore(q.mcp), log: silentLog() });
+  await loadStoredServers({ ...ctx, mcp: fresh }, () => undefined);
+  expect(fresh.server('cmd')).toBeUndefined();
+  expect(fresh.errors).toEqual([
+    { server: 'cmd', field: '(stored)', message: 'not loaded: a stdio server needs GATEHOUSE_MCP_UI_STDIO=1' },
+  ]);
+  await deleteStoredServer({ ...ctx, mcp: fresh }, 'cmd', 'admin');
+  expect(fresh.errors).toEqual([]);
+  expect(await q.mcp.getServer({ name: 'cmd' })).toBeUndefined();
+  await fresh.close();
+});

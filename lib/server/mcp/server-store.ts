@@ -55,6 +55,7 @@ export async function loadStoredServers(
       await ctx.mcp.putServer(row.name, parsed.config);
     } catch (error) {
       log(`[gatehouse] MCP server "${row.name}" (stored) not loaded: ${(error as Error).message}`);
+      ctx.mcp.noteStoredError(row.name, `not loaded: ${(error as Error).message}`);
     }
   }
 }
