@@ -87,6 +87,7 @@ describe.skipIf(!postgres.url)(
             events: {
               ...q.events,
               appendEvents: (input) => q.events.appendEvents({ ...input, notifyChannel: undefined }),
+              appendEventsClaiming: (input) => q.events.appendEventsClaiming({ ...input, notifyChannel: undefined }),
             },
           }
         : q;
