@@ -153,6 +153,9 @@ export function createAgent(options: AgentOptions = {}): Agent {
   const broker = options.broker ?? new MemoryRelayBroker();
   const grants = options.grants ?? new MemoryGrantStore();
   const workspace = createWorkspace(options.workspace);
+  // Started now, awaited by each run: an agent never run (or whose workspace is gone before its
+  // first run) must not leave a rejection nobody handles; a run still sees the error.
+  workspace.catch(() => undefined);
   // One compiled policy per (permissions, approval rules) a run brings, shared by the runs that bring the same.
   const runPolicies = new Map<string, CompiledPolicy>();
   const policyFor = (permissions: unknown, runTools: readonly AgentTool[]): CompiledPolicy => {

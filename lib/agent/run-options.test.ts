@@ -1,6 +1,6 @@
 // What one run may bring to `invoke`: permissions overlaying the agent's policy for that run only
 // (as POST /api/chat does), a model (object or spec) and tools (objects, or names of the agent's).
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -153,5 +153,24 @@ describe('per-run tools', () => {
     expect(withTask.of('agent_start')).toHaveLength(1);
     const without = await run({ policy: allowsBash, agents }, { say: 'task reviewer: ls', tools: ['list_files'] });
     expect(without.of('agent_start')).toHaveLength(0);
+  });
+});
+
+describe('an agent whose workspace cannot be made', () => {
+  it('leaves no unhandled rejection when it never runs', async () => {
+    // Under a regular file: mkdir fails at once (as realpath did when a test removed the directory
+    // in between), and the eager promise rejected with nobody listening.
+    const file = path.join(workspace, 'a-file');
+    await writeFile(file, 'x');
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      createAgent({ workspace: path.join(file, 'sub') });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });
