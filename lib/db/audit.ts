@@ -1,7 +1,7 @@
 // The audit trail: decisions, policy edits, grant changes. Append-only; read newest first with
 // filters and keyset pagination over (at, id).
 import { randomUUID } from 'node:crypto';
-import { and, eq, gte, lt } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Database } from './database';
 import { newestFirst, olderThan, pageSize, toPage, type Page } from './pagination';
 import { audit, type AuditKind, type AuditRow } from './schema';
@@ -47,6 +47,13 @@ export function auditQueries(db: Database) {
         .values({ ...entry, id: id ?? randomUUID() })
         .returning();
       return row!;
+    },
+
+    /** Whether any of these audit rows is stored. */
+    async anyAuditStored(ids: string[]): Promise<boolean> {
+      if (ids.length === 0) return false;
+      const rows = await db.select({ id: audit.id }).from(audit).where(inArray(audit.id, ids)).limit(1);
+      return rows.length > 0;
     },
 
     /** Newest first; pass `nextCursor` back as `cursor` for the next page. */

@@ -15,6 +15,8 @@ import { DbGrantStore } from './stores/grant-store';
 import { DbRelayStore } from './stores/relay-store';
 import { RunManager } from './runs/run-manager';
 import { ExternalGate } from './external/external-gate';
+import type { OutsideRecord } from './external/deferred-records';
+import { OUTSIDE_RECORDS_JOURNAL, RecordJournal } from './external/record-journal';
 import { RelaySignal } from './approvals/relay-signal';
 import { loadPolicy } from './stores/policy-store';
 import { ShadowMonitor } from './shadow/monitor';
@@ -138,8 +140,19 @@ async function createRuntime(): Promise<Runtime> {
     workspace: config.workspace,
     observerFor: (policy) => shadow.monitor.observerFor(policy),
     // Embedded PGlite is written by this process alone (its lock): the count of changes is complete.
-    ...(database.kind === 'pglite' ? { decisionChanges: q.decisions } : {}),
+    ...(database.kind === 'pglite'
+      ? {
+          decisionChanges: q.decisions,
+          deferRecords: {
+            journal: new RecordJournal<OutsideRecord>(path.join(config.dataDir, OUTSIDE_RECORDS_JOURNAL)),
+            report: (error: Error) => console.error(`[gatehouse] ${error.message}`),
+          },
+        }
+      : {}),
   });
+  // Before the first outside call: what a stopped process answered and did not store.
+  const recovered = await external.recoverRecords();
+  if (recovered > 0) console.log(`[gatehouse] stored ${recovered} outside decision(s) journaled by the last process`);
   void loadStoredServers({
     q,
     mcp,

@@ -2,7 +2,8 @@
 // agent, for a call whose tool runs elsewhere. A call is decided, recorded in its session's run
 // (tool_call, and on ask relay / relay_resolved, audited in the same statements), and on ask held
 // until a human decides in Gatehouse, its deadline passes, or the caller's request ends (then the
-// relay is cancelled: nothing can run on an answer nobody receives).
+// relay is cancelled: nothing can run on an answer nobody receives). On embedded PGlite a call
+// decided at once is answered before its record is stored, journaled first (deferred-records.ts).
 import { randomUUID } from 'node:crypto';
 import {
   builtinTools,
@@ -14,12 +15,14 @@ import {
 } from '../../agent';
 import { canonicalJson } from '../../agent/tools/mcp/pin';
 import type { RunEvent } from '../../contract';
-import type { ChangeCounter, Queries, RunRow } from '../../db';
+import { RunNotFoundError, type ChangeCounter, type Queries, type RecordAuditInput, type RunRow } from '../../db';
 import { approvalRequirement, evaluate, type CompiledPolicy, type Decision, type ToolCall } from '../../policy';
 import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay';
 import { auditRowsFor, type AskedCall } from '../runs/run-audit';
 import type { RunLog } from '../runs/run-log';
 import { DecisionInputs } from './decision-inputs';
+import { DeferredRecords, type OutsideRecord } from './deferred-records';
+import type { RecordJournal } from './record-journal';
 import { grantAlwaysForOutside, type WaitingOutsideCall } from './outside-grants';
 import type { ExternalCall, ExternalDecideOptions, ExternalDecision, ExternalSessionRef } from './types';
 
@@ -40,6 +43,13 @@ export interface ExternalGateDeps {
    * until it moves (decision-inputs.ts). Without it each call reads them.
    */
   decisionChanges?: ChangeCounter;
+  /**
+   * Given only where this process alone writes the database (PGlite): a call decided at once (and
+   * not claimed) is answered before its record is stored, the record journaled first
+   * (deferred-records.ts; no journal: an in-memory database). Without it each record is stored
+   * before the answer.
+   */
+  deferRecords?: { journal?: RecordJournal<OutsideRecord>; report: (error: Error) => void };
 }
 
 const BUILTIN = new Map(builtinTools.map((tool) => [tool.name, tool]));
@@ -50,9 +60,24 @@ export class ExternalGate {
   private readonly inputs: DecisionInputs;
   /** Calls waiting for a human in this process, by relay id: Always Allow settles those it now covers. */
   private readonly waiting = new Map<string, WaitingOutsideCall>();
+  private readonly deferred: DeferredRecords | undefined;
 
   constructor(private readonly deps: ExternalGateDeps) {
     this.inputs = new DecisionInputs(deps.q, deps.grants, deps.decisionChanges);
+    if (deps.deferRecords)
+      this.deferred = new DeferredRecords(
+        deps.deferRecords.journal,
+        (record) => this.store(record),
+        deps.deferRecords.report,
+      );
+  }
+
+  /**
+   * At start, before the first call: stores the records of calls a stopped process answered and
+   * did not store (its journal). Returns how many.
+   */
+  async recoverRecords(): Promise<number> {
+    return this.deferred?.recover((record) => this.deps.q.audit.anyAuditStored(record.audit.map((row) => row.id))) ?? 0;
   }
 
   async decide(ref: ExternalSessionRef, call: ExternalCall, options: ExternalDecideOptions): Promise<ExternalDecision> {
@@ -105,7 +130,9 @@ export class ExternalGate {
       const events: RunEvent[] = [callEvent];
       if (decision.action === 'deny') events.push(denied(origin, toolCallId, call.tool, decision.explanation));
       const claim = decision.action === 'allow' && options.claim === true;
-      const claimed = await this.append(run, events, audited, undefined, undefined, claim ? toolCallId : undefined);
+      const claimed = claim
+        ? await this.append(run, events, audited, undefined, undefined, toolCallId)
+        : (await this.record(run, events, audited), false);
       if (decision.action === 'allow') {
         return {
           ...(claim ? { claimed } : {}),
@@ -142,6 +169,7 @@ export class ExternalGate {
    * (a denial, recorded), never left for a retry to find approved by nobody who could be told.
    */
   async shutdown(): Promise<void> {
+    await this.deferred?.drain();
     await Promise.all(
       [...this.waiting.keys()].map((id) =>
         this.deps.broker.cancel(id, 'Gatehouse shut down before a decision').catch(() => false),
@@ -319,6 +347,31 @@ export class ExternalGate {
     await this.append(run, events, audited, status, request);
   }
 
+  /**
+   * Records a call decided at once: deferred past the answer where configured (journaled now),
+   * else stored before returning.
+   */
+  private async record(run: RunRow, events: RunEvent[], policy: { version: number; rules: number }): Promise<void> {
+    const audit = auditOf(run, events, policy);
+    if (this.deferred) {
+      const now = new Date();
+      const rows = audit.map((row) => ({ ...row, id: row.id ?? randomUUID(), at: (row.at ?? now).toISOString() }));
+      if (this.deferred.defer({ runId: run.id, events, audit: rows })) return;
+    }
+    await this.deps.log.append(run.id, events, { audit });
+  }
+
+  /** Stores a deferred record; a run removed meanwhile keeps its audit rows at least. */
+  private async store(record: OutsideRecord): Promise<void> {
+    const audit = record.audit.map((row) => ({ ...row, at: new Date(row.at) }));
+    try {
+      await this.deps.log.append(record.runId, record.events, { audit });
+    } catch (error) {
+      if (!(error instanceof RunNotFoundError)) throw error;
+      for (const row of audit) await this.deps.q.audit.recordAudit(row);
+    }
+  }
+
   private async append(
     run: RunRow,
     events: RunEvent[],
@@ -327,20 +380,30 @@ export class ExternalGate {
     asked?: RelayRequest,
     claimCall?: string,
   ): Promise<boolean> {
-    const askedCalls = new Map<string, AskedCall>();
-    if (asked) askedCalls.set(asked.id, { createdAt: asked.createdAt, tool: asked.tool, params: asked.params });
-    const audit = events.flatMap((event) =>
-      auditRowsFor({ runId: run.id, sessionId: run.sessionId }, event, askedCalls, policy).map((row) => ({
-        ...row,
-        details: { ...(row.details ?? {}), source: run.source, session: run.externalId, cwd: run.title },
-      })),
-    );
+    const audit = auditOf(run, events, policy, asked);
     return this.deps.log.appendClaiming(run.id, events, {
       audit,
       ...(status ? { status } : {}),
       ...(claimCall ? { claimExecution: { toolCallId: claimCall } } : {}),
     });
   }
+}
+
+/** The audit rows of a run's events, with the outside session's details. */
+function auditOf(
+  run: RunRow,
+  events: RunEvent[],
+  policy: { version: number; rules: number },
+  asked?: RelayRequest,
+): RecordAuditInput[] {
+  const askedCalls = new Map<string, AskedCall>();
+  if (asked) askedCalls.set(asked.id, { createdAt: asked.createdAt, tool: asked.tool, params: asked.params });
+  return events.flatMap((event) =>
+    auditRowsFor({ runId: run.id, sessionId: run.sessionId }, event, askedCalls, policy).map((row) => ({
+      ...row,
+      details: { ...(row.details ?? {}), source: run.source, session: run.externalId, cwd: run.title },
+    })),
+  );
 }
 
 /** The same tool with the same parameters (key order aside: the stored request went through jsonb). */

@@ -1,0 +1,184 @@
+// A call decided at once is answered before its record is stored (embedded PGlite): the record is
+// journaled before the answer, stored right after it, and a process that stops in between leaves
+// it for the next start, which stores it once. Against the server's own runtime (its database,
+// its run log) and a second gate standing for the process that stopped.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunLog } from '../runs/run-log';
+import { DbGrantStore } from '../stores/grant-store';
+import { withRouteRuntime } from '../test-support/route-runtime';
+import type { OutsideRecord } from './deferred-records';
+import { ExternalGate } from './external-gate';
+import { OUTSIDE_RECORDS_JOURNAL, RecordJournal } from './record-journal';
+
+const server = withRouteRuntime('gatehouse-deferred-');
+const session = { owner: 'u-deferred', source: 'hook', agent: 'claude-code', title: '/w' } as const;
+const signal = new AbortController().signal;
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-deferred-journal-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function allowLs(externalId: string) {
+  const { q } = server.rt();
+  const ref = { ...session, externalId };
+  const run = await q.runs.openExternalRun(ref);
+  const rule = { action: 'allow' as const, tool: 'bash', params: { command: 'ls' } };
+  await q.grants.createGrant({ rule, scope: 'session', sessionId: run.sessionId, createdBy: 'u' });
+  return { ref, run };
+}
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('never happened');
+}
+
+/** A gate over the runtime's database whose run log cannot store (the process stopped first). */
+function stoppedGate(file: string, reports: Error[]): ExternalGate {
+  const { q, broker, config } = server.rt();
+  const stopped = {
+    append: () => Promise.reject(new Error('the process stopped')),
+    appendClaiming: () => Promise.reject(new Error('the process stopped')),
+  } as unknown as RunLog;
+  return new ExternalGate({
+    q,
+    broker,
+    grants: new DbGrantStore(q.grants),
+    log: stopped,
+    approvalTimeoutS: config.approvalTimeoutS,
+    workspace: '/w',
+    deferRecords: { journal: new RecordJournal<OutsideRecord>(file), report: (error) => reports.push(error) },
+  });
+}
+
+function restartedGate(file: string, reports: Error[] = []): ExternalGate {
+  const { q, broker, config, runs } = server.rt();
+  return new ExternalGate({
+    q,
+    broker,
+    grants: new DbGrantStore(q.grants),
+    log: runs.log,
+    approvalTimeoutS: config.approvalTimeoutS,
+    workspace: '/w',
+    deferRecords: { journal: new RecordJournal<OutsideRecord>(file), report: (error) => reports.push(error) },
+  });
+}
+
+describe('a call decided at once: answered first, journaled before, stored after', () => {
+  it('answers before the record is stored, with the record already in the journal; stores it right after and empties the journal', async () => {
+    const { external, q, config } = server.rt();
+    const { ref, run } = await allowLs('deferred-1');
+    const journal = path.join(config.dataDir, OUTSIDE_RECORDS_JOURNAL);
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'toolu_deferred_1' };
+    expect(await external.decide(ref, call, { signal })).toMatchObject({ decision: 'allow' });
+    // Read in the same turn as the answer: queued before the store, so not stored yet; journaled.
+    expect(await q.events.listEvents({ runId: run.id })).toEqual([]);
+    expect(readFileSync(journal, 'utf8')).toContain('toolu_deferred_1');
+    const events = await eventually(
+      () => q.events.listEvents({ runId: run.id }),
+      (rows) => rows.length > 0,
+    );
+    expect(events.map((e) => [e.type, e.data.toolCallId])).toEqual([['tool_call', 'toolu_deferred_1']]);
+    const audit = (await q.audit.listAudit({ runId: run.id })).items;
+    expect(audit).toMatchObject([{ kind: 'decision', action: 'allow', tool: 'bash' }]);
+    await eventually(
+      async () => readFileSync(journal, 'utf8'),
+      (text) => text === '',
+    );
+  });
+
+  it('a read issued after the answer left (a later turn) finds the record', async () => {
+    const { external, q } = server.rt();
+    const { ref, run } = await allowLs('deferred-2');
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'toolu_deferred_2' };
+    await external.decide(ref, call, { signal });
+    await new Promise((r) => setImmediate(r));
+    expect((await q.events.listEvents({ runId: run.id })).map((e) => e.type)).toEqual(['tool_call']);
+  });
+
+  it('a denial at once is deferred alike: tool_call and the denial, stored together', async () => {
+    const { external, q } = server.rt();
+    const ref = { ...session, externalId: 'deferred-deny' };
+    const run = await q.runs.openExternalRun(ref);
+    // The default policy denies `rm -rf /` outright.
+    const call = { tool: 'bash', params: { command: 'rm -rf /' }, workspace: '/w', callId: 'toolu_denied' };
+    const answer = await external.decide(ref, call, { signal });
+    expect(answer.decision).toBe('deny');
+    const events = await eventually(
+      () => q.events.listEvents({ runId: run.id }),
+      (rows) => rows.length > 0,
+    );
+    expect(events.map((e) => e.type)).toEqual(['tool_call', 'tool_result']);
+  });
+
+  it('shutdown waits until every record answered is stored', async () => {
+    const { q } = server.rt();
+    const { ref, run } = await allowLs('deferred-3');
+    const file = path.join(scratch, 'shutdown.journal');
+    const reports: Error[] = [];
+    const gate = restartedGate(file, reports);
+    for (let i = 0; i < 5; i++)
+      await gate.decide(ref, { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: `t${i}` }, { signal });
+    await gate.shutdown();
+    expect(await q.events.listEvents({ runId: run.id })).toHaveLength(5);
+    expect(readFileSync(file, 'utf8')).toBe('');
+    expect(reports).toEqual([]);
+  });
+});
+
+describe('a process that stops between the answer and the store loses nothing', () => {
+  it('the next start stores the journaled record once, with the time it was decided', async () => {
+    const { q } = server.rt();
+    const { ref, run } = await allowLs('deferred-crash');
+    const file = path.join(scratch, 'crash.journal');
+    const reports: Error[] = [];
+    const stopped = stoppedGate(file, reports);
+    const before = Date.now();
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'toolu_crash' };
+    expect(await stopped.decide(ref, call, { signal })).toMatchObject({ decision: 'allow' });
+    await eventually(
+      async () => reports.length,
+      (n) => n > 0,
+    );
+    expect(reports[0]!.message).toMatch(/kept in the journal/);
+    expect(await q.events.listEvents({ runId: run.id })).toEqual([]);
+    await new Promise((r) => setTimeout(r, 50));
+
+    // The next start.
+    const restarted = restartedGate(file);
+    expect(await restarted.recoverRecords()).toBe(1);
+    const events = await q.events.listEvents({ runId: run.id });
+    expect(events.map((e) => [e.type, e.data.toolCallId])).toEqual([['tool_call', 'toolu_crash']]);
+    const [row] = (await q.audit.listAudit({ runId: run.id })).items;
+    expect(row).toMatchObject({ kind: 'decision', action: 'allow', tool: 'bash' });
+    // Its time is the decision's, not the recovery's (which came 50 ms later).
+    expect(row!.at.getTime()).toBeGreaterThanOrEqual(before - 5);
+    expect(row!.at.getTime()).toBeLessThan(before + 45);
+    expect(readFileSync(file, 'utf8')).toBe('');
+    // Once: a start after it finds nothing left.
+    expect(await restartedGate(file).recoverRecords()).toBe(0);
+    expect(await q.events.listEvents({ runId: run.id })).toHaveLength(1);
+  });
+
+  it('a journaled record that was stored already (stopped before the journal was emptied) is not stored twice', async () => {
+    const { q } = server.rt();
+    const { ref, run } = await allowLs('deferred-twice');
+    const file = path.join(scratch, 'twice.journal');
+    const gate = restartedGate(file);
+    await gate.decide(ref, { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'tw' }, { signal });
+    const line = readFileSync(file, 'utf8');
+    await gate.shutdown();
+    expect(await q.events.listEvents({ runId: run.id })).toHaveLength(1);
+    // The same line still in the file, as if the process stopped right after storing it.
+    const journal = new RecordJournal<OutsideRecord>(file);
+    journal.write(JSON.parse(line) as OutsideRecord);
+    journal.close();
+    expect(await restartedGate(file).recoverRecords()).toBe(0);
+    expect(await q.events.listEvents({ runId: run.id })).toHaveLength(1);
+    expect(readFileSync(file, 'utf8')).toBe('');
+  });
+});
