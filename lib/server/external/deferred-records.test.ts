@@ -181,4 +181,45 @@ describe('a process that stops between the answer and the store loses nothing', 
     expect(await q.events.listEvents({ runId: run.id })).toHaveLength(1);
     expect(readFileSync(file, 'utf8')).toBe('');
   });
+
+  it("a claimed call's result (an MCP client's call Gatehouse ran): the next start stores it and finishes the claim, once", async () => {
+    const { q } = server.rt();
+    const { ref, run } = await allowLs('deferred-finish');
+    const file = path.join(scratch, 'finish.journal');
+    const reports: Error[] = [];
+    const stopped = stoppedGate(file, reports);
+    await q.toolExecutions.claimToolExecution({ runId: run.id, toolCallId: 'mcp-7' });
+    const event = {
+      type: 'tool_result' as const,
+      runId: run.id,
+      agentId: 'client',
+      parents: [],
+      toolCallId: 'mcp-7',
+      name: 'bash',
+      output: 'a.txt',
+      isError: false,
+      denied: false,
+    };
+    await stopped.finishCall(run.id, 'mcp-7', event, { output: 'a.txt' });
+    await eventually(
+      async () => reports.length,
+      (n) => n > 0,
+    );
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-7' })).toMatchObject({
+      status: 'claimed',
+    });
+    const restarted = restartedGate(file);
+    expect(await restarted.recoverRecords()).toBe(1);
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-7' })).toMatchObject({
+      status: 'done',
+      result: { output: 'a.txt' },
+    });
+    expect((await q.events.listEvents({ runId: run.id })).map((e) => e.type)).toEqual(['tool_result']);
+    // Journaled again as if stopped before the journal was emptied: finished already, not stored twice.
+    const journal = new RecordJournal<OutsideRecord>(file);
+    journal.write({ runId: run.id, events: [event], audit: [], finish: { toolCallId: 'mcp-7', result: null } });
+    journal.close();
+    expect(await restartedGate(file).recoverRecords()).toBe(0);
+    expect(await q.events.listEvents({ runId: run.id })).toHaveLength(1);
+  });
 });

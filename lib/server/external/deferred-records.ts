@@ -1,6 +1,7 @@
 // Outside decisions made at once (allowed, denied, or handed back to the caller's own prompt) are
 // answered before their record is stored: the statement that stores the tool_call and its audit
-// row is about half of an allowed hook call's time (bench:hooks). Each record is first written to
+// row is about half of an allowed hook call's time (bench:hooks). So is the result of a call
+// Gatehouse ran for an MCP client (its tool_result event and its finished claim). Each record is first written to
 // the journal (record-journal.ts), synchronously, and stored once the current turn of the event
 // loop, the one that writes the answer, is over (setImmediate). Every statement issued after it, a
 // read of the same run by a client that got its answer included, queues behind it in PGlite, so
@@ -10,11 +11,13 @@ import type { RunEvent } from '../../contract';
 import type { RecordAuditInput } from '../../db';
 import type { RecordJournal } from './record-journal';
 
-/** One decision's record: its events and audit rows (ids and time fixed when decided). */
+/** One decision's record: its events and audit rows (ids and time fixed when decided), or a claimed call's result. */
 export interface OutsideRecord {
   runId: string;
   events: RunEvent[];
   audit: (Omit<RecordAuditInput, 'at' | 'id'> & { id: string; at: string })[];
+  /** The claimed execution this record finishes (tool-executions.ts), with its result. */
+  finish?: { toolCallId: string; result: unknown };
 }
 
 export class DeferredRecords {

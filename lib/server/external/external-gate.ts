@@ -77,7 +77,18 @@ export class ExternalGate {
    * did not store (its journal). Returns how many.
    */
   async recoverRecords(): Promise<number> {
-    return this.deferred?.recover((record) => this.deps.q.audit.anyAuditStored(record.audit.map((row) => row.id))) ?? 0;
+    return this.deferred?.recover((record) => this.isStored(record)) ?? 0;
+  }
+
+  private async isStored(record: OutsideRecord): Promise<boolean> {
+    const { q } = this.deps;
+    if (!record.finish) return q.audit.anyAuditStored(record.audit.map((row) => row.id));
+    const execution = await q.toolExecutions.getToolExecution({
+      runId: record.runId,
+      toolCallId: record.finish.toolCallId,
+    });
+    // Finished in the statement that stored its result (or never claimed: nothing to finish).
+    return execution?.status !== 'claimed';
   }
 
   async decide(ref: ExternalSessionRef, call: ExternalCall, options: ExternalDecideOptions): Promise<ExternalDecision> {
@@ -197,6 +208,16 @@ export class ExternalGate {
   private async audited(): Promise<{ version: number; rules: number }> {
     const { version, policy } = await this.inputs.policy();
     return { version, rules: policy.policy.rules.length };
+  }
+
+  /**
+   * Records the result of a call Gatehouse ran for an outside caller and finishes its claim, in one
+   * statement: deferred past the answer where configured (journaled now), else stored before returning.
+   */
+  async finishCall(runId: string, toolCallId: string, event: RunEvent, result: unknown): Promise<void> {
+    const finish = { toolCallId, result };
+    if (this.deferred?.defer({ runId, events: [event], audit: [], finish })) return;
+    await this.deps.log.append(runId, [event], { finishExecution: finish });
   }
 
   /** Records what an outside tool returned (a tool Gatehouse ran for an MCP client), for the transcript. */
@@ -365,7 +386,10 @@ export class ExternalGate {
   private async store(record: OutsideRecord): Promise<void> {
     const audit = record.audit.map((row) => ({ ...row, at: new Date(row.at) }));
     try {
-      await this.deps.log.append(record.runId, record.events, { audit });
+      await this.deps.log.append(record.runId, record.events, {
+        audit,
+        ...(record.finish ? { finishExecution: record.finish } : {}),
+      });
     } catch (error) {
       if (!(error instanceof RunNotFoundError)) throw error;
       for (const row of audit) await this.deps.q.audit.recordAudit(row);

@@ -52,11 +52,9 @@ function create(rt: Runtime): McpEndpointDeps {
     tools,
     claim: (runId, toolCallId) => q.toolExecutions.claimToolExecution({ runId, toolCallId }),
     // The claim finished and the tool_result event in one statement (as the gate's recordResult
-    // records it, plus the claim): one PGlite round trip of the allowed call's three.
+    // records it, plus the claim); on PGlite after the answer, journaled before it.
     finish: (runId, toolCallId, result) =>
-      rt.runs.log.append(runId, [toolResultEvent(runId, toolCallId, result)], {
-        finishExecution: { toolCallId, result },
-      }),
+      rt.external.finishCall(runId, toolCallId, toolResultEvent(runId, toolCallId, result), result),
     exposedTools: (tokenId) => exposed.get(tokenId),
     declineWithoutElicitation: async (tokenId) =>
       (await q.settings.getSetting({ key: withoutElicitationKey(tokenId) })) === 'decline',
