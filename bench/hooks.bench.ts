@@ -13,7 +13,11 @@
 // Gatehouse is the production server as `npm start` runs it (scripts/serve.sh; bench/gate/servers.ts),
 // embedded PGlite in a fresh temp dir booted twice (the measured boot is not the one that ran initdb).
 // Each allowed call is recorded as it is for Gatehouse's own agent: the session's run is looked up
-// (or opened), the policy evaluated with its grants, and the tool_call event and audit row appended.
+// (or opened), the policy evaluated with its grants, and the tool_call event and audit row appended
+// (on PGlite journaled before the answer and stored just after it: docs/decisions/0026). A fifth
+// series times an allowed call sent the moment the previous one was answered, so it waits for that
+// store: what a burst of calls sees. Every other probe starts 2 ms after the last answer, on an
+// idle server, as Claude Code's calls do (a tool runs and the model answers between two).
 // CPU steal during the measured window is printed; above 5% the host was busy (bench/README.md).
 //
 // Knobs: BENCH_HOOKS_ITERATIONS (measured probes per series, default 1000; 200 with BENCH_QUICK=1),
@@ -40,6 +44,9 @@ import { mean, ms, pct, table } from './gate/stats';
 const ITERATIONS = positiveInt('BENCH_HOOKS_ITERATIONS', QUICK ? 200 : 1000);
 const WARMUP = 200;
 const TARGET_RATIO = 5;
+/** The pause before each probe (ms): the previous answer's record is stored meanwhile. */
+const IDLE_MS = 2;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const HOOK_PATH = '/api/hooks/claude-code';
 const FIXTURE = path.join(ROOT, 'lib/server/hooks/fixtures/claude-code-2.1.328.pre-tool-use.bash.json');
 
@@ -84,11 +91,12 @@ async function main(): Promise<number> {
     unauthenticated: [] as number[],
     refused: [] as number[],
     bare: [] as number[],
+    burst: [] as number[],
   };
   // The server's CPU time from before each request to after its answer, summed per series: ticks
   // of 10 ms sampled by the kernel, so only the sum over many requests means something; unlike the
   // latency, it does not grow while the server waits for a CPU that other work holds.
-  const serverCpu = { gatehouse: 0, unauthenticated: 0, refused: 0, bare: NaN };
+  const serverCpu = { gatehouse: 0, unauthenticated: 0, refused: 0, bare: NaN, burst: 0 };
   const serverPid = server.child.pid!;
   const probe = async (name: keyof typeof series, client: DecisionClient, keep: boolean) => {
     const anonymous = name === 'unauthenticated';
@@ -108,11 +116,18 @@ async function main(): Promise<number> {
 
   let steal = () => NaN;
   let cpu: CpuWindow | undefined;
+  // An allowed call's record is stored just after its answer (journaled before it): a call that
+  // comes at once, while that store runs, waits for it. Measured: the second of two allowed calls.
+  const burst = async () => {
+    await probe('gatehouse', gatehouse, false);
+    await probe('burst', gatehouse, keep);
+  };
   const order = [
     () => probe('gatehouse', gatehouse, keep),
     () => probe('bare', peer, keep),
     () => probe('unauthenticated', anonymous, keep),
     () => probe('refused', refusedClient, keep),
+    burst,
   ];
   let keep = false;
   for (let i = 0; i < WARMUP + ITERATIONS; i++) {
@@ -121,8 +136,13 @@ async function main(): Promise<number> {
       steal = stealWindow();
       cpu = new CpuWindow([procTree(server.child.pid!)]);
     }
-    // Each series goes first, second, ... in turn, so none always follows the same one.
-    for (let k = 0; k < order.length; k++) await order[(i + k) % order.length]!();
+    // Each series goes first, second, ... in turn, so none always follows the same one; each probe
+    // starts on an idle server (IDLE_MS after the last answer), as Claude Code's calls come: between
+    // two of them a tool runs and the model answers. The burst series is the case without the gap.
+    for (let k = 0; k < order.length; k++) {
+      await sleep(IDLE_MS);
+      await order[(i + k) % order.length]!();
+    }
   }
   const stealPct = steal();
   const load = cpu!.read();
@@ -147,6 +167,7 @@ async function main(): Promise<number> {
       row('Gatehouse, no token (401: HTTP, proxy, routing)', 'unauthenticated'),
       row('Gatehouse, token + body parsed, refused before the gate', 'refused'),
       row('Gatehouse, allowed decision (recorded)', 'gatehouse'),
+      row('Gatehouse, allowed decision right after another', 'burst'),
     ],
   );
   const ratio = pct(series.gatehouse, 50) / pct(series.bare, 50);
