@@ -10,8 +10,10 @@
 // (so both paths share its cost). Gatehouse: the production build (`next start` through
 // scripts/serve.sh, embedded PGlite, offline model), configured with the upstream as `up`
 // (GATEHOUSE_MCP_CONFIG, trusted) and a stored policy allowing `mcp__up__echo`.
-// Method: warm-up calls on both paths, then calls alternating direct / through Gatehouse, one at a
-// time; p50 and p99 of each and their difference. BENCH_MCP_CALLS (default 400), BENCH_QUICK=1
+// Method: warm-up calls on every path, then calls alternating direct / through a bare node proxy /
+// through Gatehouse, one at a time; p50 and p99 of each and their difference. The bare proxy
+// (bench/mcp/bare-proxy.ts) only forwards over a kept-alive connection: what the second HTTP hop
+// alone adds, the floor of any gateway. BENCH_MCP_CALLS (default 400), BENCH_QUICK=1
 // (100 calls). Where the time goes: the same alternation for `tools/list` (HTTP, routing, the
 // token, the session, the answer: no gate, no database), and a call the policy refuses (a deny
 // rule on the text `refuse*`: the gate and its one write, no claim, no upstream).
@@ -25,6 +27,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import { TOKEN } from './gate/config';
+import { startBareProxy } from './mcp/bare-proxy';
 import { boot, cleanup, ensureBuild, freePort, printServerLog, removeAtExit, stopServer } from './gate/servers';
 import { machineJiffies, noisyNote, stealWindow } from './gate/proc';
 import { pct, table } from './gate/stats';
@@ -105,20 +108,25 @@ async function main(): Promise<void> {
   try {
     await allowEcho(base);
     const direct = await client(upstream.url);
+    const proxy = await startBareProxy(upstream.url);
+    const proxied = await client(proxy.url);
     const gated = await client(`${base}/api/mcp`, { authorization: `Bearer ${TOKEN}` });
     const listed = (await gated.listTools()).tools.map((t) => t.name);
     if (!listed.includes('mcp__up__echo'))
       throw new Error(`Gatehouse does not list mcp__up__echo: ${listed.join(', ')}`);
     for (let i = 0; i < WARMUP; i++) {
       await time(direct, 'echo', i);
+      await time(proxied, 'echo', i);
       await time(gated, 'mcp__up__echo', i);
     }
     const steal = stealWindow();
     const busyStart = machineJiffies();
     const a: number[] = [];
     const b: number[] = [];
+    const floor: number[] = [];
     for (let i = 0; i < CALLS; i++) {
       a.push(await time(direct, 'echo', i));
+      floor.push(await time(proxied, 'echo', i));
       b.push(await time(gated, 'mcp__up__echo', i));
     }
     const listA: number[] = [];
@@ -138,6 +146,8 @@ async function main(): Promise<void> {
         row('direct to the upstream', a),
         row('through Gatehouse /api/mcp', b),
         ['added by Gatehouse', (pct(b, 50) - pct(a, 50)).toFixed(2), (pct(b, 99) - pct(a, 99)).toFixed(2)],
+        row('through a bare node proxy (no gate)', floor),
+        ['added by the bare proxy', (pct(floor, 50) - pct(a, 50)).toFixed(2), (pct(floor, 99) - pct(a, 99)).toFixed(2)],
       ],
     );
     console.log(`\n(b) where the time goes, ${CALLS} each after warm-up (list and refused call alternating):`);
@@ -157,7 +167,8 @@ async function main(): Promise<void> {
     console.log(
       `\n  CPU steal during the calls: ${Number.isFinite(stealPct) ? stealPct.toFixed(1) : '?'}%, machine busy ${busyPct.toFixed(0)}% (this benchmark's own processes included)${noisyNote(stealPct, 'the calls')}`,
     );
-    await Promise.all([direct.close(), gated.close()]);
+    await Promise.all([direct.close(), gated.close(), proxied.close()]);
+    await proxy.close();
   } catch (error) {
     printServerLog();
     throw error;
