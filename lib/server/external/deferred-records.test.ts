@@ -184,7 +184,7 @@ describe('a process that stops between the answer and the store loses nothing', 
 
   it("a claimed call's result (an MCP client's call Gatehouse ran): the next start stores it and finishes the claim, once", async () => {
     const { q } = server.rt();
-    const { ref, run } = await allowLs('deferred-finish');
+    const { run } = await allowLs('deferred-finish');
     const file = path.join(scratch, 'finish.journal');
     const reports: Error[] = [];
     const stopped = stoppedGate(file, reports);
