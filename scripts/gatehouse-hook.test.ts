@@ -2,6 +2,7 @@
 // allow or deny is passed through, and every failure blocks the call (exit 2, reason on stderr,
 // nothing on stdout), since Gemini CLI runs the call after any other exit or a non-JSON answer.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -166,6 +167,18 @@ describe('the generated settings command', () => {
     expect(command("/opt/my tools/it's.mjs", 'https://g.example.com/').command).toBe(
       `node '/opt/my tools/it'\\''s.mjs' 'https://g.example.com/api/hooks/gemini-cli?deadline=45' || exit 2`,
     );
+  });
+
+  it("is the block the README's Gemini CLI section shows", () => {
+    const readme = readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Gemini CLI'));
+    const block = section.slice(section.indexOf('```json') + 7, section.indexOf('```', section.indexOf('```json') + 7));
+    const built = geminiCliHookSettings({
+      baseUrl: 'https://gatehouse.example.com',
+      hookScript: '/opt/gatehouse/gatehouse-hook.mjs',
+      deadlineS: 300,
+    });
+    expect(JSON.parse(block)).toEqual(built);
   });
 
   it('refuses a relative script path or a URL with a query, naming the field', () => {
