@@ -105,6 +105,7 @@ describe('POST /api/hooks/decide input', () => {
       [{ params: {} }, 'tool'],
       [{ tool: 'bash', params: 'ls' }, 'params'],
       [{ tool: 'bash', params: {}, agent: 'claude-code' }, 'agent'],
+      [{ tool: 'bash', params: {}, agent: 'gemini-cli' }, 'agent'],
       [{ tool: 'bash', params: {}, cwd: 'relative/dir' }, 'cwd'],
     ] as const) {
       const response = await post(body);

@@ -1,5 +1,6 @@
 // The custom server's fast path (scripts/server.mjs): `POST /api/chat/relay/:relayId`, a human's
-// decision, `POST /api/hooks/claude-code`, asked before every tool call Claude Code makes, and
+// decision, `POST /api/hooks/claude-code` and `POST /api/hooks/gemini-cli`, asked before every tool
+// call Claude Code or Gemini CLI makes, and
 // `POST /api/mcp`, every message of an MCP client, are answered without Next's router, which costs 1.5-2 ms per request on a small VM
 // before the route's code runs. The same handler as the Next route runs (routes/decide-relay.ts:
 // origin check, auth, body limit, zod, error mapping); this module only hands it node's request as
@@ -12,6 +13,7 @@ import { NodeRouteRequest, type ListenAddress } from './node-request';
 import type { RouteRequest } from '../http/route-request';
 import { decideRelay, type RelayParams } from './decide-relay';
 import { claudeCodeHook } from '../hooks/claude-code-route';
+import { geminiCliHook } from '../hooks/gemini-cli-route';
 import { mcpPost } from '../mcp-server/route';
 
 export type { ListenAddress } from './node-request';
@@ -24,6 +26,7 @@ export type HookHandler = (
 export type McpHandler = HookHandler;
 
 const HOOK_PATH = '/api/hooks/claude-code';
+const GEMINI_HOOK_PATH = '/api/hooks/gemini-cli';
 const MCP_PATH = '/api/mcp';
 
 /** `POST <path>[?query]` exactly. */
@@ -34,6 +37,10 @@ function matchPost(path: string, method: string | undefined, url: string | undef
 
 /** `POST /api/hooks/claude-code[?query]` exactly (Claude Code's hook, called before every tool use). */
 export const matchHook = (method: string | undefined, url: string | undefined) => matchPost(HOOK_PATH, method, url);
+
+/** `POST /api/hooks/gemini-cli[?query]` exactly (Gemini CLI's hook command, called before every tool use). */
+export const matchGeminiHook = (method: string | undefined, url: string | undefined) =>
+  matchPost(GEMINI_HOOK_PATH, method, url);
 
 /** `POST /api/mcp[?query]` exactly (every message of an MCP client; GET and DELETE stay with Next). */
 export const matchMcp = (method: string | undefined, url: string | undefined) => matchPost(MCP_PATH, method, url);
@@ -66,12 +73,21 @@ export function matchDecision(method: string | undefined, url: string | undefine
   return id;
 }
 
-export function createFastRoutes(decide: DecideHandler, hook?: HookHandler, mcp?: McpHandler): FastRoutes {
+export function createFastRoutes(
+  decide: DecideHandler,
+  hook?: HookHandler,
+  mcp?: McpHandler,
+  geminiHook?: HookHandler,
+): FastRoutes {
+  const exactRoutes: [HookHandler | undefined, typeof matchHook][] = [
+    [hook, matchHook],
+    [geminiHook, matchGeminiHook],
+    [mcp, matchMcp],
+  ];
   return (req, res, listen) => {
     let relayId: string | undefined;
     try {
-      const exact =
-        hook && matchHook(req.method, req.url) ? hook : mcp && matchMcp(req.method, req.url) ? mcp : undefined;
+      const exact = exactRoutes.find(([handler, match]) => handler && match(req.method, req.url))?.[0];
       if (exact) {
         void serve(req, res, listen, (request) => exact(request, { params: Promise.resolve({}) })).catch(() =>
           res.destroy(),
@@ -92,7 +108,7 @@ export function createFastRoutes(decide: DecideHandler, hook?: HookHandler, mcp?
 
 /** Installs the fast path for scripts/server.mjs (instrumentation.ts, once the runtime's first start has ended, failed or not). */
 export function installFastRoutes(): void {
-  (globalThis as { [KEY]?: FastRoutes })[KEY] = createFastRoutes(decideRelay, claudeCodeHook, mcpPost);
+  (globalThis as { [KEY]?: FastRoutes })[KEY] = createFastRoutes(decideRelay, claudeCodeHook, mcpPost, geminiCliHook);
 }
 
 async function serve(

@@ -1,0 +1,219 @@
+// Gemini CLI's tool calls (a BeforeTool hook's `tool_name`, `tool_input`, `cwd`) as Gatehouse tool
+// calls, so one policy judges every agent. Pure and total: a `tool_input` of the wrong shape is
+// answered `{ ok: false, reason }` naming the field (the hook endpoint denies with it), never a
+// throw and never a guess. Paths are resolved against `cwd` and normalised, never confined: a `../`
+// escape is exactly what the policy must see. Tool and parameter names are Gemini CLI 0.61.0's.
+import path from 'node:path';
+import type { Risk } from '../types';
+
+/** Longest path accepted (Linux's PATH_MAX): a longer one could never be opened anyway. */
+export const MAX_PATH_LENGTH = 4096;
+
+export interface GeminiCliCallInput {
+  tool_name: unknown;
+  tool_input: unknown;
+  cwd?: unknown;
+}
+
+export interface MappedGeminiCliCall {
+  ok: true;
+  call: { tool: string; params: Record<string, unknown> };
+  risk: Risk;
+  /** Gemini CLI's own tool name and input, for the human deciding. */
+  original: { tool: string; input: unknown };
+}
+
+export type GeminiCliMapping = MappedGeminiCliCall | { ok: false; reason: string };
+
+type Input = Record<string, unknown>;
+type Mapped = { tool: string; params: Record<string, unknown> };
+type Mapper = (input: Input, cwd: string | undefined) => Mapped;
+
+/** Thrown inside a mapper only; mapGeminiCliCall turns it into `{ ok: false, reason }`. */
+class ShapeError extends Error {}
+
+function field(input: Input, name: string): unknown {
+  return Object.hasOwn(input, name) ? input[name] : undefined;
+}
+
+function text(input: Input, name: string, opts: { optional?: boolean; nonEmpty?: boolean } = {}): string | undefined {
+  const value = field(input, name);
+  if (value === undefined && opts.optional) return undefined;
+  if (typeof value !== 'string') {
+    throw new ShapeError(`tool_input.${name} must be a string${value === undefined ? ' (it is missing)' : ''}`);
+  }
+  if (opts.nonEmpty && value.trim() === '') throw new ShapeError(`tool_input.${name} must not be empty`);
+  if (value.includes('\u0000')) throw new ShapeError(`tool_input.${name} must not contain a NUL byte`);
+  return value;
+}
+
+function flag(input: Input, name: string): boolean | undefined {
+  const value = field(input, name);
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw new ShapeError(`tool_input.${name} must be true or false`);
+  return value;
+}
+
+/** An absolute, lexically normalised path: `cwd` for a relative one; no cwd, no mapping. */
+function resolved(value: string, name: string, cwd: string | undefined): string {
+  if (value.trim() === '') throw new ShapeError(`tool_input.${name} must not be empty`);
+  if (value.length > MAX_PATH_LENGTH) {
+    throw new ShapeError(`tool_input.${name} is longer than ${MAX_PATH_LENGTH} characters`);
+  }
+  if (path.posix.isAbsolute(value)) return path.posix.resolve(value);
+  if (cwd === undefined) throw new ShapeError(`tool_input.${name} is relative and the hook sent no cwd`);
+  return path.posix.resolve(cwd, value);
+}
+
+const filePath = (input: Input, name: string, cwd: string | undefined) => resolved(text(input, name)!, name, cwd);
+
+/** glob, grep_search and friends search a directory: the call's `cwd` when they name none. */
+function searchRoot(input: Input, cwd: string | undefined): string {
+  const value = text(input, 'dir_path', { optional: true });
+  if (value !== undefined) return resolved(value, 'dir_path', cwd);
+  if (cwd === undefined) throw new ShapeError('tool_input.dir_path is missing and the hook sent no cwd');
+  return cwd;
+}
+
+function withOptional(params: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+}
+
+function strings(input: Input, name: string): string[] {
+  const value = field(input, name);
+  if (!Array.isArray(value) || value.length === 0) throw new ShapeError(`tool_input.${name} must be a non-empty list`);
+  return value.map((item, i) => {
+    if (typeof item !== 'string' || item.trim() === '') {
+      throw new ShapeError(`tool_input.${name}.${i} must be a non-empty string`);
+    }
+    return item;
+  });
+}
+
+const GLOB_CHARS = /[*?[\]{}!]/;
+
+/**
+ * read_many_files reads whatever its globs match, so only one literal path becomes a read_file
+ * (judged by the path rules); globs or several paths keep the tool's own name, which asks unless a
+ * rule names it: a glob could reach a file a path rule denies, and the rule would never see it.
+ */
+function readMany(input: Input, cwd: string | undefined): Mapped {
+  const include = strings(input, 'include').map((p, i) => resolved(p, `include.${i}`, cwd));
+  const exclude = field(input, 'exclude') === undefined ? undefined : strings(input, 'exclude');
+  if (include.length === 1 && !GLOB_CHARS.test(include[0]!) && !exclude) {
+    return { tool: 'read_file', params: { path: include[0] } };
+  }
+  return { tool: 'read_many_files', params: withOptional({ include, exclude }) };
+}
+
+/**
+ * web_fetch takes a prompt and fetches every http(s) URL in it (split on whitespace, as Gemini CLI
+ * 0.61.0's parsePrompt does). One URL is a fetch_url; several keep the tool's own name (and ask);
+ * none is refused: there would be nothing for a rule to judge.
+ */
+function webFetch(input: Input): Mapped {
+  const prompt = text(input, 'prompt', { nonEmpty: true })!;
+  const urls = prompt.split(/\s+/).filter((token) => token.includes('://'));
+  if (urls.length === 0) throw new ShapeError('tool_input.prompt names no URL to fetch');
+  if (urls.length === 1) return { tool: 'fetch_url', params: { url: urls[0] } };
+  return { tool: 'web_fetch', params: { urls } };
+}
+
+function grep(input: Input, cwd: string | undefined): Mapped {
+  return {
+    tool: 'read_file',
+    params: withOptional({ path: searchRoot(input, cwd), pattern: text(input, 'pattern', { optional: true }) }),
+  };
+}
+
+// Edits keep their text under edit_file's own names (`old`, `new`), so its diff preview applies.
+const MAPPERS = new Map<string, { risk: Risk; map: Mapper }>([
+  [
+    'run_shell_command',
+    { risk: 'write', map: (i) => ({ tool: 'bash', params: { command: text(i, 'command', { nonEmpty: true }) } }) },
+  ],
+  [
+    'read_file',
+    { risk: 'read_only', map: (i, cwd) => ({ tool: 'read_file', params: { path: filePath(i, 'file_path', cwd) } }) },
+  ],
+  [
+    'write_file',
+    {
+      risk: 'write',
+      map: (i, cwd) => ({
+        tool: 'write_file',
+        params: { path: filePath(i, 'file_path', cwd), content: text(i, 'content') },
+      }),
+    },
+  ],
+  [
+    'replace',
+    {
+      risk: 'write',
+      map: (i, cwd) => ({
+        tool: 'edit_file',
+        params: withOptional({
+          path: filePath(i, 'file_path', cwd),
+          old: text(i, 'old_string'),
+          new: text(i, 'new_string'),
+          replace_all: flag(i, 'allow_multiple'),
+        }),
+      }),
+    },
+  ],
+  ['read_many_files', { risk: 'read_only', map: readMany }],
+  [
+    'list_directory',
+    { risk: 'read_only', map: (i, cwd) => ({ tool: 'list_files', params: { path: filePath(i, 'dir_path', cwd) } }) },
+  ],
+  [
+    'glob',
+    {
+      risk: 'read_only',
+      map: (i, cwd) => ({
+        tool: 'list_files',
+        params: withOptional({ path: searchRoot(i, cwd), pattern: text(i, 'pattern', { optional: true }) }),
+      }),
+    },
+  ],
+  // grep_search is 0.61.0's name; search_file_content is the name older releases used.
+  ['grep_search', { risk: 'read_only', map: grep }],
+  ['search_file_content', { risk: 'read_only', map: grep }],
+  ['web_fetch', { risk: 'read_only', map: webFetch }],
+]);
+
+/** The `cwd` to resolve against: absolute and normalised, or none. */
+function hookCwd(cwd: unknown): string | undefined | ShapeError {
+  if (cwd === undefined || cwd === null || cwd === '') return undefined;
+  if (typeof cwd !== 'string') return new ShapeError('cwd must be a string');
+  if (cwd.includes('\u0000')) return new ShapeError('cwd must not contain a NUL byte');
+  if (cwd.length > MAX_PATH_LENGTH) return new ShapeError(`cwd is longer than ${MAX_PATH_LENGTH} characters`);
+  if (!path.posix.isAbsolute(cwd)) return new ShapeError('cwd must be an absolute path');
+  return path.posix.resolve(cwd);
+}
+
+/**
+ * Maps one Gemini CLI tool call. Unknown tools (MCP tools, `mcp_<server>_<tool>`, included) keep
+ * their own name with their input as params and risk `write`: the caller makes a tool no rule
+ * names ask.
+ */
+export function mapGeminiCliCall({ tool_name, tool_input, cwd }: GeminiCliCallInput): GeminiCliMapping {
+  if (typeof tool_name !== 'string' || tool_name.trim() === '') {
+    return { ok: false, reason: 'tool_name must be a non-empty string' };
+  }
+  if (typeof tool_input !== 'object' || tool_input === null || Array.isArray(tool_input)) {
+    return { ok: false, reason: 'tool_input must be an object' };
+  }
+  const dir = hookCwd(cwd);
+  if (dir instanceof ShapeError) return { ok: false, reason: dir.message };
+  const input = tool_input as Input;
+  const original = { tool: tool_name, input: tool_input };
+  const known = MAPPERS.get(tool_name);
+  if (!known) return { ok: true, call: { tool: tool_name, params: { ...input } }, risk: 'write', original };
+  try {
+    return { ok: true, call: known.map(input, dir), risk: known.risk, original };
+  } catch (error) {
+    if (error instanceof ShapeError) return { ok: false, reason: `${tool_name}: ${error.message}` };
+    throw error;
+  }
+}

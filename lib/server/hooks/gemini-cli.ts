@@ -1,0 +1,111 @@
+// Gemini CLI's BeforeTool hook protocol: the JSON its command hook receives on stdin (which the hook
+// command, scripts/gatehouse-hook.mjs, posts here unchanged) and the JSON it obeys on stdout. The
+// call is mapped onto Gatehouse's tools (lib/policy/gemini-cli) and decided by the outside-agent
+// gate; every way of failing is a denial, never an allow.
+import { z } from 'zod';
+import { mapGeminiCliCall } from '../../policy/gemini-cli/map-call';
+import { AppError } from '../http/errors';
+import type { ExternalDecision, ExternalSessionRef } from '../external/types';
+import type { ExternalGate } from '../external/external-gate';
+
+export const GEMINI_CLI_AGENT = 'gemini-cli';
+
+/** The fields Gatehouse reads; Gemini CLI sends more (timestamp, mcp_context, ...), ignored. */
+export const GeminiCliHookInputSchema = z.looseObject({
+  session_id: z.string().min(1).max(200),
+  cwd: z.string().max(4096).optional(),
+  hook_event_name: z.literal('BeforeTool', { message: 'hook_event_name must be BeforeTool' }),
+  tool_name: z.unknown(),
+  tool_input: z.unknown(),
+});
+export type GeminiCliHookInput = z.infer<typeof GeminiCliHookInputSchema>;
+
+/** The endpoint's query: the approval deadline, shorter than the hook command's own timeout. */
+export const GeminiCliHookQuerySchema = z.object({
+  deadline: z.coerce.number().int().min(1).max(86_400).optional(),
+});
+export type GeminiCliHookQuery = z.infer<typeof GeminiCliHookQuerySchema>;
+
+export type GeminiVerdict = { decision: 'allow' | 'deny'; reason: string; toolInput?: Record<string, unknown> };
+
+/**
+ * The hook output Gemini CLI obeys: `decision` `deny` blocks the call and sends `reason` to the
+ * model; `hookSpecificOutput.tool_input` is merged over the model's arguments (a human's edit).
+ */
+export function geminiHookOutput(verdict: GeminiVerdict): Record<string, unknown> {
+  return {
+    decision: verdict.decision,
+    reason: verdict.reason,
+    ...(verdict.toolInput ? { hookSpecificOutput: { tool_input: verdict.toolInput } } : {}),
+  };
+}
+
+/** Parses the body's fields; another event or a missing session is a 400 naming the field. */
+export function parseGeminiHookInput(body: unknown): GeminiCliHookInput {
+  const parsed = GeminiCliHookInputSchema.safeParse(body);
+  if (!parsed.success) throw AppError.fromZod(parsed.error, 'body');
+  return parsed.data;
+}
+
+/**
+ * Decides one BeforeTool call for `owner`. A `tool_input` Gatehouse cannot read is denied with the
+ * reason; a person always decides an ask here (Gemini CLI's own prompt is not consulted), and an
+ * approval edited by that person reaches Gemini CLI as `tool_input`.
+ */
+export async function decideGeminiHook(
+  gate: ExternalGate,
+  owner: string,
+  input: GeminiCliHookInput,
+  query: GeminiCliHookQuery,
+  signal: AbortSignal,
+): Promise<GeminiVerdict> {
+  const mapped = mapGeminiCliCall({ tool_name: input.tool_name, tool_input: input.tool_input, cwd: input.cwd });
+  if (!mapped.ok) return { decision: 'deny', reason: `Gatehouse refused the call: ${mapped.reason}` };
+  const session: ExternalSessionRef = {
+    owner,
+    source: 'hook',
+    agent: GEMINI_CLI_AGENT,
+    externalId: input.session_id,
+    title: input.cwd ?? `Gemini CLI session ${input.session_id}`,
+  };
+  const decided: ExternalDecision = await gate.decide(
+    session,
+    {
+      tool: mapped.call.tool,
+      params: mapped.call.params,
+      risk: mapped.risk,
+      ...(input.cwd ? { workspace: input.cwd } : {}),
+      ...homeOf(input),
+      original: mapped.original,
+    },
+    { signal, waitForHuman: true, ...(query.deadline ? { timeoutS: query.deadline } : {}) },
+  );
+  // With waitForHuman an ask never comes back; were it to, it must not read as an allow.
+  if (decided.decision !== 'allow') return { decision: 'deny', reason: decided.reason };
+  if (!decided.edited) return { decision: 'allow', reason: decided.reason };
+  // Run what the approver approved, or nothing: an edit Gemini CLI's tool cannot take is a denial.
+  const toolInput = unmapEdit(mapped.original.tool, decided.params);
+  if (!toolInput)
+    return {
+      decision: 'deny',
+      reason: `The approver edited the call, and Gemini CLI's ${mapped.original.tool} cannot run the edit`,
+    };
+  return { decision: 'allow', reason: decided.reason, toolInput };
+}
+
+/**
+ * The Gemini CLI user's home, so `~/.ssh/**` in a rule means theirs: Gemini CLI keeps its
+ * transcripts under `<home>/.gemini/tmp/`, and says where in `transcript_path`.
+ */
+function homeOf(input: GeminiCliHookInput): { homeDir?: string } {
+  const transcript = typeof input.transcript_path === 'string' ? input.transcript_path : '';
+  const at = transcript.indexOf('/.gemini/tmp/');
+  return at > 0 && transcript.startsWith('/') ? { homeDir: transcript.slice(0, at) } : {};
+}
+
+/** A human's edit of the mapped call, as the fields of Gemini CLI's own input it maps back to. */
+function unmapEdit(tool: string, params: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (tool === 'run_shell_command' && typeof params.command === 'string') return { command: params.command };
+  if (tool === 'write_file' && typeof params.content === 'string') return { content: params.content };
+  return undefined;
+}
