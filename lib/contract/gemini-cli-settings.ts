@@ -7,6 +7,11 @@
 import { z } from 'zod';
 import { hookTimeoutFor } from './claude-code-settings';
 
+/** The environment variable scripts/gatehouse-hook.mjs reads the API token from. */
+export const GEMINI_CLI_TOKEN_ENV = 'GATEHOUSE_TOKEN';
+/** Where the README and the Connect page suggest copying scripts/gatehouse-hook.mjs to. */
+export const GEMINI_CLI_HOOK_SCRIPT_EXAMPLE = '/opt/gatehouse/gatehouse-hook.mjs';
+
 export const GeminiCliSettingsInputSchema = z.object({
   /** The Gatehouse origin Gemini CLI reaches, e.g. `https://gatehouse.example.com`. */
   baseUrl: z
@@ -63,4 +68,9 @@ export function geminiCliHookSettings(input: GeminiCliSettingsInput): GeminiCliH
       ],
     },
   };
+}
+
+/** The block as it goes into `.gemini/settings.json`. */
+export function geminiCliSettingsJson(input: GeminiCliSettingsInput): string {
+  return JSON.stringify(geminiCliHookSettings(input), null, 2);
 }

@@ -15,5 +15,7 @@ export * from './sse';
 export * from './shadow';
 export * from './hooks';
 export * from './claude-code-settings';
+export * from './gemini-cli-settings';
+export * from './connect-agents';
 export * from './mcp-servers';
 export * from './approvals';
