@@ -1,9 +1,16 @@
 // The Connect page: it is in the navigation, shows the Claude Code hook block for this server
 // (fail closed, the deadline in the URL), creates a fresh API token that appears once in the
 // shell line beside it and works as a Bearer token until revoked there, explains what happens when Gatehouse is down,
-// lists the connected sessions, and has no serious axe violations.
+// lists the connected sessions, and has no serious axe violations. Switched (from the keyboard) to
+// Gemini CLI, it shows that agent's `.gemini/settings.json` block for this server, the token in
+// the variable the hook script reads, refuses a relative script path, and stays accessible.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+
+async function expectNoSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+}
 
 test('the Connect page creates a token, shows it in the block, and is accessible', async ({
   page,
@@ -12,7 +19,8 @@ test('the Connect page creates a token, shows it in the block, and is accessible
 }) => {
   await page.goto('/runs');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Connect' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Connect Claude Code' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Connect an agent' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: /^Claude Code/ })).toBeChecked();
 
   const block = JSON.parse(await page.getByLabel('.claude/settings.json', { exact: true }).inputValue()) as {
     hooks: { PreToolUse: { matcher: string; hooks: Record<string, unknown>[] }[] };
@@ -31,7 +39,7 @@ test('the Connect page creates a token, shows it in the block, and is accessible
   await expect(page.getByRole('heading', { name: 'Connected sessions' })).toBeVisible();
   await expect(
     page
-      .getByText('No Claude Code session has called yet.')
+      .getByText('No session has called yet.')
       .or(page.getByRole('table', { name: 'Runs, newest first' })),
   ).toBeVisible();
 
@@ -57,6 +65,57 @@ test('the Connect page creates a token, shows it in the block, and is accessible
   await expect(revoke).toHaveCount(0);
   expect((await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(401);
 
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  await expectNoSeriousAxeViolations(page);
+});
+
+test('the Connect page switched to Gemini CLI shows its block for this server, and is accessible', async ({
+  page,
+  baseURL,
+}) => {
+  await page.goto('/connect');
+  const claude = page.getByRole('radio', { name: /^Claude Code/ });
+  await expect(claude).toBeChecked();
+  // A radio group: the arrow key moves the choice.
+  await claude.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('radio', { name: /^Gemini CLI/ })).toBeChecked();
+  await expect(page).toHaveURL(/[?&]agent=gemini-cli\b/);
+  await expect(page.getByLabel('.claude/settings.json', { exact: true })).toHaveCount(0);
+
+  const settings = page.getByLabel('.gemini/settings.json', { exact: true });
+  const block = JSON.parse(await settings.inputValue()) as {
+    hooks: { BeforeTool: { matcher: string; hooks: Record<string, unknown>[] }[] };
+  };
+  const hook = block.hooks.BeforeTool[0]!;
+  expect(hook.matcher).toBe('.*');
+  expect(hook.hooks[0]).toMatchObject({ name: 'gatehouse', type: 'command', timeout: expect.any(Number) });
+  const command = String(hook.hooks[0]!.command);
+  expect(command).toContain(`'${baseURL}/api/hooks/gemini-cli?deadline=`);
+  expect(command).toMatch(/^node '\/opt\/gatehouse\/gatehouse-hook\.mjs' '[^']+' \|\| exit 2$/);
+  await expect(page.getByText('scripts/gatehouse-hook.mjs', { exact: true })).toBeVisible();
+  await expect(page.getByText(/ignores a project's \.gemini\/settings\.json in a folder it does not trust/)).toBeVisible();
+
+  // The token from the same flow, in the variable the hook script reads.
+  const shell = page.getByLabel('Shell: the token for Gemini CLI', { exact: true });
+  await expect(shell).toHaveValue("export GATEHOUSE_TOKEN='<create a token above>'");
+  await page.getByRole('button', { name: 'Create a token' }).click();
+  await expect(shell).toHaveValue(/^export GATEHOUSE_TOKEN='[^'<]+'$/);
+
+  // The script path is the user's: a relative one is refused, an absolute one goes into the block.
+  const script = page.getByLabel('Where gatehouse-hook.mjs is');
+  await script.fill('gatehouse-hook.mjs');
+  await expect(page.getByText('Give an absolute path, such as /opt/gatehouse/gatehouse-hook.mjs.')).toBeVisible();
+  await expect(settings).toHaveCount(0);
+  await script.fill('/home/dev/bin/gatehouse-hook.mjs');
+  await expect(settings).toHaveValue(/node '\/home\/dev\/bin\/gatehouse-hook\.mjs'/);
+
+  await expectNoSeriousAxeViolations(page);
+
+  // The choice survives a reload; the token made here is listed (and revoked, to leave none behind).
+  await page.reload();
+  await expect(page.getByRole('radio', { name: /^Gemini CLI/ })).toBeChecked();
+  const revoke = page.getByRole('button', { name: /^Revoke token Gemini CLI / });
+  await expect(revoke).toHaveCount(1);
+  await revoke.click();
+  await expect(revoke).toHaveCount(0);
 });

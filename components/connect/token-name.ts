@@ -1,6 +1,11 @@
-// Tokens made on the Connect page are named with this prefix, so the page can list them again.
-export const CLAUDE_CODE_TOKEN_PREFIX = 'Claude Code';
+// Tokens made on the Connect page are named after the agent they were made for, so the page can
+// list them again (whichever agent is chosen: a token works for both).
+import { CONNECT_AGENT_LABELS, CONNECT_AGENTS, type ConnectAgent } from '@/lib/contract';
 
-export function claudeCodeTokenName(now: Date = new Date()): string {
-  return `${CLAUDE_CODE_TOKEN_PREFIX} ${now.toISOString().slice(0, 16).replace('T', ' ')}`;
+export function connectTokenName(agent: ConnectAgent, now: Date = new Date()): string {
+  return `${CONNECT_AGENT_LABELS[agent]} ${now.toISOString().slice(0, 16).replace('T', ' ')}`;
+}
+
+export function isConnectTokenName(name: string): boolean {
+  return CONNECT_AGENTS.some((agent) => name.startsWith(`${CONNECT_AGENT_LABELS[agent]} `));
 }

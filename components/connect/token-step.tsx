@@ -1,31 +1,52 @@
-// Step one of connecting Claude Code: a fresh API token of the signed-in user (through the token
-// API, as the Users page creates them), shown once inside the shell line that hands it to Claude
-// Code. The token stays out of the settings file, which can then be committed.
+// Step one of connecting an agent: a fresh API token of the signed-in user (through the token API,
+// as the Users page creates them), shown once inside the shell line that puts it in the variable
+// the agent's hook reads. The token stays out of the settings file, which can then be committed.
 'use client';
 import { useState } from 'react';
 import { Button, Card, CardHeader, Notice } from '@/components/ui';
-import { CLAUDE_CODE_TOKEN_ENV, tokenExportLine } from '@/lib/contract';
+import {
+  CLAUDE_CODE_TOKEN_ENV,
+  CONNECT_AGENT_LABELS,
+  GEMINI_CLI_TOKEN_ENV,
+  tokenExportLine,
+  type ConnectAgent,
+} from '@/lib/contract';
 import { useCreateToken, type CreatedToken } from '@/lib/client/tokens';
-import { ClaudeTokens } from './claude-tokens';
 import { CodeBlock } from './code-block';
-import { claudeCodeTokenName } from './token-name';
+import { ConnectTokens } from './connect-tokens';
+import { connectTokenName } from './token-name';
 
-export function TokenStep() {
+const TOKEN_ENV: Record<ConnectAgent, string> = { 'claude-code': CLAUDE_CODE_TOKEN_ENV, 'gemini-cli': GEMINI_CLI_TOKEN_ENV };
+
+export function TokenStep({ agent }: { agent: ConnectAgent }) {
   const create = useCreateToken();
   const [created, setCreated] = useState<CreatedToken | null>(null);
+  const label = CONNECT_AGENT_LABELS[agent];
+  const env = TOKEN_ENV[agent];
 
   function createToken() {
     setCreated(null);
-    create.mutate({ name: claudeCodeTokenName() }, { onSuccess: setCreated });
+    create.mutate({ name: connectTokenName(agent) }, { onSuccess: setCreated });
   }
 
   return (
     <Card aria-labelledby="connect-token-heading">
-      <CardHeader id="connect-token-heading" title="1. A token for Claude Code" />
+      <CardHeader id="connect-token-heading" title={`1. A token for ${label}`} />
+      {agent === 'claude-code' ? (
+        <p className="connect-muted">
+          Claude Code sends it as <code>Authorization: Bearer</code> from the environment variable <code>{env}</code>.
+        </p>
+      ) : (
+        <p className="connect-muted">
+          The hook script sends it as <code>Authorization: Bearer</code> from the environment variable{' '}
+          <code>{env}</code>, which Gemini CLI passes on to its hooks. With{' '}
+          <code>security.environmentVariableRedaction</code> on, add <code>{env}</code> to its <code>allowed</code>{' '}
+          list, or the hook has no token (and blocks every call).
+        </p>
+      )}
       <p className="connect-muted">
-        Claude Code sends it as <code>Authorization: Bearer</code> from the environment variable{' '}
-        <code>{CLAUDE_CODE_TOKEN_ENV}</code>. It acts as you: decisions and grants are yours. Revoke it below at any
-        time (Claude Code&apos;s calls are then blocked until it has a new one).
+        It acts as you: decisions and grants are yours. Revoke it below at any time ({label}&apos;s calls are then
+        blocked until it has a new one).
       </p>
       <div className="connect-actions">
         <Button variant="primary" onClick={createToken} disabled={create.isPending}>
@@ -34,11 +55,11 @@ export function TokenStep() {
       </div>
       {create.isError && <Notice tone="danger">Could not create a token: {create.error.message}</Notice>}
       <CodeBlock
-        label="Shell: the token for Claude Code"
-        text={created ? tokenExportLine(created.token) : tokenExportLine('<create a token above>')}
+        label={`Shell: the token for ${label}`}
+        text={tokenExportLine(created ? created.token : '<create a token above>', env)}
         hint={created ? 'Copy it now: the token is shown only once.' : undefined}
       />
-      <ClaudeTokens />
+      <ConnectTokens />
     </Card>
   );
 }

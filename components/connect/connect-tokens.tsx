@@ -1,20 +1,20 @@
-// The signed-in user's tokens made here (named "Claude Code ..."), with Revoke: a user who is not
-// an admin has no other page to revoke them on. Revoking one makes Claude Code's hook fail, which
-// blocks its calls (fail closed) until a new token is set.
+// The signed-in user's tokens made here (named "Claude Code ..." or "Gemini CLI ..."), with Revoke:
+// a user who is not an admin has no other page to revoke them on. Revoking one makes the agent's
+// hook fail, which blocks its calls (fail closed) until a new token is set.
 'use client';
 import { Button, Notice } from '@/components/ui';
 import { useRevokeToken, useTokens } from '@/lib/client/tokens';
-import { CLAUDE_CODE_TOKEN_PREFIX } from './token-name';
+import { isConnectTokenName } from './token-name';
 
-export function ClaudeTokens() {
+export function ConnectTokens() {
   const tokens = useTokens();
   const revoke = useRevokeToken();
-  const mine = (tokens.data ?? []).filter((t) => t.name.startsWith(CLAUDE_CODE_TOKEN_PREFIX));
+  const mine = (tokens.data ?? []).filter((t) => isConnectTokenName(t.name));
   if (tokens.isError) return <Notice tone="danger">Could not load your tokens: {tokens.error.message}</Notice>;
   if (mine.length === 0) return null;
   return (
     <div className="connect-tokens">
-      <h3 className="connect-tokens__title">Your Claude Code tokens</h3>
+      <h3 className="connect-tokens__title">Your tokens made here</h3>
       <ul className="connect-tokens__list">
         {mine.map((token) => (
           <li key={token.id}>
