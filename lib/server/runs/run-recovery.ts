@@ -112,6 +112,9 @@ async function resumeRun(deps: RunRecoveryDeps, runId: string): Promise<boolean>
     messages,
   );
   await cancelStrayRelays(q, runId, resumePoint);
+  // Announced before the run continues: its first event must come after `resumed` (with
+  // PostgreSQL's pool the two appends would otherwise race).
+  await deps.log.append(runId, [{ ...mainOrigin(runId), type: 'resumed' }], deps.fence);
   deps.outsideRequest(() => {
     const run = deps.agents.agentFor(stored, selection, model, row.model ?? deps.modelName).invoke({
       messages,
@@ -124,6 +127,5 @@ async function resumeRun(deps: RunRecoveryDeps, runId: string): Promise<boolean>
     });
     deps.execute(run, stored, row.owner ?? null);
   });
-  await deps.log.append(runId, [{ ...mainOrigin(runId), type: 'resumed' }], deps.fence);
   return true;
 }
