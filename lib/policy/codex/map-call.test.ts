@@ -8,11 +8,19 @@ describe('Codex shell calls map onto a bash command the policy can parse', () =>
   it.each([
     ['Bash command string -> bash command', { command: 'git status' }, 'git status'],
     ['a compound command string stays compound', { command: 'ls && rm -rf /' }, 'ls && rm -rf /'],
-    ['[bash, -lc, script] -> the script the shell will parse', { command: ['bash', '-lc', 'ls; rm -rf ~'] }, 'ls; rm -rf ~'],
+    [
+      '[bash, -lc, script] -> the script the shell will parse',
+      { command: ['bash', '-lc', 'ls; rm -rf ~'] },
+      'ls; rm -rf ~',
+    ],
     ['[/bin/sh, -c, script] -> the script', { command: ['/bin/sh', '-c', 'cat a | sh'] }, 'cat a | sh'],
     ['an argv list is quoted back: && stays a word, never an operator', { command: ['ls', '&&', 'rm'] }, "ls '&&' rm"],
     ['argv words with spaces and quotes are quoted', { command: ['echo', "it's a b"] }, `echo 'it'\\''s a b'`],
-    ['[bash, -lc, script, extra] is not a script call: all words quoted', { command: ['bash', '-lc', 'ls', 'x'] }, 'bash -lc ls x'],
+    [
+      '[bash, -lc, script, extra] is not a script call: all words quoted',
+      { command: ['bash', '-lc', 'ls', 'x'] },
+      'bash -lc ls x',
+    ],
     ["exec_command's own field name (cmd) is read", { cmd: 'make test' }, 'make test'],
   ])('%s', (_rule, tool_input, command) => {
     expect(mapCodexCall({ tool_name: 'Bash', tool_input, cwd })).toEqual({
@@ -41,7 +49,7 @@ describe('apply_patch becomes one write per file its headers name', () => {
       [{ tool: 'edit_file', params: { path: `${cwd}/src/a.ts` }, risk: 'write' }],
     ],
     [
-      "a move is an edit of the source and a write of the destination",
+      'a move is an edit of the source and a write of the destination',
       patch('*** Update File: a.ts', '*** Move to: ../b.ts', '@@', '-a', '+b'),
       [
         { tool: 'edit_file', params: { path: `${cwd}/a.ts` }, risk: 'write' },
@@ -96,10 +104,34 @@ describe('Codex calls of the wrong shape are refused, naming the field', () => {
   it.each([
     ['a missing command', 'Bash', {}, cwd, 'Bash: tool_input.command must be a string or a non-empty list of strings'],
     ['an empty command', 'Bash', { command: ' ' }, cwd, 'Bash: tool_input.command must not be empty'],
-    ['an empty argv list', 'Bash', { command: [] }, cwd, 'Bash: tool_input.command must be a string or a non-empty list of strings'],
-    ['an argv word that is not a string', 'Bash', { command: ['ls', 3] }, cwd, 'Bash: tool_input.command.1 must be a string'],
-    ['a command with a NUL byte', 'Bash', { command: 'ls\u0000rm' }, cwd, 'Bash: tool_input.command must not contain a NUL byte'],
-    ['a patch that is not text', 'apply_patch', { command: 3 }, cwd, 'apply_patch: tool_input.command must be the patch text'],
+    [
+      'an empty argv list',
+      'Bash',
+      { command: [] },
+      cwd,
+      'Bash: tool_input.command must be a string or a non-empty list of strings',
+    ],
+    [
+      'an argv word that is not a string',
+      'Bash',
+      { command: ['ls', 3] },
+      cwd,
+      'Bash: tool_input.command.1 must be a string',
+    ],
+    [
+      'a command with a NUL byte',
+      'Bash',
+      { command: 'ls\u0000rm' },
+      cwd,
+      'Bash: tool_input.command must not contain a NUL byte',
+    ],
+    [
+      'a patch that is not text',
+      'apply_patch',
+      { command: 3 },
+      cwd,
+      'apply_patch: tool_input.command must be the patch text',
+    ],
     [
       'a patch without its envelope',
       'apply_patch',

@@ -122,7 +122,8 @@ function applyPatch(input: Input, cwd: string | undefined): CodexMappedCall[] {
   }
   return targets.map((target) => {
     const file = resolved(target.path, cwd);
-    if (target.op === 'add') return { tool: 'write_file', params: { path: file, content: target.content }, risk: 'write' };
+    if (target.op === 'add')
+      return { tool: 'write_file', params: { path: file, content: target.content }, risk: 'write' };
     if (target.op === 'update') return { tool: 'edit_file', params: { path: file }, risk: 'write' };
     if (target.op === 'move_to') return { tool: 'write_file', params: { path: file }, risk: 'write' };
     return { tool: 'delete_file', params: { path: file }, risk: 'destructive', paramKinds: { path: 'path' } };

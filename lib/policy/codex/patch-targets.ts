@@ -4,8 +4,7 @@
 // target only adds a check), and a header this parser does not know refuses the patch.
 
 export type PatchTarget =
-  | { op: 'add'; path: string; content: string }
-  | { op: 'update' | 'move_to' | 'delete'; path: string };
+  { op: 'add'; path: string; content: string } | { op: 'update' | 'move_to' | 'delete'; path: string };
 
 /** A patch this parser will not vouch for; the message names what is wrong. */
 export class PatchShapeError extends Error {}
@@ -23,7 +22,8 @@ export function patchTargets(patch: string): PatchTarget[] {
   const lines = patch.split(/\r?\n/);
   const trimmed = lines.map((line) => line.trim());
   const first = trimmed.findIndex((line) => line !== '');
-  if (first === -1 || trimmed[first] !== '*** Begin Patch') throw new PatchShapeError('the patch must start with "*** Begin Patch"');
+  if (first === -1 || trimmed[first] !== '*** Begin Patch')
+    throw new PatchShapeError('the patch must start with "*** Begin Patch"');
   if (!trimmed.includes('*** End Patch')) throw new PatchShapeError('the patch must end with "*** End Patch"');
   const targets: PatchTarget[] = [];
   let adding: { path: string; lines: string[] } | undefined;
@@ -37,7 +37,8 @@ export function patchTargets(patch: string): PatchTarget[] {
       endAdd();
       if (MARKERS.has(line)) continue;
       const header = HEADERS.find(([prefix]) => line.startsWith(prefix));
-      if (!header) throw new PatchShapeError(`line ${i + 1} is a header this gate does not know: "${line.slice(0, 80)}"`);
+      if (!header)
+        throw new PatchShapeError(`line ${i + 1} is a header this gate does not know: "${line.slice(0, 80)}"`);
       const file = line.slice(header[0].length).trim();
       if (file === '') throw new PatchShapeError(`line ${i + 1} names no file`);
       if (header[1] === 'move_to' && targets.at(-1)?.op !== 'update') {
