@@ -1,15 +1,18 @@
 #!/usr/bin/env node
-// Gemini CLI's BeforeTool command hook, asking Gatehouse: reads the hook input on stdin, posts it
-// to POST /api/hooks/gemini-cli with the API token from GATEHOUSE_TOKEN, and prints Gatehouse's
-// answer for Gemini CLI. Plain Node (Gemini CLI needs Node, so it is there), no dependencies.
+// The command hook that asks Gatehouse before Gemini CLI (BeforeTool) or Codex CLI (PreToolUse,
+// with --codex) runs a tool: reads the hook input on stdin, posts it to the URL given (Gatehouse's
+// /api/hooks/gemini-cli or /api/hooks/codex) with the API token from GATEHOUSE_TOKEN, and prints
+// Gatehouse's answer for the CLI. Plain Node, no dependencies.
 //
 //   node gatehouse-hook.mjs <gatehouse>/api/hooks/gemini-cli?deadline=45 [--timeout <seconds>]
+//   node gatehouse-hook.mjs <gatehouse>/api/hooks/codex?deadline=45 --codex [--timeout <seconds>]
 //
-// Fails closed. Gemini CLI 0.61.0 runs the call after a hook that exits 1, prints something that
-// is not JSON, or outlives its `timeout`; only exit 2 (reason on stderr) or a `deny` blocks it. So
+// Fails closed. Gemini CLI 0.61.0 and Codex 0.169.0 both run the call after a hook that exits 1,
+// prints something that is not JSON, or outlives its `timeout`; exit 2 with a reason on stderr
+// blocks it in both (Codex runs the call when that reason is empty, so there always is one). So
 // every failure here (Gatehouse unreachable or slow, an error status, an answer that is not a
-// plain allow or deny, no token, a crash) is exit 2, and this gives up before Gemini CLI does:
-// by default 5 s after the URL's `deadline` (the longest a person may take), else after 55 s.
+// plain allow or deny, no token, a crash) is exit 2, and this gives up before the CLI does: by
+// default 5 s after the URL's `deadline` (the longest a person may take), else after 55 s.
 import { pathToFileURL } from 'node:url';
 
 export const BLOCK = 2;
@@ -21,10 +24,12 @@ function block(reason) {
   process.exitCode = BLOCK;
 }
 
-/** `<url> [--timeout <seconds>]`, checked; throws a reason. */
+/** `<url> [--codex] [--timeout <seconds>]`, checked; throws a reason. */
 export function parseArgs(argv) {
-  const [url, ...rest] = argv;
-  if (!url) throw new Error('no Gatehouse URL given (usage: gatehouse-hook.mjs <url> [--timeout <seconds>])');
+  const [url, ...flags] = argv;
+  if (!url) throw new Error('no Gatehouse URL given (usage: gatehouse-hook.mjs <url> [--codex] [--timeout <seconds>])');
+  const codex = flags[0] === '--codex';
+  const rest = codex ? flags.slice(1) : flags;
   let parsed;
   try {
     parsed = new URL(url);
@@ -36,14 +41,14 @@ export function parseArgs(argv) {
   if (rest.length > 0) {
     const seconds = Number(rest[1]);
     if (rest[0] !== '--timeout' || rest.length !== 2 || !Number.isFinite(seconds) || seconds <= 0) {
-      throw new Error(`unexpected arguments "${rest.join(' ')}" (only --timeout <seconds>)`);
+      throw new Error(`unexpected arguments "${rest.join(' ')}" (only --codex, then --timeout <seconds>)`);
     }
     timeoutS = seconds;
   } else {
     const deadline = Number(parsed.searchParams.get('deadline'));
     timeoutS = deadline > 0 ? deadline + 5 : DEFAULT_TIMEOUT_S;
   }
-  return { url: parsed.href, timeoutS };
+  return { url: parsed.href, timeoutS, codex };
 }
 
 /** Gatehouse's answer reduced to what Gemini CLI obeys; anything else is a reason to block. */
@@ -58,6 +63,38 @@ export function hookAnswer(body) {
     throw new Error('the answer carries a tool_input that is not an object');
   }
   return { decision: body.decision, reason, ...(toolInput ? { hookSpecificOutput: { tool_input: toolInput } } : {}) };
+}
+
+/**
+ * Gatehouse's answer for Codex reduced to what Codex obeys: the PreToolUse output with no decision
+ * (an allow: Codex rejects an explicit one, and then runs the call) or a deny with its reason.
+ * An empty object or any other shape is a reason to block, never an allow.
+ */
+export function codexAnswer(body) {
+  const output =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? body.hookSpecificOutput : undefined;
+  if (typeof output !== 'object' || output === null || Array.isArray(output) || output.hookEventName !== 'PreToolUse') {
+    throw new Error('the answer is not a PreToolUse hook output');
+  }
+  if (output.permissionDecision === undefined) return { decision: 'allow' };
+  if (output.permissionDecision !== 'deny') {
+    throw new Error(`the answer's permissionDecision is ${JSON.stringify(output.permissionDecision)}, not deny`);
+  }
+  const reason = typeof output.permissionDecisionReason === 'string' ? output.permissionDecisionReason.trim() : '';
+  return { decision: 'deny', reason: reason || 'Gatehouse denied the call' };
+}
+
+/** Prints the Codex answer: an allow on stdout (exit 0); a deny on stdout and, as exit 2 wants, on stderr. */
+function printCodex(answer) {
+  if (answer.decision === 'allow') {
+    process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse' } })}\n`);
+    process.exitCode = 0;
+    return;
+  }
+  const output = { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: answer.reason };
+  process.stdout.write(`${JSON.stringify({ hookSpecificOutput: output })}\n`);
+  process.stderr.write(`${answer.reason}\n`);
+  process.exitCode = BLOCK;
 }
 
 async function readStdin() {
@@ -78,9 +115,9 @@ async function errorText(response) {
 }
 
 export async function main(argv, env) {
-  const { url, timeoutS } = parseArgs(argv);
+  const { url, timeoutS, codex } = parseArgs(argv);
   const token = env.GATEHOUSE_TOKEN;
-  if (!token) throw new Error('GATEHOUSE_TOKEN is not set (Gemini CLI must pass it to its hooks)');
+  if (!token) throw new Error('GATEHOUSE_TOKEN is not set (the CLI must pass it to its hooks)');
   const input = await readStdin();
   let response;
   try {
@@ -104,6 +141,7 @@ export async function main(argv, env) {
   } catch {
     throw new Error('Gatehouse answered something that is not JSON');
   }
+  if (codex) return printCodex(codexAnswer(body));
   const answer = hookAnswer(body);
   process.stdout.write(`${JSON.stringify(answer)}\n`);
   process.exitCode = 0;

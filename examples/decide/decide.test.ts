@@ -106,6 +106,7 @@ describe('POST /api/hooks/decide input', () => {
       [{ tool: 'bash', params: 'ls' }, 'params'],
       [{ tool: 'bash', params: {}, agent: 'claude-code' }, 'agent'],
       [{ tool: 'bash', params: {}, agent: 'gemini-cli' }, 'agent'],
+      [{ tool: 'bash', params: {}, agent: 'codex' }, 'agent'],
       [{ tool: 'bash', params: {}, cwd: 'relative/dir' }, 'cwd'],
     ] as const) {
       const response = await post(body);

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 
 /** Agent names only their own adapters may use (rules that target them must mean them). */
-export const RESERVED_AGENT_NAMES = ['main', 'claude-code', 'gemini-cli'] as const;
+export const RESERVED_AGENT_NAMES = ['main', 'claude-code', 'gemini-cli', 'codex'] as const;
 
 export const DecideRequestSchema = z.object({
   tool: z.string().min(1).max(200),

@@ -1,6 +1,6 @@
 // The custom server's fast path (scripts/server.mjs): `POST /api/chat/relay/:relayId`, a human's
-// decision, `POST /api/hooks/claude-code` and `POST /api/hooks/gemini-cli`, asked before every tool
-// call Claude Code or Gemini CLI makes, and
+// decision, `POST /api/hooks/claude-code`, `POST /api/hooks/gemini-cli` and `POST /api/hooks/codex`,
+// asked before every tool call Claude Code, Gemini CLI or Codex makes, and
 // `POST /api/mcp`, every message of an MCP client, are answered without Next's router, which costs 1.5-2 ms per request on a small VM
 // before the route's code runs. The same handler as the Next route runs (routes/decide-relay.ts:
 // origin check, auth, body limit, zod, error mapping); this module only hands it node's request as
@@ -14,6 +14,7 @@ import type { RouteRequest } from '../http/route-request';
 import { decideRelay, type RelayParams } from './decide-relay';
 import { claudeCodeHook } from '../hooks/claude-code-route';
 import { geminiCliHook } from '../hooks/gemini-cli-route';
+import { codexHook } from '../hooks/codex-route';
 import { mcpPost } from '../mcp-server/route';
 
 export type { ListenAddress } from './node-request';
@@ -27,6 +28,7 @@ export type McpHandler = HookHandler;
 
 const HOOK_PATH = '/api/hooks/claude-code';
 const GEMINI_HOOK_PATH = '/api/hooks/gemini-cli';
+const CODEX_HOOK_PATH = '/api/hooks/codex';
 const MCP_PATH = '/api/mcp';
 
 /** `POST <path>[?query]` exactly. */
@@ -41,6 +43,10 @@ export const matchHook = (method: string | undefined, url: string | undefined) =
 /** `POST /api/hooks/gemini-cli[?query]` exactly (Gemini CLI's hook command, called before every tool use). */
 export const matchGeminiHook = (method: string | undefined, url: string | undefined) =>
   matchPost(GEMINI_HOOK_PATH, method, url);
+
+/** `POST /api/hooks/codex[?query]` exactly (Codex CLI's hook command, called before every tool use). */
+export const matchCodexHook = (method: string | undefined, url: string | undefined) =>
+  matchPost(CODEX_HOOK_PATH, method, url);
 
 /** `POST /api/mcp[?query]` exactly (every message of an MCP client; GET and DELETE stay with Next). */
 export const matchMcp = (method: string | undefined, url: string | undefined) => matchPost(MCP_PATH, method, url);
@@ -78,10 +84,12 @@ export function createFastRoutes(
   hook?: HookHandler,
   mcp?: McpHandler,
   geminiHook?: HookHandler,
+  codexHookHandler?: HookHandler,
 ): FastRoutes {
   const exactRoutes: [HookHandler | undefined, typeof matchHook][] = [
     [hook, matchHook],
     [geminiHook, matchGeminiHook],
+    [codexHookHandler, matchCodexHook],
     [mcp, matchMcp],
   ];
   return (req, res, listen) => {
@@ -108,7 +116,13 @@ export function createFastRoutes(
 
 /** Installs the fast path for scripts/server.mjs (instrumentation.ts, once the runtime's first start has ended, failed or not). */
 export function installFastRoutes(): void {
-  (globalThis as { [KEY]?: FastRoutes })[KEY] = createFastRoutes(decideRelay, claudeCodeHook, mcpPost, geminiCliHook);
+  (globalThis as { [KEY]?: FastRoutes })[KEY] = createFastRoutes(
+    decideRelay,
+    claudeCodeHook,
+    mcpPost,
+    geminiCliHook,
+    codexHook,
+  );
 }
 
 async function serve(

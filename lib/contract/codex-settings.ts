@@ -1,0 +1,69 @@
+// The `~/.codex/hooks.json` block that puts Codex CLI behind Gatehouse: a `command` hook on every
+// PreToolUse running scripts/gatehouse-hook.mjs --codex, which posts the call to Gatehouse with the
+// token from GATEHOUSE_TOKEN (so the file holds no secret). Fail closed at each layer: the script
+// exits 2 with a reason on any failure and gives up 5 s after the approval deadline; the shell
+// tail turns a script that cannot even start into exit 2 with a reason (Codex 0.169.0 runs the
+// call on any other exit, and on an exit 2 with nothing on stderr); and Codex's own timeout (after
+// which it would run the call) is the deadline plus a margin. Pure, so the README and the e2e spec
+// use the same block.
+import { z } from 'zod';
+import { hookTimeoutFor } from './claude-code-settings';
+
+export const CodexSettingsInputSchema = z.object({
+  /** The Gatehouse origin Codex reaches, e.g. `https://gatehouse.example.com`. */
+  baseUrl: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[^\s/?#']+(\/[^\s?#']*)?$/, 'baseUrl must be an http:// or https:// URL without query'),
+  /** Where scripts/gatehouse-hook.mjs is on the machine that runs Codex (absolute). */
+  hookScript: z
+    .string()
+    .min(1)
+    .refine((p) => p.startsWith('/') && !p.includes('\u0000'), { message: 'hookScript must be an absolute path' }),
+  /** How long a call may wait for a human, in seconds. */
+  deadlineS: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600),
+});
+export type CodexSettingsInput = z.input<typeof CodexSettingsInputSchema>;
+
+export interface CodexCommandHook {
+  type: 'command';
+  command: string;
+  /** Seconds (Codex's unit). */
+  timeout: number;
+}
+
+export interface CodexHookSettings {
+  hooks: { PreToolUse: { matcher: string; hooks: CodexCommandHook[] }[] };
+}
+
+/** A POSIX shell word: Codex runs the command with a shell. */
+const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/** Any exit but 0 becomes exit 2, with a reason on stderr unless the script gave one (its exit 2). */
+const FAIL_CLOSED = `|| { s=$?; [ "$s" = 2 ] || echo "Gatehouse hook failed (exit $s)" >&2; exit 2; }`;
+
+/** The hooks.json block; throws a ZodError naming the field for a bad URL, script path or deadline. */
+export function codexHookSettings(input: CodexSettingsInput): CodexHookSettings {
+  const { baseUrl, hookScript, deadlineS } = CodexSettingsInputSchema.parse(input);
+  const url = `${baseUrl.replace(/\/+$/, '')}/api/hooks/codex?deadline=${deadlineS}`;
+  return {
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: '.*',
+          hooks: [
+            {
+              type: 'command',
+              command: `node ${quote(hookScript)} ${quote(url)} --codex ${FAIL_CLOSED}`,
+              timeout: hookTimeoutFor(deadlineS),
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
