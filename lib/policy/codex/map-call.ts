@@ -48,6 +48,16 @@ const SCRIPT_FLAGS = new Set(['-c', '-lc', '-cl']);
 /** A POSIX shell word, quoted only when it needs to be, so `ls -la` stays readable. */
 const shellWord = (word: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
+/**
+ * The one field among `names` the input carries. Two of them would leave which one Codex runs a
+ * guess (the policy could judge one while the other runs), so that is a shape error.
+ */
+function oneOf(input: Input, names: readonly string[]): string {
+  const present = names.filter((name) => Object.hasOwn(input, name));
+  if (present.length > 1) throw new ShapeError(`tool_input has both ${present.join(' and ')}: only one may be given`);
+  return present[0] ?? names[0]!;
+}
+
 function noNul(value: string, name: string): string {
   if (value.includes('\u0000')) throw new ShapeError(`tool_input.${name} must not contain a NUL byte`);
   return value;
@@ -59,7 +69,7 @@ function noNul(value: string, name: string): string {
  * never an operator), except `[bash, -lc, script]`, whose script is what the shell will parse.
  */
 export function shellCommand(input: Input): string {
-  const name = Object.hasOwn(input, 'command') ? 'command' : Object.hasOwn(input, 'cmd') ? 'cmd' : 'command';
+  const name = oneOf(input, ['command', 'cmd']);
   const value = input[name];
   if (typeof value === 'string') {
     if (value.trim() === '') throw new ShapeError(`tool_input.${name} must not be empty`);
@@ -110,7 +120,7 @@ function resolved(value: string, cwd: string | undefined): string {
  * tool: it asks unless a rule names it).
  */
 function applyPatch(input: Input, cwd: string | undefined): CodexMappedCall[] {
-  const name = Object.hasOwn(input, 'command') ? 'command' : Object.hasOwn(input, 'input') ? 'input' : 'patch';
+  const name = oneOf(input, ['command', 'input', 'patch']);
   const patch = input[name];
   if (typeof patch !== 'string') throw new ShapeError(`tool_input.${name} must be the patch text`);
   let targets;
