@@ -59,7 +59,7 @@ export const isAgentToken = (user: Principal | undefined): boolean => user?.toke
 
 /**
  * Refuses an agent token (403 `forbidden:agent_token`). Every route runs this unless it opts in to
- * agent tokens (handle's `agentTokens`), so a new route is closed to them by default.
+ * agent tokens (agentRoute in lib/server/http/handler.ts), so a new route is closed to them by default.
  */
 export function assertNotAgentToken<U extends Principal | undefined>(user: U): U {
   if (isAgentToken(user))

@@ -45,12 +45,7 @@ export function agentRoute<P extends Record<string, string> = Record<string, nev
   access: Exclude<Access, 'public'>,
   fn: RouteFn<P, R, AuthUser>,
 ): Handler<P, R> {
-  return tokenOnly(handle<P, R>(access, fn, { agentTokens: true }));
-}
-
-/** What a route accepts beyond its access: `agentTokens` only for the routes an agent needs (agentRoute). */
-interface HandleOptions {
-  agentTokens?: boolean;
+  return tokenOnly(guarded<P, R>(access, fn, true));
 }
 
 /** The caller as a route sees it: anyone (maybe signed in) for a public route, else the signed-in user. */
@@ -68,17 +63,23 @@ type Handler<P, R> = (request: R, context: Context<P>) => Promise<Response>;
 export function handle<P extends Record<string, string> = Record<string, never>, R extends RouteRequest = Request>(
   access: 'public',
   fn: RouteFn<P, R, AuthUser | undefined>,
-  options?: HandleOptions,
 ): Handler<P, R>;
 export function handle<P extends Record<string, string> = Record<string, never>, R extends RouteRequest = Request>(
   access: Exclude<Access, 'public'>,
   fn: RouteFn<P, R, AuthUser>,
-  options?: HandleOptions,
 ): Handler<P, R>;
 export function handle<P extends Record<string, string>, R extends RouteRequest>(
   access: Access,
   fn: RouteFn<P, R, AuthUser> | RouteFn<P, R, AuthUser | undefined>,
-  { agentTokens = false }: HandleOptions = {},
+): Handler<P, R> {
+  return guarded(access, fn, false);
+}
+
+/** handle's checks; `agentTokens` is true for agentRoute only, so no other route can opt in. */
+function guarded<P extends Record<string, string>, R extends RouteRequest>(
+  access: Access,
+  fn: RouteFn<P, R, AuthUser> | RouteFn<P, R, AuthUser | undefined>,
+  agentTokens: boolean,
 ): Handler<P, R> {
   return async (request, context) => {
     try {
