@@ -1,6 +1,6 @@
 // The Connect page: it is in the navigation, shows the Claude Code hook block for this server
-// (fail closed, the deadline in the URL), creates a fresh API token that appears once in the
-// shell line beside it and works as a Bearer token until revoked there, explains what happens when Gatehouse is down,
+// (fail closed, the deadline in the URL), creates a fresh agent token that appears once in the
+// shell line beside it and asks the gate (and nothing else) until revoked there, explains what happens when Gatehouse is down,
 // lists the connected sessions, and has no serious axe violations. Switched (from the keyboard) to
 // Gemini CLI, it shows that agent's `.gemini/settings.json` block for this server, the token in
 // the variable the hook script reads, refuses a relative script path, and stays accessible.
@@ -38,9 +38,7 @@ test('the Connect page creates a token, shows it in the block, and is accessible
   // Other specs may have connected sessions by now: either list is right.
   await expect(page.getByRole('heading', { name: 'Connected sessions' })).toBeVisible();
   await expect(
-    page
-      .getByText('No session has called yet.')
-      .or(page.getByRole('table', { name: 'Runs, newest first' })),
+    page.getByText('No session has called yet.').or(page.getByRole('table', { name: 'Runs, newest first' })),
   ).toBeVisible();
 
   const shell = page.getByLabel('Shell: the token for Claude Code', { exact: true });
@@ -51,19 +49,24 @@ test('the Connect page creates a token, shows it in the block, and is accessible
   const token = /^export GATEHOUSE_TOKEN='([^']+)'$/.exec(line)?.[1];
   expect(token, line).toBeTruthy();
 
-  // The token is real: it authenticates as the signed-in user, and lists the hook sessions.
-  const me = await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${token}` } });
-  expect(me.status()).toBe(200);
-  expect((await me.json()).username).toBe('admin');
-  const sessions = await request.get('/api/runs?source=hook', { headers: { Authorization: `Bearer ${token}` } });
-  expect(sessions.status()).toBe(200);
+  // The token is a real agent token: it asks the gate, and nothing else (not even who it is).
+  const bearer = { Authorization: `Bearer ${token}` };
+  const ask = () =>
+    request.post('/api/hooks/decide', { headers: bearer, data: { tool: 'list_files', params: {}, wait: false } });
+  const asked = await ask();
+  expect(asked.status()).toBe(200);
+  expect(['allow', 'deny', 'ask']).toContain((await asked.json()).decision);
+  const runs = await request.get('/api/runs?source=hook', { headers: bearer });
+  expect(runs.status()).toBe(403);
+  expect((await runs.json()).error.code).toBe('forbidden:agent_token');
+  expect((await request.get('/api/auth/me', { headers: bearer })).status()).toBe(403);
 
   // Listed here with Revoke (users who are not admins have no other page for it); revoked, it is refused.
   const revoke = page.getByRole('button', { name: /^Revoke token Claude Code / });
   await expect(revoke).toHaveCount(1);
   await revoke.click();
   await expect(revoke).toHaveCount(0);
-  expect((await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(401);
+  expect((await ask()).status()).toBe(401);
 
   await expectNoSeriousAxeViolations(page);
 });
@@ -93,7 +96,9 @@ test('the Connect page switched to Gemini CLI shows its block for this server, a
   expect(command).toContain(`'${baseURL}/api/hooks/gemini-cli?deadline=`);
   expect(command).toMatch(/^node '\/opt\/gatehouse\/gatehouse-hook\.mjs' '[^']+' \|\| exit 2$/);
   await expect(page.getByText('scripts/gatehouse-hook.mjs', { exact: true })).toBeVisible();
-  await expect(page.getByText(/ignores a project's \.gemini\/settings\.json in a folder it does not trust/)).toBeVisible();
+  await expect(
+    page.getByText(/ignores a project's \.gemini\/settings\.json in a folder it does not trust/),
+  ).toBeVisible();
 
   // The token from the same flow, in the variable the hook script reads.
   const shell = page.getByLabel('Shell: the token for Gemini CLI', { exact: true });

@@ -1,6 +1,7 @@
 // The signed-in user's tokens made here (named "Claude Code ..." or "Gemini CLI ..."), with Revoke:
 // a user who is not an admin has no other page to revoke them on. Revoking one makes the agent's
-// hook fail, which blocks its calls (fail closed) until a new token is set.
+// hook fail, which blocks its calls (fail closed) until a new token is set. A full token made here
+// before agent tokens existed is marked, so it can be replaced by one that only asks the gate.
 'use client';
 import { Button, Notice } from '@/components/ui';
 import { useRevokeToken, useTokens } from '@/lib/client/tokens';
@@ -19,6 +20,9 @@ export function ConnectTokens() {
         {mine.map((token) => (
           <li key={token.id}>
             <span>{token.name}</span>
+            {token.purpose === 'full' && (
+              <span className="connect-muted">full token: it can also decide; replace it with a new one</span>
+            )}
             <span className="connect-muted">
               {token.lastUsedAt ? `last used ${new Date(token.lastUsedAt).toLocaleString()}` : 'not used yet'}
             </span>

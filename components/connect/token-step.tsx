@@ -1,6 +1,7 @@
-// Step one of connecting an agent: a fresh API token of the signed-in user (through the token API,
-// as the Users page creates them), shown once inside the shell line that puts it in the variable
-// the agent's hook reads. The token stays out of the settings file, which can then be committed.
+// Step one of connecting an agent: a fresh agent token of the signed-in user (through the token API,
+// `purpose: 'agent'`), shown once inside the shell line that puts it in the variable the agent's
+// hook reads. The token stays out of the settings file, which can then be committed. An agent
+// token only asks the gate: the agent's own shell can read it, so it must not decide relays.
 'use client';
 import { useState } from 'react';
 import { Button, Card, CardHeader, Notice } from '@/components/ui';
@@ -16,7 +17,10 @@ import { CodeBlock } from './code-block';
 import { ConnectTokens } from './connect-tokens';
 import { connectTokenName } from './token-name';
 
-const TOKEN_ENV: Record<ConnectAgent, string> = { 'claude-code': CLAUDE_CODE_TOKEN_ENV, 'gemini-cli': GEMINI_CLI_TOKEN_ENV };
+const TOKEN_ENV: Record<ConnectAgent, string> = {
+  'claude-code': CLAUDE_CODE_TOKEN_ENV,
+  'gemini-cli': GEMINI_CLI_TOKEN_ENV,
+};
 
 export function TokenStep({ agent }: { agent: ConnectAgent }) {
   const create = useCreateToken();
@@ -26,7 +30,7 @@ export function TokenStep({ agent }: { agent: ConnectAgent }) {
 
   function createToken() {
     setCreated(null);
-    create.mutate({ name: connectTokenName(agent) }, { onSuccess: setCreated });
+    create.mutate({ name: connectTokenName(agent), purpose: 'agent' }, { onSuccess: setCreated });
   }
 
   return (
@@ -45,8 +49,9 @@ export function TokenStep({ agent }: { agent: ConnectAgent }) {
         </p>
       )}
       <p className="connect-muted">
-        It acts as you: decisions and grants are yours. Revoke it below at any time ({label}&apos;s calls are then
-        blocked until it has a new one).
+        It is an agent token: it only asks the gate, so whatever reads it from {label}&apos;s environment cannot approve
+        its calls or change the policy. Its calls are yours to decide here; revoke it below at any time ({label}&apos;s
+        calls are then blocked until it has a new one).
       </p>
       <div className="connect-actions">
         <Button variant="primary" onClick={createToken} disabled={create.isPending}>

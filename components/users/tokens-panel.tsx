@@ -1,10 +1,12 @@
 // The signed-in user's own API tokens (for scripts and the CLI: `Authorization: Bearer <token>`):
-// create one (its secret is shown once, here), see when each was last used, revoke.
+// create one (its secret is shown once, here), see each one's purpose and when it was last used,
+// revoke. Tokens made here are full; the Connect page makes agent tokens for hooks.
 'use client';
 import { useState, type FormEvent } from 'react';
 import { Button, Card, CardHeader, Notice, Table, TextField } from '@/components/ui';
 import { ApiError } from '@/lib/client/api';
 import {
+  TOKEN_PURPOSE_LABELS,
   tokenBody,
   useCreateToken,
   useRevokeToken,
@@ -42,7 +44,7 @@ export function TokensPanel() {
       <CardHeader id="tokens-heading" title="Your API tokens" />
       <p className="users-muted users-lead">
         For scripts and the CLI: send <code>Authorization: Bearer &lt;token&gt;</code>. A token acts as you, with your
-        role.
+        role. An agent token (made on the Connect page for an agent&apos;s hook) only asks the gate.
       </p>
       <form className="users-form" onSubmit={submit} aria-label="Create an API token" noValidate>
         <TextField
@@ -84,6 +86,7 @@ export function TokensPanel() {
           <thead>
             <tr>
               <th scope="col">Name</th>
+              <th scope="col">Purpose</th>
               <th scope="col">Created</th>
               <th scope="col">Expires</th>
               <th scope="col">Last used</th>
@@ -98,6 +101,7 @@ export function TokensPanel() {
                 <th scope="row" className="users-rowhead">
                   {token.name}
                 </th>
+                <td data-label="Purpose">{TOKEN_PURPOSE_LABELS[token.purpose]}</td>
                 <td data-label="Created">{when(token.createdAt, '')}</td>
                 <td data-label="Expires">{when(token.expiresAt, 'never')}</td>
                 <td data-label="Last used">{when(token.lastUsedAt, 'not yet')}</td>

@@ -151,9 +151,18 @@ describeStores('authenticate', (store) => {
       role: 'admin',
       via: 'token',
       tokenId: id,
+      tokenPurpose: 'full',
     });
     expect((await q.tokens.listApiTokens({ userId: admin.id }))[0]?.lastUsedAt).toBeInstanceOf(Date);
     expect(await authenticate({ q, headers: headers({ authorization: `bearer   ${token}` }), secret })).toBeDefined();
+  });
+
+  it("an agent token's purpose reaches the caller, so every route can refuse it", async () => {
+    const { q } = store();
+    const { admin } = await twoUsers(store());
+    const { token } = await createApiToken({ q, userId: admin.id, name: 'hook', purpose: 'agent' });
+    const user = await authenticate({ q, headers: headers({ authorization: `Bearer ${token}` }), secret });
+    expect(user).toMatchObject({ id: admin.id, role: 'admin', via: 'token', tokenPurpose: 'agent' });
   });
 
   it("refuses a revoked, expired or unknown token, or a disabled user's", async () => {

@@ -5,6 +5,7 @@
 // any change to users or tokens made through the same queries (revoke, disable, role change, ...)
 // drops them at once; a change made elsewhere (another instance, SQL by hand) is seen within the
 // TTL. Returns undefined for "nobody"; callers turn that into 401 with requireUser/assertCan.
+import type { TokenPurpose } from '../contract';
 import type { ApiTokenRow, ChangeCounter, Queries, UserRole, UserRow } from '../db';
 import { sessionIdFromCookie } from './sessions';
 import { hashToken } from './tokens';
@@ -22,6 +23,8 @@ export interface AuthUser {
   /** How this request authenticated: a browser session (then `sessionId`), or an API token (then `tokenId`). */
   via: 'session' | 'token';
   tokenId?: string;
+  /** The token's purpose (with `tokenId`): an `agent` token is refused by every route that does not accept it. */
+  tokenPurpose?: TokenPurpose;
   sessionId?: string;
 }
 
@@ -37,7 +40,7 @@ export interface AuthenticateInput {
 export const toAuthUser = (
   user: UserRow,
   via: AuthUser['via'],
-  { tokenId, sessionId }: { tokenId?: string; sessionId?: string } = {},
+  { tokenId, tokenPurpose, sessionId }: { tokenId?: string; tokenPurpose?: TokenPurpose; sessionId?: string } = {},
 ): AuthUser => ({
   id: user.id,
   username: user.username,
@@ -45,6 +48,7 @@ export const toAuthUser = (
   role: user.role,
   via,
   ...(tokenId ? { tokenId } : {}),
+  ...(tokenPurpose ? { tokenPurpose } : {}),
   ...(sessionId ? { sessionId } : {}),
 });
 
@@ -77,7 +81,7 @@ async function authenticateToken(q: AuthenticateInput['q'], token: string, now: 
     await q.tokens.touchApiToken({ id: row.id, minIntervalS: TOUCH_INTERVAL_S });
     row.lastUsedAt = new Date(now);
   }
-  return toAuthUser(user, 'token', { tokenId: row.id });
+  return toAuthUser(user, 'token', { tokenId: row.id, tokenPurpose: row.purpose });
 }
 
 interface FoundToken {

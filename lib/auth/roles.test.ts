@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, UnauthorizedError } from './errors';
-import { ACTIONS, assertCan, can, canDecideRelay, canSeeRun, ROLES, type Action, type Role } from './roles';
+import {
+  ACTIONS,
+  assertCan,
+  assertNotAgentToken,
+  can,
+  canDecideRelay,
+  canSeeRun,
+  ROLES,
+  type Action,
+  type Role,
+} from './roles';
 
 // The whole matrix, written out: a change to PERMISSIONS must change this table too.
 const MATRIX: Record<Action, Record<Role, boolean>> = {
@@ -73,5 +83,22 @@ describe('assertCan', () => {
     }
     const admin = { id: 'a', role: 'admin' as const, username: 'admin' };
     expect(assertCan(admin, 'policy:edit')).toBe(admin);
+  });
+});
+
+describe('assertNotAgentToken', () => {
+  it('403 forbidden:agent_token for an agent token, whatever the role; anyone else passes', () => {
+    const agent = { id: 'a', role: 'admin' as const, tokenPurpose: 'agent' as const };
+    expect(() => assertNotAgentToken(agent)).toThrow(ForbiddenError);
+    try {
+      assertNotAgentToken(agent);
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'forbidden:agent_token', status: 403 });
+      expect((error as Error).message).toMatch(/agent token only asks the gate/);
+    }
+    const full = { id: 'a', role: 'user' as const, tokenPurpose: 'full' as const };
+    expect(assertNotAgentToken(full)).toBe(full);
+    expect(assertNotAgentToken({ id: 's', role: 'user' as const })).toEqual({ id: 's', role: 'user' });
+    expect(assertNotAgentToken(undefined)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 // Roles and what they may do: one table (PERMISSIONS) and one function (`can`). Run-level checks
 // (`canSeeRun`, `canDecideRelay`) add ownership: a user acts on the runs they started; approvers
 // and admins on any run. `runs.owner` holds the owner's user id.
-import { ACTIONS, ROLES, type AccessAction as Action, type Role as UserRole } from '../contract';
+import { ACTIONS, ROLES, type AccessAction as Action, type Role as UserRole, type TokenPurpose } from '../contract';
 import { ForbiddenError, UnauthorizedError } from './errors';
 
 // The roles and actions are the contract's (the browser reads them too); who may do what is here.
@@ -28,6 +28,8 @@ export const PERMISSIONS: Record<UserRole, ReadonlySet<Action>> = {
 export interface Principal {
   id: string;
   role: UserRole;
+  /** Set when the caller authenticated with an API token: `agent` tokens only ask the gate. */
+  tokenPurpose?: TokenPurpose;
 }
 
 /** The part of a run the checks need. A run without an owner (started before auth existed) is nobody's own. */
@@ -50,6 +52,22 @@ export function canSeeRun(user: Principal | undefined, run: OwnedRun): boolean {
 export function canDecideRelay(user: Principal | undefined, run: OwnedRun): boolean {
   if (!user) return false;
   return can(user, 'relays:decide:any') || (can(user, 'relays:decide:own') && owns(user, run));
+}
+
+/** Whether the caller came with an agent token (one that may only ask the gate). */
+export const isAgentToken = (user: Principal | undefined): boolean => user?.tokenPurpose === 'agent';
+
+/**
+ * Refuses an agent token (403 `forbidden:agent_token`). Every route runs this unless it opts in to
+ * agent tokens (agentRoute in lib/server/http/handler.ts), so a new route is closed to them by default.
+ */
+export function assertNotAgentToken<U extends Principal | undefined>(user: U): U {
+  if (isAgentToken(user))
+    throw new ForbiddenError(
+      'agent_token',
+      'An agent token only asks the gate (the hook endpoints and /api/mcp); it cannot do this. Use a full token or sign in.',
+    );
+  return user;
 }
 
 /** The signed-in user, or UnauthorizedError (401). */

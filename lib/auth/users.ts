@@ -2,7 +2,7 @@
 // validated with zod (a ZodError maps to 400); failures are the typed errors of errors.ts. Login
 // does the same scrypt work whether or not the user exists, so timing does not reveal usernames.
 import { z } from 'zod';
-import { RoleSchema } from '../contract';
+import { RoleSchema, type TokenPurpose } from '../contract';
 import type { Queries } from '../db';
 import type { UserRole, UserRow } from '../db/schema';
 import {
@@ -281,25 +281,36 @@ export async function createApiToken({
   userId,
   name,
   expiresAt,
+  purpose = 'full',
   audit,
 }: Pick<UserServiceDeps, 'q'> & {
   userId: string;
   name: string;
   expiresAt?: Date;
-  audit?: AccountAudit<{ id: string; name: string; expiresAt: Date | null }>;
-}): Promise<{ token: string; id: string; name: string; expiresAt: Date | null }> {
+  /** `agent`: a token that only asks the gate (docs/AUTH.md); `full` by default. */
+  purpose?: TokenPurpose;
+  audit?: AccountAudit<CreatedApiToken>;
+}): Promise<CreatedApiToken & { token: string }> {
   const cleanName = z.string().trim().min(1).max(100).parse(name);
   const token = generateApiToken();
-  return withAccountAudit<{ token: string; id: string; name: string; expiresAt: Date | null }>(q, audit, async (tx) => {
+  return withAccountAudit<CreatedApiToken & { token: string }>(q, audit, async (tx) => {
     const row = await tx.tokens.createApiToken({
       userId,
       name: cleanName,
       tokenHash: hashToken(token),
       expiresAt: expiresAt ?? null,
+      purpose,
     });
     if (!row) throw new Error('API token hash collision'); // 256 random bits: not in this universe
-    return { token, id: row.id, name: row.name, expiresAt: row.expiresAt };
+    return { token, id: row.id, name: row.name, expiresAt: row.expiresAt, purpose: row.purpose };
   });
+}
+
+interface CreatedApiToken {
+  id: string;
+  name: string;
+  expiresAt: Date | null;
+  purpose: TokenPurpose;
 }
 
 /** Revokes one live API token (of `userId`, when given); undefined when there is none. */

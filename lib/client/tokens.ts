@@ -1,12 +1,14 @@
 // The signed-in user's own API tokens as server state: list, create (the secret comes back once)
-// and revoke.
+// and revoke. A token's purpose: `full` (acts as the user) or `agent` (only asks the gate).
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TokenPurpose } from '@/lib/contract';
 import { apiFetch } from './api';
 
 export interface ApiToken {
   id: string;
   name: string;
+  purpose: TokenPurpose;
   createdAt: string;
   expiresAt: string | null;
   lastUsedAt: string | null;
@@ -18,6 +20,7 @@ export interface CreatedToken {
   /** The secret: in this answer only. */
   token: string;
   expiresAt: string | null;
+  purpose: TokenPurpose;
 }
 
 export const tokenKeys = {
@@ -34,7 +37,13 @@ export function tokenBody(name: string, days: string): { name: string; expiresIn
   return trimmed === '' ? { name: name.trim() } : { name: name.trim(), expiresInDays: Number(trimmed) };
 }
 
-export const createToken = (input: { name: string; expiresInDays?: number }) =>
+/** What the token lists call each purpose. */
+export const TOKEN_PURPOSE_LABELS: Record<TokenPurpose, string> = {
+  full: 'Full: acts as you',
+  agent: 'Agent: only asks the gate',
+};
+
+export const createToken = (input: { name: string; expiresInDays?: number; purpose?: TokenPurpose }) =>
   apiFetch<CreatedToken>('/api/tokens', { method: 'POST', json: input });
 export const revokeToken = (id: string) =>
   apiFetch<{ success: true }>(`/api/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });

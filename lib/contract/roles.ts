@@ -25,6 +25,15 @@ export const ACTIONS = [
 export const AccessActionSchema = z.enum(ACTIONS);
 export type AccessAction = z.infer<typeof AccessActionSchema>;
 
+/**
+ * What an API token is for. `full`: everything its user's role may do (scripts, the CLI). `agent`:
+ * only asking the gate (the hook endpoints and /api/mcp), so an agent whose environment holds it
+ * cannot use it to decide its own relays or change the policy (docs/decisions/0027-agent-tokens.md).
+ */
+export const TOKEN_PURPOSES = ['full', 'agent'] as const;
+export const TokenPurposeSchema = z.enum(TOKEN_PURPOSES);
+export type TokenPurpose = z.infer<typeof TokenPurposeSchema>;
+
 /** The signed-in user (GET /api/auth/me, and `user` of the sign-in responses). */
 export const MeSchema = z.object({
   id: z.string(),

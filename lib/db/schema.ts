@@ -21,6 +21,7 @@ import {
   RELAY_STATUSES,
   ROLES,
   RUN_SOURCES,
+  TOKEN_PURPOSES,
   RUN_STATUSES,
   WEBHOOK_EVENT_TYPES,
   type AuditKind,
@@ -274,8 +275,13 @@ export const apiTokens = pgTable(
     lastUsedAt: at('last_used_at'),
     expiresAt: at('expires_at'),
     revokedAt: at('revoked_at'),
+    ...agentTokenColumns(),
   },
-  (t) => [uniqueIndex('api_tokens_token_hash_idx').on(t.tokenHash), index('api_tokens_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('api_tokens_token_hash_idx').on(t.tokenHash),
+    index('api_tokens_user_idx').on(t.userId),
+    check('api_tokens_purpose_check', oneOf(t.purpose, TOKEN_PURPOSES)),
+  ],
 );
 
 /** One-time sign-in links (the first admin's, or one an admin issues). Consumed by one conditional update. */
@@ -538,3 +544,15 @@ export const webhookDeliveries = pgTable(
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 // --- end of webhooks ---
+
+// --- Agent tokens (an API token that only asks the gate; docs/decisions/0027-agent-tokens.md) ---
+
+/**
+ * The columns of api_tokens for agent tokens (a function declaration, so hoisted above apiTokens).
+ * `purpose`: `full` (every route the user's role allows; what every token was before) or `agent`
+ * (only the hook endpoints and /api/mcp). NOT NULL with a default, so existing tokens stay full.
+ */
+function agentTokenColumns() {
+  return { purpose: text('purpose', { enum: TOKEN_PURPOSES }).notNull().default('full') };
+}
+// --- end of agent tokens ---

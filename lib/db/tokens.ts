@@ -4,6 +4,7 @@
 // one deletes the unused others, under a lock on the user's row.
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import type { TokenPurpose } from '../contract';
 import type { Database } from './database';
 import { apiTokens, loginTokens, users, type ApiTokenRow, type LoginTokenRow, type UserRow } from './schema';
 
@@ -13,6 +14,8 @@ export interface CreateApiTokenInput {
   name: string;
   tokenHash: string;
   expiresAt?: Date | null;
+  /** `full` (the default) or `agent`: a token that only asks the gate. */
+  purpose?: TokenPurpose;
 }
 
 export interface CreateLoginTokenInput {
@@ -32,10 +35,11 @@ export function tokenQueries(db: Database, changed: (userId: string) => void = (
       name,
       tokenHash,
       expiresAt = null,
+      purpose = 'full',
     }: CreateApiTokenInput): Promise<ApiTokenRow | undefined> {
       const [row] = await db
         .insert(apiTokens)
-        .values({ id: id ?? randomUUID(), userId, name, tokenHash, expiresAt })
+        .values({ id: id ?? randomUUID(), userId, name, tokenHash, expiresAt, purpose })
         .onConflictDoNothing()
         .returning();
       if (row) changed(row.userId);

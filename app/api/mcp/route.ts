@@ -1,7 +1,7 @@
 // /api/mcp: Gatehouse as an MCP server (Streamable HTTP) for MCP clients with an API token. POST
 // carries every message; there is no server-initiated stream (GET) and a session ends with its
 // client (DELETE), so both are 405 as the transport allows. Malformed JSON-RPC is a JSON-RPC error.
-import { handle, tokenOnly } from '@/lib/server/http/handler';
+import { agentRoute } from '@/lib/server/http/handler';
 import { jsonRpcError } from '@/lib/server/mcp-server/json-rpc';
 import { mcpPost } from '@/lib/server/mcp-server/route';
 
@@ -14,5 +14,5 @@ export const POST = mcpPost;
 const notAllowed = () =>
   jsonRpcError(405, -32000, 'Method not allowed: send every message with POST', null, { Allow: 'POST' });
 
-export const GET = tokenOnly(handle('runs:start', async () => notAllowed()));
-export const DELETE = tokenOnly(handle('runs:start', async () => notAllowed()));
+export const GET = agentRoute('runs:start', async () => notAllowed());
+export const DELETE = agentRoute('runs:start', async () => notAllowed());

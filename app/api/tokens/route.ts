@@ -1,5 +1,6 @@
 // GET /api/tokens: the caller's own live API tokens (never the secret or its hash).
-// POST /api/tokens: a new token for the caller; the secret is in this answer only (201).
+// POST /api/tokens: a new token for the caller; the secret is in this answer only (201). Its
+// `purpose` is `full` unless `agent` is asked for (a token for an agent's hook: it only asks the gate).
 import { createApiToken } from '@/lib/auth';
 import type { ApiTokenRow } from '@/lib/db';
 import { readJson } from '@/lib/server/http/body';
@@ -11,9 +12,12 @@ export const dynamic = 'force-dynamic';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const toPublicToken = (row: Pick<ApiTokenRow, 'id' | 'name' | 'createdAt' | 'expiresAt' | 'lastUsedAt'>) => ({
+const toPublicToken = (
+  row: Pick<ApiTokenRow, 'id' | 'name' | 'purpose' | 'createdAt' | 'expiresAt' | 'lastUsedAt'>,
+) => ({
   id: row.id,
   name: row.name,
+  purpose: row.purpose,
   createdAt: row.createdAt,
   expiresAt: row.expiresAt,
   lastUsedAt: row.lastUsedAt,
@@ -25,17 +29,18 @@ export const GET = handle('tokens:manage:own', async (_request, _params, rt, use
 });
 
 export const POST = handle('tokens:manage:own', async (request, _params, rt, me) => {
-  const { name, expiresInDays } = await readJson(request, CreateTokenSchema, rt.config.maxBodyBytes);
+  const { name, expiresInDays, purpose } = await readJson(request, CreateTokenSchema, rt.config.maxBodyBytes);
   const expiresAt = expiresInDays === undefined ? undefined : new Date(Date.now() + expiresInDays * DAY_MS);
   const created = await createApiToken({
     q: rt.q,
     userId: me.id,
     name,
     expiresAt,
+    purpose,
     audit: {
       by: me.username,
       kind: 'token_created',
-      details: (t) => ({ tokenId: t.id, name: t.name, userId: me.id, expiresAt: t.expiresAt }),
+      details: (t) => ({ tokenId: t.id, name: t.name, userId: me.id, expiresAt: t.expiresAt, purpose: t.purpose }),
     },
   });
   return Response.json(created, { status: 201, headers: { 'Cache-Control': 'no-store' } });

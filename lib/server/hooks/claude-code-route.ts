@@ -5,15 +5,16 @@
 // (routes/fast-routes.ts), which skips Next's router on every tool call Claude Code makes.
 import { z } from 'zod';
 import { readJson } from '../http/body';
-import { handle, searchParams, tokenOnly } from '../http/handler';
+import { agentRoute, searchParams } from '../http/handler';
 import type { RouteRequest } from '../http/route-request';
 import { ClaudeCodeHookQuerySchema, decideHook, hookOutput, parseHookInput } from './claude-code';
 
-export const claudeCodeHook = tokenOnly(
-  handle<Record<string, never>, RouteRequest>('runs:start', async (request, _params, rt, user) => {
+export const claudeCodeHook = agentRoute<Record<string, never>, RouteRequest>(
+  'runs:start',
+  async (request, _params, rt, user) => {
     const query = searchParams(request, ClaudeCodeHookQuerySchema);
     const input = parseHookInput(await readJson(request, z.unknown(), rt.config.maxBodyBytes));
     const verdict = await decideHook(rt.external, user.id, input, query, request.signal);
     return Response.json(hookOutput(input.hook_event_name, verdict));
-  }),
+  },
 );

@@ -4,15 +4,16 @@
 // hook output. Served by the Next route and by the custom server's fast path, as gemini-cli-route.ts.
 import { z } from 'zod';
 import { readJson } from '../http/body';
-import { handle, searchParams, tokenOnly } from '../http/handler';
+import { agentRoute, searchParams } from '../http/handler';
 import type { RouteRequest } from '../http/route-request';
 import { CodexHookQuerySchema, codexHookOutput, decideCodexHook, parseCodexHookInput } from './codex';
 
-export const codexHook = tokenOnly(
-  handle<Record<string, never>, RouteRequest>('runs:start', async (request, _params, rt, user) => {
+export const codexHook = agentRoute<Record<string, never>, RouteRequest>(
+  'runs:start',
+  async (request, _params, rt, user) => {
     const query = searchParams(request, CodexHookQuerySchema);
     const input = parseCodexHookInput(await readJson(request, z.unknown(), rt.config.maxBodyBytes));
     const verdict = await decideCodexHook(rt.external, user.id, input, query, request.signal);
     return Response.json(codexHookOutput(verdict));
-  }),
+  },
 );

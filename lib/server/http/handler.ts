@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import {
   assertCan,
+  assertNotAgentToken,
   assertSameOrigin,
   authenticate,
   requireUser,
@@ -26,14 +27,25 @@ export type Access = 'public' | 'signed-in' | Action;
  * send that header cross-site without a CORS preflight, which Gatehouse never grants, so no page
  * can ride on a session cookie to reach it.
  */
-export function tokenOnly<P extends Record<string, string>, R extends RouteRequest>(
-  handler: Handler<P, R>,
-): Handler<P, R> {
+function tokenOnly<P extends Record<string, string>, R extends RouteRequest>(handler: Handler<P, R>): Handler<P, R> {
   return async (request, context) => {
     if (!/^Bearer\s+\S/i.test(request.headers.get('authorization') ?? ''))
       return toResponse(new UnauthorizedError('unauthorized', 'Send an API token: Authorization: Bearer <token>'));
     return handler(request, context);
   };
+}
+
+/**
+ * A route an agent calls to ask the gate (the hook endpoints, /api/mcp): token-only, and the one
+ * kind of route that accepts an agent token (`purpose: 'agent'`). Every other route refuses agent
+ * tokens (403 `forbidden:agent_token`), so the token an agent's shell can read cannot decide its
+ * relays, read runs or change the policy (docs/decisions/0027-agent-tokens.md).
+ */
+export function agentRoute<P extends Record<string, string> = Record<string, never>, R extends RouteRequest = Request>(
+  access: Exclude<Access, 'public'>,
+  fn: RouteFn<P, R, AuthUser>,
+): Handler<P, R> {
+  return tokenOnly(guarded<P, R>(access, fn, true));
 }
 
 /** The caller as a route sees it: anyone (maybe signed in) for a public route, else the signed-in user. */
@@ -42,7 +54,8 @@ type Handler<P, R> = (request: R, context: Context<P>) => Promise<Response>;
 
 /**
  * Every route names its access. Checks run in this order: same-origin for unsafe methods (403),
- * then who is calling (401), then the role (403), then the route parses its input. A public
+ * then who is calling (401), then an agent token on a route that does not accept one (403), then
+ * the role (403), then the route parses its input. A public
  * route gets the user if there is one; every other route gets the signed-in user (typed so).
  * A route that also runs on the fast path (routes/) declares `R` as RouteRequest and reads only
  * that much of its request.
@@ -59,6 +72,15 @@ export function handle<P extends Record<string, string>, R extends RouteRequest>
   access: Access,
   fn: RouteFn<P, R, AuthUser> | RouteFn<P, R, AuthUser | undefined>,
 ): Handler<P, R> {
+  return guarded(access, fn, false);
+}
+
+/** handle's checks; `agentTokens` is true for agentRoute only, so no other route can opt in. */
+function guarded<P extends Record<string, string>, R extends RouteRequest>(
+  access: Access,
+  fn: RouteFn<P, R, AuthUser> | RouteFn<P, R, AuthUser | undefined>,
+  agentTokens: boolean,
+): Handler<P, R> {
   return async (request, context) => {
     try {
       assertSameOrigin(request);
@@ -67,6 +89,8 @@ export function handle<P extends Record<string, string>, R extends RouteRequest>
       assertNoNul(params ?? {}, 'path');
       const rt = await getRuntime();
       const user = await authenticate({ q: rt.q, headers: request.headers, secret: rt.sessionSecret });
+      // Default deny: an agent token is refused here, before the role, unless the route opted in.
+      if (!agentTokens) assertNotAgentToken(user);
       if (access === 'public') return await (fn as RouteFn<P, R, AuthUser | undefined>)(request, params, rt, user);
       return await fn(request, params, rt, access === 'signed-in' ? requireUser(user) : assertCan(user, access));
     } catch (error) {

@@ -4,14 +4,15 @@
 import { z } from 'zod';
 import { readJson } from '../http/body';
 import { toAppError } from '../http/errors';
-import { handle, tokenOnly } from '../http/handler';
+import { agentRoute } from '../http/handler';
 import type { RouteRequest } from '../http/route-request';
 import { handleMcpPost } from './endpoint';
 import { jsonRpcError } from './json-rpc';
 import { mcpDeps } from './runtime-deps';
 
-export const mcpPost = tokenOnly(
-  handle<Record<string, never>, RouteRequest>('runs:start', async (request, _params, rt, user) => {
+export const mcpPost = agentRoute<Record<string, never>, RouteRequest>(
+  'runs:start',
+  async (request, _params, rt, user) => {
     let body: unknown;
     try {
       body = await readJson(request, z.unknown(), rt.config.maxBodyBytes);
@@ -20,5 +21,5 @@ export const mcpPost = tokenOnly(
       return jsonRpcError(e.status, e.status === 400 ? -32700 : -32600, e.message);
     }
     return handleMcpPost(request, body, { ...user, tokenId: user.tokenId! }, mcpDeps(rt));
-  }),
+  },
 );

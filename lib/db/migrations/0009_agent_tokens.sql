@@ -1,0 +1,2 @@
+ALTER TABLE "api_tokens" ADD COLUMN "purpose" text DEFAULT 'full' NOT NULL;--> statement-breakpoint
+ALTER TABLE "api_tokens" ADD CONSTRAINT "api_tokens_purpose_check" CHECK ("api_tokens"."purpose" in ('full', 'agent'));
