@@ -239,6 +239,20 @@ export const ROWS: Row[] = [
     request: () => ({ path: '/api/hooks/claude-code', data: { hook_event_name: 'PreToolUse' } }),
   },
   {
+    route: 'POST /api/hooks/gemini-cli',
+    what: 'a body without session_id',
+    access: 'runs:start',
+    expect: { anonymous: 401, user: 401, approver: 401, admin: 400 },
+    request: () => ({ path: '/api/hooks/gemini-cli', data: { hook_event_name: 'BeforeTool' } }),
+  },
+  {
+    route: 'POST /api/hooks/codex',
+    what: 'a body without session_id',
+    access: 'runs:start',
+    expect: { anonymous: 401, user: 401, approver: 401, admin: 400 },
+    request: () => ({ path: '/api/hooks/codex', data: { hook_event_name: 'PreToolUse' } }),
+  },
+  {
     route: 'POST /api/hooks/decide',
     what: 'a body without tool',
     access: 'runs:start',
