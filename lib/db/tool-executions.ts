@@ -64,6 +64,15 @@ export function toolExecutionQueries(db: Database) {
       return row;
     },
 
+    /** The call ids of a run's claimed executions (finished or not). */
+    async listClaimedCallIds({ runId }: { runId: string }): Promise<string[]> {
+      const rows = await db
+        .select({ toolCallId: toolExecutions.toolCallId })
+        .from(toolExecutions)
+        .where(eq(toolExecutions.runId, runId));
+      return rows.map((row) => row.toolCallId);
+    },
+
     /** A run's executions in claim order; after a restart, `claimed` ones may or may not have run. */
     async listToolExecutions({ runId }: { runId: string }): Promise<ToolExecutionRow[]> {
       return db

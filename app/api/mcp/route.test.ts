@@ -104,9 +104,9 @@ describe('/api/mcp', () => {
     expect(tools.find((t) => t.name === 'read_file')?.annotations).toMatchObject({ readOnlyHint: true });
     const result = await client.callTool({ name: 'list_files', arguments: { path: '.' } });
     expect(result.isError).toBeFalsy();
-    // The result is stored right after the answer, in the next turn of the event loop (a client
-    // over a socket cannot ask sooner); in-process the answer arrives within the same turn.
-    await new Promise((resolve) => setImmediate(resolve));
+    // The call's claim and result are stored right after the answer (a client over a socket
+    // cannot read the run sooner); in-process the answer arrives before they are.
+    await server.rt().external.flushRecords();
     const { q } = server.rt();
     const run = (await q.runs.listRuns({ source: 'mcp' })).items.find((r) => r.agent === 'lister');
     expect(run).toBeDefined();

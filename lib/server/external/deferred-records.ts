@@ -1,7 +1,8 @@
 // Outside decisions made at once (allowed, denied, or handed back to the caller's own prompt) are
 // answered before their record is stored: the statement that stores the tool_call and its audit
 // row is about half of an allowed hook call's time (bench:hooks). So is the result of a call
-// Gatehouse ran for an MCP client (its tool_result event and its finished claim). Each record is first written to
+// Gatehouse ran for an MCP client (its tool_result event and its finished claim), and the decision
+// of an MCP client's allowed call with its claim (won in memory: claim-ledger.ts). Each record is first written to
 // the journal (record-journal.ts), synchronously, and stored once the current turn of the event
 // loop, the one that writes the answer, is over (setImmediate). Every statement issued after it, a
 // read of the same run by a client that got its answer included, queues behind it in PGlite, so
@@ -18,10 +19,21 @@ export interface OutsideRecord {
   audit: (Omit<RecordAuditInput, 'at' | 'id'> & { id: string; at: string })[];
   /** The claimed execution this record finishes (tool-executions.ts), with its result. */
   finish?: { toolCallId: string; result: unknown };
+  /** The call this record claims (won in memory first: claim-ledger.ts), stored with its tool_call. */
+  claim?: string;
 }
+
+/** A journaled record held back (`hold`): `release` lets it be stored; `stored` settles once it is. */
+export interface HeldRecord {
+  release(): void;
+  stored: Promise<void>;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class DeferredRecords {
   private readonly storing = new Set<Promise<void>>();
+  private readonly holds = new Set<() => void>();
 
   constructor(
     /** Absent: nothing outlives the process anyway (an in-memory database). */
@@ -31,17 +43,48 @@ export class DeferredRecords {
   ) {}
 
   /**
-   * Journals the record and stores it after this turn of the event loop. False when it could not
-   * be journaled: the caller stores it before answering.
+   * Journals the record and stores it after this turn of the event loop (or, given `after`, once
+   * that has settled: a claimed call's result after its claim). False when it could not be
+   * journaled: the caller stores it before answering.
    */
-  defer(record: OutsideRecord): boolean {
+  defer(record: OutsideRecord, after?: Promise<unknown>): boolean {
+    if (!this.journalNow(record)) return false;
+    this.schedule(record, after ? after.then(nextTurn, nextTurn) : nextTurn());
+    return true;
+  }
+
+  /**
+   * Journals the record and holds it until `release` (then stores it after that turn) or `maxMs`:
+   * an allowed call's claim is stored with its result, after the answer, rather than while the tool
+   * runs. `stored` settles once it is stored (or reported). Undefined when it could not be journaled.
+   */
+  hold(record: OutsideRecord, maxMs: number): HeldRecord | undefined {
+    if (!this.journalNow(record)) return undefined;
+    let resolve!: () => void;
+    const released = new Promise<void>((r) => (resolve = r));
+    const timer = setTimeout(() => release(), maxMs);
+    timer.unref?.();
+    const release = () => {
+      clearTimeout(timer);
+      this.holds.delete(release);
+      resolve();
+    };
+    this.holds.add(release);
+    return { release, stored: this.schedule(record, released.then(nextTurn)) };
+  }
+
+  private journalNow(record: OutsideRecord): boolean {
     try {
       this.journal?.write(record);
+      return true;
     } catch (error) {
       this.report(new Error(`could not journal an outside decision: ${(error as Error).message}`));
       return false;
     }
-    const storing: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+  }
+
+  private schedule(record: OutsideRecord, when: Promise<void>): Promise<void> {
+    const storing: Promise<void> = when
       .then(() => this.store(record))
       .then(
         () => this.journal?.stored(),
@@ -53,11 +96,17 @@ export class DeferredRecords {
       )
       .finally(() => this.storing.delete(storing));
     this.storing.add(storing);
-    return true;
+    return storing;
+  }
+
+  /** True while a record is waiting to be stored. */
+  busy(): boolean {
+    return this.storing.size > 0;
   }
 
   /** Resolves once every record deferred so far (and any deferred meanwhile) is stored or reported. */
   async drain(): Promise<void> {
+    for (const release of [...this.holds]) release();
     while (this.storing.size > 0) await Promise.all([...this.storing]);
   }
 

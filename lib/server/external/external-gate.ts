@@ -21,7 +21,8 @@ import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay
 import { auditRowsFor, type AskedCall } from '../runs/run-audit';
 import type { RunLog } from '../runs/run-log';
 import { DecisionInputs } from './decision-inputs';
-import { DeferredRecords, type OutsideRecord } from './deferred-records';
+import { ClaimLedger } from './claim-ledger';
+import { DeferredRecords, type HeldRecord, type OutsideRecord } from './deferred-records';
 import type { RecordJournal } from './record-journal';
 import { grantAlwaysForOutside, type WaitingOutsideCall } from './outside-grants';
 import type { ExternalCall, ExternalDecideOptions, ExternalDecision, ExternalSessionRef } from './types';
@@ -52,6 +53,10 @@ export interface ExternalGateDeps {
   deferRecords?: { journal?: RecordJournal<OutsideRecord>; report: (error: Error) => void };
 }
 
+/** The longest a claimed call's record waits for its result before it is stored anyway (a slow tool). */
+const CLAIM_HOLD_MS = 1_000;
+const callKey = (runId: string, toolCallId: string) => `${runId}\u0000${toolCallId}`;
+
 const BUILTIN = new Map(builtinTools.map((tool) => [tool.name, tool]));
 /** What the gate needs of a tool: a built-in's own definition, or the caller's word on an outside tool's risk. */
 type GatedTool = Pick<ToolDefinition, 'name' | 'risk' | 'paramKinds' | 'derivePermission' | 'preview'>;
@@ -61,15 +66,36 @@ export class ExternalGate {
   /** Calls waiting for a human in this process, by relay id: Always Allow settles those it now covers. */
   private readonly waiting = new Map<string, WaitingOutsideCall>();
   private readonly deferred: DeferredRecords | undefined;
+  /** Where records are deferred: the execution claims, decided in memory (claim-ledger.ts). */
+  private readonly claims: ClaimLedger | undefined;
+  /** Claimed calls' records held until their results (`finishCall`), by run and call id. */
+  private readonly heldClaims = new Map<string, HeldRecord>();
 
   constructor(private readonly deps: ExternalGateDeps) {
     this.inputs = new DecisionInputs(deps.q, deps.grants, deps.decisionChanges);
-    if (deps.deferRecords)
-      this.deferred = new DeferredRecords(
+    if (deps.deferRecords) {
+      const deferred = new DeferredRecords(
         deps.deferRecords.journal,
         (record) => this.store(record),
         deps.deferRecords.report,
       );
+      this.deferred = deferred;
+      this.claims = new ClaimLedger({
+        load: (runId) => deps.q.toolExecutions.listClaimedCallIds({ runId }),
+        store: (runId, toolCallId) => deps.q.toolExecutions.claimToolExecution({ runId, toolCallId }),
+        storing: () => deferred.busy(),
+      });
+    }
+  }
+
+  /**
+   * Claims the execution of a call decided earlier (a person's approval), stored before it returns:
+   * true only for the first claimer of (run, call id).
+   */
+  claim(runId: string, toolCallId: string): Promise<boolean> {
+    return this.claims
+      ? this.claims.claimStored(runId, toolCallId)
+      : this.deps.q.toolExecutions.claimToolExecution({ runId, toolCallId });
   }
 
   /**
@@ -142,7 +168,7 @@ export class ExternalGate {
       if (decision.action === 'deny') events.push(denied(origin, toolCallId, call.tool, decision.explanation));
       const claim = decision.action === 'allow' && options.claim === true;
       const claimed = claim
-        ? await this.append(run, events, audited, undefined, undefined, toolCallId)
+        ? await this.recordClaiming(run, events, audited, toolCallId)
         : (await this.record(run, events, audited), false);
       if (decision.action === 'allow') {
         return {
@@ -173,6 +199,11 @@ export class ExternalGate {
     await this.deps.broker.register(request, { outside: true });
     await this.append(run, [callEvent, { ...request, type: 'relay' }], audited, { to: 'waiting' });
     return this.answerRelay(run, request, options, call, audited);
+  }
+
+  /** Stores every deferred record now (held claims too) and resolves once all are stored or reported. */
+  async flushRecords(): Promise<void> {
+    await this.deferred?.drain();
   }
 
   /**
@@ -216,7 +247,12 @@ export class ExternalGate {
    */
   async finishCall(runId: string, toolCallId: string, event: RunEvent, result: unknown): Promise<void> {
     const finish = { toolCallId, result };
-    if (this.deferred?.defer({ runId, events: [event], audit: [], finish })) return;
+    const key = callKey(runId, toolCallId);
+    const held = this.heldClaims.get(key);
+    this.heldClaims.delete(key);
+    held?.release();
+    if (this.deferred?.defer({ runId, events: [event], audit: [], finish }, held?.stored)) return;
+    await held?.stored;
     await this.deps.log.append(runId, [event], { finishExecution: finish });
   }
 
@@ -373,23 +409,52 @@ export class ExternalGate {
    * else stored before returning.
    */
   private async record(run: RunRow, events: RunEvent[], policy: { version: number; rules: number }): Promise<void> {
-    const audit = auditOf(run, events, policy);
-    if (this.deferred) {
-      const now = new Date();
-      const rows = audit.map((row) => ({ ...row, id: row.id ?? randomUUID(), at: (row.at ?? now).toISOString() }));
-      if (this.deferred.defer({ runId: run.id, events, audit: rows })) return;
+    if (this.deferred?.defer({ runId: run.id, events, audit: stamped(auditOf(run, events, policy)) })) return;
+    await this.deps.log.append(run.id, events, { audit: auditOf(run, events, policy) });
+  }
+
+  /**
+   * Records an allowed call with its execution claim; true when this call won the claim. Where
+   * records are deferred the claim is won in memory and stored with the record after the answer
+   * (journaled now), so the tool starts at once; else the one statement decides it.
+   */
+  private async recordClaiming(
+    run: RunRow,
+    events: RunEvent[],
+    policy: { version: number; rules: number },
+    toolCallId: string,
+  ): Promise<boolean> {
+    if (this.deferred && this.claims) {
+      const claimed = await this.claims.claim(run.id, toolCallId);
+      const record = { runId: run.id, events, audit: stamped(auditOf(run, events, policy)) };
+      if (!claimed && this.deferred.defer(record)) return false;
+      // Held until the result, so the claim and the result are stored after the answer, in order
+      // (while the tool runs the statement would hold up the tool's answer on this thread).
+      const held = claimed ? this.deferred.hold({ ...record, claim: toolCallId }, CLAIM_HOLD_MS) : undefined;
+      if (held) {
+        this.heldClaims.set(callKey(run.id, toolCallId), held);
+        return true;
+      }
+      // Not journaled: stored now, where the database has the last word on the claim.
+      if (!claimed) return (await this.deps.log.append(run.id, events, { audit: auditOf(run, events, policy) }), false);
     }
-    await this.deps.log.append(run.id, events, { audit });
+    return this.append(run, events, policy, undefined, undefined, toolCallId);
   }
 
   /** Stores a deferred record; a run removed meanwhile keeps its audit rows at least. */
   private async store(record: OutsideRecord): Promise<void> {
     const audit = record.audit.map((row) => ({ ...row, at: new Date(row.at) }));
     try {
-      await this.deps.log.append(record.runId, record.events, {
+      const claimed = await this.deps.log.appendClaiming(record.runId, record.events, {
         audit,
         ...(record.finish ? { finishExecution: record.finish } : {}),
+        ...(record.claim ? { claimExecution: { toolCallId: record.claim } } : {}),
       });
+      // The ledger gave this claim to this call, so nobody can hold it: say so if it happens.
+      if (record.claim && !claimed)
+        this.deps.deferRecords?.report(
+          new Error(`the claim of ${record.claim} in run ${record.runId} was already stored (claimed twice?)`),
+        );
     } catch (error) {
       if (!(error instanceof RunNotFoundError)) throw error;
       for (const row of audit) await this.deps.q.audit.recordAudit(row);
@@ -411,6 +476,12 @@ export class ExternalGate {
       ...(claimCall ? { claimExecution: { toolCallId: claimCall } } : {}),
     });
   }
+}
+
+/** Audit rows with their ids and time fixed now (a deferred record keeps the decision's time). */
+function stamped(audit: RecordAuditInput[]): OutsideRecord['audit'] {
+  const now = new Date();
+  return audit.map((row) => ({ ...row, id: row.id ?? randomUUID(), at: (row.at ?? now).toISOString() }));
 }
 
 /** The audit rows of a run's events, with the outside session's details. */

@@ -50,7 +50,8 @@ function create(rt: Runtime): McpEndpointDeps {
     progressIntervalMs: PROGRESS_INTERVAL_MS,
     version: process.env.npm_package_version ?? '0.1.0',
     tools,
-    claim: (runId, toolCallId) => q.toolExecutions.claimToolExecution({ runId, toolCallId }),
+    // Through the gate: where it decides allowed calls' claims in memory, it must know this one too.
+    claim: (runId, toolCallId) => rt.external.claim(runId, toolCallId),
     // The claim finished and the tool_result event in one statement (as the gate's recordResult
     // records it, plus the claim); on PGlite after the answer, journaled before it.
     finish: (runId, toolCallId, result) =>

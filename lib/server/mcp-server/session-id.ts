@@ -35,9 +35,25 @@ export function encodeSessionId(key: Buffer, state: McpSessionState): string {
   return `${payload}.${sign(key, payload)}`;
 }
 
+/** Session ids verified lately, per key: a client sends the same one with every message. */
+const verified = new WeakMap<Buffer, Map<string, McpSessionState>>();
+const MAX_VERIFIED = 1_000;
+
 /** The state, or undefined for anything not signed by this key (never throws). */
 export function decodeSessionId(key: Buffer, header: string | null | undefined): McpSessionState | undefined {
   if (!header || header.length > 2048) return undefined;
+  let known = verified.get(key);
+  const hit = known?.get(header);
+  if (hit) return { ...hit };
+  const state = verify(key, header);
+  if (!state) return undefined;
+  if (!known) verified.set(key, (known = new Map()));
+  if (known.size >= MAX_VERIFIED) known.delete(known.keys().next().value!);
+  known.set(header, state);
+  return { ...state };
+}
+
+function verify(key: Buffer, header: string): McpSessionState | undefined {
   const [payload, signature, extra] = header.split('.');
   if (!payload || !signature || extra !== undefined) return undefined;
   const expected = Buffer.from(sign(key, payload));

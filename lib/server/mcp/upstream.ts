@@ -3,7 +3,8 @@
 // disconnect, and calls tools with a per-call timeout. A call while the server is unavailable
 // fails at once with a clear error; a call is never retried (it may have run).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { ServerConfig } from '../../agent/tools/mcp/config';
@@ -13,6 +14,7 @@ import type { McpCallResult } from '../../agent/tools/mcp/result';
 import { riskFromAnnotations } from '../../agent/tools/mcp/risk';
 import type { McpCatalogTool } from '../../agent/tools/mcp/tool';
 import type { PinStore } from './pins';
+import { callToolOverHttp, type HttpCallSession } from './http-call';
 import { createTransport } from './transport';
 
 export type UpstreamState = 'idle' | 'connecting' | 'ready' | 'unavailable' | 'closed';
@@ -20,6 +22,8 @@ export type UpstreamState = 'idle' | 'connecting' | 'ready' | 'unavailable' | 'c
 export interface UpstreamTool {
   info: McpCatalogTool;
   validate: JsonSchemaValidator<unknown>;
+  /** The listed tool's output schema, compiled: its structured content must match (as the SDK's client checks). */
+  validateOutput?: JsonSchemaValidator<unknown>;
   /** Why calls are refused (a changed definition awaiting review); the info is then the pinned one. */
   blocked?: string;
 }
@@ -60,6 +64,8 @@ export class Upstream {
   /** Tools left out, and why (a schema the validator rejects). */
   rejected: { tool: string; reason: string }[] = [];
   private client?: Client;
+  /** An HTTP server's session, for calls made without the SDK's request machinery (http-call.ts). */
+  private http?: HttpCallSession;
   private connecting?: Promise<void>;
   private retry?: ReturnType<typeof setTimeout>;
   private attempts = 0;
@@ -105,6 +111,10 @@ export class Upstream {
       const transport = createTransport(this.name, this.options.config, this.log);
       await client.connect(transport, { timeout: this.options.connectTimeoutMs ?? 10_000 });
       this.client = client;
+      this.http =
+        transport instanceof StreamableHTTPClientTransport
+          ? httpSession(client, transport, this.options.config)
+          : undefined;
       await this.refresh(client);
       this.state = 'ready';
       this.lastError = undefined;
@@ -155,6 +165,7 @@ export class Upstream {
         tools.set(tool.name, {
           info: this.describe(shown),
           validate: compileSchema(shown.inputSchema),
+          ...(tool.outputSchema ? { validateOutput: compileSchema(tool.outputSchema) } : {}),
           ...(status.status === 'changed'
             ? {
                 blocked: `the definition of ${mcpToolName(this.name, tool.name)} changed on its server and awaits an administrator's review (Servers page)`,
@@ -203,14 +214,10 @@ export class Upstream {
     const timeout = this.options.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000;
     try {
       const meta = this.options.callMeta?.(tool, args, this.options.config);
-      const result = await client.callTool(
-        { name: tool, arguments: args, ...(meta ? { _meta: meta } : {}) },
-        undefined,
-        {
-          signal,
-          timeout,
-        },
-      );
+      const params = { name: tool, arguments: args, ...(meta ? { _meta: meta } : {}) };
+      const result = this.http
+        ? checkOutput(tool, entry, await callToolOverHttp(this.http, params, { signal, timeoutMs: timeout }))
+        : await client.callTool(params, undefined, { signal, timeout });
       return {
         content: (result.content ?? []) as McpCallResult['content'],
         ...(result.structuredContent ? { structuredContent: result.structuredContent as Record<string, unknown> } : {}),
@@ -234,6 +241,49 @@ export class Upstream {
     clearTimeout(this.retry);
     const client = this.client;
     this.client = undefined;
+    this.http = undefined;
     await client?.close().catch(() => undefined);
   }
+}
+
+/** The SDK client's HTTP session as http-call.ts uses it (read at each call: the id may change). */
+function httpSession(client: Client, transport: StreamableHTTPClientTransport, config: ServerConfig): HttpCallSession {
+  return {
+    url: new URL((config as { url: string }).url),
+    headers: { ...(config as { headers?: Record<string, string> }).headers },
+    get sessionId() {
+      return transport.sessionId;
+    },
+    get protocolVersion() {
+      return transport.protocolVersion;
+    },
+    onOther: (message) => transport.onmessage?.(message),
+    cancel: (requestId, reason) =>
+      void client
+        .notification({ method: 'notifications/cancelled', params: { requestId, reason } })
+        .catch(() => undefined),
+  };
+}
+
+/** As the SDK's client: a tool with an output schema must return matching structured content. */
+function checkOutput<T extends { structuredContent?: unknown; isError?: boolean }>(
+  tool: string,
+  entry: UpstreamTool,
+  result: T,
+): T {
+  if (!entry.validateOutput) return result;
+  if (!result.structuredContent && !result.isError)
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      `Tool ${tool} has an output schema but did not return structured content`,
+    );
+  if (result.structuredContent) {
+    const checked = entry.validateOutput(result.structuredContent);
+    if (!checked.valid)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Structured content does not match the tool's output schema: ${checked.errorMessage}`,
+      );
+  }
+  return result;
 }

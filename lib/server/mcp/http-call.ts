@@ -1,0 +1,194 @@
+// A tools/call to an upstream Streamable HTTP server in one POST, on the session the SDK's client
+// opened (its id and protocol version), without the SDK's per-request machinery (its request
+// bookkeeping, the Response-and-zod round trips of its transport), which cost about as much as the
+// second HTTP hop itself. Same protocol, same outcome: the answer may be JSON or an SSE stream (its
+// other messages, notifications or the server's own requests, go to the SDK's client as if its
+// transport had read them); redirects are followed only within the server's origin, as the SDK does;
+// a timeout or an abort cancels the request (notifications/cancelled) and fails the call; an error
+// answer is an McpError; an HTTP failure is an Error (the caller treats the server as gone).
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  JSONRPCMessageSchema,
+  McpError,
+  type CallToolResult,
+  type JSONRPCErrorResponse,
+  type JSONRPCMessage,
+  type JSONRPCResultResponse,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { IncomingMessage } from 'node:http';
+import { mediaType, post, type PostAnswer } from './http-post';
+
+export interface HttpCallSession {
+  url: URL;
+  /** The configured headers (the server's credentials). */
+  headers: Record<string, string>;
+  sessionId: string | undefined;
+  protocolVersion: string | undefined;
+  /** A message on the answer that is not the call's own (a notification, a request of the server). */
+  onOther(message: JSONRPCMessage): void;
+  /** Tells the server the call is abandoned (notifications/cancelled through the SDK's client). */
+  cancel(requestId: string, reason: string): void;
+}
+
+export interface HttpCallOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+}
+
+/** As the SDK's transport: a redirect is followed at most this many times, and only within the origin. */
+const MAX_REDIRECTS = 5;
+let counter = 0;
+
+export async function callToolOverHttp(
+  session: HttpCallSession,
+  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
+  { signal, timeoutMs }: HttpCallOptions,
+): Promise<CallToolResult> {
+  // Its own id space: never one of the SDK client's numeric ids on the same session.
+  const id = `gatehouse-${++counter}`;
+  const abort = new AbortController();
+  let failure: Error | undefined;
+  const stop = (error: Error, reason: string) => {
+    if (failure) return;
+    failure = error;
+    abort.abort(error);
+    session.cancel(id, reason);
+  };
+  const onAbort = () =>
+    stop(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)), String(signal.reason));
+  if (signal.aborted) throw signal.reason;
+  signal.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(
+    () => stop(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }), 'timeout'),
+    timeoutMs,
+  );
+  try {
+    const headers = {
+      ...session.headers,
+      ...(session.sessionId ? { 'mcp-session-id': session.sessionId } : {}),
+      ...(session.protocolVersion ? { 'mcp-protocol-version': session.protocolVersion } : {}),
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params });
+    const response = await postWithinOrigin(session.url, headers, body, abort.signal);
+    if (response.status < 200 || response.status >= 300) {
+      response.stream?.destroy();
+      throw new Error(`Error POSTing to endpoint (HTTP ${response.status}): ${(response.text ?? '').slice(0, 500)}`);
+    }
+    const type = mediaType(response.headers);
+    const answer =
+      type === 'application/json' && response.text !== undefined
+        ? ownAnswer(id, messagesOf(JSON.parse(response.text)), session)
+        : type === 'text/event-stream' && response.stream
+          ? await answerFromStream(id, response.stream, session)
+          : undefined;
+    if (!answer) {
+      response.stream?.destroy();
+      throw new Error(
+        type === 'application/json' || type === 'text/event-stream'
+          ? 'The server answered without a response to the call'
+          : `Unexpected content type: ${response.headers['content-type'] ?? 'none'}`,
+      );
+    }
+    if (isJSONRPCErrorResponse(answer))
+      throw McpError.fromError(answer.error.code, answer.error.message, answer.error.data);
+    const result = CallToolResultSchema.safeParse(answer.result);
+    if (!result.success)
+      throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${result.error.message}`);
+    return result.data;
+  } catch (error) {
+    throw failure ?? error;
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** POSTs, following a 307 or 308 within the server's origin (a redirect elsewhere is the answer). */
+async function postWithinOrigin(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+): Promise<PostAnswer> {
+  for (let redirects = 0; ; redirects++) {
+    const answer = await post(url, headers, body, signal);
+    const location = answer.headers.location;
+    if ((answer.status !== 307 && answer.status !== 308) || !location || redirects === MAX_REDIRECTS) return answer;
+    const target = new URL(location, url);
+    if (target.origin !== url.origin || target.username !== url.username || target.password !== url.password)
+      return answer;
+    url = target;
+  }
+}
+
+function messagesOf(data: unknown): JSONRPCMessage[] {
+  return (Array.isArray(data) ? data : [data]).map((message) => JSONRPCMessageSchema.parse(message));
+}
+
+type Answer = JSONRPCResultResponse | JSONRPCErrorResponse;
+
+/** The call's own answer among the messages; the others go to the SDK's client. */
+function ownAnswer(id: string, messages: JSONRPCMessage[], session: HttpCallSession): Answer | undefined {
+  let answer: Answer | undefined;
+  for (const message of messages) {
+    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id === id) answer = message;
+    else session.onOther(message);
+  }
+  return answer;
+}
+
+/** Reads SSE events until the call's answer (`event: message` or none, `data:` lines joined). */
+async function answerFromStream(
+  id: string,
+  stream: IncomingMessage,
+  session: HttpCallSession,
+): Promise<Answer | undefined> {
+  stream.setEncoding('utf8');
+  let buffer = '';
+  try {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      buffer += chunk;
+      let end: number;
+      while ((end = eventEnd(buffer)) !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end).replace(/^(\r\n|\r|\n){2}/, '');
+        const data = eventData(block);
+        if (data === undefined) continue;
+        const answer = ownAnswer(id, messagesOf(JSON.parse(data)), session);
+        if (answer) return answer;
+      }
+    }
+    return undefined;
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** Where the first complete event ends (before its blank line), or -1. */
+function eventEnd(buffer: string): number {
+  const match = /(\r\n|\r|\n)(\r\n|\r|\n)/.exec(buffer);
+  return match ? match.index : -1;
+}
+
+/** The data of a `message` event (or one without a name); undefined for comments and other events. */
+function eventData(block: string): string | undefined {
+  let event = 'message';
+  const data: string[] = [];
+  for (const line of block.split(/\r\n|\r|\n/)) {
+    if (line === '' || line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'event') event = value;
+    else if (field === 'data') data.push(value);
+  }
+  // An event with no data is not dispatched (a server's priming event for resumption has none).
+  const joined = data.join('\n');
+  return event === 'message' && joined !== '' ? joined : undefined;
+}

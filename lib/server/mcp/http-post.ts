@@ -1,0 +1,66 @@
+// One POST with node's http(s) over kept-alive connections, for http-call.ts: no fetch, no Response,
+// no Web streams. The global fetch (which Next patches for its data cache and tracing) and the
+// Response and stream objects around it cost several times the round trip to a local server, in a
+// process where every promise pays for async context tracking. A JSON answer (or an error status)
+// is read whole as text; any other answer (an SSE stream) is handed over as node's stream.
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import https from 'node:https';
+
+const agents = {
+  'http:': new http.Agent({ keepAlive: true }),
+  'https:': new https.Agent({ keepAlive: true }),
+};
+
+export interface PostAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The body, for a JSON answer or an error status. */
+  text?: string;
+  /** The body as it arrives, otherwise (the caller reads or destroys it). */
+  stream?: IncomingMessage;
+}
+
+/** The media type without parameters, lower-cased ('' when absent). */
+export const mediaType = (headers: IncomingHttpHeaders) =>
+  (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+
+export function post(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+): Promise<PostAnswer> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return Promise.reject(new Error(`Unsupported URL scheme: ${url.protocol}`));
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<PostAnswer>((resolve, reject) => {
+    const onAbort = () => request.destroy(signal.reason instanceof Error ? signal.reason : new Error('Aborted'));
+    const release = () => signal.removeEventListener('abort', onAbort);
+    const request = (url.protocol === 'https:' ? https : http).request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        agent: agents[url.protocol as 'http:' | 'https:'],
+      },
+      (answer) => {
+        // Until the answer has been read whole (a stream: by the caller) an abort ends it.
+        answer.once('close', release);
+        const status = answer.statusCode ?? 502;
+        if (status >= 200 && status < 300 && mediaType(answer.headers) !== 'application/json')
+          return resolve({ status, headers: answer.headers, stream: answer });
+        answer.setEncoding('utf8');
+        let text = '';
+        answer.on('data', (chunk: string) => (text += chunk));
+        answer.on('end', () => resolve({ status, headers: answer.headers, text }));
+        answer.on('error', reject);
+      },
+    );
+    signal.addEventListener('abort', onAbort, { once: true });
+    request.on('error', (error) => {
+      release();
+      reject(error);
+    });
+    request.end(body);
+  });
+}
