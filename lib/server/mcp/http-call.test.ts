@@ -3,7 +3,12 @@
 // the other messages on the call's stream, error answers, timeouts and aborts (the server sees the
 // cancellation), output schemas, and the session, version and credentials each call carries.
 import { EventEmitter, once } from 'node:events';
-import { CallToolRequestSchema, ErrorCode, LATEST_PROTOCOL_VERSION, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  LATEST_PROTOCOL_VERSION,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -102,7 +107,10 @@ describe.each([
   beforeAll(async () => {
     server = await startSdkServer({ enableJsonResponse, setup: tools });
     raw = await startSdkServer({ enableJsonResponse, setup: unchecked });
-    cleanups.push(() => server.close(), () => raw.close());
+    cleanups.push(
+      () => server.close(),
+      () => raw.close(),
+    );
     ({ upstream } = await connect(server.url, {
       headers: { Authorization: 'Bearer s3cret', 'X-Team': 'blue' },
       timeoutMs: 200,
@@ -188,7 +196,7 @@ describe.each([
     expect(rawUpstream.state).toBe('ready');
   });
 
-  it("structured content that does not match the output schema is refused", async () => {
+  it('structured content that does not match the output schema is refused', async () => {
     const result = await call(rawUpstream, 'typed', { mode: 'bad' });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/Structured content does not match the tool's output schema/);

@@ -126,8 +126,15 @@ async function postWithinOrigin(
   }
 }
 
+/** The JSON-RPC messages of a body (one or a batch); anything else is an Error that shows it, short. */
 function messagesOf(data: unknown): JSONRPCMessage[] {
-  return (Array.isArray(data) ? data : [data]).map((message) => JSONRPCMessageSchema.parse(message));
+  return (Array.isArray(data) ? data : [data]).map((message) => {
+    const parsed = JSONRPCMessageSchema.safeParse(message);
+    // Not the schema's error: for a union it runs to kilobytes, and it becomes the tool's result.
+    if (!parsed.success)
+      throw new Error(`The server answered with something not JSON-RPC: ${JSON.stringify(message).slice(0, 200)}`);
+    return parsed.data;
+  });
 }
 
 type Answer = JSONRPCResultResponse | JSONRPCErrorResponse;

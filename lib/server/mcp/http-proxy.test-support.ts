@@ -25,7 +25,8 @@ export async function startProxy(target: string): Promise<TestProxy> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
-    const message = req.method === 'POST' ? (JSON.parse(body.toString('utf8')) as { id?: unknown; method?: string }) : {};
+    const message =
+      req.method === 'POST' ? (JSON.parse(body.toString('utf8')) as { id?: unknown; method?: string }) : {};
     const scripted = message.method === 'tools/call' ? proxy.answerCalls : undefined;
     if (scripted) {
       const text = typeof scripted.body === 'function' ? scripted.body(message.id) : (scripted.body ?? '');
