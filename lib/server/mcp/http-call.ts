@@ -149,53 +149,65 @@ function ownAnswer(id: string, messages: JSONRPCMessage[], session: HttpCallSess
   return answer;
 }
 
-/** Reads SSE events until the call's answer (`event: message` or none, `data:` lines joined). */
+/** A line's end: CRLF, LF or CR; a CR that ends the text so far waits for what follows (an LF?). */
+const LINE_END = /\r\n|\r(?!$)|\n/g;
+
+/**
+ * Reads SSE events until the call's answer, line by line as the spec reads them: a blank line
+ * ends an event, whose `data:` lines are joined; only `message` events (or unnamed ones) count.
+ */
 async function answerFromStream(
   id: string,
   stream: IncomingMessage,
   session: HttpCallSession,
 ): Promise<Answer | undefined> {
   stream.setEncoding('utf8');
-  let buffer = '';
-  try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      buffer += chunk;
-      let end: number;
-      while ((end = eventEnd(buffer)) !== -1) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end).replace(/^(\r\n|\r|\n){2}/, '');
-        const data = eventData(block);
-        if (data === undefined) continue;
-        const answer = ownAnswer(id, messagesOf(JSON.parse(data)), session);
+  let rest = '';
+  let event = 'message';
+  let data: string[] = [];
+  const feed = (text: string): Answer | undefined => {
+    rest += text;
+    let start = 0;
+    try {
+      for (const end of rest.matchAll(LINE_END)) {
+        const line = rest.slice(start, end.index);
+        start = end.index + end[0].length;
+        if (line !== '') {
+          const field = fieldOf(line);
+          if (field?.name === 'event') event = field.value;
+          else if (field?.name === 'data') data.push(field.value);
+          continue;
+        }
+        const joined = data.join('\n');
+        const named = event;
+        [event, data] = ['message', []];
+        // An event without data is not dispatched (a server's priming event for resumption has none).
+        if (named !== 'message' || joined === '') continue;
+        const answer = ownAnswer(id, messagesOf(JSON.parse(joined)), session);
         if (answer) return answer;
       }
+      return undefined;
+    } finally {
+      rest = rest.slice(start);
     }
-    return undefined;
+  };
+  try {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      const answer = feed(chunk);
+      if (answer) return answer;
+    }
+    // A CR the stream ended with was a line's end after all.
+    return rest.endsWith('\r') ? feed('\n') : undefined;
   } finally {
     stream.destroy();
   }
 }
 
-/** Where the first complete event ends (before its blank line), or -1. */
-function eventEnd(buffer: string): number {
-  const match = /(\r\n|\r|\n)(\r\n|\r|\n)/.exec(buffer);
-  return match ? match.index : -1;
-}
-
-/** The data of a `message` event (or one without a name); undefined for comments and other events. */
-function eventData(block: string): string | undefined {
-  let event = 'message';
-  const data: string[] = [];
-  for (const line of block.split(/\r\n|\r|\n/)) {
-    if (line === '' || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
-  }
-  // An event with no data is not dispatched (a server's priming event for resumption has none).
-  const joined = data.join('\n');
-  return event === 'message' && joined !== '' ? joined : undefined;
+/** A line's field and value (one space after the colon dropped); undefined for a comment. */
+function fieldOf(line: string): { name: string; value: string } | undefined {
+  if (line.startsWith(':')) return undefined;
+  const colon = line.indexOf(':');
+  if (colon === -1) return { name: line, value: '' };
+  const value = line.slice(colon + 1);
+  return { name: line.slice(0, colon), value: value.startsWith(' ') ? value.slice(1) : value };
 }
