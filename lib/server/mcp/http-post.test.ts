@@ -1,0 +1,111 @@
+// post(): one POST with node's http over kept-alive connections. A JSON answer or an error status
+// is read whole, anything else is handed over as a stream, and an abort ends the request at any
+// point (before the answer, while a JSON body or a stream is being read).
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { afterEach, expect, it } from 'vitest';
+import { post } from './http-post';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function serve(answer: (req: IncomingMessage, res: ServerResponse, body: string) => void) {
+  const server = http.createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += String(chunk);
+    answer(req, res, body);
+  });
+  let connections = 0;
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+  return { url, connections: () => connections };
+}
+
+const live = () => new AbortController().signal;
+
+it('sends the body with its length and the headers, and reads a JSON answer whole', async () => {
+  const server = await serve((req, res, body) =>
+    res
+      .writeHead(200, { 'content-type': 'Application/JSON; charset=utf-8' })
+      .end(JSON.stringify({ body, length: req.headers['content-length'], team: req.headers['x-team'] })),
+  );
+  const answer = await post(server.url, { 'x-team': 'blue' }, '{"é":1}', live());
+  expect(answer.status).toBe(200);
+  expect(answer.stream).toBeUndefined();
+  expect(JSON.parse(answer.text!)).toEqual({ body: '{"é":1}', length: '8', team: 'blue' });
+});
+
+it('an error status is read whole, whatever its type', async () => {
+  const server = await serve((_req, res) => res.writeHead(503, { 'content-type': 'text/event-stream' }).end('busy'));
+  expect(await post(server.url, {}, '{}', live())).toMatchObject({ status: 503, text: 'busy' });
+});
+
+it('any other success is handed over as a stream, as it arrives', async () => {
+  const server = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).write('a'));
+  const answer = await post(server.url, {}, '{}', live());
+  expect(answer.text).toBeUndefined();
+  const [chunk] = (await once(answer.stream!, 'data')) as [Buffer];
+  expect(chunk.toString()).toBe('a');
+  answer.stream!.destroy();
+});
+
+it('consecutive posts reuse one kept-alive connection', async () => {
+  const server = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  for (let i = 0; i < 3; i++) await post(server.url, {}, '{}', live());
+  expect(server.connections()).toBe(1);
+});
+
+it('an unsupported scheme is refused without a request', async () => {
+  await expect(post(new URL('file:///etc/passwd'), {}, '{}', live())).rejects.toThrow('Unsupported URL scheme: file:');
+});
+
+it('an abort before the answer rejects with its reason and closes the request', async () => {
+  const controller = new AbortController();
+  let closed!: Promise<unknown>;
+  const server = await serve((_req, res) => {
+    closed = once(res, 'close');
+    controller.abort(new Error('stop'));
+  });
+  await expect(post(server.url, {}, '{}', controller.signal)).rejects.toThrow('stop');
+  await closed;
+});
+
+it('an abort while a JSON body is being read rejects', async () => {
+  const controller = new AbortController();
+  const server = await serve((_req, res) => {
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .write('{"partial":', () => controller.abort(new Error('stop')));
+  });
+  await expect(post(server.url, {}, '{}', controller.signal)).rejects.toThrow();
+});
+
+it('an abort while a stream is being read ends the stream', async () => {
+  const controller = new AbortController();
+  const server = await serve((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/event-stream' }).write(': hi\n\n'),
+  );
+  const { stream } = await post(server.url, {}, '{}', controller.signal);
+  // Not events.once: it rejects on the 'error' the stream emits before it closes.
+  const closed = new Promise((resolve) => stream!.once('close', resolve));
+  const errors: Error[] = [];
+  stream!.on('error', (error) => errors.push(error));
+  controller.abort(new Error('stop'));
+  await closed;
+  expect(stream!.destroyed).toBe(true);
+  expect(errors.map((e) => e.message)).toEqual(['aborted']);
+});
+
+it('an aborted signal sends nothing', async () => {
+  const server = await serve((_req, res) => res.end());
+  await expect(post(server.url, {}, '{}', AbortSignal.abort(new Error('late')))).rejects.toThrow('late');
+  expect(server.connections()).toBe(0);
+});
