@@ -6,10 +6,11 @@ import http, { type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { callToolOverHttp, type HttpCallSession } from './http-call';
 
 interface Seen {
+  method: string;
   path: string;
   headers: IncomingHttpHeaders;
   body: { id: string; method: string };
@@ -21,13 +22,14 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-/** A node server answering each POST with `script`; it records what it received. */
+/** A node server answering each request with `script`; it records what it received. */
 async function scripted(script: Script) {
   const seen: Seen[] = [];
   const server = http.createServer(async (req, res) => {
     let text = '';
     for await (const chunk of req) text += String(chunk);
-    const request = { path: req.url ?? '', headers: req.headers, body: JSON.parse(text) as Seen['body'] };
+    const body = (text === '' ? {} : JSON.parse(text)) as Seen['body'];
+    const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
     seen.push(request);
     await script(request, res);
   });
@@ -183,4 +185,53 @@ it('an already aborted signal sends nothing', async () => {
   await expect(call(s, { signal: AbortSignal.abort(new Error('too late')) })).rejects.toThrow('too late');
   expect(server.seen).toHaveLength(0);
   expect(cancels).toHaveLength(0);
+});
+
+describe('a stream the server ends before the answer, after an event id', () => {
+  /** The POST's stream ends after two events with ids; a GET is answered by `onGet` (with the call's id). */
+  const polled = (onGet: (callId: string, res: ServerResponse) => void) => {
+    let callId = '';
+    return scripted(async (seen, res) => {
+      if (seen.method === 'GET') return onGet(callId, res);
+      callId = seen.body.id;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`id: e1\nretry: 0\ndata:\n\nid: e2\ndata: ${JSON.stringify(notification)}\n\n`);
+    });
+  };
+
+  it('is resumed with GET and Last-Event-ID on the session, and gives the answer', async () => {
+    const server = await polled((callId, res) =>
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: e3\ndata: ${answer(callId)}\n\n`),
+    );
+    const { session: s, others } = session(`${server.origin}/mcp`);
+    expect(await call(s)).toEqual({ content: [{ type: 'text', text: 'ok' }] });
+    expect(others).toEqual([notification]);
+    const resumed = server.seen[1]!;
+    expect(resumed).toMatchObject({ method: 'GET', path: '/mcp' });
+    expect(resumed.headers).toMatchObject({
+      'last-event-id': 'e2',
+      accept: 'text/event-stream',
+      authorization: 'Bearer t0ken',
+      'mcp-session-id': 'session-1',
+      'mcp-protocol-version': '2025-06-18',
+    });
+    expect(resumed.headers['content-type']).toBeUndefined();
+  });
+
+  it('a resumption the server refuses is an Error naming the status', async () => {
+    const server = await polled((_id, res) => void res.writeHead(405).end());
+    const { session: s } = session(`${server.origin}/mcp`);
+    await expect(call(s)).rejects.toThrow("Resuming the call's stream failed (HTTP 405)");
+  });
+
+  it("the wait for the server's retry time ends with the call's timeout", async () => {
+    const server = await scripted(
+      (_seen, res) =>
+        void res.writeHead(200, { 'content-type': 'text/event-stream' }).end('id: e1\nretry: 600000\ndata:\n\n'),
+    );
+    const { session: s, cancels } = session(`${server.origin}/mcp`);
+    await expect(call(s, { timeoutMs: 100 })).rejects.toThrow('Request timed out');
+    expect(server.seen.map((r) => r.method)).toEqual(['POST']);
+    expect(cancels).toHaveLength(1);
+  });
 });

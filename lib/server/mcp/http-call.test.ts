@@ -231,3 +231,28 @@ describe('an SSE answer with other messages before the result', () => {
     expect(upstream.state).toBe('ready');
   });
 });
+
+describe('an SSE stream the server closes before the result (resumable, SEP-1699 polling)', () => {
+  it('is resumed with Last-Event-ID, as the SDK client does, and gives the result', async () => {
+    const server = await startSdkServer({
+      resumable: { retryInterval: 1 },
+      setup: (mcp) =>
+        mcp.registerTool('polled', { inputSchema: {} }, async (_args, extra) => {
+          // The server ends the POST's stream: the client must come back for the result.
+          extra.closeSSEStream?.();
+          await extra.sendNotification({ method: 'notifications/tools/list_changed' });
+          return { content: [{ type: 'text', text: 'after the break' }] };
+        }),
+    });
+    cleanups.push(() => server.close());
+    const { upstream, listings } = await connect(server.url);
+    const refreshed = once(listings, 'listed');
+    const getsBefore = server.gets.length;
+    expect(await call(upstream, 'polled')).toEqual({ content: [{ type: 'text', text: 'after the break' }] });
+    await refreshed; // The replayed notification reached the SDK client too.
+    const resumed = server.gets.slice(getsBefore).filter((headers) => headers['last-event-id']);
+    expect(resumed).toHaveLength(1);
+    expect(resumed[0]).toMatchObject({ 'mcp-session-id': expect.any(String), accept: 'text/event-stream' });
+    expect(upstream.state).toBe('ready');
+  });
+});

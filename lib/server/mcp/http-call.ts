@@ -3,7 +3,8 @@
 // bookkeeping, the Response-and-zod round trips of its transport), which cost about as much as the
 // second HTTP hop itself. Same protocol, same outcome: the answer may be JSON or an SSE stream (its
 // other messages, notifications or the server's own requests, go to the SDK's client as if its
-// transport had read them); redirects are followed only within the server's origin, as the SDK does;
+// transport had read them; a stream the server ends early after an event id is resumed with GET and
+// Last-Event-ID, as the SDK's transport does); redirects are followed only within the server's origin, as the SDK does;
 // a timeout or an abort cancels the request (notifications/cancelled) and fails the call; an error
 // answer is an McpError; an HTTP failure is an Error (the caller treats the server as gone).
 import {
@@ -19,7 +20,9 @@ import {
   type JSONRPCResultResponse,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage } from 'node:http';
-import { mediaType, post, type PostAnswer } from './http-post';
+import { setTimeout as delay } from 'node:timers/promises';
+import { get, mediaType, post, type PostAnswer } from './http-post';
+import { readSse } from './http-sse';
 
 export interface HttpCallSession {
   url: URL;
@@ -40,6 +43,10 @@ export interface HttpCallOptions {
 
 /** As the SDK's transport: a redirect is followed at most this many times, and only within the origin. */
 const MAX_REDIRECTS = 5;
+/** As the SDK's transport: the wait before resuming a stream when its server named none. */
+const DEFAULT_RETRY_MS = 1_000;
+/** A stream resumed this often without the answer is given up (the call's timeout bounds it too). */
+const MAX_RESUMES = 1_000;
 let counter = 0;
 
 export async function callToolOverHttp(
@@ -74,7 +81,7 @@ export async function callToolOverHttp(
       accept: 'application/json, text/event-stream',
     };
     const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params });
-    const response = await postWithinOrigin(session.url, headers, body, abort.signal);
+    const response = await withinOrigin(session.url, (url) => post(url, headers, body, abort.signal));
     if (response.status < 200 || response.status >= 300) {
       response.stream?.destroy();
       throw new Error(`Error POSTing to endpoint (HTTP ${response.status}): ${(response.text ?? '').slice(0, 500)}`);
@@ -84,7 +91,7 @@ export async function callToolOverHttp(
       type === 'application/json' && response.text !== undefined
         ? ownAnswer(id, messagesOf(JSON.parse(response.text)), session)
         : type === 'text/event-stream' && response.stream
-          ? await answerFromStream(id, response.stream, session)
+          ? await answerFromStream(id, response.stream, session, headers, abort.signal)
           : undefined;
     if (!answer) {
       response.stream?.destroy();
@@ -108,15 +115,10 @@ export async function callToolOverHttp(
   }
 }
 
-/** POSTs, following a 307 or 308 within the server's origin (a redirect elsewhere is the answer). */
-async function postWithinOrigin(
-  url: URL,
-  headers: Record<string, string>,
-  body: string,
-  signal: AbortSignal,
-): Promise<PostAnswer> {
+/** Sends, following a 307 or 308 within the server's origin (a redirect elsewhere is the answer). */
+async function withinOrigin(url: URL, send: (url: URL) => Promise<PostAnswer>): Promise<PostAnswer> {
   for (let redirects = 0; ; redirects++) {
-    const answer = await post(url, headers, body, signal);
+    const answer = await send(url);
     const location = answer.headers.location;
     if ((answer.status !== 307 && answer.status !== 308) || !location || redirects === MAX_REDIRECTS) return answer;
     const target = new URL(location, url);
@@ -126,7 +128,6 @@ async function postWithinOrigin(
   }
 }
 
-/** The JSON-RPC messages of a body (one or a batch); anything else is an Error that shows it, short. */
 function messagesOf(data: unknown): JSONRPCMessage[] {
   return (Array.isArray(data) ? data : [data]).map((message) => {
     const parsed = JSONRPCMessageSchema.safeParse(message);
@@ -149,65 +150,35 @@ function ownAnswer(id: string, messages: JSONRPCMessage[], session: HttpCallSess
   return answer;
 }
 
-/** A line's end: CRLF, LF or CR; a CR that ends the text so far waits for what follows (an LF?). */
-const LINE_END = /\r\n|\r(?!$)|\n/g;
-
 /**
- * Reads SSE events until the call's answer, line by line as the spec reads them: a blank line
- * ends an event, whose `data:` lines are joined; only `message` events (or unnamed ones) count.
+ * Reads the call's stream until its answer. A stream that ends first after an event id is resumed
+ * (GET with Last-Event-ID after the server's retry time), as the SDK's transport does: a server
+ * may close it on purpose (SEP-1699 polling) and replay what followed on the new one.
  */
 async function answerFromStream(
   id: string,
   stream: IncomingMessage,
   session: HttpCallSession,
+  headers: Record<string, string>,
+  signal: AbortSignal,
 ): Promise<Answer | undefined> {
-  stream.setEncoding('utf8');
-  let rest = '';
-  let event = 'message';
-  let data: string[] = [];
-  const feed = (text: string): Answer | undefined => {
-    rest += text;
-    let start = 0;
-    try {
-      for (const end of rest.matchAll(LINE_END)) {
-        const line = rest.slice(start, end.index);
-        start = end.index + end[0].length;
-        if (line !== '') {
-          const field = fieldOf(line);
-          if (field?.name === 'event') event = field.value;
-          else if (field?.name === 'data') data.push(field.value);
-          continue;
-        }
-        const joined = data.join('\n');
-        const named = event;
-        [event, data] = ['message', []];
-        // An event without data is not dispatched (a server's priming event for resumption has none).
-        if (named !== 'message' || joined === '') continue;
-        const answer = ownAnswer(id, messagesOf(JSON.parse(joined)), session);
-        if (answer) return answer;
-      }
-      return undefined;
-    } finally {
-      rest = rest.slice(start);
+  let answer: Answer | undefined;
+  const onMessage = (data: string) => (answer = ownAnswer(id, messagesOf(JSON.parse(data)), session)) !== undefined;
+  let { lastEventId, retryMs } = await readSse(stream, onMessage);
+  for (let resumes = 0; !answer && lastEventId && resumes < MAX_RESUMES; resumes++) {
+    await delay(retryMs ?? DEFAULT_RETRY_MS, undefined, { signal });
+    const { 'content-type': _json, ...common } = headers;
+    const resumeHeaders = { ...common, accept: 'text/event-stream', 'last-event-id': lastEventId };
+    const resumed = await withinOrigin(session.url, (url) => get(url, resumeHeaders, signal));
+    if (resumed.status < 200 || resumed.status >= 300 || mediaType(resumed.headers) !== 'text/event-stream') {
+      resumed.stream?.destroy();
+      throw new Error(
+        `Resuming the call's stream failed (HTTP ${resumed.status}): ${(resumed.text ?? '').slice(0, 500)}`,
+      );
     }
-  };
-  try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      const answer = feed(chunk);
-      if (answer) return answer;
-    }
-    // A CR the stream ended with was a line's end after all.
-    return rest.endsWith('\r') ? feed('\n') : undefined;
-  } finally {
-    stream.destroy();
+    const read = await readSse(resumed.stream!, onMessage);
+    lastEventId = read.lastEventId ?? lastEventId;
+    retryMs = read.retryMs ?? retryMs;
   }
-}
-
-/** A line's field and value (one space after the colon dropped); undefined for a comment. */
-function fieldOf(line: string): { name: string; value: string } | undefined {
-  if (line.startsWith(':')) return undefined;
-  const colon = line.indexOf(':');
-  if (colon === -1) return { name: line, value: '' };
-  const value = line.slice(colon + 1);
-  return { name: line.slice(0, colon), value: value.startsWith(' ') ? value.slice(1) : value };
+  return answer;
 }

@@ -5,7 +5,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { post } from './http-post';
+import { get, post } from './http-post';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -41,6 +41,21 @@ it('sends the body with its length and the headers, and reads a JSON answer whol
   expect(answer.status).toBe(200);
   expect(answer.stream).toBeUndefined();
   expect(JSON.parse(answer.text!)).toEqual({ body: '{"é":1}', length: '8', team: 'blue' });
+});
+
+it('get() sends no body and no content-length, with the headers', async () => {
+  const server = await serve((req, res, body) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        method: req.method,
+        body,
+        length: req.headers['content-length'] ?? null,
+        id: req.headers['last-event-id'],
+      }),
+    ),
+  );
+  const answer = await get(server.url, { 'last-event-id': 'e2' }, live());
+  expect(JSON.parse(answer.text!)).toEqual({ method: 'GET', body: '', length: null, id: 'e2' });
 });
 
 it('an error status is read whole, whatever its type', async () => {

@@ -1,4 +1,5 @@
-// One POST with node's http(s) over kept-alive connections, for http-call.ts: no fetch, no Response,
+// One POST (or the GET that resumes a stream) with node's http(s) over kept-alive connections, for
+// http-call.ts: no fetch, no Response,
 // no Web streams. The global fetch (which Next patches for its data cache and tracing) and the
 // Response and stream objects around it cost several times the round trip to a local server, in a
 // process where every promise pays for async context tracking. A JSON answer (or an error status)
@@ -24,10 +25,18 @@ export interface PostAnswer {
 export const mediaType = (headers: IncomingHttpHeaders) =>
   (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
-export function post(
+export const post = (url: URL, headers: Record<string, string>, body: string, signal: AbortSignal) =>
+  exchange('POST', url, { ...headers, 'content-length': String(Buffer.byteLength(body)) }, body, signal);
+
+/** A GET without a body (the resumption of an SSE stream). */
+export const get = (url: URL, headers: Record<string, string>, signal: AbortSignal) =>
+  exchange('GET', url, headers, undefined, signal);
+
+function exchange(
+  method: 'GET' | 'POST',
   url: URL,
   headers: Record<string, string>,
-  body: string,
+  body: string | undefined,
   signal: AbortSignal,
 ): Promise<PostAnswer> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
@@ -39,8 +48,8 @@ export function post(
     const request = (url.protocol === 'https:' ? https : http).request(
       url,
       {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        method,
+        headers,
         agent: agents[url.protocol as 'http:' | 'https:'],
       },
       (answer) => {

@@ -7,7 +7,8 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 export interface SdkTestServer {
@@ -17,6 +18,8 @@ export interface SdkTestServer {
   authorizations: string[];
   /** Every POST in order: its headers and its JSON-RPC body (the session's and the SDK's own too). */
   posts: { headers: IncomingHttpHeaders; body: unknown }[];
+  /** Every GET's headers in order (the SDK's standalone stream, a resumption). */
+  gets: IncomingHttpHeaders[];
   /** Changes `notes`' description on every connected session and announces it. */
   rugPull(description: string): void;
   close(): Promise<void>;
@@ -29,12 +32,32 @@ export interface SdkTestServerOptions {
   enableJsonResponse?: boolean;
   /** Called on each session's server before it connects: more tools, capabilities, handlers. */
   setup?: (server: McpServer) => void;
+  /** Streams that can be resumed: events stored, a priming event with this `retry` (ms). */
+  resumable?: { retryInterval: number };
+}
+
+/** Events in memory, in order, for resumption (`<stream>#<n>` ids). */
+class MemoryEventStore implements EventStore {
+  private readonly events: { id: string; stream: string; message: JSONRPCMessage }[] = [];
+  async storeEvent(stream: string, message: JSONRPCMessage) {
+    const id = `${stream}#${this.events.length}`;
+    this.events.push({ id, stream, message });
+    return id;
+  }
+  async replayEventsAfter(last: string, { send }: { send: (id: string, message: JSONRPCMessage) => Promise<void> }) {
+    const from = this.events.findIndex((e) => e.id === last);
+    const stream = this.events[from]?.stream ?? '';
+    for (const event of this.events.slice(from + 1))
+      if (from !== -1 && event.stream === stream) await send(event.id, event.message);
+    return stream;
+  }
 }
 
 export async function startSdkServer(options: SdkTestServerOptions = {}): Promise<SdkTestServer> {
   const calls: SdkTestServer['calls'] = [];
   const authorizations: string[] = [];
   const posts: SdkTestServer['posts'] = [];
+  const gets: SdkTestServer['gets'] = [];
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; notes: RegisteredTool }>();
   let description = 'Stores a note';
 
@@ -56,6 +79,7 @@ export async function startSdkServer(options: SdkTestServerOptions = {}): Promis
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: options.enableJsonResponse ?? false,
+      ...(options.resumable ? { eventStore: new MemoryEventStore(), ...options.resumable } : {}),
       onsessioninitialized: (id) => void sessions.set(id, { transport, notes }),
     });
     await server.connect(transport);
@@ -70,7 +94,7 @@ export async function startSdkServer(options: SdkTestServerOptions = {}): Promis
       for await (const chunk of req) text += String(chunk);
       body = JSON.parse(text);
       posts.push({ headers: req.headers, body });
-    }
+    } else if (req.method === 'GET') gets.push(req.headers);
     const id = req.headers['mcp-session-id'];
     const existing = typeof id === 'string' ? sessions.get(id)?.transport : undefined;
     if (typeof id === 'string' && !existing) return void res.writeHead(404).end();
@@ -83,6 +107,7 @@ export async function startSdkServer(options: SdkTestServerOptions = {}): Promis
     calls,
     authorizations,
     posts,
+    gets,
     rugPull(next) {
       description = next;
       for (const { notes } of sessions.values()) notes.update({ description: next });

@@ -1,0 +1,69 @@
+// Reads a server-sent event stream as the spec reads it, for http-call.ts: lines end at CRLF, LF
+// or CR (a CR that ends a chunk waits for the next: it may be a CRLF's half), a blank line ends an
+// event, its `data:` lines are joined with LF; only `message` events (or unnamed ones) with data
+// are handed on. The last event id and the server's retry time are kept, to resume the stream.
+import type { IncomingMessage } from 'node:http';
+
+/** A line's end; a CR that ends the text so far is not one yet. */
+const LINE_END = /\r\n|\r(?!$)|\n/g;
+
+export interface SseRead {
+  /** The id of the last event with one: where a resumption starts (Last-Event-ID). */
+  lastEventId?: string;
+  /** The server's `retry:` (ms): how long to wait before resuming. */
+  retryMs?: number;
+}
+
+/**
+ * Hands each message's data to `onMessage` until it returns true (then the stream is let go) or
+ * the stream ends; the stream is destroyed either way.
+ */
+export async function readSse(stream: IncomingMessage, onMessage: (data: string) => boolean): Promise<SseRead> {
+  const read: SseRead = {};
+  let rest = '';
+  let event = 'message';
+  let data: string[] = [];
+  /** Takes the complete lines of `text`; true when onMessage had enough. */
+  const feed = (text: string): boolean => {
+    rest += text;
+    let start = 0;
+    try {
+      for (const end of rest.matchAll(LINE_END)) {
+        const line = rest.slice(start, end.index);
+        start = end.index + end[0].length;
+        if (line !== '') {
+          field(line);
+          continue;
+        }
+        const joined = data.join('\n');
+        const named = event;
+        [event, data] = ['message', []];
+        // An event without data is not dispatched (a server's priming event for resumption has none).
+        if (named === 'message' && joined !== '' && onMessage(joined)) return true;
+      }
+      return false;
+    } finally {
+      rest = rest.slice(start);
+    }
+  };
+  const field = (line: string) => {
+    if (line.startsWith(':')) return;
+    const colon = line.indexOf(':');
+    const name = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (name === 'event') event = value;
+    else if (name === 'data') data.push(value);
+    else if (name === 'id' && !value.includes('\0')) read.lastEventId = value;
+    else if (name === 'retry' && /^\d+$/.test(value)) read.retryMs = Number(value);
+  };
+  stream.setEncoding('utf8');
+  try {
+    for await (const chunk of stream as AsyncIterable<string>) if (feed(chunk)) return read;
+    // A CR the stream ended with was a line's end after all.
+    if (rest.endsWith('\r')) feed('\n');
+    return read;
+  } finally {
+    stream.destroy();
+  }
+}
