@@ -16,7 +16,7 @@ import type { HttpServerConfig } from '../../agent/tools/mcp/config';
 import { MemoryPinStore } from './pins';
 import { startSdkServer, type SdkTestServer } from './sdk-server.test-support';
 import { silentLog } from './test-support';
-import { Upstream } from './upstream';
+import { Upstream, type UpstreamOptions } from './upstream';
 
 /** Resolves with the tool's signal once a `hang` call started; the test then waits on its abort. */
 const started = new EventEmitter();
@@ -75,7 +75,7 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-async function connect(url: string, extra: Partial<HttpServerConfig> = {}) {
+async function connect(url: string, extra: Partial<HttpServerConfig> = {}, options: Partial<UpstreamOptions> = {}) {
   const listings = new EventEmitter();
   const upstream = new Upstream({
     name: 'sdk',
@@ -84,6 +84,7 @@ async function connect(url: string, extra: Partial<HttpServerConfig> = {}) {
     log: silentLog(),
     backoff: { initialMs: 60_000, maxMs: 60_000 },
     onToolsChanged: () => listings.emit('listed'),
+    ...options,
   });
   cleanups.push(() => upstream.close());
   await upstream.connect();
@@ -111,10 +112,11 @@ describe.each([
       () => server.close(),
       () => raw.close(),
     );
-    ({ upstream } = await connect(server.url, {
-      headers: { Authorization: 'Bearer s3cret', 'X-Team': 'blue' },
-      timeoutMs: 200,
-    }));
+    ({ upstream } = await connect(
+      server.url,
+      { headers: { Authorization: 'Bearer s3cret', 'X-Team': 'blue' }, timeoutMs: 200 },
+      { callMeta: (tool, args) => (tool === 'notes' ? { 'gatehouse/proof': `for ${String(args.text)}` } : undefined) },
+    ));
     ({ upstream: rawUpstream } = await connect(raw.url));
   });
 
@@ -126,7 +128,7 @@ describe.each([
     expect(upstream.state).toBe('ready');
   });
 
-  it("carries the SDK session's id and protocol version and the configured headers", async () => {
+  it("carries the SDK session's id and protocol version, the configured headers and the call's _meta", async () => {
     await call(upstream, 'notes', { text: 'headers' });
     const [own] = callsOf(server).slice(-1);
     // The SDK's own requests (its tools/list) on the same session show what it negotiated.
@@ -137,7 +139,11 @@ describe.each([
     expect(own!.headers['mcp-protocol-version']).toBe(LATEST_PROTOCOL_VERSION);
     expect(own!.headers).toMatchObject({ authorization: 'Bearer s3cret', 'x-team': 'blue' });
     expect(server.authorizations.at(-1)).toBe('Bearer s3cret');
-    expect(own!.body).toMatchObject({ method: 'tools/call', id: expect.stringMatching(/^gatehouse-\d+$/) });
+    expect(own!.body).toMatchObject({
+      method: 'tools/call',
+      id: expect.stringMatching(/^gatehouse-\d+$/),
+      params: { name: 'notes', arguments: { text: 'headers' }, _meta: { 'gatehouse/proof': 'for headers' } },
+    });
   });
 
   it('arguments the server refuses come back as its error result; the upstream stays ready', async () => {
