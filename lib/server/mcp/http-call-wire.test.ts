@@ -128,6 +128,22 @@ it('SSE framing as the spec allows: CRLF, comments, a priming event, other event
   expect(others).toEqual([notification]);
 });
 
+it("an SSE event that is not JSON-RPC is passed over, as the SDK's transport does", async () => {
+  const server = await sseAnswer(
+    (id) =>
+      `data: {"jsonrpc":"2.0","method":"x","extra":1}\n\ndata: not json\n\ndata: ${JSON.stringify(notification)}\n\ndata: ${answer(id)}\n\n`,
+  );
+  const { session: s, others } = session(`${server.origin}/mcp`);
+  expect(await call(s)).toEqual({ content: [{ type: 'text', text: 'ok' }] });
+  expect(others).toEqual([notification]);
+});
+
+it("a stream with only such events fails with the first one's fault", async () => {
+  const server = await sseAnswer(() => `data: {"hello":"world"}\n\ndata: not json\n\n`);
+  const { session: s } = session(`${server.origin}/mcp`);
+  await expect(call(s)).rejects.toThrow('The server answered with something not JSON-RPC: {"hello":"world"}');
+});
+
 it.each(['\n', '\r\n', '\r'])('an SSE answer cut at every byte (line ending %j) gives the result', async (eol) => {
   const server = await sseAnswer(
     (id) =>

@@ -163,7 +163,19 @@ async function answerFromStream(
   signal: AbortSignal,
 ): Promise<Answer | undefined> {
   let answer: Answer | undefined;
-  const onMessage = (data: string) => (answer = ownAnswer(id, messagesOf(JSON.parse(data)), session)) !== undefined;
+  // An event that is not JSON-RPC is passed over, as the SDK's transport does (a stray notification
+  // must not fail the call); its fault is the call's if no answer follows.
+  let fault: Error | undefined;
+  const onMessage = (data: string) => {
+    let messages: JSONRPCMessage[];
+    try {
+      messages = messagesOf(JSON.parse(data));
+    } catch (error) {
+      fault ??= error as Error;
+      return false;
+    }
+    return (answer = ownAnswer(id, messages, session)) !== undefined;
+  };
   let { lastEventId, retryMs } = await readSse(stream, onMessage);
   for (let resumes = 0; !answer && lastEventId && resumes < MAX_RESUMES; resumes++) {
     await delay(retryMs ?? DEFAULT_RETRY_MS, undefined, { signal });
@@ -180,5 +192,6 @@ async function answerFromStream(
     lastEventId = read.lastEventId ?? lastEventId;
     retryMs = read.retryMs ?? retryMs;
   }
+  if (!answer && fault) throw fault;
   return answer;
 }
