@@ -1,7 +1,8 @@
 // A tools/call over HTTP whose answer is not an MCP answer (an error status, a wrong content type,
-// garbage, no response to the call): an Error with a clear message, and Upstream takes the server
-// for gone (unavailable, calls fail fast until it reconnects). The SDK's server sits behind a proxy
-// that answers the tools/call POSTs itself; the session's other requests reach the server.
+// garbage, no response to the call, a cut connection): an Error with a clear message, and Upstream
+// takes the server for gone (unavailable, calls fail fast until it reconnects). Redirects are
+// followed within the origin only. The SDK's server sits behind a proxy that answers the
+// tools/call POSTs itself; the session's other requests reach the server.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { MemoryPinStore } from './pins';
 import { startProxy, type ScriptedAnswer, type TestProxy } from './http-proxy.test-support';
@@ -49,6 +50,41 @@ const notification = JSON.stringify({
 it('through the proxy, a call reaches the server', async () => {
   const result = await upstream.callTool('notes', { text: 'via proxy' }, new AbortController().signal);
   expect(result).toEqual({ content: [{ type: 'text', text: 'stored: via proxy' }] });
+});
+
+it('a 307 to another path of the origin is followed to the server, which answers', async () => {
+  proxy.answerCalls = { status: 307, headers: { location: '/moved/mcp' } };
+  const result = await upstream.callTool('notes', { text: 'moved' }, new AbortController().signal);
+  expect(result).toEqual({ content: [{ type: 'text', text: 'stored: moved' }] });
+  expect(server.calls).toEqual([{ tool: 'notes', args: { text: 'moved' } }]);
+  expect(upstream.state).toBe('ready');
+});
+
+it('a 307 to another origin is not followed: an Error, and that server receives nothing', async () => {
+  const elsewhere = await startSdkServer();
+  try {
+    proxy.answerCalls = { status: 307, headers: { location: elsewhere.url } };
+    expect(await callAnswered(proxy.answerCalls)).toMatch(/HTTP 307/);
+    expect(elsewhere.authorizations).toHaveLength(0);
+    expect(server.calls).toHaveLength(0);
+    expect(upstream.state).toBe('unavailable');
+  } finally {
+    await elsewhere.close();
+  }
+});
+
+it('a connection cut in the middle of the SSE answer is an Error, and the server becomes unavailable', async () => {
+  expect(await callAnswered({ status: 200, headers: sse, body: `data: ${notification}\n\n`, hangUp: true })).toMatch(
+    /mcp__sdk__notes failed: The connection to the server failed: aborted$/,
+  );
+  expect(upstream.state).toBe('unavailable');
+});
+
+it('a connection cut in the middle of a JSON answer is an Error saying so', async () => {
+  expect(await callAnswered({ status: 200, headers: json, body: '{"jsonrpc":', hangUp: true })).toMatch(
+    /mcp__sdk__notes failed: The connection to the server failed: aborted$/,
+  );
+  expect(upstream.state).toBe('unavailable');
 });
 
 it('an HTTP 500 is an Error naming the status, and the server becomes unavailable', async () => {

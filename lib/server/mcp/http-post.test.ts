@@ -78,6 +78,14 @@ it('consecutive posts reuse one kept-alive connection', async () => {
   expect(server.connections()).toBe(1);
 });
 
+it('a connection refused is an Error saying so', async () => {
+  const server = await serve((_req, res) => res.end());
+  await closers.pop()!();
+  await expect(post(server.url, {}, '{}', live())).rejects.toThrow(
+    /^The connection to the server failed: connect ECONNREFUSED 127\.0\.0\.1:\d+$/,
+  );
+});
+
 it('an unsupported scheme is refused without a request', async () => {
   await expect(post(new URL('file:///etc/passwd'), {}, '{}', live())).rejects.toThrow('Unsupported URL scheme: file:');
 });

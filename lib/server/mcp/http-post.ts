@@ -45,13 +45,14 @@ function exchange(
   return new Promise<PostAnswer>((resolve, reject) => {
     const onAbort = () => request.destroy(signal.reason instanceof Error ? signal.reason : new Error('Aborted'));
     const release = () => signal.removeEventListener('abort', onAbort);
+    // node's own words ("socket hang up", "aborted") read as if the caller gave up: say whose fault.
+    const fail = (error: Error) => {
+      release();
+      reject(signal.aborted ? error : connectionFailed(error));
+    };
     const request = (url.protocol === 'https:' ? https : http).request(
       url,
-      {
-        method,
-        headers,
-        agent: agents[url.protocol as 'http:' | 'https:'],
-      },
+      { method, headers, agent: agents[url.protocol as 'http:' | 'https:'] },
       (answer) => {
         // Until the answer has been read whole (a stream: by the caller) an abort ends it.
         answer.once('close', release);
@@ -62,14 +63,15 @@ function exchange(
         let text = '';
         answer.on('data', (chunk: string) => (text += chunk));
         answer.on('end', () => resolve({ status, headers: answer.headers, text }));
-        answer.on('error', reject);
+        answer.on('error', fail);
       },
     );
     signal.addEventListener('abort', onAbort, { once: true });
-    request.on('error', (error) => {
-      release();
-      reject(error);
-    });
+    request.on('error', fail);
     request.end(body);
   });
 }
+
+/** A connection's failure, as the caller reports it (the server is gone or broke off). */
+export const connectionFailed = (error: Error) =>
+  new Error(`The connection to the server failed: ${error.message}`, { cause: error });

@@ -1,6 +1,7 @@
 // A node proxy in front of a test MCP server: it forwards every request as it is, except the
-// tools/call POSTs, which a test may answer itself (an HTTP 500, a wrong content type, a garbage
-// body, an answer without the call's response): the cases the SDK's server never produces.
+// tools/call POSTs to its own path, which a test may answer itself (an HTTP 500, a wrong content
+// type, a garbage body, a redirect, a connection cut): the cases the SDK's server never produces.
+// A request to any other path is forwarded to the server's (a redirect's target).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -9,6 +10,8 @@ export interface ScriptedAnswer {
   headers?: Record<string, string>;
   /** The body; a function gets the call's JSON-RPC id (to answer it, or another one). */
   body?: string | ((id: unknown) => string);
+  /** Cut the connection after the body (instead of ending the answer). */
+  hangUp?: boolean;
 }
 
 export interface TestProxy {
@@ -27,13 +30,20 @@ export async function startProxy(target: string): Promise<TestProxy> {
     const body = Buffer.concat(chunks);
     const message =
       req.method === 'POST' ? (JSON.parse(body.toString('utf8')) as { id?: unknown; method?: string }) : {};
-    const scripted = message.method === 'tools/call' ? proxy.answerCalls : undefined;
+    const scripted = message.method === 'tools/call' && req.url === upstream.pathname ? proxy.answerCalls : undefined;
     if (scripted) {
       const text = typeof scripted.body === 'function' ? scripted.body(message.id) : (scripted.body ?? '');
-      return void res.writeHead(scripted.status, scripted.headers ?? {}).end(text);
+      res.writeHead(scripted.status, scripted.headers ?? {});
+      return void (scripted.hangUp ? res.write(text, () => res.destroy()) : res.end(text));
     }
     const forwarded = http.request(
-      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: upstream.pathname,
+        method: req.method,
+        headers: req.headers,
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

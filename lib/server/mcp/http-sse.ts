@@ -3,6 +3,7 @@
 // event, its `data:` lines are joined with LF; only `message` events (or unnamed ones) with data
 // are handed on. The last event id and the server's retry time are kept, to resume the stream.
 import type { IncomingMessage } from 'node:http';
+import { connectionFailed } from './http-post';
 
 /** A line's end; a CR that ends the text so far is not one yet. */
 const LINE_END = /\r\n|\r(?!$)|\n/g;
@@ -59,7 +60,12 @@ export async function readSse(stream: IncomingMessage, onMessage: (data: string)
   };
   stream.setEncoding('utf8');
   try {
-    for await (const chunk of stream as AsyncIterable<string>) if (feed(chunk)) return read;
+    try {
+      for await (const chunk of stream as AsyncIterable<string>) if (feed(chunk)) return read;
+    } catch (error) {
+      // The stream broke off (an abort of the caller's is reported by the caller, not as this).
+      throw (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? connectionFailed(error as Error) : error;
+    }
     // A CR the stream ended with was a line's end after all.
     if (rest.endsWith('\r')) feed('\n');
     return read;
