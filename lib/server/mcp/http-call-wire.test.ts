@@ -251,3 +251,13 @@ describe('a stream the server ends before the answer, after an event id', () => 
     expect(cancels).toHaveLength(1);
   });
 });
+
+it("the session's closing fails the call in flight with its reason; a closed session sends nothing", async () => {
+  const closed = new AbortController();
+  const server = await scripted(() => void closed.abort(new Error('Connection closed')));
+  const { session: s } = session(`${server.origin}/mcp`);
+  s.closed = closed.signal;
+  await expect(call(s)).rejects.toThrow('Connection closed');
+  await expect(call(s)).rejects.toThrow('Connection closed');
+  expect(server.seen).toHaveLength(1);
+});

@@ -221,6 +221,25 @@ describe.each([
   });
 });
 
+describe('closing the upstream', () => {
+  it.each([
+    { answer: 'JSON', enableJsonResponse: true },
+    { answer: 'SSE', enableJsonResponse: false },
+  ])("fails its calls in flight at once ($answer), as the SDK's client does", async ({ enableJsonResponse }) => {
+    const server = await startSdkServer({ enableJsonResponse, setup: tools });
+    cleanups.push(() => server.close());
+    const { upstream } = await connect(server.url);
+    const signal = once(started, 'call');
+    const pending = call(upstream, 'hang');
+    await signal;
+    await upstream.close();
+    const result = await pending;
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/mcp__sdk__hang failed: MCP error -32000: Connection closed/);
+    expect(upstream.state).toBe('closed');
+  });
+});
+
 describe('an SSE answer with other messages before the result', () => {
   it("gives the result; the SDK client gets the stream's notifications and answers its requests", async () => {
     const server = await startSdkServer({ setup: tools });

@@ -3,10 +3,11 @@
 // bookkeeping, the Response-and-zod round trips of its transport), which cost about as much as the
 // second HTTP hop itself. Same protocol, same outcome: the answer may be JSON or an SSE stream (its
 // other messages, notifications or the server's own requests, go to the SDK's client as if its
-// transport had read them; a stream the server ends early after an event id is resumed with GET and
-// Last-Event-ID, as the SDK's transport does); redirects are followed only within the server's origin, as the SDK does;
-// a timeout or an abort cancels the request (notifications/cancelled) and fails the call; an error
-// answer is an McpError; an HTTP failure is an Error (the caller treats the server as gone).
+// transport had read them; a stream the server ends early after an event id is resumed with GET
+// and Last-Event-ID); redirects are followed only within the server's origin; a timeout or an
+// abort cancels the request (notifications/cancelled) and fails the call, and so does the client's
+// closing; an error answer is an McpError; an HTTP failure is an Error (the caller treats the
+// server as gone).
 import {
   CallToolResultSchema,
   ErrorCode,
@@ -34,6 +35,8 @@ export interface HttpCallSession {
   onOther(message: JSONRPCMessage): void;
   /** Tells the server the call is abandoned (notifications/cancelled through the SDK's client). */
   cancel(requestId: string, reason: string): void;
+  /** Aborted when the SDK's client closes: the calls in flight fail at once with its reason, as its own do. */
+  closed?: AbortSignal;
 }
 
 export interface HttpCallOptions {
@@ -66,8 +69,11 @@ export async function callToolOverHttp(
   };
   const onAbort = () =>
     stop(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)), String(signal.reason));
+  const onClosed = () => stop(session.closed!.reason as Error, 'the connection closed');
   if (signal.aborted) throw signal.reason;
+  if (session.closed?.aborted) throw session.closed.reason;
   signal.addEventListener('abort', onAbort, { once: true });
+  session.closed?.addEventListener('abort', onClosed, { once: true });
   const timer = setTimeout(
     () => stop(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }), 'timeout'),
     timeoutMs,
@@ -112,6 +118,7 @@ export async function callToolOverHttp(
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
+    session.closed?.removeEventListener('abort', onClosed);
   }
 }
 

@@ -102,7 +102,10 @@ export class Upstream {
         this.log(`[mcp:${this.name}] tools refresh failed: ${(error as Error).message}`),
       );
     });
+    // Ends the HTTP calls in flight on this client's session, as its closing ends its own requests.
+    const ended = new AbortController();
     client.onclose = () => {
+      ended.abort(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
       if (this.client !== client || this.state === 'closed') return;
       this.client = undefined;
       this.fail(new Error('the connection closed'));
@@ -113,7 +116,7 @@ export class Upstream {
       this.client = client;
       this.http =
         transport instanceof StreamableHTTPClientTransport
-          ? httpSession(client, transport, this.options.config)
+          ? httpSession(client, transport, this.options.config, ended.signal)
           : undefined;
       await this.refresh(client);
       this.state = 'ready';
@@ -247,8 +250,14 @@ export class Upstream {
 }
 
 /** The SDK client's HTTP session as http-call.ts uses it (read at each call: the id may change). */
-function httpSession(client: Client, transport: StreamableHTTPClientTransport, config: ServerConfig): HttpCallSession {
+function httpSession(
+  client: Client,
+  transport: StreamableHTTPClientTransport,
+  config: ServerConfig,
+  closed: AbortSignal,
+): HttpCallSession {
   return {
+    closed,
     url: new URL((config as { url: string }).url),
     headers: { ...(config as { headers?: Record<string, string> }).headers },
     get sessionId() {
