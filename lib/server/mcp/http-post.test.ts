@@ -2,8 +2,8 @@
 // is read whole, anything else is handed over as a stream, and an abort ends the request at any
 // point (before the answer, while a JSON body or a stream is being read).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { EventEmitter, once } from 'node:events';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { get, post } from './http-post';
 
@@ -18,15 +18,20 @@ async function serve(answer: (req: IncomingMessage, res: ServerResponse, body: s
     for await (const chunk of req) body += String(chunk);
     answer(req, res, body);
   });
+  server.keepAliveTimeout = 60_000;
   let connections = 0;
-  server.on('connection', () => connections++);
+  const sockets = new EventEmitter();
+  server.on('connection', (socket) => {
+    connections++;
+    sockets.emit('socket', socket);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closers.push(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
   const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-  return { url, connections: () => connections };
+  return { url, connections: () => connections, sockets };
 }
 
 const live = () => new AbortController().signal;
@@ -85,6 +90,29 @@ it('a connection refused is an Error saying so', async () => {
     /^The connection to the server failed: connect ECONNREFUSED 127\.0\.0\.1:\d+$/,
   );
 });
+
+it("an idle connection is let go before the server's announced keep-alive ends", async () => {
+  // The server keeps it a minute but announces 2 s: the client must close it first (after 1 s),
+  // or a call may be written on a connection the server is closing (a reset: the server "gone").
+  const server = await serve((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json', 'keep-alive': 'timeout=2' }).end('{}'),
+  );
+  const closed = new Promise<number>((resolve) =>
+    server.sockets.once('socket', (socket: Socket) => socket.once('close', () => resolve(Date.now()))),
+  );
+  const sent = Date.now();
+  await post(server.url, {}, '{}', live());
+  expect((await closed) - sent).toBeLessThan(30_000);
+}, 40_000);
+
+it('an answer slower than the idle timeout (4 s) is not cut', async () => {
+  // The server answers once the connection has been quiet longer than the client's idle timeout.
+  // (On the response: a timeout listener there keeps node's server from closing the connection.)
+  const server = await serve((_req, res) =>
+    res.setTimeout(4_500, () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"late":1}')),
+  );
+  expect(await post(server.url, {}, '{}', live())).toMatchObject({ status: 200, text: '{"late":1}' });
+}, 45_000);
 
 it('an unsupported scheme is refused without a request', async () => {
   await expect(post(new URL('file:///etc/passwd'), {}, '{}', live())).rejects.toThrow('Unsupported URL scheme: file:');
