@@ -250,7 +250,13 @@ export class Upstream {
 function httpSession(client: Client, transport: StreamableHTTPClientTransport, config: ServerConfig): HttpCallSession {
   return {
     url: new URL((config as { url: string }).url),
-    headers: { ...(config as { headers?: Record<string, string> }).headers },
+    // Lower-cased, so a configured `Accept` or `Content-Type` is replaced, never sent twice.
+    headers: Object.fromEntries(
+      Object.entries((config as { headers?: Record<string, string> }).headers ?? {}).map(([name, value]) => [
+        name.toLowerCase(),
+        value,
+      ]),
+    ),
     get sessionId() {
       return transport.sessionId;
     },
