@@ -2,7 +2,7 @@
 // hook is the only gate) against the Responses API stand-in, in a temporary HOME, CODEX_HOME and
 // project; CODEX_HOME/hooks.json is the block Gatehouse documents (lib/contract/codex-settings.ts).
 // One process per test; the CLI is provisioned by scripts/ensure-codex.mjs, and a machine that
-// cannot have it skips the spec with that script's reason.
+// cannot have it fails the spec with that script's reason.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

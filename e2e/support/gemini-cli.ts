@@ -2,7 +2,7 @@
 // hook is the only gate) against the Gemini API stand-in, in a temporary HOME and project whose
 // .gemini/settings.json is the block Gatehouse documents (lib/contract/gemini-cli-settings.ts).
 // One process per test; the CLI is provisioned by scripts/ensure-gemini-cli.mjs, and a machine
-// that cannot have it skips the spec with that script's reason.
+// that cannot have it fails the spec with that script's reason.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
