@@ -2,6 +2,7 @@
 // config.toml lines that keep the token from the model's commands, the token in the variable the
 // hook script reads with --codex, and the README's example script path accepted as it is.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -36,6 +37,13 @@ describe('codexSettingsJson', () => {
 describe('CODEX_CONFIG_TOML', () => {
   it("excludes the token's variable from the environment of the model's commands", () => {
     expect(CODEX_CONFIG_TOML).toBe(`[shell_environment_policy]\nexclude = ["${CODEX_TOKEN_ENV}"]\n`);
+  });
+
+  it("is what the README's Codex section shows", () => {
+    const readme = readFileSync(path.join(import.meta.dirname, '../../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Codex CLI'));
+    const start = section.indexOf('```toml\n') + '```toml\n'.length;
+    expect(section.slice(start, section.indexOf('```', start))).toBe(CODEX_CONFIG_TOML);
   });
 });
 
