@@ -1,6 +1,6 @@
-// The /connect page body: the agent to connect (Claude Code, Gemini CLI or Codex CLI), then how to put it
-// behind this Gatehouse (a token, the settings block for this server, what happens when Gatehouse
-// cannot answer), and the sessions that have called so far. The choice is kept in `?agent=`, so a
+// The /connect page body: the agent to connect (Claude Code, Gemini CLI or Codex CLI), then how to
+// put it behind this Gatehouse (a token, the settings block for this server, what happens when
+// Gatehouse cannot answer), and the sessions that have called so far. The choice is kept in `?agent=`, so a
 // reload or a shared link opens the same agent.
 'use client';
 import { useState } from 'react';

@@ -1,6 +1,6 @@
 // The sessions that have called so far: the runs whose source is `hook`, which holds every outside
-// agent's session (Claude Code's, Gemini CLI's, Codex CLI's, those of `POST /api/hooks/decide`); the table shows
-// each run's agent. Filtering by agent here would hide a session of the other agent.
+// agent's session (Claude Code's, Gemini CLI's, Codex CLI's, those of `POST /api/hooks/decide`);
+// the table shows each run's agent. Filtering by the chosen agent here would hide the others'.
 'use client';
 import Link from 'next/link';
 import { Card, CardHeader, Notice } from '@/components/ui';

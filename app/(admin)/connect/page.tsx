@@ -1,7 +1,7 @@
 // /connect: put Claude Code, Gemini CLI or Codex CLI behind this Gatehouse (`?agent=gemini-cli`
-// opens Gemini CLI's, `?agent=codex` Codex CLI's). A token, the agent's settings block for this server (GATEHOUSE_PUBLIC_URL, else the
-// origin this page was opened at), and the sessions connected so far. Any signed-in user who may
-// hold API tokens.
+// opens Gemini CLI's, `?agent=codex` Codex CLI's). A token, the agent's settings block for this
+// server (GATEHOUSE_PUBLIC_URL, else the origin this page was opened at), and the sessions
+// connected so far. Any signed-in user who may hold API tokens.
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { RequireRole } from '@/app/_auth/require-role';
