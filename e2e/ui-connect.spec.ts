@@ -3,9 +3,13 @@
 // shell line beside it and asks the gate (and nothing else) until revoked there, explains what happens when Gatehouse is down,
 // lists the connected sessions, and has no serious axe violations. Switched (from the keyboard) to
 // Gemini CLI, it shows that agent's `.gemini/settings.json` block for this server, the token in
-// the variable the hook script reads, refuses a relative script path, and stays accessible.
+// the variable the hook script reads, refuses a relative script path, and stays accessible. Codex
+// CLI likewise (also opened by `?agent=codex`): its `~/.codex/hooks.json` block, the config.toml
+// lines that keep the token from the model's commands, why the hook must be trusted, and a Codex
+// session among the connected ones.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { uniqueMarker } from './support/runs-api';
 
 async function expectNoSeriousAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
@@ -120,6 +124,81 @@ test('the Connect page switched to Gemini CLI shows its block for this server, a
   await page.reload();
   await expect(page.getByRole('radio', { name: /^Gemini CLI/ })).toBeChecked();
   const revoke = page.getByRole('button', { name: /^Revoke token Gemini CLI / });
+  await expect(revoke).toHaveCount(1);
+  await revoke.click();
+  await expect(revoke).toHaveCount(0);
+});
+
+test('the Connect page switched to Codex CLI shows its block for this server, its sessions, and is accessible', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  // A Codex session: one call through Codex's hook endpoint, denied (by the default policy at once,
+  // or by the deadline), so nothing is left waiting.
+  const marker = uniqueMarker('connect-session');
+  const cwd = `/tmp/${marker}`;
+  const hooked = await request.post('/api/hooks/codex?deadline=5', {
+    data: {
+      session_id: marker,
+      cwd,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'sudo true' },
+      tool_use_id: `${marker}-1`,
+    },
+  });
+  expect(hooked.status()).toBe(200);
+  expect((await hooked.json()).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+
+  await page.goto('/connect');
+  await page.getByRole('radio', { name: /^Codex CLI/ }).check();
+  await expect(page).toHaveURL(/[?&]agent=codex\b/);
+  await expect(page.getByLabel('.claude/settings.json', { exact: true })).toHaveCount(0);
+  await expect(page.getByLabel('.gemini/settings.json', { exact: true })).toHaveCount(0);
+
+  const settings = page.getByLabel('~/.codex/hooks.json', { exact: true });
+  const block = JSON.parse(await settings.inputValue()) as {
+    hooks: { PreToolUse: { matcher: string; hooks: Record<string, unknown>[] }[] };
+  };
+  const hook = block.hooks.PreToolUse[0]!;
+  expect(hook.matcher).toBe('.*');
+  expect(hook.hooks[0]).toMatchObject({ type: 'command', timeout: expect.any(Number) });
+  const command = String(hook.hooks[0]!.command);
+  expect(command).toContain(`'${baseURL}/api/hooks/codex?deadline=`);
+  expect(command).toMatch(/^node '\/opt\/gatehouse\/gatehouse-hook\.mjs' '[^']+' --codex \|\| \{.*exit 2; \}$/);
+  await expect(page.getByLabel('~/.codex/config.toml', { exact: true })).toHaveValue(
+    '[shell_environment_policy]\nexclude = ["GATEHOUSE_TOKEN"]\n',
+  );
+  await expect(page.getByRole('heading', { name: '3. Trust the hook, or it does not run' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'When Gatehouse is down' })).toBeVisible();
+
+  // The Codex session is listed, under its cwd, with its agent beside the model.
+  const session = page.getByRole('table', { name: 'Runs, newest first' }).getByRole('row').filter({ hasText: cwd });
+  await expect(session).toBeVisible();
+  await expect(session.getByRole('cell').nth(3)).toContainText('codex');
+
+  // The token from the same flow, in the variable the hook script reads.
+  const shell = page.getByLabel('Shell: the token for Codex CLI', { exact: true });
+  await expect(shell).toHaveValue("export GATEHOUSE_TOKEN='<create a token above>'");
+  await page.getByRole('button', { name: 'Create a token' }).click();
+  await expect(shell).toHaveValue(/^export GATEHOUSE_TOKEN='[^'<]+'$/);
+
+  // The script path is the user's: a relative one is refused, an absolute one goes into the block.
+  const script = page.getByLabel('Where gatehouse-hook.mjs is');
+  await script.fill('gatehouse-hook.mjs');
+  await expect(page.getByText('Give an absolute path, such as /opt/gatehouse/gatehouse-hook.mjs.')).toBeVisible();
+  await expect(settings).toHaveCount(0);
+  await script.fill('/home/dev/bin/gatehouse-hook.mjs');
+  await expect(settings).toHaveValue(/node '\/home\/dev\/bin\/gatehouse-hook\.mjs' '[^']+' --codex/);
+
+  await expectNoSeriousAxeViolations(page);
+
+  // `?agent=codex` opens Codex CLI's steps; the token made here is listed (and revoked, to leave none behind).
+  await page.goto('/connect?agent=codex');
+  await expect(page.getByRole('radio', { name: /^Codex CLI/ })).toBeChecked();
+  await expect(settings).toHaveValue(/--codex/);
+  const revoke = page.getByRole('button', { name: /^Revoke token Codex CLI / });
   await expect(revoke).toHaveCount(1);
   await revoke.click();
   await expect(revoke).toHaveCount(0);

@@ -1,47 +1,31 @@
-// The floor of any MCP gateway over HTTP, for bench:mcp: a node http server that reads each request
-// and forwards it to the upstream over a kept-alive connection, then sends the upstream's answer
-// back. No token, no session, no gate, no database: what a second HTTP hop alone adds.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+// The floor of any MCP gateway over HTTP, for bench:mcp: a node http server in its own process (as
+// Gatehouse is) that reads each request and forwards it to the upstream over a kept-alive
+// connection, then sends the upstream's answer back (bare-proxy-server.mjs). No token, no session,
+// no gate, no database: what a second HTTP hop through another process alone adds. The same proxy
+// inside the benchmark's own process would add about half as much: no process switch on its hops.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const FORWARDED = ['content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
+const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-proxy-server.mjs');
 
 export async function startBareProxy(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
-  const target = new URL(upstream);
-  const agent = new http.Agent({ keepAlive: true });
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const headers: Record<string, string | number> = { 'content-length': body.length };
-      for (const name of FORWARDED) {
-        const value = req.headers[name];
-        if (typeof value === 'string') headers[name] = value;
-      }
-      const forward = http.request(
-        { host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers, agent },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      forward.on('error', () => {
-        res.statusCode = 502;
-        res.end();
-      });
-      forward.end(body);
-    });
+  const child = spawn(process.execPath, [SERVER, upstream], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Never left behind, whatever ends the benchmark.
+  process.once('exit', () => child.kill());
+  const port = await new Promise<string>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the bare proxy exited (${code}) before listening`)));
+    child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const target = new URL(upstream);
   return {
     url: `http://127.0.0.1:${port}${target.pathname}`,
     close: () =>
       new Promise<void>((resolve) => {
-        agent.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
       }),
   };
 }

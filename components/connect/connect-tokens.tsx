@@ -1,4 +1,4 @@
-// The signed-in user's tokens made here (named "Claude Code ..." or "Gemini CLI ..."), with Revoke:
+// The signed-in user's tokens made here (named after their agent, "Codex CLI ..."), with Revoke:
 // a user who is not an admin has no other page to revoke them on. Revoking one makes the agent's
 // hook fail, which blocks its calls (fail closed) until a new token is set. A full token made here
 // before agent tokens existed is marked, so it can be replaced by one that only asks the gate.

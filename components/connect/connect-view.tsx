@@ -1,12 +1,13 @@
-// The /connect page body: the agent to connect (Claude Code or Gemini CLI), then how to put it
-// behind this Gatehouse (a token, the settings block for this server, what happens when Gatehouse
-// cannot answer), and the sessions that have called so far. The choice is kept in `?agent=`, so a
+// The /connect page body: the agent to connect (Claude Code, Gemini CLI or Codex CLI), then how to
+// put it behind this Gatehouse (a token, the settings block for this server, what happens when
+// Gatehouse cannot answer), and the sessions that have called so far. The choice is kept in `?agent=`, so a
 // reload or a shared link opens the same agent.
 'use client';
 import { useState } from 'react';
 import { Card, RadioGroup } from '@/components/ui';
 import { CONNECT_AGENT_LABELS, type ConnectAgent } from '@/lib/contract';
 import { ClaudeCodeSteps } from './claude-code-steps';
+import { CodexSteps } from './codex-steps';
 import { ConnectedSessions } from './connected-sessions';
 import { GeminiCliSteps } from './gemini-cli-steps';
 import { TokenStep } from './token-step';
@@ -41,16 +42,24 @@ export function ConnectView({
           options={[
             { value: 'claude-code', label: CONNECT_AGENT_LABELS['claude-code'], hint: '(an HTTP hook)' },
             { value: 'gemini-cli', label: CONNECT_AGENT_LABELS['gemini-cli'], hint: '(a command hook)' },
+            { value: 'codex', label: CONNECT_AGENT_LABELS.codex, hint: '(a command hook)' },
           ]}
         />
       </Card>
       <TokenStep agent={agent} />
-      {agent === 'claude-code' ? (
-        <ClaudeCodeSteps baseUrl={baseUrl} deadlineS={deadlineS} />
-      ) : (
-        <GeminiCliSteps baseUrl={baseUrl} deadlineS={deadlineS} />
-      )}
+      <AgentSteps agent={agent} baseUrl={baseUrl} deadlineS={deadlineS} />
       <ConnectedSessions />
     </>
   );
+}
+
+function AgentSteps({ agent, ...server }: { agent: ConnectAgent; baseUrl: string; deadlineS: number }) {
+  switch (agent) {
+    case 'claude-code':
+      return <ClaudeCodeSteps {...server} />;
+    case 'gemini-cli':
+      return <GeminiCliSteps {...server} />;
+    case 'codex':
+      return <CodexSteps {...server} />;
+  }
 }

@@ -1,5 +1,5 @@
 // Tokens made on the Connect page are named after the agent they were made for, so the page can
-// list them again (whichever agent is chosen: a token works for both).
+// list them again (whichever agent is chosen: a token works for every agent).
 import { CONNECT_AGENT_LABELS, CONNECT_AGENTS, type ConnectAgent } from '@/lib/contract';
 
 export function connectTokenName(agent: ConnectAgent, now: Date = new Date()): string {

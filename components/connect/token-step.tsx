@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { Button, Card, CardHeader, Notice } from '@/components/ui';
 import {
   CLAUDE_CODE_TOKEN_ENV,
+  CODEX_TOKEN_ENV,
   CONNECT_AGENT_LABELS,
   GEMINI_CLI_TOKEN_ENV,
   tokenExportLine,
@@ -20,6 +21,7 @@ import { connectTokenName } from './token-name';
 const TOKEN_ENV: Record<ConnectAgent, string> = {
   'claude-code': CLAUDE_CODE_TOKEN_ENV,
   'gemini-cli': GEMINI_CLI_TOKEN_ENV,
+  codex: CODEX_TOKEN_ENV,
 };
 
 export function TokenStep({ agent }: { agent: ConnectAgent }) {
@@ -36,18 +38,7 @@ export function TokenStep({ agent }: { agent: ConnectAgent }) {
   return (
     <Card aria-labelledby="connect-token-heading">
       <CardHeader id="connect-token-heading" title={`1. A token for ${label}`} />
-      {agent === 'claude-code' ? (
-        <p className="connect-muted">
-          Claude Code sends it as <code>Authorization: Bearer</code> from the environment variable <code>{env}</code>.
-        </p>
-      ) : (
-        <p className="connect-muted">
-          The hook script sends it as <code>Authorization: Bearer</code> from the environment variable{' '}
-          <code>{env}</code>, which Gemini CLI passes on to its hooks. With{' '}
-          <code>security.environmentVariableRedaction</code> on, add <code>{env}</code> to its <code>allowed</code>{' '}
-          list, or the hook has no token (and blocks every call).
-        </p>
-      )}
+      <TokenUse agent={agent} env={env} />
       <p className="connect-muted">
         It is an agent token: it only asks the gate, so whatever reads it from {label}&apos;s environment cannot approve
         its calls or change the policy. Its calls are yours to decide here; revoke it below at any time ({label}&apos;s
@@ -67,4 +58,33 @@ export function TokenStep({ agent }: { agent: ConnectAgent }) {
       <ConnectTokens />
     </Card>
   );
+}
+
+/** How the agent's hook gets the token from the environment. */
+function TokenUse({ agent, env }: { agent: ConnectAgent; env: string }) {
+  switch (agent) {
+    case 'claude-code':
+      return (
+        <p className="connect-muted">
+          Claude Code sends it as <code>Authorization: Bearer</code> from the environment variable <code>{env}</code>.
+        </p>
+      );
+    case 'gemini-cli':
+      return (
+        <p className="connect-muted">
+          The hook script sends it as <code>Authorization: Bearer</code> from the environment variable{' '}
+          <code>{env}</code>, which Gemini CLI passes on to its hooks. With{' '}
+          <code>security.environmentVariableRedaction</code> on, add <code>{env}</code> to its <code>allowed</code>{' '}
+          list, or the hook has no token (and blocks every call).
+        </p>
+      );
+    case 'codex':
+      return (
+        <p className="connect-muted">
+          The hook script sends it as <code>Authorization: Bearer</code> from the environment variable{' '}
+          <code>{env}</code>, which Codex passes on to its hooks; without it the hook blocks every call. Codex passes it
+          to the model&apos;s commands too, unless <code>~/.codex/config.toml</code> keeps it from them (below).
+        </p>
+      );
+  }
 }

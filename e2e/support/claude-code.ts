@@ -1,7 +1,7 @@
 // Runs the real Claude Code CLI headless (`claude -p`) against the Messages API stand-in, in a
 // temporary HOME and project whose .claude/settings.json is the block Gatehouse generates (the
 // Connect page's), or a patched copy (a URL that is down, a shorter timeout, no onFailure). One
-// process per test; the CLI is provisioned by scripts/ensure-claude-code.mjs, and a machine
+// process per test; the CLI is provisioned by scripts/ensure-cli.mjs, and a machine
 // without it fails the spec with that script's reason.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -71,8 +71,8 @@ let cli: string | undefined;
 /** The CLI path; installs it on first use (a no-op when present), or throws the installer's reason. */
 function claudeCodeCli(): string {
   if (cli) return cli;
-  const script = path.join(process.cwd(), 'scripts', 'ensure-claude-code.mjs');
-  const result = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 15 * 60_000 });
+  const script = path.join(process.cwd(), 'scripts', 'ensure-cli.mjs');
+  const result = spawnSync(process.execPath, [script, 'claude-code'], { encoding: 'utf8', timeout: 15 * 60_000 });
   if (result.status !== 0)
     throw new Error(`the Claude Code CLI is not available: ${result.stderr.trim() || result.error?.message}`);
   cli = result.stdout.trim().split('\n').at(-1)!;

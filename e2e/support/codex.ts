@@ -1,8 +1,8 @@
 // Runs the real Codex CLI headless (`codex exec` with its own approvals and sandbox off, so the
 // hook is the only gate) against the Responses API stand-in, in a temporary HOME, CODEX_HOME and
 // project; CODEX_HOME/hooks.json is the block Gatehouse documents (lib/contract/codex-settings.ts).
-// One process per test; the CLI is provisioned by scripts/ensure-codex.mjs, and a machine that
-// cannot have it skips the spec with that script's reason.
+// One process per test; the CLI is provisioned by scripts/ensure-cli.mjs, and a machine that
+// cannot have it fails the spec with that script's reason.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,8 +14,8 @@ let provisioned: { bin: string } | { error: string } | undefined;
 /** The CLI path, installed on first use (a no-op when present), or the installer's reason. */
 export function provisionCodex(): { bin: string } | { error: string } {
   if (provisioned) return provisioned;
-  const script = path.join(process.cwd(), 'scripts', 'ensure-codex.mjs');
-  const result = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 10 * 60_000 });
+  const script = path.join(process.cwd(), 'scripts', 'ensure-cli.mjs');
+  const result = spawnSync(process.execPath, [script, 'codex'], { encoding: 'utf8', timeout: 10 * 60_000 });
   provisioned =
     result.status === 0
       ? { bin: result.stdout.trim().split('\n').at(-1)! }

@@ -5,9 +5,21 @@
 // tail turns a script that cannot even start into exit 2 with a reason (Codex 0.169.0 runs the
 // call on any other exit, and on an exit 2 with nothing on stderr); and Codex's own timeout (after
 // which it would run the call) is the deadline plus a margin. Pure, so the README and the e2e spec
-// use the same block.
+// use the same block, and the Connect page builds it for its server.
 import { z } from 'zod';
 import { hookTimeoutFor } from './claude-code-settings';
+import { GEMINI_CLI_HOOK_SCRIPT_EXAMPLE, GEMINI_CLI_TOKEN_ENV } from './gemini-cli-settings';
+
+/** The environment variable scripts/gatehouse-hook.mjs reads the API token from (as for Gemini CLI). */
+export const CODEX_TOKEN_ENV = GEMINI_CLI_TOKEN_ENV;
+/** Where the Connect page suggests copying scripts/gatehouse-hook.mjs to: the same script as Gemini CLI's. */
+export const CODEX_HOOK_SCRIPT_EXAMPLE = GEMINI_CLI_HOOK_SCRIPT_EXAMPLE;
+
+/**
+ * The `~/.codex/config.toml` lines that keep the token out of the model's commands: Codex passes
+ * its whole environment to them otherwise (its hooks still get it).
+ */
+export const CODEX_CONFIG_TOML = `[shell_environment_policy]\nexclude = ["${CODEX_TOKEN_ENV}"]\n`;
 
 export const CodexSettingsInputSchema = z.object({
   /** The Gatehouse origin Codex reaches, e.g. `https://gatehouse.example.com`. */
@@ -66,4 +78,9 @@ export function codexHookSettings(input: CodexSettingsInput): CodexHookSettings 
       ],
     },
   };
+}
+
+/** The block as it goes into `~/.codex/hooks.json`. */
+export function codexSettingsJson(input: CodexSettingsInput): string {
+  return JSON.stringify(codexHookSettings(input), null, 2);
 }

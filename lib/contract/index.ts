@@ -16,6 +16,7 @@ export * from './shadow';
 export * from './hooks';
 export * from './claude-code-settings';
 export * from './gemini-cli-settings';
+export * from './codex-settings';
 export * from './connect-agents';
 export * from './mcp-servers';
 export * from './approvals';

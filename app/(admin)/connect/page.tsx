@@ -1,12 +1,12 @@
-// /connect: put Claude Code or Gemini CLI behind this Gatehouse (`?agent=gemini-cli` opens Gemini
-// CLI's). A token, the agent's settings block for this server (GATEHOUSE_PUBLIC_URL, else the
-// origin this page was opened at), and the sessions connected so far. Any signed-in user who may
-// hold API tokens.
+// /connect: put Claude Code, Gemini CLI or Codex CLI behind this Gatehouse (`?agent=gemini-cli`
+// opens Gemini CLI's, `?agent=codex` Codex CLI's). A token, the agent's settings block for this
+// server (GATEHOUSE_PUBLIC_URL, else the origin this page was opened at), and the sessions
+// connected so far. Any signed-in user who may hold API tokens.
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { RequireRole } from '@/app/_auth/require-role';
 import { ConnectView } from '@/components/connect/connect-view';
-import { parseConnectAgent } from '@/lib/contract';
+import { connectAgentNames, parseConnectAgent } from '@/lib/contract';
 import { publicOrigin } from '@/lib/server/http/public-origin';
 import { getRuntime } from '@/lib/server/runtime';
 
@@ -23,7 +23,7 @@ export default async function ConnectPage({ searchParams }: { searchParams: Sear
     <RequireRole action="tokens:manage:own" pathname="/connect">
       <h1 className="page-title">Connect an agent</h1>
       <p className="page-lead">
-        Gatehouse decides the tool calls of Claude Code and Gemini CLI with the same rules as its own agent, and asks
+        Gatehouse decides the tool calls of {connectAgentNames('and')} with the same rules as its own agent, and asks
         you here when a call needs a human.
       </p>
       <ConnectView baseUrl={baseUrl} deadlineS={config.approvalTimeoutS} initialAgent={initialAgent} />

@@ -3,11 +3,19 @@
 // `{ ok: false, reason }` naming the field (the hook endpoint denies with it), never a throw and
 // never a guess. Paths are resolved against `cwd` and normalised, never confined: a `../` escape
 // is exactly what the policy must see.
-import path from 'node:path';
+import {
+  field,
+  flag,
+  hookCwd,
+  HookInputError as ShapeError,
+  resolvedPath,
+  text,
+  withOptional,
+  type HookToolInput,
+} from '../hook-input';
 import type { Risk } from '../types';
 
-/** Longest path accepted (Linux's PATH_MAX): a longer one could never be opened anyway. */
-export const MAX_PATH_LENGTH = 4096;
+export { MAX_PATH_LENGTH } from '../hook-input';
 
 export interface ClaudeCodeCallInput {
   tool_name: unknown;
@@ -25,59 +33,19 @@ export interface MappedClaudeCodeCall {
 
 export type ClaudeCodeMapping = MappedClaudeCodeCall | { ok: false; reason: string };
 
-type Input = Record<string, unknown>;
+type Input = HookToolInput;
 type Mapper = (input: Input, cwd: string | undefined) => { tool: string; params: Record<string, unknown> };
 
-/** Thrown inside a mapper only; mapClaudeCodeCall turns it into `{ ok: false, reason }`. */
-class ShapeError extends Error {}
-
-function field(input: Input, name: string): unknown {
-  return Object.hasOwn(input, name) ? input[name] : undefined;
-}
-
-function text(input: Input, name: string, opts: { optional?: boolean; nonEmpty?: boolean } = {}): string | undefined {
-  const value = field(input, name);
-  if (value === undefined && opts.optional) return undefined;
-  if (typeof value !== 'string') {
-    throw new ShapeError(`tool_input.${name} must be a string${value === undefined ? ' (it is missing)' : ''}`);
-  }
-  if (opts.nonEmpty && value.trim() === '') throw new ShapeError(`tool_input.${name} must not be empty`);
-  return value;
-}
-
-function flag(input: Input, name: string): boolean | undefined {
-  const value = field(input, name);
-  if (value === undefined) return undefined;
-  if (typeof value !== 'boolean') throw new ShapeError(`tool_input.${name} must be true or false`);
-  return value;
-}
-
-/** An absolute, lexically normalised path: `cwd` for a relative one; no cwd, no mapping. */
-function resolved(value: string, name: string, cwd: string | undefined): string {
-  if (value.trim() === '') throw new ShapeError(`tool_input.${name} must not be empty`);
-  if (value.includes('\u0000')) throw new ShapeError(`tool_input.${name} must not contain a NUL byte`);
-  if (value.length > MAX_PATH_LENGTH) {
-    throw new ShapeError(`tool_input.${name} is longer than ${MAX_PATH_LENGTH} characters`);
-  }
-  if (path.posix.isAbsolute(value)) return path.posix.resolve(value);
-  if (cwd === undefined) throw new ShapeError(`tool_input.${name} is relative and the hook sent no cwd`);
-  return path.posix.resolve(cwd, value);
-}
-
 function filePath(input: Input, name: string, cwd: string | undefined): string {
-  return resolved(text(input, name)!, name, cwd);
+  return resolvedPath(text(input, name)!, name, cwd);
 }
 
 /** Glob, Grep and LS search a directory: the call's `cwd` when they name none. */
 function searchRoot(input: Input, name: string, cwd: string | undefined): string {
   const value = text(input, name, { optional: true });
-  if (value !== undefined) return resolved(value, name, cwd);
+  if (value !== undefined) return resolvedPath(value, name, cwd);
   if (cwd === undefined) throw new ShapeError(`tool_input.${name} is missing and the hook sent no cwd`);
   return cwd;
-}
-
-function withOptional(params: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
 }
 
 function edits(input: Input): { old: string; new: string; replace_all?: boolean }[] {
@@ -193,16 +161,6 @@ function bashCommand(input: Input): string {
   const command = text(input, 'command', { nonEmpty: true })!;
   if (command.includes('\u0000')) throw new ShapeError('tool_input.command must not contain a NUL byte');
   return command;
-}
-
-/** The `cwd` to resolve against: absolute and normalised, or none. */
-function hookCwd(cwd: unknown): string | undefined | ShapeError {
-  if (cwd === undefined || cwd === null || cwd === '') return undefined;
-  if (typeof cwd !== 'string') return new ShapeError('cwd must be a string');
-  if (cwd.includes('\u0000')) return new ShapeError('cwd must not contain a NUL byte');
-  if (cwd.length > MAX_PATH_LENGTH) return new ShapeError(`cwd is longer than ${MAX_PATH_LENGTH} characters`);
-  if (!path.posix.isAbsolute(cwd)) return new ShapeError('cwd must be an absolute path');
-  return path.posix.resolve(cwd);
 }
 
 /**

@@ -4,11 +4,11 @@
 // never a guess. Names are Codex 0.169.0's: its shell tools reach the hook as `Bash` with a
 // `command` string, `apply_patch` with the patch text as `command`, MCP tools as `mcp__<server>__<tool>`.
 import path from 'node:path';
+import { hookCwd, HookInputError as ShapeError, MAX_PATH_LENGTH, type HookToolInput } from '../hook-input';
 import type { ParamKind, Risk } from '../types';
-import { patchTargets, PatchShapeError } from './patch-targets';
 
-/** Longest path accepted (Linux's PATH_MAX): a longer one could never be opened anyway. */
-export const MAX_PATH_LENGTH = 4096;
+export { MAX_PATH_LENGTH } from '../hook-input';
+import { patchTargets, PatchShapeError } from './patch-targets';
 
 export interface CodexCallInput {
   tool_name: unknown;
@@ -33,10 +33,7 @@ export interface MappedCodexCall {
 
 export type CodexMapping = MappedCodexCall | { ok: false; reason: string };
 
-type Input = Record<string, unknown>;
-
-/** Thrown inside a mapper only; mapCodexCall turns it into `{ ok: false, reason }`. */
-class ShapeError extends Error {}
+type Input = HookToolInput;
 
 /** The names Codex has given its shell tools (the hook sees `Bash`; the model-facing names too). */
 const SHELL_TOOLS = new Set(['Bash', 'shell', 'exec_command', 'local_shell', 'shell_command', 'container.exec']);
@@ -94,16 +91,6 @@ export function shellCommand(input: Input): string {
   }
   if (words[0]!.trim() === '') throw new ShapeError(`tool_input.${name}.0 must not be empty`);
   return words.map(shellWord).join(' ');
-}
-
-/** The `cwd` to resolve against: absolute and normalised, or none. */
-function hookCwd(cwd: unknown): string | undefined | ShapeError {
-  if (cwd === undefined || cwd === null || cwd === '') return undefined;
-  if (typeof cwd !== 'string') return new ShapeError('cwd must be a string');
-  if (cwd.includes('\u0000')) return new ShapeError('cwd must not contain a NUL byte');
-  if (cwd.length > MAX_PATH_LENGTH) return new ShapeError(`cwd is longer than ${MAX_PATH_LENGTH} characters`);
-  if (!path.posix.isAbsolute(cwd)) return new ShapeError('cwd must be an absolute path');
-  return path.posix.resolve(cwd);
 }
 
 /** An absolute, lexically normalised path (a `../` escape is kept for the policy to see). */

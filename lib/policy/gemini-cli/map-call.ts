@@ -3,11 +3,20 @@
 // answered `{ ok: false, reason }` naming the field (the hook endpoint denies with it), never a
 // throw and never a guess. Paths are resolved against `cwd` and normalised, never confined: a `../`
 // escape is exactly what the policy must see. Tool and parameter names are Gemini CLI 0.61.0's.
-import path from 'node:path';
+import {
+  field,
+  flag,
+  hookCwd,
+  HookInputError as ShapeError,
+  resolvedPath,
+  text as hookText,
+  withOptional,
+  type HookToolInput,
+  type TextOptions,
+} from '../hook-input';
 import type { Risk } from '../types';
 
-/** Longest path accepted (Linux's PATH_MAX): a longer one could never be opened anyway. */
-export const MAX_PATH_LENGTH = 4096;
+export { MAX_PATH_LENGTH } from '../hook-input';
 
 export interface GeminiCliCallInput {
   tool_name: unknown;
@@ -25,58 +34,21 @@ export interface MappedGeminiCliCall {
 
 export type GeminiCliMapping = MappedGeminiCliCall | { ok: false; reason: string };
 
-type Input = Record<string, unknown>;
+type Input = HookToolInput;
 type Mapped = { tool: string; params: Record<string, unknown> };
 type Mapper = (input: Input, cwd: string | undefined) => Mapped;
 
-/** Thrown inside a mapper only; mapGeminiCliCall turns it into `{ ok: false, reason }`. */
-class ShapeError extends Error {}
+/** Every string of Gemini CLI's input refuses a NUL character. */
+const text = (input: Input, name: string, opts: TextOptions = {}) => hookText(input, name, { ...opts, noNul: true });
 
-function field(input: Input, name: string): unknown {
-  return Object.hasOwn(input, name) ? input[name] : undefined;
-}
-
-function text(input: Input, name: string, opts: { optional?: boolean; nonEmpty?: boolean } = {}): string | undefined {
-  const value = field(input, name);
-  if (value === undefined && opts.optional) return undefined;
-  if (typeof value !== 'string') {
-    throw new ShapeError(`tool_input.${name} must be a string${value === undefined ? ' (it is missing)' : ''}`);
-  }
-  if (opts.nonEmpty && value.trim() === '') throw new ShapeError(`tool_input.${name} must not be empty`);
-  if (value.includes('\u0000')) throw new ShapeError(`tool_input.${name} must not contain a NUL byte`);
-  return value;
-}
-
-function flag(input: Input, name: string): boolean | undefined {
-  const value = field(input, name);
-  if (value === undefined) return undefined;
-  if (typeof value !== 'boolean') throw new ShapeError(`tool_input.${name} must be true or false`);
-  return value;
-}
-
-/** An absolute, lexically normalised path: `cwd` for a relative one; no cwd, no mapping. */
-function resolved(value: string, name: string, cwd: string | undefined): string {
-  if (value.trim() === '') throw new ShapeError(`tool_input.${name} must not be empty`);
-  if (value.length > MAX_PATH_LENGTH) {
-    throw new ShapeError(`tool_input.${name} is longer than ${MAX_PATH_LENGTH} characters`);
-  }
-  if (path.posix.isAbsolute(value)) return path.posix.resolve(value);
-  if (cwd === undefined) throw new ShapeError(`tool_input.${name} is relative and the hook sent no cwd`);
-  return path.posix.resolve(cwd, value);
-}
-
-const filePath = (input: Input, name: string, cwd: string | undefined) => resolved(text(input, name)!, name, cwd);
+const filePath = (input: Input, name: string, cwd: string | undefined) => resolvedPath(text(input, name)!, name, cwd);
 
 /** glob, grep_search and friends search a directory: the call's `cwd` when they name none. */
 function searchRoot(input: Input, cwd: string | undefined): string {
   const value = text(input, 'dir_path', { optional: true });
-  if (value !== undefined) return resolved(value, 'dir_path', cwd);
+  if (value !== undefined) return resolvedPath(value, 'dir_path', cwd);
   if (cwd === undefined) throw new ShapeError('tool_input.dir_path is missing and the hook sent no cwd');
   return cwd;
-}
-
-function withOptional(params: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
 }
 
 function strings(input: Input, name: string): string[] {
@@ -98,7 +70,7 @@ const GLOB_CHARS = /[*?[\]{}!]/;
  * rule names it: a glob could reach a file a path rule denies, and the rule would never see it.
  */
 function readMany(input: Input, cwd: string | undefined): Mapped {
-  const include = strings(input, 'include').map((p, i) => resolved(p, `include.${i}`, cwd));
+  const include = strings(input, 'include').map((p, i) => resolvedPath(p, `include.${i}`, cwd));
   const exclude = field(input, 'exclude') === undefined ? undefined : strings(input, 'exclude');
   if (include.length === 1 && !GLOB_CHARS.test(include[0]!) && !exclude) {
     return { tool: 'read_file', params: { path: include[0] } };
@@ -181,16 +153,6 @@ const MAPPERS = new Map<string, { risk: Risk; map: Mapper }>([
   ['search_file_content', { risk: 'read_only', map: grep }],
   ['web_fetch', { risk: 'read_only', map: webFetch }],
 ]);
-
-/** The `cwd` to resolve against: absolute and normalised, or none. */
-function hookCwd(cwd: unknown): string | undefined | ShapeError {
-  if (cwd === undefined || cwd === null || cwd === '') return undefined;
-  if (typeof cwd !== 'string') return new ShapeError('cwd must be a string');
-  if (cwd.includes('\u0000')) return new ShapeError('cwd must not contain a NUL byte');
-  if (cwd.length > MAX_PATH_LENGTH) return new ShapeError(`cwd is longer than ${MAX_PATH_LENGTH} characters`);
-  if (!path.posix.isAbsolute(cwd)) return new ShapeError('cwd must be an absolute path');
-  return path.posix.resolve(cwd);
-}
 
 /**
  * Maps one Gemini CLI tool call. Unknown tools (MCP tools, `mcp_<server>_<tool>`, included) keep

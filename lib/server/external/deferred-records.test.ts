@@ -223,3 +223,94 @@ describe('a process that stops between the answer and the store loses nothing', 
     expect(await q.events.listEvents({ runId: run.id })).toHaveLength(1);
   });
 });
+
+describe("an MCP client's allowed call: its claim won in memory, stored with its result after the answer", () => {
+  const claiming = { signal, claim: true, waitForHuman: false };
+  const resultOf = (runId: string, toolCallId: string) => ({
+    type: 'tool_result' as const,
+    runId,
+    agentId: 'client',
+    parents: [],
+    toolCallId,
+    name: 'bash',
+    output: 'a.txt',
+    isError: false,
+    denied: false,
+  });
+
+  it('claims before any statement; the claim, then the result, are stored after the call finished', async () => {
+    const { q } = server.rt();
+    const { ref, run } = await allowLs('claim-held');
+    const gate = restartedGate(path.join(scratch, 'claim-held.journal'));
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-h1' };
+    expect(await gate.decide(ref, call, claiming)).toMatchObject({ decision: 'allow', claimed: true });
+    // The same id again (a retried request): refused in memory, the first claim not stored yet.
+    expect(await gate.decide(ref, call, claiming)).toMatchObject({ claimed: false });
+    await new Promise((r) => setImmediate(r));
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-h1' })).toBeUndefined();
+    await gate.finishCall(run.id, 'mcp-h1', resultOf(run.id, 'mcp-h1'), { output: 'a.txt' });
+    await gate.flushRecords();
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-h1' })).toMatchObject({
+      status: 'done',
+      result: { output: 'a.txt' },
+    });
+    const events = await q.events.listEvents({ runId: run.id });
+    expect(events.map((e) => e.type)).toEqual(['tool_call', 'tool_call', 'tool_result']);
+  });
+
+  it('a slow call: its claim is stored while it still runs (within a second), not held until it ends', async () => {
+    const { q } = server.rt();
+    const { ref, run } = await allowLs('claim-slow');
+    const gate = restartedGate(path.join(scratch, 'claim-slow.journal'));
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-s1' };
+    await gate.decide(ref, call, claiming);
+    const row = await eventually(
+      () => q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-s1' }),
+      (found) => found !== undefined,
+    );
+    expect(row).toMatchObject({ status: 'claimed' });
+    await gate.finishCall(run.id, 'mcp-s1', resultOf(run.id, 'mcp-s1'), { output: 'a.txt' });
+    await gate.flushRecords();
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-s1' })).toMatchObject({
+      status: 'done',
+    });
+  });
+
+  it('a call id an earlier process claimed, or a person-approved claim, is never run again', async () => {
+    const { q } = server.rt();
+    const { ref, run } = await allowLs('claim-known');
+    await q.toolExecutions.claimToolExecution({ runId: run.id, toolCallId: 'mcp-old' });
+    const gate = restartedGate(path.join(scratch, 'claim-known.journal'));
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w' };
+    expect(await gate.decide(ref, { ...call, callId: 'mcp-old' }, claiming)).toMatchObject({ claimed: false });
+    // After a person's approval the claim is stored at once, and the ledger knows it.
+    expect(await gate.claim(run.id, 'mcp-approved')).toBe(true);
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-approved' })).toMatchObject({
+      status: 'claimed',
+    });
+    expect(await gate.decide(ref, { ...call, callId: 'mcp-approved' }, claiming)).toMatchObject({ claimed: false });
+    expect(await gate.claim(run.id, 'mcp-approved')).toBe(false);
+    await gate.shutdown();
+  });
+
+  it('a process that stops after claiming (the tool may have run): the next start stores the claim, and the id never runs again', async () => {
+    const { q } = server.rt();
+    const { ref, run } = await allowLs('claim-crash');
+    const file = path.join(scratch, 'claim-crash.journal');
+    const reports: Error[] = [];
+    const stopped = stoppedGate(file, reports);
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-c1' };
+    expect(await stopped.decide(ref, call, claiming)).toMatchObject({ claimed: true });
+    await stopped.flushRecords();
+    expect(reports[0]!.message).toMatch(/kept in the journal/);
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-c1' })).toBeUndefined();
+
+    const restarted = restartedGate(file);
+    expect(await restarted.recoverRecords()).toBe(1);
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-c1' })).toMatchObject({
+      status: 'claimed',
+    });
+    expect(await restarted.decide(ref, call, claiming)).toMatchObject({ claimed: false });
+    await restarted.shutdown();
+  });
+});

@@ -8,6 +8,7 @@ import { readJson } from '../http/body';
 import { agentRoute, searchParams } from '../http/handler';
 import type { RouteRequest } from '../http/route-request';
 import { ClaudeCodeHookQuerySchema, decideHook, hookOutput, parseHookInput } from './claude-code';
+import { jsonResponse } from '../http/known-body';
 
 export const claudeCodeHook = agentRoute<Record<string, never>, RouteRequest>(
   'runs:start',
@@ -15,6 +16,6 @@ export const claudeCodeHook = agentRoute<Record<string, never>, RouteRequest>(
     const query = searchParams(request, ClaudeCodeHookQuerySchema);
     const input = parseHookInput(await readJson(request, z.unknown(), rt.config.maxBodyBytes));
     const verdict = await decideHook(rt.external, user.id, input, query, request.signal);
-    return Response.json(hookOutput(input.hook_event_name, verdict));
+    return jsonResponse(hookOutput(input.hook_event_name, verdict));
   },
 );

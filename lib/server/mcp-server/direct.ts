@@ -16,6 +16,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallChannel } from './tool-calls';
+import { jsonResponse } from '../http/known-body';
 
 /** A call still running after this long gets a stream (headers out now, keep-alives, progress). */
 const STREAM_AFTER_MS = 1_000;
@@ -102,7 +103,7 @@ export function answerDirectly(
     const settle = (message: JSONRPCMessage) => {
       done = true;
       clearTimeout(timer);
-      if (!stream) return resolve(Response.json(message));
+      if (!stream) return resolve(jsonResponse(message));
       clearInterval(keepAlive);
       if (cancelled) return;
       write(sse(message));

@@ -33,13 +33,18 @@ function create(rt: Runtime): McpEndpointDeps {
     return compiled.policy;
   };
   let builtins: Promise<McpExposedTool[]> | undefined;
-  // The upstream tools are read from the catalog on every listing and call: its servers connect,
-  // reconnect and change their lists (pinning hides a changed tool until it is accepted).
+  // The upstream tools as the catalog has them now: its servers are added, removed and change their
+  // lists (pinning hides a changed tool until it is accepted), and each change moves its version.
+  let upstream: { version: number; tools: McpExposedTool[] } | undefined;
+  const upstreamTools = () => {
+    if (upstream?.version !== rt.mcp.version) upstream = { version: rt.mcp.version, tools: upstreamMcpTools(rt.mcp) };
+    return upstream.tools;
+  };
   const tools = async () => [
     ...(await (builtins ??= realpath(rt.config.workspace)
       .catch(() => rt.config.workspace)
       .then((workspace) => builtinMcpTools({ workspace, policy })))),
-    ...upstreamMcpTools(rt.mcp),
+    ...upstreamTools(),
   ];
   const exposed = new ExposedTools(q, rt.database.kind === 'pglite');
   return {

@@ -45,8 +45,10 @@ export async function callTool(
   authorization: string | null,
   channel: CallChannel,
 ): Promise<CallToolResult> {
-  const tool = (await visibleTools(deps, session)).find((t) => t.name === call.name);
-  if (!tool) return { content: [{ type: 'text', text: `Unknown tool: ${call.name}` }], isError: true };
+  // The one tool called, then the token's choice for its name only (no glob over every tool).
+  const tool = (await deps.tools()).find((t) => t.name === call.name);
+  if (!tool || !exposedBy(await deps.exposedTools(session.tokenId))(tool.name))
+    return { content: [{ type: 'text', text: `Unknown tool: ${call.name}` }], isError: true };
   const { signal, release } = trackCancel(session.sid, requestId);
   const progressToken = call._meta?.progressToken;
   return gatedCall(deps, {

@@ -259,7 +259,13 @@ function httpSession(
   return {
     closed,
     url: new URL((config as { url: string }).url),
-    headers: { ...(config as { headers?: Record<string, string> }).headers },
+    // Lower-cased, so a configured `Accept` or `Content-Type` is replaced, never sent twice.
+    headers: Object.fromEntries(
+      Object.entries((config as { headers?: Record<string, string> }).headers ?? {}).map(([name, value]) => [
+        name.toLowerCase(),
+        value,
+      ]),
+    ),
     get sessionId() {
       return transport.sessionId;
     },

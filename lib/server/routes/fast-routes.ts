@@ -9,6 +9,7 @@
 // slash, an id Next would normalise) returns false, and Next serves it. Invariant: once it returns true the request is answered, errors included.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toResponse } from '../http/errors';
+import { knownBody } from '../http/known-body';
 import { NodeRouteRequest, type ListenAddress } from './node-request';
 import type { RouteRequest } from '../http/route-request';
 import { decideRelay, type RelayParams } from './decide-relay';
@@ -154,6 +155,12 @@ const FRAMING_HEADERS = new Set(['content-length', 'content-encoding', 'transfer
 
 async function send(res: ServerResponse, response: Response): Promise<void> {
   if (response.headers.get('content-type')?.startsWith('text/event-stream')) return stream(res, response);
+  const text = knownBody(response);
+  if (text !== undefined) {
+    writeHead(res, response);
+    res.end(text);
+    return;
+  }
   const chunks: Uint8Array[] = [];
   const reader = response.body?.getReader();
   for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) chunks.push(read.value);
