@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callToolOverHttp, type HttpCallSession } from './http-call';
+import { MAX_ANSWER_CHARS } from './http-post';
 
 interface Seen {
   method: string;
@@ -260,4 +261,35 @@ it("the session's closing fails the call in flight with its reason; a closed ses
   await expect(call(s)).rejects.toThrow('Connection closed');
   await expect(call(s)).rejects.toThrow('Connection closed');
   expect(server.seen).toHaveLength(1);
+});
+
+describe('an answer larger than what is read into memory fails the call, not the process', () => {
+  const huge = 'x'.repeat(MAX_ANSWER_CHARS + 1);
+
+  it('a JSON answer: refused once past the limit, as a refused answer (McpError), not a broken connection', async () => {
+    const server = await scripted(
+      ({ body }, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(answer(body.id, huge)),
+    );
+    const { session: s } = session(`${server.origin}/mcp`);
+    const failure = await call(s).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(McpError);
+    expect((failure as Error).message).toContain(`larger than ${MAX_ANSWER_CHARS} characters`);
+  });
+
+  it('an SSE line without an end, or an event whose data lines add up past the limit', async () => {
+    const line = await scripted((_seen, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${huge}`);
+    });
+    const lines = await scripted((_seen, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const part = `data: ${'y'.repeat(1024 * 1024)}\n`;
+      for (let i = 0; i <= MAX_ANSWER_CHARS / (1024 * 1024); i++) res.write(part);
+      res.end('\n');
+    });
+    for (const server of [line, lines]) {
+      const { session: s } = session(`${server.origin}/mcp`);
+      await expect(call(s)).rejects.toThrow(`larger than ${MAX_ANSWER_CHARS} characters`);
+    }
+  });
 });

@@ -6,6 +6,16 @@
 // is read whole as text; any other answer (an SSE stream) is handed over as node's stream.
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * The most of an answer read into memory (characters of a JSON answer, of an SSE event): a server
+ * that sends more fails the call rather than the process. An McpError, as a refused answer is, not
+ * a broken connection: the server stays in use.
+ */
+export const MAX_ANSWER_CHARS = 16 * 1024 * 1024;
+export const answerTooLarge = () =>
+  new McpError(ErrorCode.InternalError, `The server's answer is larger than ${MAX_ANSWER_CHARS} characters: not read`);
 
 // An idle connection is let go after 4 s (as undici's fetch does), or 1 s before the end of the
 // keep-alive its server announces: node honours that announcement only with a timeout set, and a
@@ -63,7 +73,13 @@ function exchange(
           return resolve({ status, headers: answer.headers, stream: answer });
         answer.setEncoding('utf8');
         let text = '';
-        answer.on('data', (chunk: string) => (text += chunk));
+        answer.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.length <= MAX_ANSWER_CHARS) return;
+          release();
+          answer.destroy();
+          reject(answerTooLarge());
+        });
         answer.on('end', () => resolve({ status, headers: answer.headers, text }));
         answer.on('error', fail);
       },

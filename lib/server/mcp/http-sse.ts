@@ -3,7 +3,7 @@
 // event, its `data:` lines are joined with LF; only `message` events (or unnamed ones) with data
 // are handed on. The last event id and the server's retry time are kept, to resume the stream.
 import type { IncomingMessage } from 'node:http';
-import { connectionFailed } from './http-post';
+import { answerTooLarge, connectionFailed, MAX_ANSWER_CHARS } from './http-post';
 
 /** A line's end; a CR that ends the text so far is not one yet. */
 const LINE_END = /\r\n|\r(?!$)|\n/g;
@@ -24,28 +24,32 @@ export async function readSse(stream: IncomingMessage, onMessage: (data: string)
   let rest = '';
   let event = 'message';
   let data: string[] = [];
+  let dataChars = 0;
   /** Takes the complete lines of `text`; true when onMessage had enough. */
   const feed = (text: string): boolean => {
     rest += text;
     let start = 0;
-    try {
-      for (const end of rest.matchAll(LINE_END)) {
-        const line = rest.slice(start, end.index);
-        start = end.index + end[0].length;
-        if (line !== '') {
-          field(line);
-          continue;
-        }
-        const joined = data.join('\n');
-        const named = event;
-        [event, data] = ['message', []];
-        // An event without data is not dispatched (a server's priming event for resumption has none).
-        if (named === 'message' && joined !== '' && onMessage(joined)) return true;
+    let enough = false;
+    for (const end of rest.matchAll(LINE_END)) {
+      const line = rest.slice(start, end.index);
+      start = end.index + end[0].length;
+      if (line !== '') {
+        field(line);
+        continue;
       }
-      return false;
-    } finally {
-      rest = rest.slice(start);
+      const joined = data.join('\n');
+      const named = event;
+      [event, data, dataChars] = ['message', [], 0];
+      // An event without data is not dispatched (a server's priming event for resumption has none).
+      if (named === 'message' && joined !== '' && onMessage(joined)) {
+        enough = true;
+        break;
+      }
     }
+    rest = rest.slice(start);
+    // One line, or one event's data, beyond what is read into memory.
+    if (!enough && (rest.length > MAX_ANSWER_CHARS || dataChars > MAX_ANSWER_CHARS)) throw answerTooLarge();
+    return enough;
   };
   const field = (line: string) => {
     if (line.startsWith(':')) return;
@@ -54,8 +58,10 @@ export async function readSse(stream: IncomingMessage, onMessage: (data: string)
     let value = colon === -1 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
     if (name === 'event') event = value;
-    else if (name === 'data') data.push(value);
-    else if (name === 'id' && !value.includes('\0')) read.lastEventId = value;
+    else if (name === 'data') {
+      data.push(value);
+      dataChars += value.length + 1;
+    } else if (name === 'id' && !value.includes('\0')) read.lastEventId = value;
     else if (name === 'retry' && /^\d+$/.test(value)) read.retryMs = Number(value);
   };
   stream.setEncoding('utf8');
