@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { z } from 'zod';
 import { readJson } from '../http/body';
 import { toResponse } from '../http/errors';
-import { createFastRoutes, matchDecision, matchHook, type DecideHandler } from './fast-routes';
+import { createFastRoutes, matchDecision, type DecideHandler } from './fast-routes';
 import { hasDirectBody, type RouteRequest } from '../http/route-request';
 
 /** The body as the decision route reads it: straight from node's stream (readBody). */
@@ -58,20 +58,6 @@ describe('matchDecision', () => {
     ['POST', undefined],
   ])('%s %s is left to Next', (method, url) => {
     expect(matchDecision(method, url)).toBeUndefined();
-  });
-});
-
-describe('matchHook', () => {
-  it.each([
-    ['POST', '/api/hooks/claude-code', true],
-    ['POST', '/api/hooks/claude-code?deadline=300', true],
-    ['GET', '/api/hooks/claude-code', false],
-    ['POST', '/api/hooks/claude-code/', false],
-    ['POST', '/api/hooks/claude-codex', false],
-    ['POST', '/api/hooks/decide', false],
-    ['POST', '/API/hooks/claude-code', false],
-  ] as const)('%s %s -> %s (anything not exact is left to Next)', (method, url, fast) => {
-    expect(matchHook(method, url)).toBe(fast);
   });
 });
 
