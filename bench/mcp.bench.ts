@@ -12,8 +12,8 @@
 // (GATEHOUSE_MCP_CONFIG, trusted) and a stored policy allowing `mcp__up__echo`.
 // Method: warm-up calls on every path, then calls alternating direct / through a bare node proxy /
 // through Gatehouse, one at a time; p50 and p99 of each and their difference. The bare proxy
-// (bench/mcp/bare-proxy.ts) only forwards over a kept-alive connection: what the second HTTP hop
-// alone adds, the floor of any gateway. BENCH_MCP_CALLS (default 400), BENCH_QUICK=1
+// (bench/mcp/bare-proxy.ts), a process of its own as Gatehouse is, only forwards over a kept-alive
+// connection: what the second HTTP hop alone adds, the floor of any gateway. BENCH_MCP_CALLS (default 400), BENCH_QUICK=1
 // (100 calls). Where the time goes: the same alternation for `tools/list` (HTTP, routing, the
 // token, the session, the answer: no gate, no database), and a call the policy refuses (a deny
 // rule on the text `refuse*`: the gate and its one write, no claim, no upstream).
@@ -148,6 +148,11 @@ async function main(): Promise<void> {
         ['added by Gatehouse', (pct(b, 50) - pct(a, 50)).toFixed(2), (pct(b, 99) - pct(a, 99)).toFixed(2)],
         row('through a bare node proxy (no gate)', floor),
         ['added by the bare proxy', (pct(floor, 50) - pct(a, 50)).toFixed(2), (pct(floor, 99) - pct(a, 99)).toFixed(2)],
+        [
+          'Gatehouse above the bare proxy (its own work)',
+          (pct(b, 50) - pct(floor, 50)).toFixed(2),
+          (pct(b, 99) - pct(floor, 99)).toFixed(2),
+        ],
       ],
     );
     console.log(`\n(b) where the time goes, ${CALLS} each after warm-up (list and refused call alternating):`);
