@@ -180,7 +180,9 @@ describeStores('webhook sender', (store) => {
     }
     const ids = receiver.received.map((r) => (JSON.parse(r.body) as WebhookEventBody).data.relay.id);
     expect(ids.sort()).toEqual(reqs.map((r) => r.id).sort());
-  });
+    // As the next test: on PostgreSQL under a loaded CI machine three senders took longer than the
+    // default 5 s once (about 0.4 s otherwise); what this pins is "once", not how soon.
+  }, 30_000);
 
   it('a receiver that never answers does not hold back another endpoint', async () => {
     const { q } = store();
