@@ -16,6 +16,6 @@ export const claudeCodeHook = agentRoute<Record<string, never>, RouteRequest>(
     const query = searchParams(request, ClaudeCodeHookQuerySchema);
     const input = parseHookInput(await readJson(request, z.unknown(), rt.config.maxBodyBytes));
     const verdict = await decideHook(rt.external, user.id, input, query, request.signal);
-    return jsonResponse(hookOutput(input.hook_event_name, verdict));
+    return jsonResponse(hookOutput(input.hook_event_name, verdict), {}, request);
   },
 );

@@ -18,6 +18,17 @@ describe('jsonResponse', () => {
     expect(response.headers.get('content-type')).toBe('application/problem+json');
   });
 
+  it("for the fast path's request (a direct body): no body to make, the text kept for the fast path to write", () => {
+    const fastPathRequest = { readBody: async () => Buffer.alloc(0) } as unknown as Parameters<typeof jsonResponse>[2];
+    const response = jsonResponse({ a: 1 }, { status: 202 }, fastPathRequest);
+    expect(response.body).toBeNull();
+    expect(response.status).toBe(202);
+    expect(knownBody(response)).toBe('{"a":1}');
+    // A Web Request (Next's) gets a body as ever.
+    const next = jsonResponse({ a: 1 }, {}, new Request('http://localhost/x'));
+    expect(next.body).not.toBeNull();
+  });
+
   it('knows nothing of a Response made otherwise, even one wrapping its body', () => {
     const made = jsonResponse({ a: 1 });
     expect(knownBody(Response.json({ a: 1 }))).toBeUndefined();

@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallChannel } from './tool-calls';
 import { jsonResponse } from '../http/known-body';
+import type { RouteRequest } from '../http/route-request';
 
 /** A call still running after this long gets a stream (headers out now, keep-alives, progress). */
 const STREAM_AFTER_MS = 1_000;
@@ -61,7 +62,12 @@ export function answerDirectly(
   id: RequestId,
   signal: AbortSignal,
   work: (channel: CallChannel) => Promise<unknown>,
-  options: { validateCallResult?: boolean; streamAfterMs?: number } = {},
+  options: {
+    validateCallResult?: boolean;
+    streamAfterMs?: number;
+    /** The request being answered: a JSON answer to the fast path's is made without a body (known-body.ts). */
+    request?: RouteRequest;
+  } = {},
 ): Promise<Response> {
   return new Promise<Response>((resolve) => {
     const encoder = new TextEncoder();
@@ -103,7 +109,7 @@ export function answerDirectly(
     const settle = (message: JSONRPCMessage) => {
       done = true;
       clearTimeout(timer);
-      if (!stream) return resolve(jsonResponse(message));
+      if (!stream) return resolve(jsonResponse(message, {}, options.request));
       clearInterval(keepAlive);
       if (cancelled) return;
       write(sse(message));

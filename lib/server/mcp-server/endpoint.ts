@@ -13,6 +13,7 @@ import {
   type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthUser } from '../../auth';
+import { jsonResponse, knownBody } from '../http/known-body';
 import type { RouteRequest } from '../http/route-request';
 import type { McpEndpointDeps } from './endpoint-deps';
 import { answerOf, relayOfElicitation } from './elicitation';
@@ -92,6 +93,9 @@ export async function handleMcpPost(
   if (!sessionHeader) return response;
   const headers = new Headers(response.headers);
   headers.set(SESSION_HEADER, sessionHeader);
+  // A known JSON answer (known-body.ts) may have no body of its own: it is made again, not wrapped.
+  const known = knownBody(response);
+  if (known !== undefined) return jsonResponse(JSON.parse(known), { status: response.status, headers }, request);
   return new Response(response.body, { status: response.status, headers });
 }
 
@@ -104,13 +108,14 @@ function serve(
 ): Promise<Response> {
   const direct = directRequest(request.headers, messages);
   if (!direct) return serveWithSdk(request, messages, session, deps);
-  if (direct.method === 'tools/list') return answerDirectly(direct.id, request.signal, () => listTools(deps, session));
+  if (direct.method === 'tools/list')
+    return answerDirectly(direct.id, request.signal, () => listTools(deps, session), { request });
   const authorization = request.headers.get('authorization');
   return answerDirectly(
     direct.id,
     request.signal,
     (channel) => callTool(deps, session, direct.params, direct.id, authorization, channel),
-    { validateCallResult: true },
+    { validateCallResult: true, request },
   );
 }
 
