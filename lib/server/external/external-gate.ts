@@ -68,7 +68,7 @@ export class ExternalGate {
   private readonly deferred: DeferredRecords | undefined;
   /** Where records are deferred: the execution claims, decided in memory (claim-ledger.ts). */
   private readonly claims: ClaimLedger | undefined;
-  /** Claimed calls' records held until their results (`finishCall`), by run and call id. */
+  /** Claimed calls' records held until their results (`finishCall`) or stored, by run and call id. */
   private readonly heldClaims = new Map<string, HeldRecord>();
 
   constructor(private readonly deps: ExternalGateDeps) {
@@ -432,7 +432,10 @@ export class ExternalGate {
       // (while the tool runs the statement would hold up the tool's answer on this thread).
       const held = claimed ? this.deferred.hold({ ...record, claim: toolCallId }, CLAIM_HOLD_MS) : undefined;
       if (held) {
-        this.heldClaims.set(callKey(run.id, toolCallId), held);
+        const key = callKey(run.id, toolCallId);
+        this.heldClaims.set(key, held);
+        // Stored without its result (a slow tool, a call that never finishes): nothing left to hold.
+        void held.stored.then(() => this.heldClaims.get(key) === held && this.heldClaims.delete(key));
         return true;
       }
       // Not journaled: stored now, where the database has the last word on the claim.

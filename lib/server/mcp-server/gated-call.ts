@@ -121,14 +121,17 @@ export async function gatedCall(deps: GatedCallDeps, input: GatedCallInput): Pro
   const { runId } = decision;
   // Approved after the client left: nobody could read the result, so the call does not run.
   if (!input.live()) {
-    await deps.gate
-      .recordResult(runId, callId, {
-        tool: tool.name,
-        agent: session.client,
-        output: 'Not run: the MCP client was gone when the call was approved.',
-        isError: true,
-      })
-      .catch(() => {});
+    const notRun = {
+      tool: tool.name,
+      agent: session.client,
+      output: 'Not run: the MCP client was gone when the call was approved.',
+      isError: true,
+    };
+    // Claimed with its decision (allowed at once): the claim is finished with that, after the
+    // claim's own record, so nothing reads it as a call that may have run.
+    await (decision.claimed ? deps.finish(runId, callId, notRun) : deps.gate.recordResult(runId, callId, notRun)).catch(
+      () => {},
+    );
     return errorResult('Not run: the client disconnected');
   }
   // Allowed at once: claimed with the decision (false: this call id ran already). A person's
