@@ -26,11 +26,27 @@ export async function readSse(stream: IncomingMessage, onMessage: (data: string)
   let data: string[] = [];
   let dataChars = 0;
   /** Takes the complete lines of `text`; true when onMessage had enough. */
+  // Chunks with no line-end character only lengthen the line being read: kept apart, joined once a
+  // line end comes, and the text before `scanned` is never searched again, so a long line costs
+  // time in proportion to its length, not its square.
+  let pending: string[] = [];
+  let pendingChars = 0;
+  let scanned = 0;
   const feed = (text: string): boolean => {
-    rest += text;
+    if (!/[\r\n]/.test(text)) {
+      pending.push(text);
+      pendingChars += text.length;
+      if (rest.length + pendingChars > MAX_ANSWER_CHARS) throw answerTooLarge();
+      return false;
+    }
+    rest += pending.join('') + text;
+    [pending, pendingChars] = [[], 0];
+    const lineEnd = new RegExp(LINE_END);
+    // A CR that ended the text before may be the first half of a CRLF: look at it again.
+    lineEnd.lastIndex = Math.max(0, scanned - 1);
     let start = 0;
     let enough = false;
-    for (const end of rest.matchAll(LINE_END)) {
+    for (let end = lineEnd.exec(rest); end; end = lineEnd.exec(rest)) {
       const line = rest.slice(start, end.index);
       start = end.index + end[0].length;
       if (line !== '') {
@@ -46,7 +62,8 @@ export async function readSse(stream: IncomingMessage, onMessage: (data: string)
         break;
       }
     }
-    rest = rest.slice(start);
+    rest = start === 0 ? rest : rest.slice(start);
+    scanned = rest.length;
     // One line, or one event's data, beyond what is read into memory.
     if (!enough && (rest.length > MAX_ANSWER_CHARS || dataChars > MAX_ANSWER_CHARS)) throw answerTooLarge();
     return enough;
