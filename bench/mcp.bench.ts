@@ -6,8 +6,8 @@
 // Gatehouse, the token check, the signed session, the policy decision, the run's tool_call event
 // and audit row, the execution claim and the tool_result event, and Gatehouse's own client hop to
 // the upstream.
-// Upstream: an SDK server with one read-only `echo` tool over Streamable HTTP, in this process
-// (so both paths share its cost). Gatehouse: the production build (`next start` through
+// Upstream: an SDK server with one read-only `echo` tool over Streamable HTTP, in a process of its
+// own as HTTP MCP servers are (bench/mcp/upstream-server.mjs; both paths pay for it). Gatehouse: the production build (`next start` through
 // scripts/serve.sh, embedded PGlite, offline model), configured with the upstream as `up`
 // (GATEHOUSE_MCP_CONFIG, trusted) and a stored policy allowing `mcp__up__echo`.
 // Method: warm-up calls on every path, then calls alternating direct / through a bare node proxy /
@@ -17,17 +17,14 @@
 // (100 calls). Where the time goes: the same alternation for `tools/list` (HTTP, routing, the
 // token, the session, the answer: no gate, no database), and a call the policy refuses (a deny
 // rule on the text `refuse*`: the gate and its one write, no claim, no upstream).
-import { createServer, type Server as HttpServer } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { z } from 'zod';
 import { TOKEN } from './gate/config';
 import { startBareProxy } from './mcp/bare-proxy';
+import { startChildServer } from './mcp/child';
 import { boot, cleanup, ensureBuild, freePort, printServerLog, removeAtExit, stopServer } from './gate/servers';
 import { machineJiffies, noisyNote, stealWindow } from './gate/proc';
 import { pct, table } from './gate/stats';
@@ -35,23 +32,10 @@ import { pct, table } from './gate/stats';
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? (process.env.BENCH_QUICK ? 100 : 400));
 const WARMUP = Math.min(50, CALLS / 4);
 
-/** The upstream: a fresh SDK server per request (stateless), JSON responses. */
-async function startUpstream(): Promise<{ url: string; server: HttpServer }> {
-  const server = createServer(async (req, res) => {
-    const mcp = new McpServer({ name: 'bench-upstream', version: '1.0.0' });
-    mcp.registerTool(
-      'echo',
-      { description: 'Echoes its text', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
-      async ({ text }) => ({ content: [{ type: 'text', text }] }),
-    );
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => void transport.close().then(() => mcp.close()));
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${port}/mcp`, server };
+/** The upstream: a process of its own (bench/mcp/upstream-server.mjs), as an HTTP MCP server is. */
+async function startUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+  const { port, close } = await startChildServer('upstream-server.mjs');
+  return { url: `http://127.0.0.1:${port}/mcp`, close };
 }
 
 async function client(url: string, headers: Record<string, string> = {}): Promise<Client> {
@@ -179,7 +163,7 @@ async function main(): Promise<void> {
     throw error;
   } finally {
     await stopServer(child);
-    upstream.server.close();
+    await upstream.close();
     cleanup();
   }
 }
