@@ -8,7 +8,6 @@ import {
   CallToolRequestSchema,
   CallToolResultSchema,
   ErrorCode,
-  isJSONRPCRequest,
   ListToolsRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolRequest,
@@ -16,6 +15,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallChannel } from './tool-calls';
+import { isRequest } from '../mcp/message-kind';
 import { jsonResponse } from '../http/known-body';
 import type { RouteRequest } from '../http/route-request';
 
@@ -33,7 +33,7 @@ export function directRequest(
   messages: readonly JSONRPCMessage[],
 ): DirectRequest | undefined {
   const message = messages.length === 1 ? messages[0] : undefined;
-  if (!message || !isJSONRPCRequest(message) || !acceptedHeaders(headers)) return undefined;
+  if (!message || !isRequest(message) || !acceptedHeaders(headers)) return undefined;
   if (message.method === 'tools/list')
     return ListToolsRequestSchema.safeParse(message).success ? { method: 'tools/list', id: message.id } : undefined;
   if (message.method !== 'tools/call') return undefined;

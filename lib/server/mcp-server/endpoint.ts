@@ -4,9 +4,6 @@
 // directly (direct.ts); everything else by the SDK's transport and server (sdk-serve.ts).
 import {
   isInitializeRequest,
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCResultResponse,
   JSONRPCMessageSchema,
   type InitializeRequest,
   type JSONRPCMessage,
@@ -21,6 +18,7 @@ import { answerDirectly, directRequest } from './direct';
 import { decodeSessionId, encodeSessionId, newSessionId, type McpSessionState } from './session-id';
 import { jsonRpcError } from './json-rpc';
 import { cancelLocal } from './cancel-registry';
+import { isError, isNotification, isRequest, isResult } from '../mcp/message-kind';
 import { serveWithSdk } from './sdk-serve';
 import { callTool, listTools } from './tool-calls';
 
@@ -45,7 +43,8 @@ export async function handleMcpPost(
     messages.push(parsed.data);
   }
 
-  const init = messages.find(isInitializeRequest) as (JSONRPCRequest & InitializeRequest) | undefined;
+  const init = messages.find((m) => isRequest(m) && m.method === 'initialize' && isInitializeRequest(m)) as
+    (JSONRPCRequest & InitializeRequest) | undefined;
   let session: McpSessionState | undefined;
   let sessionHeader: string | undefined;
   if (init) {
@@ -74,13 +73,13 @@ export async function handleMcpPost(
   // Answers to our confirmations and cancellations are ours; everything else goes to the SDK.
   const rest: JSONRPCMessage[] = [];
   for (const message of messages) {
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+    if (isResult(message) || isError(message)) {
       const relayId = relayOfElicitation(deps.sessionKey, session.sid, message.id);
-      const answer = relayId && isJSONRPCResultResponse(message) ? answerOf(message.result) : undefined;
+      const answer = relayId && isResult(message) ? answerOf(message.result) : undefined;
       if (relayId && answer) await deps.answerRelay(user, relayId, answer);
       continue;
     }
-    if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+    if (isNotification(message) && message.method === 'notifications/cancelled') {
       const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof requestId === 'string' || typeof requestId === 'number') cancelLocal(session.sid, requestId);
       continue;

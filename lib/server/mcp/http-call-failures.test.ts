@@ -143,6 +143,16 @@ it('JSON that is not JSON-RPC is an Error saying so', async () => {
   expect(upstream.state).toBe('unavailable');
 });
 
+it("the call's answer with a key JSON-RPC does not have is refused as not JSON-RPC, as the SDK refuses it", async () => {
+  const body = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [] }, extra: 1 });
+  expect(await callAnswered({ status: 200, headers: json, body })).toMatch(/not JSON-RPC/);
+});
+
+it("the call's answer with a result that is not an object is refused as not JSON-RPC", async () => {
+  const body = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: [] });
+  expect(await callAnswered({ status: 200, headers: json, body })).toMatch(/not JSON-RPC/);
+});
+
 it("a result that is not a tool's result is refused as invalid", async () => {
   const body = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: 'not a list' } });
   expect(await callAnswered({ status: 200, headers: json, body })).toMatch(/Invalid tools\/call result/);

@@ -11,8 +11,6 @@
 import {
   CallToolResultSchema,
   ErrorCode,
-  isJSONRPCErrorResponse,
-  isJSONRPCResultResponse,
   JSONRPCMessageSchema,
   McpError,
   type CallToolResult,
@@ -24,6 +22,7 @@ import type { IncomingMessage } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { get, mediaType, post, type PostAnswer } from './http-post';
 import { readSse } from './http-sse';
+import { isError, isResult } from './message-kind';
 
 export interface HttpCallSession {
   url: URL;
@@ -95,7 +94,7 @@ export async function callToolOverHttp(
     const type = mediaType(response.headers);
     const answer =
       type === 'application/json' && response.text !== undefined
-        ? ownAnswer(id, messagesOf(JSON.parse(response.text)), session)
+        ? ownAnswer(id, JSON.parse(response.text), session)
         : type === 'text/event-stream' && response.stream
           ? await answerFromStream(id, response.stream, session, headers, abort.signal)
           : undefined;
@@ -107,8 +106,7 @@ export async function callToolOverHttp(
           : `Unexpected content type: ${response.headers['content-type'] ?? 'none'}`,
       );
     }
-    if (isJSONRPCErrorResponse(answer))
-      throw McpError.fromError(answer.error.code, answer.error.message, answer.error.data);
+    if (isError(answer)) throw McpError.fromError(answer.error.code, answer.error.message, answer.error.data);
     const result = CallToolResultSchema.safeParse(answer.result);
     if (!result.success)
       throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${result.error.message}`);
@@ -135,6 +133,25 @@ async function withinOrigin(url: URL, send: (url: URL) => Promise<PostAnswer>): 
   }
 }
 
+/**
+ * The usual answer: the call's own result alone, with exactly the keys JSONRPCResultResponseSchema
+ * (strict) allows. Taken without the union's parse (its result is checked against
+ * CallToolResultSchema below, which includes what the union would check of it).
+ */
+function isOwnResult(id: string, data: unknown): data is JSONRPCResultResponse {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
+  const message = data as Record<string, unknown>;
+  const result = message.result;
+  return (
+    message.jsonrpc === '2.0' &&
+    message.id === id &&
+    typeof result === 'object' &&
+    result !== null &&
+    !Array.isArray(result) &&
+    Object.keys(message).length === 3
+  );
+}
+
 function messagesOf(data: unknown): JSONRPCMessage[] {
   return (Array.isArray(data) ? data : [data]).map((message) => {
     const parsed = JSONRPCMessageSchema.safeParse(message);
@@ -147,11 +164,15 @@ function messagesOf(data: unknown): JSONRPCMessage[] {
 
 type Answer = JSONRPCResultResponse | JSONRPCErrorResponse;
 
-/** The call's own answer among the messages; the others go to the SDK's client. */
-function ownAnswer(id: string, messages: JSONRPCMessage[], session: HttpCallSession): Answer | undefined {
+/**
+ * The call's own answer among the messages (parsed JSON); the others go to the SDK's client. Throws
+ * when one is not JSON-RPC (before any is handed on).
+ */
+function ownAnswer(id: string, data: unknown, session: HttpCallSession): Answer | undefined {
+  if (isOwnResult(id, data)) return data;
   let answer: Answer | undefined;
-  for (const message of messages) {
-    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id === id) answer = message;
+  for (const message of messagesOf(data)) {
+    if ((isResult(message) || isError(message)) && message.id === id) answer = message;
     else session.onOther(message);
   }
   return answer;
@@ -174,14 +195,12 @@ async function answerFromStream(
   // must not fail the call); its fault is the call's if no answer follows.
   let fault: Error | undefined;
   const onMessage = (data: string) => {
-    let messages: JSONRPCMessage[];
     try {
-      messages = messagesOf(JSON.parse(data));
+      return (answer = ownAnswer(id, JSON.parse(data), session)) !== undefined;
     } catch (error) {
       fault ??= error as Error;
       return false;
     }
-    return (answer = ownAnswer(id, messages, session)) !== undefined;
   };
   let { lastEventId, retryMs } = await readSse(stream, onMessage);
   for (let resumes = 0; !answer && lastEventId && resumes < MAX_RESUMES; resumes++) {

@@ -48,6 +48,17 @@ it('sends the body with its length and the headers, and reads a JSON answer whol
   expect(JSON.parse(answer.text!)).toEqual({ body: '{"é":1}', length: '8', team: 'blue' });
 });
 
+it('a character split between two chunks of a JSON answer is read whole', async () => {
+  const euro = Buffer.from('"€ and €"');
+  const server = await serve((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    // The first chunk ends inside the first €'s three bytes; the second is sent once it is out.
+    res.write(euro.subarray(0, 2), () => setImmediate(() => res.end(euro.subarray(2))));
+  });
+  const answer = await post(server.url, {}, '{}', live());
+  expect(JSON.parse(answer.text!)).toBe('€ and €');
+});
+
 it('get() sends no body and no content-length, with the headers', async () => {
   const server = await serve((req, res, body) =>
     res.writeHead(200, { 'content-type': 'application/json' }).end(

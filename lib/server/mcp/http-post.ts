@@ -6,6 +6,7 @@
 // is read whole as text; any other answer (an SSE stream) is handed over as node's stream.
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 /**
@@ -71,16 +72,30 @@ function exchange(
         const status = answer.statusCode ?? 502;
         if (status >= 200 && status < 300 && mediaType(answer.headers) !== 'application/json')
           return resolve({ status, headers: answer.headers, stream: answer });
-        answer.setEncoding('utf8');
+        // A small answer is one chunk, decoded once at the end; a decoder (which keeps a character
+        // split between chunks whole) only once a second chunk comes.
+        let first: Buffer | undefined;
+        let decoder: StringDecoder | undefined;
         let text = '';
-        answer.on('data', (chunk: string) => {
-          text += chunk;
+        answer.on('data', (chunk: Buffer) => {
+          if (!first && !decoder) return void (first = chunk);
+          if (!decoder) {
+            decoder = new StringDecoder('utf8');
+            text = decoder.write(first!);
+            first = undefined;
+          }
+          text += decoder.write(chunk);
           if (text.length <= MAX_ANSWER_CHARS) return;
           release();
           answer.destroy();
           reject(answerTooLarge());
         });
-        answer.on('end', () => resolve({ status, headers: answer.headers, text }));
+        answer.on('end', () => {
+          text = decoder ? text + decoder.end() : (first?.toString('utf8') ?? '');
+          // One chunk over the cap (a server's single large write) is refused as the others are.
+          if (text.length > MAX_ANSWER_CHARS) return reject(answerTooLarge());
+          resolve({ status, headers: answer.headers, text });
+        });
         answer.on('error', fail);
       },
     );
