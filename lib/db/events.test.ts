@@ -221,6 +221,48 @@ describeStores('events', (store) => {
     expect(await q.toolExecutions.getToolExecution({ runId: 'r-fin', toolCallId: 'never-claimed' })).toBeUndefined();
   });
 
+  it('claims and finishes one call in one statement: the claim is stored done, and only if it was free', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r-both', sessionId: 's' });
+    const result = { output: 'ran', isError: false };
+    const both = await q.events.appendEventsClaiming({
+      runId: 'r-both',
+      events: [
+        { type: 'tool_call', data: { toolCallId: 'c1' } },
+        { type: 'tool_result', data: { toolCallId: 'c1' } },
+      ],
+      claimExecution: { toolCallId: 'c1' },
+      finishExecution: { toolCallId: 'c1', result },
+    });
+    expect(both.claimed).toBe(true);
+    expect(both.rows.map((r) => r.type)).toEqual(['tool_call', 'tool_result']);
+    expect(await q.toolExecutions.getToolExecution({ runId: 'r-both', toolCallId: 'c1' })).toMatchObject({
+      status: 'done',
+      result,
+      finishedAt: expect.any(Date),
+    });
+    // Claimed already: not claimed again, and the stored result stays.
+    const again = await q.events.appendEventsClaiming({
+      runId: 'r-both',
+      events: [{ type: 'tool_result', data: {} }],
+      claimExecution: { toolCallId: 'c1' },
+      finishExecution: { toolCallId: 'c1', result: { output: 'again' } },
+    });
+    expect(again.claimed).toBe(false);
+    expect((await q.toolExecutions.getToolExecution({ runId: 'r-both', toolCallId: 'c1' }))?.result).toEqual(result);
+    // A claim and the finish of another call: each as alone.
+    expect(await q.toolExecutions.claimToolExecution({ runId: 'r-both', toolCallId: 'c2' })).toBe(true);
+    const other = await q.events.appendEventsClaiming({
+      runId: 'r-both',
+      events: [{ type: 'tool_call', data: {} }],
+      claimExecution: { toolCallId: 'c3' },
+      finishExecution: { toolCallId: 'c2', result },
+    });
+    expect(other.claimed).toBe(true);
+    expect((await q.toolExecutions.getToolExecution({ runId: 'r-both', toolCallId: 'c2' }))?.status).toBe('done');
+    expect((await q.toolExecutions.getToolExecution({ runId: 'r-both', toolCallId: 'c3' }))?.status).toBe('claimed');
+  });
+
   it('finishes nothing when the append is fenced off (another owner holds the lease)', async () => {
     const { q } = store();
     await q.runs.createRun({ id: 'r-fin2', sessionId: 's', status: 'running' });

@@ -49,7 +49,8 @@ export interface AppendEffects {
   /**
    * Claims a tool execution (tool-executions.ts) in the same statement as the events that decide
    * it, for an outside call allowed at once: the decision and its claim are stored together.
-   * `appendEventsClaiming` says whether this statement won the claim.
+   * `appendEventsClaiming` says whether this statement won the claim. With `finishExecution` of
+   * the same call the claim is stored finished (a call that ran before its claim was stored).
    */
   claimExecution?: { toolCallId: string };
 }
@@ -77,13 +78,16 @@ export function eventQueries(db: Database) {
     claimExecution,
   }: AppendEventsInput): Promise<{ rows: EventRow[]; claimed: boolean }> {
     if (batch.length === 0 && !status && !audit?.length && !claimExecution) return { rows: [], claimed: false };
+    // Claimed and finished in one statement: its CTEs see one snapshot, so the claim is inserted done.
+    const claimDone = claimExecution !== undefined && finishExecution?.toolCallId === claimExecution.toolCallId;
     const shape: AppendShape = {
       audit: Boolean(audit?.length),
       status: status ? (status.ifStatus ? [...status.ifStatus] : 'any') : undefined,
       fenced: leaseOwner !== undefined,
       notify: notifyChannel !== undefined,
-      finish: finishExecution !== undefined,
+      finish: finishExecution !== undefined && !claimDone,
       claim: claimExecution !== undefined,
+      claimDone,
     };
     const rows = await appendStatement(shape)<RawRow>(db, {
       runId,
@@ -156,6 +160,8 @@ interface AppendShape {
   finish: boolean;
   /** Claim a tool execution (claimExecution). */
   claim: boolean;
+  /** The claim is stored finished, with finishExecution's result (claim and finish of one call). */
+  claimDone: boolean;
 }
 
 interface AppendValues extends Record<string, unknown> {
@@ -209,10 +215,13 @@ function appendSql(shape: AppendShape, v: Slots<AppendValues>): SQL {
           FROM run WHERE tool_executions.run_id = ${v.runId} AND tool_executions.tool_call_id = ${v.finishCall} AND tool_executions.status = 'claimed' RETURNING 1)`
     : sql``;
   // FROM run: nothing is claimed when the run's update is fenced off or missing.
-  const claimCte = shape.claim
-    ? sql`, claimed AS (INSERT INTO tool_executions (run_id, tool_call_id)
+  const claimCte = shape.claimDone
+    ? sql`, claimed AS (INSERT INTO tool_executions (run_id, tool_call_id, status, result, finished_at)
+          SELECT ${v.runId}, ${v.claimCall}, 'done', ${v.finishResult}::jsonb, now() FROM run ON CONFLICT DO NOTHING RETURNING 1)`
+    : shape.claim
+      ? sql`, claimed AS (INSERT INTO tool_executions (run_id, tool_call_id)
           SELECT ${v.runId}, ${v.claimCall} FROM run ON CONFLICT DO NOTHING RETURNING 1)`
-    : sql``;
+      : sql``;
   const fence = shape.fenced ? sql` AND ${leaseHeldBy(v.runId as string, v.leaseOwner as string)}` : sql``;
   return sql`
       WITH run AS (

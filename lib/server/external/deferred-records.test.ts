@@ -55,13 +55,13 @@ function stoppedGate(file: string, reports: Error[]): ExternalGate {
   });
 }
 
-function restartedGate(file: string, reports: Error[] = []): ExternalGate {
+function restartedGate(file: string, reports: Error[] = [], log?: RunLog): ExternalGate {
   const { q, broker, config, runs } = server.rt();
   return new ExternalGate({
     q,
     broker,
     grants: new DbGrantStore(q.grants),
-    log: runs.log,
+    log: log ?? runs.log,
     approvalTimeoutS: config.approvalTimeoutS,
     workspace: '/w',
     deferRecords: { journal: new RecordJournal<OutsideRecord>(file), report: (error) => reports.push(error) },
@@ -256,6 +256,58 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
     });
     const events = await q.events.listEvents({ runId: run.id });
     expect(events.map((e) => e.type)).toEqual(['tool_call', 'tool_call', 'tool_result']);
+  });
+
+  it('a call that ends within the hold: its claim and its result are stored in one statement, and the journal is emptied', async () => {
+    const { q, runs } = server.rt();
+    const { ref, run } = await allowLs('claim-one');
+    const statements: string[][] = [];
+    const counting = {
+      append: (...args: Parameters<RunLog['append']>) => runs.log.append(...args),
+      appendClaiming: (...args: Parameters<RunLog['appendClaiming']>) => {
+        statements.push(args[1].map((e) => e.type));
+        return runs.log.appendClaiming(...args);
+      },
+    } as unknown as RunLog;
+    const file = path.join(scratch, 'claim-one.journal');
+    const gate = restartedGate(file, [], counting);
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-o1' };
+    expect(await gate.decide(ref, call, claiming)).toMatchObject({ claimed: true });
+    await gate.finishCall(run.id, 'mcp-o1', resultOf(run.id, 'mcp-o1'), { output: 'a.txt' });
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2);
+    await gate.flushRecords();
+    expect(statements).toEqual([['tool_call', 'tool_result']]);
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-o1' })).toMatchObject({
+      status: 'done',
+      result: { output: 'a.txt' },
+    });
+    expect((await q.events.listEvents({ runId: run.id })).map((e) => e.type)).toEqual(['tool_call', 'tool_result']);
+    expect(readFileSync(file, 'utf8')).toBe('');
+    await gate.shutdown();
+  });
+
+  it('claim and result stored as one and not stored (the process stopped): the next start stores both, once', async () => {
+    const { q } = server.rt();
+    const { ref, run } = await allowLs('claim-one-crash');
+    const file = path.join(scratch, 'claim-one-crash.journal');
+    const reports: Error[] = [];
+    const stopped = stoppedGate(file, reports);
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-oc' };
+    expect(await stopped.decide(ref, call, claiming)).toMatchObject({ claimed: true });
+    await stopped.finishCall(run.id, 'mcp-oc', resultOf(run.id, 'mcp-oc'), { output: 'a.txt' });
+    await stopped.flushRecords();
+    expect(reports).toHaveLength(1);
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-oc' })).toBeUndefined();
+
+    const restarted = restartedGate(file);
+    expect(await restarted.recoverRecords()).toBe(2);
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-oc' })).toMatchObject({
+      status: 'done',
+      result: { output: 'a.txt' },
+    });
+    expect((await q.events.listEvents({ runId: run.id })).map((e) => e.type)).toEqual(['tool_call', 'tool_result']);
+    expect(await restarted.decide(ref, call, claiming)).toMatchObject({ claimed: false });
+    await restarted.shutdown();
   });
 
   it('a slow call: its claim is stored while it still runs (within a second), not held until it ends', async () => {

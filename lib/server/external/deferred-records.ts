@@ -26,6 +26,12 @@ export interface OutsideRecord {
 /** A journaled record held back (`hold`): `release` lets it be stored; `stored` settles once it is. */
 export interface HeldRecord {
   release(): void;
+  /**
+   * Journals `next` and releases the held record to be stored with it, as one record (a claimed
+   * call's result with its claim: one statement instead of two). False, and nothing journaled, when
+   * the held record was released already or `next` could not be journaled: store `next` yourself.
+   */
+  releaseWith(next: OutsideRecord): boolean;
   stored: Promise<void>;
 }
 
@@ -49,7 +55,7 @@ export class DeferredRecords {
    */
   defer(record: OutsideRecord, after?: Promise<unknown>): boolean {
     if (!this.journalNow(record)) return false;
-    this.schedule(record, after ? after.then(nextTurn, nextTurn) : nextTurn());
+    this.schedule(() => [record], after ? after.then(nextTurn, nextTurn) : nextTurn());
     return true;
   }
 
@@ -64,13 +70,24 @@ export class DeferredRecords {
     const released = new Promise<void>((r) => (resolve = r));
     const timer = setTimeout(() => release(), maxMs);
     timer.unref?.();
+    let held = true;
+    let next: OutsideRecord | undefined;
     const release = () => {
+      if (!held) return;
+      held = false;
       clearTimeout(timer);
       this.holds.delete(release);
       resolve();
     };
     this.holds.add(release);
-    return { release, stored: this.schedule(record, released.then(nextTurn)) };
+    const stored = this.schedule(() => (next ? [record, next] : [record]), released.then(nextTurn));
+    const releaseWith = (record: OutsideRecord) => {
+      if (!held || !this.journalNow(record)) return false;
+      next = record;
+      release();
+      return true;
+    };
+    return { release, releaseWith, stored };
   }
 
   private journalNow(record: OutsideRecord): boolean {
@@ -83,14 +100,22 @@ export class DeferredRecords {
     }
   }
 
-  private schedule(record: OutsideRecord, when: Promise<void>): Promise<void> {
+  /** Stores the records (journaled each: one line each) as one, once `when` settles. */
+  private schedule(records: () => OutsideRecord[], when: Promise<void>): Promise<void> {
+    let lines = 0;
     const storing: Promise<void> = when
-      .then(() => this.store(record))
+      .then(() => {
+        const list = records();
+        lines = list.length;
+        return this.store(list.length === 1 ? list[0]! : merged(list[0]!, list[1]!));
+      })
       .then(
-        () => this.journal?.stored(),
+        () => {
+          for (let i = 0; i < lines; i++) this.journal?.stored();
+        },
         (error: Error) => {
           // Kept in the journal: the next start stores it.
-          this.journal?.stored(true);
+          for (let i = 0; i < Math.max(lines, 1); i++) this.journal?.stored(true);
           this.report(new Error(`could not store an outside decision (kept in the journal): ${error.message}`));
         },
       )
@@ -134,4 +159,15 @@ export class DeferredRecords {
     }
     return count;
   }
+}
+
+/** A held claim's record and its call's result as one record: the claim is stored finished. */
+function merged(held: OutsideRecord, next: OutsideRecord): OutsideRecord {
+  return {
+    runId: held.runId,
+    events: [...held.events, ...next.events],
+    audit: [...held.audit, ...next.audit],
+    ...(held.claim ? { claim: held.claim } : {}),
+    ...(next.finish ? { finish: next.finish } : {}),
+  };
 }

@@ -250,8 +250,11 @@ export class ExternalGate {
     const key = callKey(runId, toolCallId);
     const held = this.heldClaims.get(key);
     this.heldClaims.delete(key);
+    const record = { runId, events: [event], audit: [], finish };
+    // Still held (the usual case): stored with its claim, as one statement.
+    if (held?.releaseWith(record)) return;
     held?.release();
-    if (this.deferred?.defer({ runId, events: [event], audit: [], finish }, held?.stored)) return;
+    if (this.deferred?.defer(record, held?.stored)) return;
     await held?.stored;
     await this.deps.log.append(runId, [event], { finishExecution: finish });
   }
