@@ -97,8 +97,10 @@ export function webhookQueries(db: Database) {
     },
 
     /**
-     * Claims up to `limit` due deliveries, at most `perEndpoint` of each endpoint (a slow receiver
-     * never takes every slot), locked for `lockMs`; counts the attempt.
+     * Claims up to `limit` due deliveries, locked for `lockMs`, and counts the attempt. An endpoint
+     * gets at most `perEndpoint` attempts at once, counting those already under way (on any
+     * instance), and free slots go round the endpoints (each one's first before anyone's second):
+     * a receiver that never answers holds its few slots and no more, however much it has queued.
      */
     async claimDue({
       limit,
@@ -110,13 +112,20 @@ export function webhookQueries(db: Database) {
       lockMs: number;
     }): Promise<ClaimedDelivery[]> {
       const result = await db.execute(sql`
-        WITH due AS (
+        WITH busy AS (
+          SELECT endpoint_id, count(*) AS n FROM webhook_deliveries
+          WHERE status = 'pending' AND locked_until > now()
+          GROUP BY endpoint_id
+        ), due AS (
           SELECT id FROM (
-            SELECT d.id, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS n
-            FROM webhook_deliveries d
+            SELECT d.id, d.next_attempt_at,
+              coalesce(b.n, 0) + row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS n
+            FROM webhook_deliveries d LEFT JOIN busy b ON b.endpoint_id = d.endpoint_id
             WHERE d.status = 'pending' AND d.next_attempt_at <= now()
               AND (d.locked_until IS NULL OR d.locked_until <= now())
-          ) ranked WHERE n <= ${perEndpoint} LIMIT ${limit}
+          ) ranked WHERE n <= ${perEndpoint}
+          ORDER BY n, next_attempt_at, id
+          LIMIT ${limit}
         )
         UPDATE webhook_deliveries d
         SET locked_until = now() + make_interval(secs => ${lockMs / 1000}), attempts = d.attempts + 1

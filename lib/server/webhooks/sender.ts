@@ -115,9 +115,16 @@ export class WebhookSender {
     }
   }
 
-  /** Waits until nothing is in flight (tests). */
+  /**
+   * Settles the work under way (tests): the running tick, one that starts after this call (so what
+   * is due now gets claimed), and the attempts in flight. It does not wait for "no tick running":
+   * when statements take longer than the poll interval, ticks follow each other without a gap.
+   */
   async idle(): Promise<void> {
-    while (this.ticking || this.inFlight.size > 0) await Promise.allSettled([this.ticking, ...this.inFlight]);
+    await Promise.allSettled([this.ticking]);
+    this.nudge();
+    await Promise.allSettled([this.ticking]);
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
   private async attempt(delivery: WebhookDeliveryRow, endpoint: WebhookEndpointRow): Promise<void> {
