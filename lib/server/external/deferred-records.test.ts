@@ -310,6 +310,36 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
     await restarted.shutdown();
   });
 
+  it('a claim that could not be stored keeps its result from being stored before it: the next start stores both, the result once', async () => {
+    const { q, runs } = server.rt();
+    const { ref, run } = await allowLs('claim-unstored');
+    let failures = 1;
+    const flaky = {
+      append: (...args: Parameters<RunLog['append']>) => runs.log.append(...args),
+      appendClaiming: (...args: Parameters<RunLog['appendClaiming']>) =>
+        failures-- > 0 ? Promise.reject(new Error('the database is busy')) : runs.log.appendClaiming(...args),
+    } as unknown as RunLog;
+    const file = path.join(scratch, 'claim-unstored.journal');
+    const reports: Error[] = [];
+    const gate = restartedGate(file, reports, flaky);
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-u1' };
+    expect(await gate.decide(ref, call, claiming)).toMatchObject({ claimed: true });
+    // Released without its result (as a slow call's claim is after a second) and not stored.
+    await gate.flushRecords();
+    expect(reports.map((e) => e.message)).toEqual([expect.stringMatching(/the database is busy/)]);
+    await gate.finishCall(run.id, 'mcp-u1', resultOf(run.id, 'mcp-u1'), { output: 'a.txt' });
+    await gate.flushRecords();
+    expect(reports[1]?.message).toMatch(/the record it follows could not be stored/);
+    expect(await q.events.listEvents({ runId: run.id })).toEqual([]);
+
+    expect(await restartedGate(file).recoverRecords()).toBe(2);
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-u1' })).toMatchObject({
+      status: 'done',
+      result: { output: 'a.txt' },
+    });
+    expect((await q.events.listEvents({ runId: run.id })).map((e) => e.type)).toEqual(['tool_call', 'tool_result']);
+  });
+
   it('a slow call: its claim is stored while it still runs (within a second), not held until it ends', async () => {
     const { q } = server.rt();
     const { ref, run } = await allowLs('claim-slow');

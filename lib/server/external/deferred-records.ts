@@ -32,13 +32,14 @@ export interface HeldRecord {
    * the held record was released already or `next` could not be journaled: store `next` yourself.
    */
   releaseWith(next: OutsideRecord): boolean;
-  stored: Promise<void>;
+  /** Settles once it is stored (true) or could not be (false: kept in the journal, reported). */
+  stored: Promise<boolean>;
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class DeferredRecords {
-  private readonly storing = new Set<Promise<void>>();
+  private readonly storing = new Set<Promise<boolean>>();
   private readonly holds = new Set<() => void>();
 
   constructor(
@@ -50,12 +51,26 @@ export class DeferredRecords {
 
   /**
    * Journals the record and stores it after this turn of the event loop (or, given `after`, once
-   * that has settled: a claimed call's result after its claim). False when it could not be
-   * journaled: the caller stores it before answering.
+   * that has settled: a claimed call's result after its claim; if that one could not be stored,
+   * this one is not either, and stays in the journal with it, so the next start stores both in
+   * order, once). False when it could not be journaled: the caller stores it before answering.
    */
-  defer(record: OutsideRecord, after?: Promise<unknown>): boolean {
+  defer(record: OutsideRecord, after?: Promise<boolean>): boolean {
     if (!this.journalNow(record)) return false;
-    this.schedule(() => [record], after ? after.then(nextTurn, nextTurn) : nextTurn());
+    this.schedule(
+      () => [record],
+      after
+        ? after.then(
+            (stored) => {
+              if (!stored) throw new Error('the record it follows could not be stored');
+              return nextTurn();
+            },
+            () => {
+              throw new Error('the record it follows could not be stored');
+            },
+          )
+        : nextTurn(),
+    );
     return true;
   }
 
@@ -100,10 +115,10 @@ export class DeferredRecords {
     }
   }
 
-  /** Stores the records (journaled each: one line each) as one, once `when` settles. */
-  private schedule(records: () => OutsideRecord[], when: Promise<void>): Promise<void> {
+  /** Stores the records (journaled each: one line each) as one, once `when` resolves (if it rejects: not now, kept). */
+  private schedule(records: () => OutsideRecord[], when: Promise<void>): Promise<boolean> {
     let lines = 0;
-    const storing: Promise<void> = when
+    const storing: Promise<boolean> = when
       .then(() => {
         const list = records();
         lines = list.length;
@@ -112,11 +127,13 @@ export class DeferredRecords {
       .then(
         () => {
           for (let i = 0; i < lines; i++) this.journal?.stored();
+          return true;
         },
         (error: Error) => {
           // Kept in the journal: the next start stores it.
           for (let i = 0; i < Math.max(lines, 1); i++) this.journal?.stored(true);
           this.report(new Error(`could not store an outside decision (kept in the journal): ${error.message}`));
+          return false;
         },
       )
       .finally(() => this.storing.delete(storing));

@@ -438,7 +438,8 @@ export class ExternalGate {
         const key = callKey(run.id, toolCallId);
         this.heldClaims.set(key, held);
         // Stored without its result (a slow tool, a call that never finishes): nothing left to hold.
-        void held.stored.then(() => this.heldClaims.get(key) === held && this.heldClaims.delete(key));
+        // Kept when it could not be stored: its result must then wait in the journal too.
+        void held.stored.then((stored) => stored && this.heldClaims.get(key) === held && this.heldClaims.delete(key));
         return true;
       }
       // Not journaled: stored now, where the database has the last word on the claim.
