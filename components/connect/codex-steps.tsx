@@ -4,20 +4,13 @@
 // commands, that Codex skips a hook nobody has trusted, and why a Gatehouse that cannot answer
 // blocks the calls. An invalid script path shows its error, never a block.
 'use client';
-import { useState } from 'react';
-import { Card, CardHeader, TextField } from '@/components/ui';
-import {
-  CODEX_CONFIG_TOML,
-  CODEX_HOOK_SCRIPT_EXAMPLE,
-  CODEX_TOKEN_ENV,
-  CodexSettingsInputSchema,
-  codexSettingsJson,
-} from '@/lib/contract';
+import { Card, CardHeader } from '@/components/ui';
+import { CODEX_CONFIG_TOML, CODEX_TOKEN_ENV, codexSettingsJson } from '@/lib/contract';
 import { CodeBlock } from './code-block';
+import { HookScriptField, useHookScript } from './hook-script-field';
 
 export function CodexSteps({ baseUrl, deadlineS }: { baseUrl: string; deadlineS: number }) {
-  const [hookScript, setHookScript] = useState(CODEX_HOOK_SCRIPT_EXAMPLE);
-  const valid = CodexSettingsInputSchema.shape.hookScript.safeParse(hookScript).success;
+  const { hookScript, setHookScript, valid } = useHookScript();
   return (
     <>
       <Card aria-labelledby="connect-settings-heading">
@@ -27,14 +20,7 @@ export function CodexSteps({ baseUrl, deadlineS }: { baseUrl: string; deadlineS:
           (plain Node, no dependencies: it needs <code>node</code> there). The hook runs it with <code>--codex</code>{' '}
           before every tool call; it asks Gatehouse and answers in Codex&apos;s format.
         </p>
-        <TextField
-          label="Where gatehouse-hook.mjs is"
-          value={hookScript}
-          spellCheck={false}
-          onChange={(e) => setHookScript(e.target.value)}
-          hint="Its absolute path on the machine that runs Codex CLI."
-          error={valid ? undefined : `Give an absolute path, such as ${CODEX_HOOK_SCRIPT_EXAMPLE}.`}
-        />
+        <HookScriptField cli="Codex CLI" hookScript={hookScript} valid={valid} onChange={setHookScript} />
         <p className="connect-muted">
           Merge the block into <code>~/.codex/hooks.json</code> (or <code>$CODEX_HOME/hooks.json</code>). Every tool
           call then asks Gatehouse first; a call that needs a human waits up to {deadlineS} s for an answer here (Codex

@@ -3,14 +3,13 @@
 // against this server, that an untrusted folder ignores project settings, and why a Gatehouse
 // that cannot answer blocks the calls. An invalid script path shows its error, never a block.
 'use client';
-import { useState } from 'react';
-import { Card, CardHeader, TextField } from '@/components/ui';
-import { GEMINI_CLI_HOOK_SCRIPT_EXAMPLE, GeminiCliSettingsInputSchema, geminiCliSettingsJson } from '@/lib/contract';
+import { Card, CardHeader } from '@/components/ui';
+import { geminiCliSettingsJson } from '@/lib/contract';
 import { CodeBlock } from './code-block';
+import { HookScriptField, useHookScript } from './hook-script-field';
 
 export function GeminiCliSteps({ baseUrl, deadlineS }: { baseUrl: string; deadlineS: number }) {
-  const [hookScript, setHookScript] = useState(GEMINI_CLI_HOOK_SCRIPT_EXAMPLE);
-  const valid = GeminiCliSettingsInputSchema.shape.hookScript.safeParse(hookScript).success;
+  const { hookScript, setHookScript, valid } = useHookScript();
   return (
     <>
       <Card aria-labelledby="connect-settings-heading">
@@ -20,14 +19,7 @@ export function GeminiCliSteps({ baseUrl, deadlineS }: { baseUrl: string; deadli
           (plain Node, no dependencies: Gemini CLI needs Node, so <code>node</code> is there). The hook runs it before
           every tool call; it asks Gatehouse and passes the answer on.
         </p>
-        <TextField
-          label="Where gatehouse-hook.mjs is"
-          value={hookScript}
-          spellCheck={false}
-          onChange={(e) => setHookScript(e.target.value)}
-          hint="Its absolute path on the machine that runs Gemini CLI."
-          error={valid ? undefined : `Give an absolute path, such as ${GEMINI_CLI_HOOK_SCRIPT_EXAMPLE}.`}
-        />
+        <HookScriptField cli="Gemini CLI" hookScript={hookScript} valid={valid} onChange={setHookScript} />
         <p className="connect-muted">
           Merge the block into your project&apos;s <code>.gemini/settings.json</code> (or{' '}
           <code>~/.gemini/settings.json</code>). Every tool call then asks Gatehouse first; a call that needs a human

@@ -6,14 +6,20 @@
 // call on any other exit, and on an exit 2 with nothing on stderr); and Codex's own timeout (after
 // which it would run the call) is the deadline plus a margin. Pure, so the README and the e2e spec
 // use the same block, and the Connect page builds it for its server.
-import { z } from 'zod';
 import { hookTimeoutFor } from './claude-code-settings';
-import { GEMINI_CLI_HOOK_SCRIPT_EXAMPLE, GEMINI_CLI_TOKEN_ENV } from './gemini-cli-settings';
+import {
+  HOOK_SCRIPT_EXAMPLE,
+  HOOK_TOKEN_ENV,
+  HookCommandSettingsInputSchema,
+  hookEndpoint,
+  shellWord,
+  type HookCommandSettingsInput,
+} from './hook-command';
 
 /** The environment variable scripts/gatehouse-hook.mjs reads the API token from (as for Gemini CLI). */
-export const CODEX_TOKEN_ENV = GEMINI_CLI_TOKEN_ENV;
+export const CODEX_TOKEN_ENV = HOOK_TOKEN_ENV;
 /** Where the Connect page suggests copying scripts/gatehouse-hook.mjs to: the same script as Gemini CLI's. */
-export const CODEX_HOOK_SCRIPT_EXAMPLE = GEMINI_CLI_HOOK_SCRIPT_EXAMPLE;
+export const CODEX_HOOK_SCRIPT_EXAMPLE = HOOK_SCRIPT_EXAMPLE;
 
 /**
  * The `~/.codex/config.toml` lines that keep the token out of the model's commands: Codex passes
@@ -21,25 +27,8 @@ export const CODEX_HOOK_SCRIPT_EXAMPLE = GEMINI_CLI_HOOK_SCRIPT_EXAMPLE;
  */
 export const CODEX_CONFIG_TOML = `[shell_environment_policy]\nexclude = ["${CODEX_TOKEN_ENV}"]\n`;
 
-export const CodexSettingsInputSchema = z.object({
-  /** The Gatehouse origin Codex reaches, e.g. `https://gatehouse.example.com`. */
-  baseUrl: z
-    .string()
-    .trim()
-    .regex(/^https?:\/\/[^\s/?#']+(\/[^\s?#']*)?$/, 'baseUrl must be an http:// or https:// URL without query'),
-  /** Where scripts/gatehouse-hook.mjs is on the machine that runs Codex (absolute). */
-  hookScript: z
-    .string()
-    .min(1)
-    .refine((p) => p.startsWith('/') && !p.includes('\u0000'), { message: 'hookScript must be an absolute path' }),
-  /** How long a call may wait for a human, in seconds. */
-  deadlineS: z
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 3600),
-});
-export type CodexSettingsInput = z.input<typeof CodexSettingsInputSchema>;
+export const CodexSettingsInputSchema = HookCommandSettingsInputSchema;
+export type CodexSettingsInput = HookCommandSettingsInput;
 
 export interface CodexCommandHook {
   type: 'command';
@@ -52,16 +41,13 @@ export interface CodexHookSettings {
   hooks: { PreToolUse: { matcher: string; hooks: CodexCommandHook[] }[] };
 }
 
-/** A POSIX shell word: Codex runs the command with a shell. */
-const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
-
 /** Any exit but 0 becomes exit 2, with a reason on stderr unless the script gave one (its exit 2). */
 const FAIL_CLOSED = `|| { s=$?; [ "$s" = 2 ] || echo "Gatehouse hook failed (exit $s)" >&2; exit 2; }`;
 
 /** The hooks.json block; throws a ZodError naming the field for a bad URL, script path or deadline. */
 export function codexHookSettings(input: CodexSettingsInput): CodexHookSettings {
   const { baseUrl, hookScript, deadlineS } = CodexSettingsInputSchema.parse(input);
-  const url = `${baseUrl.replace(/\/+$/, '')}/api/hooks/codex?deadline=${deadlineS}`;
+  const url = hookEndpoint(baseUrl, '/api/hooks/codex', deadlineS);
   return {
     hooks: {
       PreToolUse: [
@@ -70,7 +56,7 @@ export function codexHookSettings(input: CodexSettingsInput): CodexHookSettings 
           hooks: [
             {
               type: 'command',
-              command: `node ${quote(hookScript)} ${quote(url)} --codex ${FAIL_CLOSED}`,
+              command: `node ${shellWord(hookScript)} ${shellWord(url)} --codex ${FAIL_CLOSED}`,
               timeout: hookTimeoutFor(deadlineS),
             },
           ],

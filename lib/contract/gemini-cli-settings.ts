@@ -4,33 +4,23 @@
 // exits 2 on any failure and gives up 5 s after the approval deadline, `|| exit 2` turns a script
 // that cannot even start into a block, and Gemini CLI's own timeout (after which it would run the
 // call) is the deadline plus a margin. Pure, so the README and the e2e spec use the same block.
-import { z } from 'zod';
 import { hookTimeoutFor } from './claude-code-settings';
+import {
+  HOOK_SCRIPT_EXAMPLE,
+  HOOK_TOKEN_ENV,
+  HookCommandSettingsInputSchema,
+  hookEndpoint,
+  shellWord,
+  type HookCommandSettingsInput,
+} from './hook-command';
 
 /** The environment variable scripts/gatehouse-hook.mjs reads the API token from. */
-export const GEMINI_CLI_TOKEN_ENV = 'GATEHOUSE_TOKEN';
+export const GEMINI_CLI_TOKEN_ENV = HOOK_TOKEN_ENV;
 /** Where the README and the Connect page suggest copying scripts/gatehouse-hook.mjs to. */
-export const GEMINI_CLI_HOOK_SCRIPT_EXAMPLE = '/opt/gatehouse/gatehouse-hook.mjs';
+export const GEMINI_CLI_HOOK_SCRIPT_EXAMPLE = HOOK_SCRIPT_EXAMPLE;
 
-export const GeminiCliSettingsInputSchema = z.object({
-  /** The Gatehouse origin Gemini CLI reaches, e.g. `https://gatehouse.example.com`. */
-  baseUrl: z
-    .string()
-    .trim()
-    .regex(/^https?:\/\/[^\s/?#']+(\/[^\s?#']*)?$/, 'baseUrl must be an http:// or https:// URL without query'),
-  /** Where scripts/gatehouse-hook.mjs is on the machine that runs Gemini CLI (absolute). */
-  hookScript: z
-    .string()
-    .min(1)
-    .refine((p) => p.startsWith('/') && !p.includes('\u0000'), { message: 'hookScript must be an absolute path' }),
-  /** How long a call may wait for a human, in seconds. */
-  deadlineS: z
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 3600),
-});
-export type GeminiCliSettingsInput = z.input<typeof GeminiCliSettingsInputSchema>;
+export const GeminiCliSettingsInputSchema = HookCommandSettingsInputSchema;
+export type GeminiCliSettingsInput = HookCommandSettingsInput;
 
 export interface GeminiCliCommandHook {
   name: string;
@@ -44,13 +34,10 @@ export interface GeminiCliHookSettings {
   hooks: { BeforeTool: { matcher: string; hooks: GeminiCliCommandHook[] }[] };
 }
 
-/** A POSIX shell word: Gemini CLI runs the command with `bash -c`. */
-const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
-
 /** The settings block; throws a ZodError naming the field for a bad URL, script path or deadline. */
 export function geminiCliHookSettings(input: GeminiCliSettingsInput): GeminiCliHookSettings {
   const { baseUrl, hookScript, deadlineS } = GeminiCliSettingsInputSchema.parse(input);
-  const url = `${baseUrl.replace(/\/+$/, '')}/api/hooks/gemini-cli?deadline=${deadlineS}`;
+  const url = hookEndpoint(baseUrl, '/api/hooks/gemini-cli', deadlineS);
   return {
     hooks: {
       BeforeTool: [
@@ -60,7 +47,7 @@ export function geminiCliHookSettings(input: GeminiCliSettingsInput): GeminiCliH
             {
               name: 'gatehouse',
               type: 'command',
-              command: `node ${quote(hookScript)} ${quote(url)} || exit 2`,
+              command: `node ${shellWord(hookScript)} ${shellWord(url)} || exit 2`,
               timeout: hookTimeoutFor(deadlineS) * 1000,
             },
           ],

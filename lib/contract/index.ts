@@ -15,6 +15,7 @@ export * from './sse';
 export * from './shadow';
 export * from './hooks';
 export * from './claude-code-settings';
+export * from './hook-command';
 export * from './gemini-cli-settings';
 export * from './codex-settings';
 export * from './connect-agents';
