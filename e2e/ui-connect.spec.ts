@@ -8,7 +8,7 @@
 // lines that keep the token from the model's commands, why the hook must be trusted, and a Codex
 // session among the connected ones.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { uniqueMarker } from './support/runs-api';
 
 async function expectNoSeriousAxeViolations(page: Page) {
@@ -104,19 +104,8 @@ test('the Connect page switched to Gemini CLI shows its block for this server, a
     page.getByText(/ignores a project's \.gemini\/settings\.json in a folder it does not trust/),
   ).toBeVisible();
 
-  // The token from the same flow, in the variable the hook script reads.
-  const shell = page.getByLabel('Shell: the token for Gemini CLI', { exact: true });
-  await expect(shell).toHaveValue("export GATEHOUSE_TOKEN='<create a token above>'");
-  await page.getByRole('button', { name: 'Create a token' }).click();
-  await expect(shell).toHaveValue(/^export GATEHOUSE_TOKEN='[^'<]+'$/);
-
-  // The script path is the user's: a relative one is refused, an absolute one goes into the block.
-  const script = page.getByLabel('Where gatehouse-hook.mjs is');
-  await script.fill('gatehouse-hook.mjs');
-  await expect(page.getByText('Give an absolute path, such as /opt/gatehouse/gatehouse-hook.mjs.')).toBeVisible();
-  await expect(settings).toHaveCount(0);
-  await script.fill('/home/dev/bin/gatehouse-hook.mjs');
-  await expect(settings).toHaveValue(/node '\/home\/dev\/bin\/gatehouse-hook\.mjs'/);
+  await expectTokenInShell(page, 'Gemini CLI');
+  await expectScriptPathChecked(page, settings, /node '\/home\/dev\/bin\/gatehouse-hook\.mjs'/);
 
   await expectNoSeriousAxeViolations(page);
 
@@ -178,19 +167,8 @@ test('the Connect page switched to Codex CLI shows its block for this server, it
   await expect(session).toBeVisible();
   await expect(session.getByRole('cell').nth(3)).toContainText('codex');
 
-  // The token from the same flow, in the variable the hook script reads.
-  const shell = page.getByLabel('Shell: the token for Codex CLI', { exact: true });
-  await expect(shell).toHaveValue("export GATEHOUSE_TOKEN='<create a token above>'");
-  await page.getByRole('button', { name: 'Create a token' }).click();
-  await expect(shell).toHaveValue(/^export GATEHOUSE_TOKEN='[^'<]+'$/);
-
-  // The script path is the user's: a relative one is refused, an absolute one goes into the block.
-  const script = page.getByLabel('Where gatehouse-hook.mjs is');
-  await script.fill('gatehouse-hook.mjs');
-  await expect(page.getByText('Give an absolute path, such as /opt/gatehouse/gatehouse-hook.mjs.')).toBeVisible();
-  await expect(settings).toHaveCount(0);
-  await script.fill('/home/dev/bin/gatehouse-hook.mjs');
-  await expect(settings).toHaveValue(/node '\/home\/dev\/bin\/gatehouse-hook\.mjs' '[^']+' --codex/);
+  await expectTokenInShell(page, 'Codex CLI');
+  await expectScriptPathChecked(page, settings, /node '\/home\/dev\/bin\/gatehouse-hook\.mjs' '[^']+' --codex/);
 
   await expectNoSeriousAxeViolations(page);
 
@@ -203,3 +181,21 @@ test('the Connect page switched to Codex CLI shows its block for this server, it
   await revoke.click();
   await expect(revoke).toHaveCount(0);
 });
+
+/** The token made on the page lands in the variable the hook script reads (a command-hook CLI's steps). */
+async function expectTokenInShell(page: Page, cli: string) {
+  const shell = page.getByLabel(`Shell: the token for ${cli}`, { exact: true });
+  await expect(shell).toHaveValue("export GATEHOUSE_TOKEN='<create a token above>'");
+  await page.getByRole('button', { name: 'Create a token' }).click();
+  await expect(shell).toHaveValue(/^export GATEHOUSE_TOKEN='[^'<]+'$/);
+}
+
+/** The script path is the user's: a relative one is refused (no block), an absolute one goes into the block. */
+async function expectScriptPathChecked(page: Page, settings: Locator, inBlock: RegExp) {
+  const script = page.getByLabel('Where gatehouse-hook.mjs is');
+  await script.fill('gatehouse-hook.mjs');
+  await expect(page.getByText('Give an absolute path, such as /opt/gatehouse/gatehouse-hook.mjs.')).toBeVisible();
+  await expect(settings).toHaveCount(0);
+  await script.fill('/home/dev/bin/gatehouse-hook.mjs');
+  await expect(settings).toHaveValue(inBlock);
+}
