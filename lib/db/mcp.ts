@@ -36,6 +36,15 @@ export function mcpQueries(db: Database) {
       return rows.length > 0;
     },
 
+    /** Forgets a server's pins (the server is removed: added anew, its tools are pinned afresh); how many. */
+    async deletePins({ server }: { server: string }): Promise<number> {
+      const rows = await db
+        .delete(mcpToolPins)
+        .where(eq(mcpToolPins.server, server))
+        .returning({ tool: mcpToolPins.tool });
+      return rows.length;
+    },
+
     async listPins({ server }: { server: string }): Promise<McpToolPinRow[]> {
       return db.select().from(mcpToolPins).where(eq(mcpToolPins.server, server)).orderBy(asc(mcpToolPins.tool));
     },

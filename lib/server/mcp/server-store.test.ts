@@ -119,6 +119,25 @@ it('a changed definition is accepted once, with the reviewed digest, and audited
   expect(ctx.mcp.listTools().find((t) => t.name === 'mcp__notes__notes')?.blocked).toBeUndefined();
 });
 
+it('a removed server takes its pins along: added anew, its tools are pinned afresh, with nothing to review', async () => {
+  await putStoredServer(ctx, 'notes', { type: 'http', url: sdk.url }, 'admin');
+  await ctx.mcp.server('notes')!.ensure();
+  expect((await q.mcp.listPins({ server: 'notes' })).map((p) => p.tool)).toEqual(['notes']);
+  await deleteStoredServer(ctx, 'notes', 'admin');
+  expect(await q.mcp.listPins({ server: 'notes' })).toEqual([]);
+  expect((await q.audit.listAudit({ kind: 'mcp_server_removed' })).items).toMatchObject([
+    { decidedBy: 'admin', details: { server: 'notes', pins: 1 } },
+  ]);
+
+  // Another definition under the same name (another server): its first definition is the pin.
+  sdk.rugPull('Stores a note somewhere else');
+  await putStoredServer(ctx, 'notes', { type: 'http', url: sdk.url }, 'admin');
+  await ctx.mcp.server('notes')!.ensure();
+  const [pin] = await q.mcp.listPins({ server: 'notes' });
+  expect(pin).toMatchObject({ definition: { description: 'Stores a note somewhere else' }, pendingDigest: null });
+  expect(ctx.mcp.listTools().find((t) => t.name === 'mcp__notes__notes')?.blocked).toBeUndefined();
+});
+
 it('a stdio server (with GATEHOUSE_MCP_UI_STDIO=1): env encrypted at rest, an edit keeps secrets sent back masked, a mask with nothing stored is dropped', async () => {
   const stdio = { ...ctx, allowStdio: true };
   const entry = everythingStdio({ env: { API_KEY: 'sk-stdio-secret' }, cwd: process.cwd() });

@@ -169,8 +169,11 @@ export async function deleteStoredServer(ctx: ServerStoreContext, name: string, 
     );
   const deleted = await ctx.q.transaction(async (tx) => {
     const gone = await tx.mcp.deleteServer({ name });
-    if (gone) await tx.audit.recordAudit({ kind: 'mcp_server_removed', decidedBy: by, details: { server: name } });
-    return gone;
+    if (!gone) return false;
+    // Its pins go with it: a server added anew under this name is another server, pinned afresh.
+    const pins = await tx.mcp.deletePins({ server: name });
+    await tx.audit.recordAudit({ kind: 'mcp_server_removed', decidedBy: by, details: { server: name, pins } });
+    return true;
   });
   if (!deleted) throw new AppError('not_found:mcp_server', 404, `No MCP server "${name}"`);
   await ctx.mcp.removeServer(name);
