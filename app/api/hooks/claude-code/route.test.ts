@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
-import { PUT as putPolicy, GET as getPolicy } from '@/app/api/policy/route';
+import { pendingHookRelay, setPolicy } from '../hook-routes.test-support';
 import { POST as hook } from './route';
 
 const server = withRouteRuntime('gatehouse-hooks-');
@@ -18,18 +18,6 @@ const rules = [
   { action: 'ask', tool: 'bash', params: { command: 'npm publish **' } },
   { action: 'deny', tool: 'bash', agent: 'claude-code', params: { command: 'curl **' } },
 ];
-
-async function setPolicy(): Promise<void> {
-  const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
-  const response = await putPolicy(
-    apiRequest('PUT', '/api/policy', {
-      json: { policy: { defaultAction: 'ask', rules } },
-      headers: { 'if-match': `"${version}"` },
-    }),
-    noParams,
-  );
-  expect(response.status).toBe(200);
-}
 
 let sessions = 0;
 function input(tool_name: string, tool_input: unknown, extra: Record<string, unknown> = {}) {
@@ -60,24 +48,9 @@ const decisionOf = async (response: Response) => {
   return body.hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string };
 };
 
-/** Polls until the session's run has a pending relay (the hook request is being held). */
-async function pendingRelay(sessionId: string) {
-  const { q } = server.rt();
-  for (let i = 0; i < 400; i++) {
-    const runs = await q.runs.listRuns({ source: 'hook' });
-    const run = runs.items.find((r) => r.externalId === sessionId);
-    if (run) {
-      const [relay] = await q.relays.listPendingRelays({ runId: run.id });
-      if (relay) return { run, relay };
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('no pending relay');
-}
-
 describe('POST /api/hooks/claude-code', () => {
   it('refuses an anonymous caller with 401', async () => {
-    await setPolicy();
+    await setPolicy(rules);
     const response = await hook(
       new Request('http://127.0.0.1:3000/api/hooks/claude-code', {
         method: 'POST',
@@ -150,7 +123,7 @@ describe('POST /api/hooks/claude-code', () => {
   });
 
   it('never allows by accident: a NUL byte, an oversized body, an array body and an unknown tool', async () => {
-    await setPolicy();
+    await setPolicy(rules);
     expect((await call(input('Bash', { command: 'ls\u0000; rm -rf /' }))).status).toBe(400);
     expect((await call(input('Bash', { command: 'ls '.repeat(1_000_000) }))).status).toBe(413);
     expect((await call([input('Bash', { command: 'ls' })])).status).toBe(400);
@@ -165,7 +138,7 @@ describe('POST /api/hooks/claude-code', () => {
   it('holds an asking call until a person approves it in Gatehouse, then allows', async () => {
     const body = input('Bash', { command: 'npm publish --dry-run' });
     const answer = call(body);
-    const { relay } = await pendingRelay(body.session_id);
+    const { relay } = await pendingHookRelay(server, body.session_id);
     expect(relay.agentId).toBe('claude-code');
     expect(relay.request.params).toEqual({ command: 'npm publish --dry-run' });
     await server.rt().runs.decideChecked(relay.id, { approved: true }, 'someone');
@@ -175,7 +148,7 @@ describe('POST /api/hooks/claude-code', () => {
   it("passes a person's deny reason to Claude", async () => {
     const body = input('Bash', { command: 'npm publish' });
     const answer = call(body);
-    const { relay } = await pendingRelay(body.session_id);
+    const { relay } = await pendingHookRelay(server, body.session_id);
     await server.rt().runs.decideChecked(relay.id, { approved: false, reason: 'not on a Friday' }, 'someone');
     const verdict = await decisionOf(await answer);
     expect(verdict).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'not on a Friday' });
@@ -190,7 +163,7 @@ describe('POST /api/hooks/claude-code', () => {
     const body = input('Bash', { command: 'npm publish y' });
     const controller = new AbortController();
     const answer = call(body, { signal: controller.signal }).catch(() => undefined);
-    const { relay } = await pendingRelay(body.session_id);
+    const { relay } = await pendingHookRelay(server, body.session_id);
     controller.abort();
     await answer;
     const { q } = server.rt();
@@ -235,7 +208,7 @@ describe('POST /api/hooks/claude-code', () => {
     // Asked by the default action (an ask rule would ask whatever is granted).
     const body = input('Bash', { command: 'touch notes.txt' });
     const answer = call(body);
-    const { relay } = await pendingRelay(body.session_id);
+    const { relay } = await pendingHookRelay(server, body.session_id);
     await server.rt().runs.decideChecked(relay.id, { approved: true, always: true }, 'someone');
     expect((await decisionOf(await answer)).permissionDecision).toBe('allow');
     const again = await decisionOf(await call({ ...body, tool_use_id: 'toolu_again' }, { query: '?ask=claude' }));
@@ -253,7 +226,7 @@ describe('the hook inputs the real Claude Code 2.1.328 sends (lib/server/hooks/f
   const fixtures = readdirSync(folder).filter((name) => name.endsWith('.json'));
 
   it.each(fixtures)("%s is read and answered in its event's output shape", async (name) => {
-    await setPolicy();
+    await setPolicy(rules);
     const body = JSON.parse(readFileSync(path.join(folder, name), 'utf8'));
     const response = await call(body, { query: '?ask=claude' });
     expect(response.status).toBe(200);
@@ -270,19 +243,11 @@ describe('the hook inputs the real Claude Code 2.1.328 sends (lib/server/hooks/f
 
 describe('a rule that needs two approvers holds a Claude Code call until both approved', () => {
   it('stays pending after the first approval and allows after the second', async () => {
-    const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
     const quorum = { action: 'ask', tool: 'bash', params: { command: 'deploy **' }, approvals: { count: 2 } };
-    const saved = await putPolicy(
-      apiRequest('PUT', '/api/policy', {
-        json: { policy: { defaultAction: 'ask', rules: [...rules, quorum] } },
-        headers: { 'if-match': `"${version}"` },
-      }),
-      noParams,
-    );
-    expect(saved.status).toBe(200);
+    await setPolicy([...rules, quorum]);
     const body = input('Bash', { command: 'deploy prod' });
     const answer = call(body);
-    const { relay } = await pendingRelay(body.session_id);
+    const { relay } = await pendingHookRelay(server, body.session_id);
     expect(relay.request.approvals).toEqual({ count: 2 });
     const { broker } = server.rt();
     expect(await broker.decide(relay.id, { approved: true }, { user: 'first', role: 'approver' })).toMatchObject({

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
-import { PUT as putPolicy, GET as getPolicy } from '@/app/api/policy/route';
+import { pendingHookRelay, setPolicy } from '../hook-routes.test-support';
 import { POST as hook } from './route';
 
 const server = withRouteRuntime('gatehouse-codex-hook-');
@@ -19,18 +19,6 @@ const rules = [
   { action: 'ask', tool: 'bash', params: { command: 'npm publish **' } },
   { action: 'deny', tool: 'bash', agent: 'codex', params: { command: 'curl **' } },
 ];
-
-async function setPolicy(defaultAction: 'ask' | 'deny' = 'ask'): Promise<void> {
-  const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
-  const response = await putPolicy(
-    apiRequest('PUT', '/api/policy', {
-      json: { policy: { defaultAction, rules } },
-      headers: { 'if-match': `"${version}"` },
-    }),
-    noParams,
-  );
-  expect(response.status).toBe(200);
-}
 
 let sessions = 0;
 function input(tool_name: string, tool_input: unknown, extra: Record<string, unknown> = {}) {
@@ -69,24 +57,9 @@ async function outputOf(response: Response) {
 const decisionOf = async (response: Response) =>
   (await outputOf(response)).hookSpecificOutput.permissionDecision === 'deny' ? 'deny' : 'allow';
 
-/** Polls until the session's run has a pending relay (the hook request is being held). */
-async function pendingRelay(sessionId: string) {
-  const { q } = server.rt();
-  for (let i = 0; i < 400; i++) {
-    const runs = await q.runs.listRuns({ source: 'hook' });
-    const run = runs.items.find((r) => r.externalId === sessionId);
-    if (run) {
-      const [relay] = await q.relays.listPendingRelays({ runId: run.id });
-      if (relay) return { run, relay };
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('no pending relay');
-}
-
 describe('POST /api/hooks/codex', () => {
   it('refuses an anonymous caller with 401', async () => {
-    await setPolicy();
+    await setPolicy(rules);
     const response = await hook(
       new Request('http://127.0.0.1:3000/api/hooks/codex', {
         method: 'POST',
@@ -159,7 +132,7 @@ describe('POST /api/hooks/codex', () => {
   it('holds an asking call (an MCP tool too) until a person approves it in Gatehouse, then allows', async () => {
     const body = input('mcp__github__create_issue', { title: 'x' });
     const answer = call(body);
-    const { relay } = await pendingRelay(body.session_id);
+    const { relay } = await pendingHookRelay(server, body.session_id);
     expect(relay.agentId).toBe('codex');
     expect(relay.request.params).toEqual({ title: 'x' });
     await server.rt().runs.decideChecked(relay.id, { approved: true }, 'someone');
@@ -169,13 +142,13 @@ describe('POST /api/hooks/codex', () => {
   it("passes a person's deny reason to the model, and denies an approval the person edited", async () => {
     const denied = input('Bash', { command: 'npm publish' });
     const answer = call(denied);
-    const { relay } = await pendingRelay(denied.session_id);
+    const { relay } = await pendingHookRelay(server, denied.session_id);
     await server.rt().runs.decideChecked(relay.id, { approved: false, reason: 'not on a Friday' }, 'someone');
     expect(await outputOf(await answer)).toEqual(deny('not on a Friday'));
 
     const edited = input('Bash', { command: 'npm publish --tag next' });
     const held = call(edited);
-    const pending = await pendingRelay(edited.session_id);
+    const pending = await pendingHookRelay(server, edited.session_id);
     await server
       .rt()
       .runs.decideChecked(
@@ -197,7 +170,7 @@ describe('the hook inputs the real Codex CLI 0.169.0 sends (lib/server/hooks/fix
   const fixtures = readdirSync(folder).filter((name) => name.endsWith('.json'));
 
   it.each(fixtures)('%s is read and answered in the hook output format', async (name) => {
-    await setPolicy('deny');
+    await setPolicy(rules, 'deny');
     const body = JSON.parse(readFileSync(path.join(folder, name), 'utf8'));
     expect((await outputOf(await call(body))).hookSpecificOutput.hookEventName).toBe('PreToolUse');
   });

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
-import { PUT as putPolicy, GET as getPolicy } from '@/app/api/policy/route';
+import { pendingHookRelay, setPolicy } from '../hook-routes.test-support';
 import { POST as hook } from './route';
 
 const server = withRouteRuntime('gatehouse-gemini-hook-');
@@ -19,18 +19,6 @@ const rules = [
   { action: 'ask', tool: 'bash', params: { command: 'npm publish **' } },
   { action: 'deny', tool: 'bash', agent: 'gemini-cli', params: { command: 'curl **' } },
 ];
-
-async function setPolicy(defaultAction: 'ask' | 'deny' = 'ask'): Promise<void> {
-  const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
-  const response = await putPolicy(
-    apiRequest('PUT', '/api/policy', {
-      json: { policy: { defaultAction, rules } },
-      headers: { 'if-match': `"${version}"` },
-    }),
-    noParams,
-  );
-  expect(response.status).toBe(200);
-}
 
 let sessions = 0;
 function input(tool_name: string, tool_input: unknown, extra: Record<string, unknown> = {}) {
@@ -60,24 +48,9 @@ const verdictOf = async (response: Response) => {
   return (await response.json()) as { decision: string; reason: string; hookSpecificOutput?: unknown };
 };
 
-/** Polls until the session's run has a pending relay (the hook request is being held). */
-async function pendingRelay(sessionId: string) {
-  const { q } = server.rt();
-  for (let i = 0; i < 400; i++) {
-    const runs = await q.runs.listRuns({ source: 'hook' });
-    const run = runs.items.find((r) => r.externalId === sessionId);
-    if (run) {
-      const [relay] = await q.relays.listPendingRelays({ runId: run.id });
-      if (relay) return { run, relay };
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('no pending relay');
-}
-
 describe('POST /api/hooks/gemini-cli', () => {
   it('refuses an anonymous caller with 401', async () => {
-    await setPolicy();
+    await setPolicy(rules);
     const response = await hook(
       new Request('http://127.0.0.1:3000/api/hooks/gemini-cli', {
         method: 'POST',
@@ -159,7 +132,7 @@ describe('POST /api/hooks/gemini-cli', () => {
   it('holds an asking call (an unknown tool too) until a person approves it in Gatehouse, then allows', async () => {
     const body = input('mcp_github_create_issue', { title: 'x' });
     const answer = call(body);
-    const { relay } = await pendingRelay(body.session_id);
+    const { relay } = await pendingHookRelay(server, body.session_id);
     expect(relay.agentId).toBe('gemini-cli');
     expect(relay.request.params).toEqual({ title: 'x' });
     await server.rt().runs.decideChecked(relay.id, { approved: true }, 'someone');
@@ -169,7 +142,7 @@ describe('POST /api/hooks/gemini-cli', () => {
   it("passes a person's deny reason to the model", async () => {
     const body = input('run_shell_command', { command: 'npm publish' });
     const answer = call(body);
-    const { relay } = await pendingRelay(body.session_id);
+    const { relay } = await pendingHookRelay(server, body.session_id);
     await server.rt().runs.decideChecked(relay.id, { approved: false, reason: 'not on a Friday' }, 'someone');
     expect(await verdictOf(await answer)).toEqual({ decision: 'deny', reason: 'not on a Friday' });
   });
@@ -177,7 +150,7 @@ describe('POST /api/hooks/gemini-cli', () => {
   it("hands a person's edit of the command back as tool_input, merged over the model's arguments", async () => {
     const body = input('run_shell_command', { command: 'npm publish --tag next', description: 'publish' });
     const answer = call(body);
-    const { relay } = await pendingRelay(body.session_id);
+    const { relay } = await pendingHookRelay(server, body.session_id);
     const edited = { approved: true, params: { command: 'npm publish --dry-run' } };
     await server.rt().runs.decideChecked(relay.id, edited, 'someone');
     expect(await verdictOf(await answer)).toMatchObject({
@@ -200,7 +173,7 @@ describe('the hook inputs the real Gemini CLI 0.61.0 sends (lib/server/hooks/fix
 
   it.each(fixtures)('%s is read and answered in the hook output format', async (name) => {
     // Default deny: each is decided at once (what it asks about is pinned above).
-    await setPolicy('deny');
+    await setPolicy(rules, 'deny');
     const body = JSON.parse(readFileSync(path.join(folder, name), 'utf8'));
     const verdict = await verdictOf(await call(body));
     expect(verdict).toEqual({ decision: expect.stringMatching(/^(allow|deny)$/), reason: expect.any(String) });
