@@ -101,6 +101,8 @@ export function webhookQueries(db: Database) {
      * gets at most `perEndpoint` attempts at once, counting those already under way (on any
      * instance), and free slots go round the endpoints (each one's first before anyone's second):
      * a receiver that never answers holds its few slots and no more, however much it has queued.
+     * The UPDATE checks again, on the row as committed, that it is due and free: another instance
+     * may have attempted it and scheduled it for later while this statement waited for the row.
      */
     async claimDue({
       limit,
@@ -130,7 +132,8 @@ export function webhookQueries(db: Database) {
         UPDATE webhook_deliveries d
         SET locked_until = now() + make_interval(secs => ${lockMs / 1000}), attempts = d.attempts + 1
         FROM due
-        WHERE d.id = due.id AND d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until <= now())
+        WHERE d.id = due.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+          AND (d.locked_until IS NULL OR d.locked_until <= now())
         RETURNING d.*`);
       const deliveries = rowsOf<Record<string, unknown>>(result).map((raw) =>
         rowOfColumns<WebhookDeliveryRow>(deliveryColumns, raw),
