@@ -2,15 +2,12 @@
 // as the PreToolUse output with no decision, a deny as exit 2 with the reason, and every failure
 // blocks the call (exit 2 with a non-empty reason on stderr), since Codex 0.169.0 runs the call
 // after any other exit, an unsupported answer, or an exit 2 with nothing on stderr.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { codexHookSettings } from '../lib/contract/codex-settings';
+import { hookTarget, json, runHook, SCRIPT } from './hook-script.test-support';
 
-const SCRIPT = path.join(__dirname, 'gatehouse-hook.mjs');
 const INPUT = JSON.stringify({
   session_id: 's-1',
   cwd: '/home/dev/p',
@@ -20,57 +17,11 @@ const INPUT = JSON.stringify({
   tool_use_id: 'call_1',
 });
 
-type Reply = (req: http.IncomingMessage, res: http.ServerResponse) => void;
-let reply: Reply;
-const seen: { url: string; authorization?: string; body: string }[] = [];
-let server: http.Server;
-let base: string;
+const target = hookTarget();
+const run = (argv: string[] | string, vars?: Record<string, string>) =>
+  runHook(argv, INPUT, { shell: '/bin/sh', ...(vars ? { vars } : {}) });
 
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c));
-    req.on('end', () => {
-      seen.push({ url: req.url ?? '', authorization: req.headers.authorization, body });
-      reply(req, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(resolve));
-});
-beforeEach(() => {
-  seen.length = 0;
-});
-
-const json =
-  (status: number, body: unknown): Reply =>
-  (_req, res) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(typeof body === 'string' ? body : JSON.stringify(body));
-  };
-
-/** Runs `argv` (through `sh -c` when a string, as Codex does) with the hook input on stdin. */
-function run(argv: string[] | string, vars: Record<string, string> = { GATEHOUSE_TOKEN: 'tok-1' }) {
-  const env = { PATH: process.env.PATH, ...vars } as unknown as NodeJS.ProcessEnv;
-  const child =
-    typeof argv === 'string'
-      ? spawn('/bin/sh', ['-c', argv], { env })
-      : spawn(process.execPath, [SCRIPT, ...argv], { env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c));
-  child.stderr.on('data', (c: Buffer) => (stderr += c));
-  child.stdin.end(INPUT);
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
-}
-
-const url = () => `${base}/api/hooks/codex?deadline=45`;
+const url = () => `${target.base()}/api/hooks/codex?deadline=45`;
 const ALLOW = { hookSpecificOutput: { hookEventName: 'PreToolUse' } };
 const deny = (reason: string) => ({
   hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
@@ -78,22 +29,22 @@ const deny = (reason: string) => ({
 
 describe('gatehouse-hook.mjs --codex passes Gatehouse’s decision to Codex', () => {
   it('posts the hook input unchanged with the bearer token, and prints the allow with no decision, exit 0', async () => {
-    reply = json(200, ALLOW);
+    target.reply = json(200, ALLOW);
     const result = await run([url(), '--codex']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toEqual(ALLOW);
-    expect(seen).toEqual([{ url: '/api/hooks/codex?deadline=45', authorization: 'Bearer tok-1', body: INPUT }]);
+    expect(target.seen).toEqual([{ url: '/api/hooks/codex?deadline=45', authorization: 'Bearer tok-1', body: INPUT }]);
   });
 
   it('answers a deny with exit 2 and the reason on stderr (and the deny on stdout)', async () => {
-    reply = json(200, deny('no curl'));
+    target.reply = json(200, deny('no curl'));
     const result = await run([url(), '--codex']);
     expect(result).toMatchObject({ code: 2, stderr: 'no curl\n' });
     expect(JSON.parse(result.stdout)).toEqual(deny('no curl'));
   });
 
   it('gives a deny with an empty reason one (Codex runs the call on an exit 2 with empty stderr)', async () => {
-    reply = json(200, deny('  '));
+    target.reply = json(200, deny('  '));
     expect(await run([url(), '--codex'])).toMatchObject({ code: 2, stderr: 'Gatehouse denied the call\n' });
   });
 });
@@ -115,7 +66,7 @@ describe('gatehouse-hook.mjs --codex fails closed: exit 2 with a reason, no allo
     ['a 200 that is not JSON', json(200, '<html>proxy</html>'), /not JSON/],
     ['an error status (500)', json(500, 'boom'), /answered 500: boom/],
   ])('on %s', async (_case, answer, reason) => {
-    reply = answer;
+    target.reply = answer;
     const result = await run([url(), '--codex']);
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr).toMatch(reason);
@@ -131,7 +82,7 @@ describe('gatehouse-hook.mjs --codex fails closed: exit 2 with a reason, no allo
   });
 
   it('when Gatehouse does not answer within --timeout', async () => {
-    reply = () => {}; // never answers
+    target.reply = () => {}; // never answers
     const started = Date.now();
     const result = await run([url(), '--codex', '--timeout', '0.3']);
     expect(result).toMatchObject({ code: 2, stdout: '' });
@@ -141,19 +92,19 @@ describe('gatehouse-hook.mjs --codex fails closed: exit 2 with a reason, no allo
 });
 
 describe('the generated hooks.json command', () => {
-  const command = (hookScript: string, baseUrl = base) =>
+  const command = (hookScript: string, baseUrl = target.base()) =>
     codexHookSettings({ baseUrl, hookScript, deadlineS: 45 }).hooks.PreToolUse[0]!.hooks[0]!;
 
   it('runs the hook against /api/hooks/codex in Codex mode, and outlives its give-up time', async () => {
-    reply = json(200, ALLOW);
+    target.reply = json(200, ALLOW);
     const hook = command(SCRIPT);
     expect(hook.timeout).toBe(60); // seconds; the script gives up at 45 + 5 s
     expect(await run(hook.command)).toMatchObject({ code: 0 });
-    expect(seen[0]?.url).toBe('/api/hooks/codex?deadline=45');
+    expect(target.seen[0]?.url).toBe('/api/hooks/codex?deadline=45');
   });
 
   it("keeps a deny's exit 2 and its reason alone", async () => {
-    reply = json(200, deny('no curl'));
+    target.reply = json(200, deny('no curl'));
     expect(await run(command(SCRIPT).command)).toMatchObject({ code: 2, stderr: 'no curl\n' });
   });
 

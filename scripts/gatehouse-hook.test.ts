@@ -1,15 +1,12 @@
 // The Gemini CLI hook command (gatehouse-hook.mjs) and the settings line that runs it: Gatehouse's
 // allow or deny is passed through, and every failure blocks the call (exit 2, reason on stderr,
 // nothing on stdout), since Gemini CLI runs the call after any other exit or a non-JSON answer.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { geminiCliHookSettings } from '../lib/contract/gemini-cli-settings';
+import { hookTarget, json, runHook, SCRIPT } from './hook-script.test-support';
 
-const SCRIPT = path.join(__dirname, 'gatehouse-hook.mjs');
 const INPUT = JSON.stringify({
   session_id: 's-1',
   cwd: '/home/dev/p',
@@ -18,71 +15,31 @@ const INPUT = JSON.stringify({
   tool_input: { command: 'ls' },
 });
 
-type Reply = (req: http.IncomingMessage, res: http.ServerResponse) => void;
-let reply: Reply;
-const seen: { url: string; authorization?: string; body: string }[] = [];
-let server: http.Server;
-let base: string;
+const target = hookTarget();
+const run = (argv: string[] | string, vars?: Record<string, string>) =>
+  runHook(argv, INPUT, { shell: 'bash', ...(vars ? { vars } : {}) });
 
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c));
-    req.on('end', () => {
-      seen.push({ url: req.url ?? '', authorization: req.headers.authorization, body });
-      reply(req, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(resolve));
-});
-beforeEach(() => {
-  seen.length = 0;
-});
-
-const json =
-  (status: number, body: unknown): Reply =>
-  (_req, res) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(typeof body === 'string' ? body : JSON.stringify(body));
-  };
-
-/** Runs `argv` (through `bash -c` when a string) with the hook input on stdin. */
-function run(argv: string[] | string, vars: Record<string, string> = { GATEHOUSE_TOKEN: 'tok-1' }) {
-  const env = { PATH: process.env.PATH, ...vars } as unknown as NodeJS.ProcessEnv;
-  const child =
-    typeof argv === 'string'
-      ? spawn('bash', ['-c', argv], { env })
-      : spawn(process.execPath, [SCRIPT, ...argv], { env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c));
-  child.stderr.on('data', (c: Buffer) => (stderr += c));
-  child.stdin.end(INPUT);
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
-}
-
-const url = () => `${base}/api/hooks/gemini-cli?deadline=45`;
+const url = () => `${target.base()}/api/hooks/gemini-cli?deadline=45`;
 
 describe('gatehouse-hook.mjs passes Gatehouse’s decision to Gemini CLI', () => {
   it('posts the hook input unchanged with the bearer token, and prints the allow', async () => {
-    reply = json(200, { decision: 'allow', reason: 'Allowed by rule r1' });
+    target.reply = json(200, { decision: 'allow', reason: 'Allowed by rule r1' });
     const result = await run([url()]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toEqual({ decision: 'allow', reason: 'Allowed by rule r1' });
-    expect(seen).toEqual([{ url: '/api/hooks/gemini-cli?deadline=45', authorization: 'Bearer tok-1', body: INPUT }]);
+    expect(target.seen).toEqual([
+      { url: '/api/hooks/gemini-cli?deadline=45', authorization: 'Bearer tok-1', body: INPUT },
+    ]);
   });
 
   it('prints a deny with its reason, and a person’s edit as tool_input', async () => {
-    reply = json(200, { decision: 'deny', reason: 'no curl' });
+    target.reply = json(200, { decision: 'deny', reason: 'no curl' });
     expect(JSON.parse((await run([url()])).stdout)).toEqual({ decision: 'deny', reason: 'no curl' });
-    reply = json(200, { decision: 'allow', reason: 'ok', hookSpecificOutput: { tool_input: { command: 'ls -a' } } });
+    target.reply = json(200, {
+      decision: 'allow',
+      reason: 'ok',
+      hookSpecificOutput: { tool_input: { command: 'ls -a' } },
+    });
     expect(JSON.parse((await run([url()])).stdout)).toEqual({
       decision: 'allow',
       reason: 'ok',
@@ -108,7 +65,7 @@ describe('gatehouse-hook.mjs fails closed: exit 2 with the reason, nothing on st
       /tool_input/,
     ],
   ])('on %s', async (_case, answer, reason) => {
-    reply = answer;
+    target.reply = answer;
     const result = await run([url()]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
@@ -122,7 +79,7 @@ describe('gatehouse-hook.mjs fails closed: exit 2 with the reason, nothing on st
   });
 
   it('when Gatehouse does not answer within --timeout', async () => {
-    reply = () => {}; // never answers
+    target.reply = () => {}; // never answers
     const started = Date.now();
     const result = await run([url(), '--timeout', '0.3']);
     expect(result).toMatchObject({ code: 2, stdout: '' });
@@ -131,7 +88,7 @@ describe('gatehouse-hook.mjs fails closed: exit 2 with the reason, nothing on st
   });
 
   it('without a token, a URL, or with arguments it does not know', async () => {
-    reply = json(200, { decision: 'allow', reason: 'x' });
+    target.reply = json(200, { decision: 'allow', reason: 'x' });
     for (const [argv, env, reason] of [
       [[url()], {}, /GATEHOUSE_TOKEN is not set/],
       [[], { GATEHOUSE_TOKEN: 't' }, /no Gatehouse URL/],
@@ -142,20 +99,20 @@ describe('gatehouse-hook.mjs fails closed: exit 2 with the reason, nothing on st
       expect(result).toMatchObject({ code: 2, stdout: '' });
       expect(result.stderr).toMatch(reason);
     }
-    expect(seen).toEqual([]);
+    expect(target.seen).toEqual([]);
   });
 });
 
 describe('the generated settings command', () => {
-  const command = (hookScript: string, baseUrl = base) =>
+  const command = (hookScript: string, baseUrl = target.base()) =>
     geminiCliHookSettings({ baseUrl, hookScript, deadlineS: 45 }).hooks.BeforeTool[0]!.hooks[0]!;
 
   it('runs the hook against /api/hooks/gemini-cli with the deadline, and outlives its give-up time', async () => {
-    reply = json(200, { decision: 'allow', reason: 'ok' });
+    target.reply = json(200, { decision: 'allow', reason: 'ok' });
     const hook = command(SCRIPT);
     expect(hook.timeout).toBe(60_000); // the script gives up at 45 + 5 s
     expect(await run(hook.command)).toMatchObject({ code: 0 });
-    expect(seen[0]?.url).toBe('/api/hooks/gemini-cli?deadline=45');
+    expect(target.seen[0]?.url).toBe('/api/hooks/gemini-cli?deadline=45');
   });
 
   it('blocks (exit 2) when the script cannot even start', async () => {
