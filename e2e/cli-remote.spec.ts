@@ -17,6 +17,8 @@ function runCli(
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
+    // A CLI that ends before reading its input closes the pipe: its output says why, not an EPIPE.
+    child.stdin.on('error', () => {});
     child.stdin.end(input);
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, out }));
