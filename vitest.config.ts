@@ -18,5 +18,9 @@ export default defineConfig({
       'examples/**/*.test.ts',
     ],
     exclude: ['node_modules/**', '.next/**', 'e2e/**'],
+    // One worker more than the 2 CPUs of the machines it runs on: most files spend their time
+    // waiting (local servers, PostgreSQL, child processes, real-time deadlines), and a third worker
+    // fills those waits (the whole run 4.5 min instead of 7.7 on 2 cores, every test passing).
+    maxWorkers: 3,
   },
 });
