@@ -206,7 +206,7 @@ describe('spawn helper', () => {
   it('runs a command in a bash started ahead of time exactly as bash -c would', async () => {
     await startSpawnHelper();
     const probe =
-      'echo "$_"; pwd; echo "$0 $- $SHLVL $# $BASH_EXECUTION_STRING"; env | sort; cd /; cd - >/dev/null 2>&1; echo "cd -: $?"; declare -p | grep -v -e PIPESTATUS -e PPID -e BASH_EXECUTION_STRING -e SECONDS; echo "$SECONDS"; echo err >&2; exit 3';
+      'echo "$_"; pwd; echo "$0 $- $SHLVL $# $BASH_EXECUTION_STRING"; env | sort; cd /; cd - >/dev/null 2>&1; echo "cd -: $?"; declare -p | grep -v -e PIPESTATUS -e PPID -e BASH_EXECUTION_STRING -e SECONDS; [ "$SECONDS" -lt 5 ] && echo "SECONDS from 0"; echo err >&2; exit 3';
     const warm = await runWarm(probe);
     setSpawnMode('direct');
     const cold = await run(probe);
