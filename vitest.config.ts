@@ -22,5 +22,9 @@ export default defineConfig({
     // waiting (local servers, PostgreSQL, child processes, real-time deadlines), and a third worker
     // fills those waits (the whole run 4.5 min instead of 7.7 on 2 cores, every test passing).
     maxWorkers: 3,
+    // Guards against a hang, not timings: on a loaded 2-core host a PGlite start or ESLint's first
+    // lint takes seconds, and vitest's defaults (5 s a test, 10 s a hook) failed such set-ups.
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
   },
 });
