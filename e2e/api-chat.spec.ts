@@ -15,6 +15,21 @@ test('health reports the database of the project', async ({ request }) => {
   expect(await response.json()).toMatchObject({ ok: true, database, model: 'offline' });
 });
 
+test('health tells an anonymous caller only that the server is up', async ({ playwright, baseURL }) => {
+  const anonymous = await playwright.request.newContext({ baseURL, extraHTTPHeaders: {} });
+  try {
+    const response = await anonymous.get('/api/health');
+    expect(response.status()).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+    // A wrong token is as anonymous as none (and never a 401 here: health stays public).
+    const forged = await anonymous.get('/api/health', { headers: { authorization: 'Bearer gh_not-a-token' } });
+    expect(forged.status()).toBe(200);
+    expect(await forged.json()).toEqual({ ok: true });
+  } finally {
+    await anonymous.dispose();
+  }
+});
+
 test('a run pauses on a relay and finishes after it is approved; a second answer is a 409', async ({
   baseURL,
   request,
