@@ -154,7 +154,7 @@ async function main(): Promise<void> {
       ],
     );
     console.log(
-      `  Gatehouse's server CPU per allowed call: ${earlyCpuMs.toFixed(2)} ms in the first ${EARLY} warm-up calls, ${measuredCpuMs.toFixed(2)} ms in the measured ones (the rest of a call's CPU is the records stored after the answer and V8's optimizing)`,
+      `  Gatehouse's server CPU per allowed call: ${earlyCpuMs.toFixed(2)} ms in the first ${EARLY} warm-up calls, ${measuredCpuMs.toFixed(2)} ms in the measured ones (all threads: the call's path, the records stored after it, garbage collection and V8's compiler)`,
     );
     console.log(`\n(b) where the time goes, ${CALLS} each after warm-up (list and refused call alternating):`);
     table(
