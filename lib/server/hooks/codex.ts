@@ -10,7 +10,13 @@ import type { ExternalGate } from '../external/external-gate';
 
 export const CODEX_AGENT = 'codex';
 
-/** The fields Gatehouse reads; Codex sends more (turn_id, model, permission_mode, ...), ignored. */
+/**
+ * The fields Gatehouse reads; Codex sends more (turn_id, model, permission_mode, ...), ignored.
+ * Its `tool_use_id` is not taken as the call's id (as Claude Code's is): Codex numbers calls
+ * `call_1`, `call_2`, ... with nothing saying they are unique within a session (the first call of
+ * each recorded session is `call_1`), and a call id that repeats would be read as the same call. A
+ * patch is one decision per file anyway.
+ */
 export const CodexHookInputSchema = z.looseObject({
   session_id: z.string().min(1).max(200),
   cwd: z.string().max(4096).optional(),
