@@ -9,7 +9,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 
-async function templateKey(migrationsFolder: string): Promise<string> {
+/** A short hash of PGlite's version and the migrations: a template made from other ones is never used. */
+export async function templateKey(migrationsFolder: string): Promise<string> {
   const hash = createHash('sha256');
   const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   hash.update(await readFile(path.join(path.dirname(pgliteEntry), '..', 'package.json')));

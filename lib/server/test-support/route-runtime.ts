@@ -1,11 +1,13 @@
 // Route handlers under vitest: the server's runtime (getRuntime) over a fresh embedded database in
-// a temporary data directory, the bootstrap admin's token, and requests as the browser or a script
-// would send them. Call withRouteRuntime() at a test file's top level; each file gets its own process.
+// a temporary data directory (an empty migrated cluster copied in: db/test-support/pgdata-template.ts),
+// the bootstrap admin's token, and requests as the browser or a script would send them. Call
+// withRouteRuntime() at a test file's top level; each file gets its own process.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { createApiToken, createUser, type Role } from '../../auth';
+import { seedPgliteDir } from '../../db/test-support/pgdata-template';
 import { shutdownRuntime } from '../shutdown';
 import { getRuntime, type Runtime } from '../runtime';
 
@@ -24,6 +26,8 @@ export function withRouteRuntime(prefix = 'gatehouse-routes-'): RouteRuntime {
   let users = 0;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+    // A migrated cluster copied in, not made by initdb: these tests are not about the first start.
+    await seedPgliteDir(path.join(dir, 'db'));
     process.env.GATEHOUSE_DATA_DIR = dir;
     process.env.GATEHOUSE_ADMIN_TOKEN = ADMIN_TOKEN;
     delete process.env.DATABASE_URL;
