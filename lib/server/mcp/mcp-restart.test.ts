@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { seedPgliteDir } from '../../db/test-support/pgdata-template';
 import { followRun, ofType } from '../test-support/run-manager';
 import { bootProcess, type BootedProcess } from './restart.test-support';
 import { startSdkServer, type SdkTestServer } from './sdk-server.test-support';
@@ -24,6 +25,8 @@ let second: BootedProcess | undefined;
 
 beforeEach(async () => {
   dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'gatehouse-mcp-restart-')));
+  // An empty migrated cluster copied in (the restart is the point here, not the first start).
+  await seedPgliteDir(path.join(dir, 'data'));
   const held = new Promise<void>((resolve) => (release = resolve));
   // The upstream holds every call until the test ends: the first process dies with it in flight.
   sdk = await startSdkServer({ onCall: () => held });
