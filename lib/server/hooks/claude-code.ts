@@ -4,10 +4,13 @@
 import { z } from 'zod';
 import { mapClaudeCodeCall } from '../../policy/claude-code/map-call';
 import { AppError } from '../http/errors';
-import type { ExternalDecision, ExternalSessionRef } from '../external/types';
+import type { ExternalDecision } from '../external/types';
 import type { ExternalGate } from '../external/external-gate';
+import { hookCallPlace, hookSession, type HookClient } from './hook-call';
 
 export const CLAUDE_CODE_AGENT = 'claude-code';
+// Claude Code keeps its transcripts under `<home>/.claude/projects/` and says where in `transcript_path`.
+const CLAUDE_CODE: HookClient = { agent: CLAUDE_CODE_AGENT, label: 'Claude Code', transcripts: '/.claude/projects/' };
 export const HOOK_EVENTS = ['PreToolUse', 'PermissionRequest'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
@@ -88,22 +91,14 @@ export async function decideHook(
     return { decision: 'allow', reason: "Gatehouse's MCP server decides this call itself (asked once)" };
   const mapped = mapClaudeCodeCall({ tool_name: input.tool_name, tool_input: input.tool_input, cwd: input.cwd });
   if (!mapped.ok) return { decision: 'deny', reason: `Gatehouse refused the call: ${mapped.reason}` };
-  const session: ExternalSessionRef = {
-    owner,
-    source: 'hook',
-    agent: CLAUDE_CODE_AGENT,
-    externalId: input.session_id,
-    title: input.cwd ?? `Claude Code session ${input.session_id}`,
-  };
   const decided: ExternalDecision = await gate.decide(
-    session,
+    hookSession(CLAUDE_CODE, owner, input),
     {
       tool: mapped.call.tool,
       params: mapped.call.params,
       risk: mapped.risk,
       ...(input.tool_use_id ? { callId: input.tool_use_id } : {}),
-      ...(input.cwd ? { workspace: input.cwd } : {}),
-      ...homeOf(input),
+      ...hookCallPlace(CLAUDE_CODE, input),
       original: mapped.original,
     },
     { signal, waitForHuman: query.ask !== 'claude', ...(query.deadline ? { timeoutS: query.deadline } : {}) },
@@ -118,16 +113,6 @@ export async function decideHook(
       reason: `The approver edited the call, and Claude Code's ${mapped.original.tool} cannot run the edit`,
     };
   return { decision: 'allow', reason: decided.reason, updatedInput };
-}
-
-/**
- * The Claude Code user's home, so `~/.ssh/**` in a rule means theirs: Claude Code keeps its
- * transcripts under `<home>/.claude/projects/`, and says where in `transcript_path`.
- */
-function homeOf(input: ClaudeCodeHookInput): { homeDir?: string } {
-  const transcript = typeof input.transcript_path === 'string' ? input.transcript_path : '';
-  const at = transcript.indexOf('/.claude/projects/');
-  return at > 0 && transcript.startsWith('/') ? { homeDir: transcript.slice(0, at) } : {};
 }
 
 /** A human's edit of the mapped call, as Claude Code's own input (the fields it maps back to). */

@@ -5,10 +5,13 @@
 import { z } from 'zod';
 import { mapCodexCall } from '../../policy/codex';
 import { AppError } from '../http/errors';
-import type { ExternalSessionRef } from '../external/types';
 import type { ExternalGate } from '../external/external-gate';
+import { hookCallPlace, hookSession, type HookClient } from './hook-call';
 
 export const CODEX_AGENT = 'codex';
+// Codex keeps its transcripts under `<home>/.codex/sessions/` (unless CODEX_HOME moves them) and
+// says where in `transcript_path`.
+const CODEX: HookClient = { agent: CODEX_AGENT, label: 'Codex', transcripts: '/.codex/sessions/' };
 
 /**
  * The fields Gatehouse reads; Codex sends more (turn_id, model, permission_mode, ...), ignored.
@@ -74,13 +77,7 @@ export async function decideCodexHook(
 ): Promise<CodexVerdict> {
   const mapped = mapCodexCall({ tool_name: input.tool_name, tool_input: input.tool_input, cwd: input.cwd });
   if (!mapped.ok) return { decision: 'deny', reason: `Gatehouse refused the call: ${mapped.reason}` };
-  const session: ExternalSessionRef = {
-    owner,
-    source: 'hook',
-    agent: CODEX_AGENT,
-    externalId: input.session_id,
-    title: input.cwd ?? `Codex session ${input.session_id}`,
-  };
+  const session = hookSession(CODEX, owner, input);
   const reasons: string[] = [];
   for (const call of mapped.calls) {
     const decided = await gate.decide(
@@ -90,8 +87,7 @@ export async function decideCodexHook(
         params: call.params,
         risk: call.risk,
         ...(call.paramKinds ? { paramKinds: call.paramKinds } : {}),
-        ...(input.cwd ? { workspace: input.cwd } : {}),
-        ...homeOf(input),
+        ...hookCallPlace(CODEX, input),
         original: mapped.original,
       },
       { signal, waitForHuman: true, ...(query.deadline ? { timeoutS: query.deadline } : {}) },
@@ -107,14 +103,4 @@ export async function decideCodexHook(
     reasons.push(decided.reason);
   }
   return { decision: 'allow', reason: reasons.join('; ') };
-}
-
-/**
- * The Codex user's home, so `~/.ssh/**` in a rule means theirs: Codex keeps its transcripts under
- * `<home>/.codex/sessions/` (unless CODEX_HOME moves them), and says where in `transcript_path`.
- */
-function homeOf(input: CodexHookInput): { homeDir?: string } {
-  const transcript = typeof input.transcript_path === 'string' ? input.transcript_path : '';
-  const at = transcript.indexOf('/.codex/sessions/');
-  return at > 0 && transcript.startsWith('/') ? { homeDir: transcript.slice(0, at) } : {};
 }

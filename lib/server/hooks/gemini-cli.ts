@@ -5,10 +5,13 @@
 import { z } from 'zod';
 import { mapGeminiCliCall } from '../../policy/gemini-cli/map-call';
 import { AppError } from '../http/errors';
-import type { ExternalDecision, ExternalSessionRef } from '../external/types';
+import type { ExternalDecision } from '../external/types';
 import type { ExternalGate } from '../external/external-gate';
+import { hookCallPlace, hookSession, type HookClient } from './hook-call';
 
 export const GEMINI_CLI_AGENT = 'gemini-cli';
+// Gemini CLI keeps its transcripts under `<home>/.gemini/tmp/` and says where in `transcript_path`.
+const GEMINI_CLI: HookClient = { agent: GEMINI_CLI_AGENT, label: 'Gemini CLI', transcripts: '/.gemini/tmp/' };
 
 /** The fields Gatehouse reads; Gemini CLI sends more (timestamp, mcp_context, ...), ignored. */
 export const GeminiCliHookInputSchema = z.looseObject({
@@ -61,21 +64,13 @@ export async function decideGeminiHook(
 ): Promise<GeminiVerdict> {
   const mapped = mapGeminiCliCall({ tool_name: input.tool_name, tool_input: input.tool_input, cwd: input.cwd });
   if (!mapped.ok) return { decision: 'deny', reason: `Gatehouse refused the call: ${mapped.reason}` };
-  const session: ExternalSessionRef = {
-    owner,
-    source: 'hook',
-    agent: GEMINI_CLI_AGENT,
-    externalId: input.session_id,
-    title: input.cwd ?? `Gemini CLI session ${input.session_id}`,
-  };
   const decided: ExternalDecision = await gate.decide(
-    session,
+    hookSession(GEMINI_CLI, owner, input),
     {
       tool: mapped.call.tool,
       params: mapped.call.params,
       risk: mapped.risk,
-      ...(input.cwd ? { workspace: input.cwd } : {}),
-      ...homeOf(input),
+      ...hookCallPlace(GEMINI_CLI, input),
       original: mapped.original,
     },
     { signal, waitForHuman: true, ...(query.deadline ? { timeoutS: query.deadline } : {}) },
@@ -91,16 +86,6 @@ export async function decideGeminiHook(
       reason: `The approver edited the call, and Gemini CLI's ${mapped.original.tool} cannot run the edit`,
     };
   return { decision: 'allow', reason: decided.reason, toolInput };
-}
-
-/**
- * The Gemini CLI user's home, so `~/.ssh/**` in a rule means theirs: Gemini CLI keeps its
- * transcripts under `<home>/.gemini/tmp/`, and says where in `transcript_path`.
- */
-function homeOf(input: GeminiCliHookInput): { homeDir?: string } {
-  const transcript = typeof input.transcript_path === 'string' ? input.transcript_path : '';
-  const at = transcript.indexOf('/.gemini/tmp/');
-  return at > 0 && transcript.startsWith('/') ? { homeDir: transcript.slice(0, at) } : {};
 }
 
 /** A human's edit of the mapped call, as the fields of Gemini CLI's own input it maps back to. */
