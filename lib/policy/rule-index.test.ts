@@ -70,6 +70,12 @@ const bashRows: Row[] = [
     expected: 'deny',
   },
   {
+    name: "an allow rule's blacklist condition reads a wrapped program too",
+    rule: { action: 'allow', tool: 'bash', when: [{ key: 'command', op: 'command_blacklist', value: 'rm' }] },
+    value: 'sudo rm -rf x',
+    expected: 'allow',
+  },
+  {
     name: 'a regex condition is never indexed',
     rule: { action: 'deny', tool: 'bash', when: [{ key: 'command', op: 'regex', value: 'secret' }] },
     value: 'echo secret',
