@@ -109,6 +109,8 @@ test.describe('sign-in and user management (first start without GATEHOUSE_ADMIN_
   let admin: { context: BrowserContext; page: Page };
 
   test.beforeAll(async ({ browser }) => {
+    // A hook has the config's 30 s, not the describe's: a first start on a loaded machine takes longer.
+    test.setTimeout(120_000);
     server = new OwnServer(FIRST_PORT);
     loginUrl = await server.ready();
     admin = await newPage(browser, server.base);
@@ -224,6 +226,8 @@ test.describe('login rate limit', () => {
   let loginUrl: string;
 
   test.beforeAll(async () => {
+    // A hook has the config's 30 s, not the describe's: a first start on a loaded machine takes longer.
+    test.setTimeout(120_000);
     server = new OwnServer(FIRST_PORT + 1);
     loginUrl = await server.ready();
   });
@@ -288,6 +292,8 @@ test.describe('the login limit per address, behind no proxy (npm start, GATEHOUS
   let server: OwnServer;
 
   test.beforeAll(async () => {
+    // A hook has the config's 30 s, not the describe's: a first start on a loaded machine takes longer.
+    test.setTimeout(120_000);
     server = new OwnServer(FIRST_PORT + 2, { serve: true });
     await server.ready();
   });

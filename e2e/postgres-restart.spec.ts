@@ -41,6 +41,7 @@ let instances: Instance[] = [];
 test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
 test.beforeAll(async () => {
+  test.setTimeout(120_000);
   const created = await PrivatePostgres.create({ port: pgPort, database: 'gatehouse_e2e_pgrestart' });
   if (!created.cluster) {
     if (process.env.CI)
