@@ -55,7 +55,7 @@ export function unitRules(rules: RulesByAction, prep: PreparedCall, unit: Unit):
     return {
       deny: index.deny?.candidates(part.views) ?? rules.deny,
       ask: index.ask?.candidates(part.views) ?? rules.ask,
-      allow: index.allow?.candidates([part.words], part.views) ?? rules.allow,
+      allow: index.allow?.candidates([part.words]) ?? rules.allow,
     };
   }
   if (prep.commandParam !== undefined) return rules;

@@ -492,6 +492,84 @@ describe('5-6. hosts and the seed condition ops', () => {
       reason: 'default_action',
     },
     {
+      name: 'a program list in an allow rule allows a part whose program is listed',
+      policy: {
+        rules: [{ action: 'allow', tool: 'bash', when: [{ key: 'command', op: 'command_blacklist', value: 'ls' }] }],
+      },
+      call: bash('ls -la'),
+      action: 'allow',
+      reason: 'matched_rule',
+    },
+    {
+      name: "a program list in an allow rule reads the part's words, as every allow rule does (the inner command of timeout)",
+      policy: {
+        rules: [{ action: 'allow', tool: 'bash', when: [{ key: 'command', op: 'command_blacklist', value: 'ls' }] }],
+      },
+      call: bash('timeout 5 ls'),
+      action: 'allow',
+      reason: 'matched_rule',
+    },
+    {
+      name: 'a program list in an allow rule does not see through sudo: sudo must be listed',
+      policy: {
+        rules: [{ action: 'allow', tool: 'bash', when: [{ key: 'command', op: 'command_blacklist', value: 'ls' }] }],
+      },
+      call: bash('sudo ls'),
+      action: 'ask',
+      reason: 'default_action',
+    },
+    {
+      name: 'a program list in an allow rule listing rm does not allow sudo rm',
+      policy: {
+        rules: [{ action: 'allow', tool: 'bash', when: [{ key: 'command', op: 'command_blacklist', value: 'rm' }] }],
+      },
+      call: bash('sudo rm -rf x'),
+      action: 'ask',
+      reason: 'default_action',
+    },
+    {
+      name: 'a program list in an allow rule allows only the parts it lists',
+      policy: {
+        rules: [{ action: 'allow', tool: 'bash', when: [{ key: 'command', op: 'command_blacklist', value: 'ls' }] }],
+      },
+      call: bash('ls; rm x'),
+      action: 'ask',
+      reason: 'default_action',
+    },
+    {
+      name: 'a program list on another param in an allow rule holds when every part is listed',
+      policy: {
+        rules: [
+          { action: 'allow', tool: 'runner', when: [{ key: 'script', op: 'command_blacklist', value: 'ls,git' }] },
+        ],
+      },
+      call: { tool: 'runner', params: { script: 'ls -la && git status' } },
+      action: 'allow',
+      reason: 'matched_rule',
+    },
+    {
+      name: 'a program list on another param in an allow rule: one unlisted part and it does not hold',
+      policy: {
+        rules: [
+          { action: 'allow', tool: 'runner', when: [{ key: 'script', op: 'command_blacklist', value: 'ls,git' }] },
+        ],
+      },
+      call: { tool: 'runner', params: { script: 'ls; rm x' } },
+      action: 'ask',
+      reason: 'default_action',
+    },
+    {
+      name: 'a program list on another param in an allow rule: a substitution and it does not hold',
+      policy: {
+        rules: [
+          { action: 'allow', tool: 'runner', when: [{ key: 'script', op: 'command_blacklist', value: 'ls,git' }] },
+        ],
+      },
+      call: { tool: 'runner', params: { script: 'ls $(rm x)' } },
+      action: 'ask',
+      reason: 'default_action',
+    },
+    {
       name: 'command_ask_always makes a matching part ask despite an allow',
       policy: {
         rules: [

@@ -11,7 +11,7 @@ import { normalizeUrl } from './urls';
 import { compileFlagPattern, matchFlags } from './programs/flagset';
 import { matchCommand, type CommandPattern, type MatchMode } from './shell/pattern';
 import { parseCommand } from './shell/parse';
-import type { ShellPart, ShellWord } from './shell/types';
+import type { ParsedCommand, ShellPart, ShellWord } from './shell/types';
 import { basename, displayWords } from './shell/words';
 import type { ParamKind, ToolCall } from './types';
 import { MAX_VALUE_LENGTH, RULE_STEPS, type WorkBudget } from './limits';
@@ -182,6 +182,29 @@ function programsOf(part: ShellPart): string[] {
   return names;
 }
 
+/**
+ * A program list (`command_blacklist`, `command_ask_always`) holds for a deny or ask rule when any
+ * program the part may run (any view, wrappers included) is listed; for an allow rule only when
+ * the program of the part's words is, the form every allow rule reads: listing `ls` allows
+ * `timeout 5 ls` but not `sudo ls`.
+ */
+function listedPart(part: ShellPart, programs: ReadonlySet<string>, mode: MatchMode): boolean {
+  if (mode === 'may') return programsOf(part).some((p) => programs.has(p));
+  const program = part.words[0];
+  return program !== undefined && !program.dynamic && programs.has(basename(program.value));
+}
+
+/**
+ * The same for a whole command in a param that is not the shell command: for a deny or ask rule
+ * any part; for an allow rule every part, none of them opaque and no substitution anywhere.
+ */
+function listedCommand(command: ParsedCommand, programs: ReadonlySet<string>, mode: MatchMode): boolean {
+  const { parts } = command;
+  if (mode === 'may') return parts.some((part) => listedPart(part, programs, mode));
+  if (command.hasSubstitution || parts.length === 0) return false;
+  return parts.every((part) => !part.opaque && listedPart(part, programs, mode));
+}
+
 function conditionHolds(condition: CompiledCondition, prep: PreparedCall, unit: Unit, mode: MatchMode): boolean {
   if (prep.unknown === condition.key) return mode === 'may';
   const value = paramValue(prep.call, condition.key);
@@ -193,7 +216,7 @@ function conditionHolds(condition: CompiledCondition, prep: PreparedCall, unit: 
   if (condition.op === 'glob') return patternMatches(condition.pattern!, prep, unit, mode);
   if (perPart && condition.op === 'regex') return partRegex(condition, prep, unit, mode);
   if (perPart && (condition.op === 'command_blacklist' || condition.op === 'command_ask_always')) {
-    return unit.part ? programsOf(unit.part).some((p) => condition.programs!.has(p)) : mode === 'may';
+    return unit.part ? listedPart(unit.part, condition.programs!, mode) : mode === 'may';
   }
   const text =
     condition.op === 'eq' || condition.op === 'regex' ? asText(value) : typeof value === 'string' ? value : undefined;
@@ -211,10 +234,7 @@ function conditionHolds(condition: CompiledCondition, prep: PreparedCall, unit: 
     }
     case 'command_blacklist':
     case 'command_ask_always':
-      return (
-        pay(prep, text.length, 1) &&
-        parseCommand(text).parts.some((part) => programsOf(part).some((p) => condition.programs!.has(p)))
-      );
+      return pay(prep, text.length, 1) && listedCommand(parseCommand(text), condition.programs!, mode);
     case 'no_command_substitution':
       return pay(prep, text.length, 1) && parseCommand(text).hasSubstitution;
   }

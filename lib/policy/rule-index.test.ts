@@ -70,10 +70,16 @@ const bashRows: Row[] = [
     expected: 'deny',
   },
   {
-    name: "an allow rule's blacklist condition reads a wrapped program too",
+    name: "an allow rule's program list is looked up by the program of the part's words",
+    rule: { action: 'allow', tool: 'bash', when: [{ key: 'command', op: 'command_blacklist', value: 'zz,ls' }] },
+    value: 'timeout 5 ls',
+    expected: 'allow',
+  },
+  {
+    name: "control: an allow rule's program list does not see through sudo",
     rule: { action: 'allow', tool: 'bash', when: [{ key: 'command', op: 'command_blacklist', value: 'rm' }] },
     value: 'sudo rm -rf x',
-    expected: 'allow',
+    expected: 'ask',
   },
   {
     name: 'a regex condition is never indexed',

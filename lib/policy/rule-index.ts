@@ -41,8 +41,6 @@ export class CommandIndex {
   private readonly unindexed: CompiledRule[] = [];
   private readonly byProgram = new Map<string, CompiledRule[]>();
   private readonly bySub = new Map<string, Map<string, CompiledRule[]>>();
-  /** Rules with a program-list condition (`command_blacklist`), which reads every view's program. */
-  private readonly byListedProgram = new Map<string, CompiledRule[]>();
 
   constructor(rules: readonly CompiledRule[], commandParam: string) {
     for (const rule of rules) this.add(rule, commandParam);
@@ -61,7 +59,7 @@ export class CommandIndex {
         if (key) return this.file(rule, key);
       }
       if ((condition.op === 'command_blacklist' || condition.op === 'command_ask_always') && condition.programs) {
-        for (const program of condition.programs) push(this.byListedProgram, program, rule);
+        for (const program of condition.programs) push(this.byProgram, program, rule);
         return;
       }
     }
@@ -75,23 +73,14 @@ export class CommandIndex {
     push(subs, key.sub, rule);
   }
 
-  /**
-   * The rules that could match any of these command forms (`views`: the part's views for deny and
-   * ask, its words for allow). A program-list condition reads the programs of every view whatever
-   * the rule's action, so those rules are looked up by `allViews`.
-   */
-  candidates(views: readonly (readonly ShellWord[])[], allViews = views): readonly CompiledRule[] {
+  /** The rules that could match any of these command forms (the views of a part). */
+  candidates(views: readonly (readonly ShellWord[])[]): readonly CompiledRule[] {
     const lists: (readonly CompiledRule[])[] = [this.unindexed];
     for (const view of views) {
       const program = view[0];
       if (!program || program.dynamic) continue;
       this.collect(program.value, view, lists);
       if (program.value.includes('/')) this.collect(basename(program.value), view, lists);
-    }
-    for (const view of allViews) {
-      const program = view[0];
-      const listed = program && !program.dynamic ? this.byListedProgram.get(basename(program.value)) : undefined;
-      if (listed) lists.push(listed);
     }
     return merge(lists);
   }
