@@ -18,8 +18,11 @@ import { SseReader, type SseEvent } from './support/sse';
 
 const portA = Number(process.env.E2E_TAKEOVER_PORT_A ?? 3186);
 const portB = Number(process.env.E2E_TAKEOVER_PORT_B ?? 3187);
-/** Where A reaches PostgreSQL in the partition case (a TCP proxy the test can cut). */
-const proxyPort = Number(process.env.E2E_TAKEOVER_PROXY_PORT ?? 55186);
+/**
+ * Where A reaches PostgreSQL in the partition case (a TCP proxy the test can cut). Below Linux's
+ * ephemeral range (32768-60999): an outgoing connection's local port never takes it.
+ */
+const proxyPort = Number(process.env.E2E_TAKEOVER_PROXY_PORT ?? 31186);
 const LEASE_TTL_S = 2;
 // A's lease lapses at most one TTL after the kill, and B scans for lapsed leases about once per TTL.
 const ADOPTION_DEADLINE_MS = 4 * LEASE_TTL_S * 1000 + 5_000;

@@ -18,7 +18,8 @@ import { SseReader, type SseEvent } from './support/sse';
 
 const portA = Number(process.env.E2E_PGRESTART_PORT_A ?? 3188);
 const portB = Number(process.env.E2E_PGRESTART_PORT_B ?? 3189);
-const pgPort = Number(process.env.E2E_PGRESTART_PG_PORT ?? 55188);
+// Below Linux's ephemeral range (32768-60999): an outgoing connection's local port never takes it.
+const pgPort = Number(process.env.E2E_PGRESTART_PG_PORT ?? 31188);
 // Long enough for the LISTEN connections' backoff to grow past its first steps (100 ms doubling).
 const OUTAGE_MS = 3_000;
 // The pool reconnects on the next query; the listener within its backoff ceiling (5 s).
