@@ -66,6 +66,11 @@ export function getRuntime(): Promise<Runtime> {
   return holder[KEY];
 }
 
+/** Tests only: the next getRuntime() creates a new runtime (the caller shut the last one down). */
+export function forgetRuntime(): void {
+  delete (globalThis as Holder)[KEY];
+}
+
 async function createRuntime(): Promise<Runtime> {
   const config = parseConfig();
   const database = await openDatabase(

@@ -1,7 +1,10 @@
 // Route handlers under vitest: the server's runtime (getRuntime) over a fresh embedded database in
 // a temporary data directory (an empty migrated cluster copied in: db/test-support/pgdata-template.ts),
 // the bootstrap admin's token, and requests as the browser or a script would send them. Call
-// withRouteRuntime() at a test file's top level; each file gets its own process.
+// withRouteRuntime() at a test file's top level. Files share their worker's modules
+// (vitest.config.ts), so after its file the runtime is shut down, its upstream MCP connections
+// closed, the process-wide runtime forgotten and the environment put back: the next file's
+// getRuntime() opens its own.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,9 +12,11 @@ import { afterAll, beforeAll } from 'vitest';
 import { createApiToken, createUser, type Role } from '../../auth';
 import { seedPgliteDir } from '../../db/test-support/pgdata-template';
 import { shutdownRuntime } from '../shutdown';
-import { getRuntime, type Runtime } from '../runtime';
+import { forgetRuntime, getRuntime, type Runtime } from '../runtime';
 
 export const ADMIN_TOKEN = 'route-test-admin-token-0123456789';
+/** What withRouteRuntime sets in the environment, and puts back after its file. */
+const ENV_KEYS = ['GATEHOUSE_DATA_DIR', 'GATEHOUSE_ADMIN_TOKEN', 'DATABASE_URL'];
 const ORIGIN = 'http://127.0.0.1:3000';
 
 export interface RouteRuntime {
@@ -24,7 +29,9 @@ export function withRouteRuntime(prefix = 'gatehouse-routes-'): RouteRuntime {
   let dir = '';
   let runtime: Runtime | undefined;
   let users = 0;
+  let savedEnv: Record<string, string | undefined> = {};
   beforeAll(async () => {
+    savedEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]));
     dir = await mkdtemp(path.join(os.tmpdir(), prefix));
     // A migrated cluster copied in, not made by initdb: these tests are not about the first start.
     await seedPgliteDir(path.join(dir, 'db'));
@@ -34,7 +41,15 @@ export function withRouteRuntime(prefix = 'gatehouse-routes-'): RouteRuntime {
     runtime = await getRuntime();
   }, 60_000);
   afterAll(async () => {
-    if (runtime) await shutdownRuntime(runtime);
+    if (runtime) {
+      await shutdownRuntime(runtime);
+      await runtime.mcp.close();
+    }
+    forgetRuntime();
+    for (const [key, value] of Object.entries(savedEnv)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
     await rm(dir, { recursive: true, force: true });
   });
   return {
