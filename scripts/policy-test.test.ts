@@ -1,10 +1,13 @@
 // `npm run policy:test -- <file>` run as a CI step would: the exit code says whether every test
-// of the policy file passes (0), one fails (1), or the file is not a policy it can test (2).
+// of the policy file passes (0), one fails (1), or the file is not a policy it can test (2). The
+// cases run its main function in this process, with what it prints captured; the command line
+// itself (scripts/policy-test.ts: the exit code and the streams) is run as a process at the end.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { policyTestMain } from './policy-test-main';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -17,7 +20,22 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+type Outcome = { code: number | null; stdout: string; stderr: string };
+
+/** main in this process, in the scratch folder, with its lines as the streams would carry them. */
+async function run(args: string[]): Promise<Outcome> {
+  let stdout = '';
+  let stderr = '';
+  const code = await policyTestMain(
+    args,
+    { out: (line) => (stdout += `${line}\n`), err: (line) => (stderr += `${line}\n`) },
+    dir,
+  );
+  return { code, stdout, stderr };
+}
+
+/** The command line, as a CI step runs it. */
+function runCommand(args: string[]): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, [path.join(ROOT, 'scripts', 'policy-test.ts'), ...args], {
       cwd: dir,
@@ -124,5 +142,20 @@ describe('npm run policy:test', { timeout: 60_000 }, () => {
     ]);
     expect(invalid).toMatchObject({ code: 2, stdout: '' });
     expect(invalid.stderr).toMatch(/invalid\.json is not a valid policy:\n {2}tests\.0\.expect: /);
+  });
+});
+
+describe('the command line', { timeout: 60_000 }, () => {
+  it('prints what main prints and exits with its code: 0 when the tests pass, 2 with the reason on stderr', async () => {
+    const passing = await runCommand([await policyFile('cli-ok.json', { rules, tests: [denyRm] })]);
+    expect(passing).toEqual({
+      code: 0,
+      stdout:
+        'PASS test #1 "no rm": bash {"command":"rm -r -f build"}: got deny as expected\n1 test: 1 passed, 0 failed\n',
+      stderr: '',
+    });
+    const broken = await runCommand([await policyFile('cli-broken.json', '{"rules": [')]);
+    expect(broken).toMatchObject({ code: 2, stdout: '' });
+    expect(broken.stderr).toMatch(/cli-broken\.json is not valid JSON: /);
   });
 });
