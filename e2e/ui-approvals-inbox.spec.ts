@@ -101,6 +101,12 @@ test.describe('the approval page at phone width', () => {
   });
 });
 
+// The next test reuses this browser context (playwright.config.ts: reuseContext), whose reset keeps
+// permissions: the one granted here is taken back.
+test.afterEach(async ({ context }) => {
+  await context.clearPermissions();
+});
+
 test('a new relay raises a notification while the tab is hidden, and clicking it opens the approval page', async ({
   page,
   context,
