@@ -1,8 +1,9 @@
 // End-to-end tests run against the production build (next build + next start), in Debian's
 // Chromium: this project's machines cannot download Playwright's own browser builds.
-// Two servers from the same build: the default one on the embedded database (PGlite), and one on
-// PostgreSQL (a fresh database from scripts/ensure-postgres.mjs) that the API specs run against a
-// second time as the `postgres` project.
+// Three servers from the same build: the default one on the embedded database (PGlite); a second
+// one on the embedded database for the UI specs (project `chromium-ui`), so they run beside the
+// rest, one spec at a time on each server; and one on PostgreSQL (a fresh database from
+// scripts/ensure-postgres.mjs) that the API specs run against a second time as the `postgres` project.
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,8 @@ const baseURL = `http://127.0.0.1:${port}`;
 // so e2e runs on other ports (E2E_PORT) never share, or drop, each other's database.
 const pgPort = Number(process.env.E2E_PG_PORT ?? port + 1);
 const pgBaseURL = `http://127.0.0.1:${pgPort}`;
+const uiPort = Number(process.env.E2E_UI_PORT ?? port + 2);
+const uiBaseURL = `http://127.0.0.1:${uiPort}`;
 const pgDatabaseUrl =
   process.env.E2E_DATABASE_URL ||
   `postgres://gatehouse:gatehouse@127.0.0.1:5432/${pgPort === 3101 ? 'gatehouse_e2e' : `gatehouse_e2e_${pgPort}`}`;
@@ -24,6 +27,10 @@ const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), '
 // The HTTP API specs, run on both databases. UI specs (e2e/ui-*.spec.ts, e2e/ui/) are not listed
 // on purpose: they run once, in the default project.
 const API_SPECS = ['api-chat.spec.ts', 'api-flows.spec.ts', 'api-admin.spec.ts', 'api-malformed.spec.ts'];
+// The UI specs that only use their project's server run on a server of their own, beside the
+// other specs (the `chromium-ui` project). ui-servers starts a server on a port of its own, as
+// the restart and instance specs do: those stay in the default project, one at a time.
+const UI_SPECS = /\/ui-(?!servers\.)[^/]*\.spec\.ts$/;
 
 // Under CI the PostgreSQL project always runs, so a PostgreSQL that cannot start fails the run.
 // Locally it runs when a PostgreSQL can be had (E2E_POSTGRES=0 turns it off).
@@ -66,9 +73,18 @@ const chromium = {
   },
 };
 
+// Each project runs one spec at a time on its own server (its specs change that server's policy,
+// users and settings); the projects run side by side.
 const projects: PlaywrightTestConfig['projects'] = [
   // `metadata.database` is what GET /api/health of the project's server reports.
-  { name: 'chromium', use: chromium, metadata: { database: 'pglite' } },
+  { name: 'chromium', use: chromium, testIgnore: UI_SPECS, workers: 1, metadata: { database: 'pglite' } },
+  {
+    name: 'chromium-ui',
+    use: { ...chromium, baseURL: uiBaseURL },
+    testMatch: UI_SPECS,
+    workers: 1,
+    metadata: { database: 'pglite' },
+  },
 ];
 const webServer: NonNullable<PlaywrightTestConfig['webServer']> = [
   {
@@ -85,6 +101,17 @@ const webServer: NonNullable<PlaywrightTestConfig['webServer']> = [
     stdout: 'pipe',
     stderr: 'pipe',
   },
+  {
+    // The UI specs' server: the same build (started once the first one answers), a database and
+    // workspace of its own.
+    command: `sh scripts/serve.sh --hostname 127.0.0.1 --port ${uiPort}`,
+    env: { ...serverEnv, GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-ui-')) },
+    url: uiBaseURL,
+    reuseExistingServer: !isCI,
+    timeout: 90_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
 ];
 
 if (withPostgres) {
@@ -92,6 +119,7 @@ if (withPostgres) {
     name: 'postgres',
     testMatch: API_SPECS,
     use: { ...chromium, baseURL: pgBaseURL },
+    workers: 1,
     metadata: { database: 'postgres' },
   });
   webServer.push({
@@ -121,8 +149,10 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: isCI,
   retries: isCI ? 1 : 0,
-  // The CI machine has 2 cores, and the servers under test need one of them.
-  workers: isCI ? 1 : 2,
+  // Two specs at a time, each project's one after another (its `workers: 1`): on a 2-core machine
+  // the browser, the servers and the specs' own processes leave about a third of the CPU idle
+  // with one spec at a time.
+  workers: 2,
   reporter: isCI ? [['list'], ['html', { open: 'never' }]] : 'list',
   timeout: 30_000,
   expect: { timeout: 5_000 },

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 const SCRIPT = path.join(__dirname, 'ensure-cli.mjs');
 const dirs: string[] = [];
@@ -17,6 +17,9 @@ const tempDir = () => {
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
+/** npm's cache for the install attempts: empty, since no registry answers, and removed after. */
+const NPM_CACHE = path.join(os.tmpdir(), `ensure-cli-npm-cache-${process.pid}`);
+afterAll(() => rmSync(NPM_CACHE, { recursive: true, force: true }));
 
 const CLIS = [
   {
@@ -57,7 +60,7 @@ function ensure(names: string[], env: Record<string, string>) {
       ...env,
       npm_config_registry: 'http://127.0.0.1:9/',
       npm_config_fetch_retries: '0',
-      npm_config_cache: path.join(os.tmpdir(), `ensure-cli-npm-cache-${process.pid}`),
+      npm_config_cache: NPM_CACHE,
     },
     timeout: 60_000,
   });
