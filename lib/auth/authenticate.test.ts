@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { expect, it, vi } from 'vitest';
 import { emptyAuthTablesBeforeEach } from '../db/test-support/auth-tables';
 import { describeStores, type StoreContext } from '../db/test-support/stores';
-import { authenticate, TOKEN_CACHE_TTL_MS } from './authenticate';
+import { authenticate, cachedTokenUser, TOKEN_CACHE_TTL_MS } from './authenticate';
 import { createSessionValue } from './session-cookie';
 import { endSession, endUserSessions, startSession } from './sessions';
 import { generateSessionToken, hashToken } from './tokens';
@@ -238,6 +238,45 @@ describeStores('authenticate', (store) => {
       sql`INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES ('t-elsewhere', ${alice.id}, 'x', ${hashToken(missing)})`,
     );
     expect(await as(t0, missing)).toBeDefined();
+  });
+
+  it('cachedTokenUser (the MCP express lane) answers only from a fresh cache entry, as authenticate would', async () => {
+    const { q, db } = store();
+    const { alice } = await twoUsers(store());
+    const { token, id } = await createApiToken({ q, userId: alice.id, name: 'cli' });
+    const bearer = `Bearer ${token}`;
+    const t0 = Date.now();
+    // Never read, so never cached: the lane hands the request to the usual path.
+    expect(cachedTokenUser(q, bearer, t0)).toBeUndefined();
+    const user = await authenticate({ q, headers: headers({ authorization: bearer }), secret, now: t0 });
+    expect(cachedTokenUser(q, bearer, t0)).toEqual(user);
+    expect(cachedTokenUser(q, `bearer   ${token}`, t0)).toEqual(user);
+    for (const bad of ['', token, `Bearer ${token}x`, `Basic ${token}`, 'Bearer gh_unknown'])
+      expect(cachedTokenUser(q, bad, t0)).toBeUndefined();
+    // The TTL runs out as for authenticate, and a change behind the queries' back is then seen.
+    expect(cachedTokenUser(q, bearer, t0 + TOKEN_CACHE_TTL_MS)).toBeUndefined();
+    expect(cachedTokenUser(q, bearer, t0 - 1)).toBeUndefined();
+    // A use not recorded for a minute needs a write: that is the usual path's.
+    await db.execute(sql`UPDATE api_tokens SET last_used_at = now() - interval '2 minutes' WHERE id = ${id}`);
+    expect(cachedTokenUser(q, bearer, t0)).toEqual(user);
+    expect(cachedTokenUser(q, bearer, t0 + 60_000)).toBeUndefined();
+    // A revoke through the queries empties the cache at once.
+    await q.tokens.revokeApiToken({ id });
+    expect(cachedTokenUser(q, bearer, t0)).toBeUndefined();
+  });
+
+  it('cachedTokenUser refuses a cached token of a disabled user or one past its expiry', async () => {
+    const { q } = store();
+    const { alice } = await twoUsers(store());
+    const expiresAt = new Date(Date.now() + 60_000);
+    const { token } = await createApiToken({ q, userId: alice.id, name: 'soon', expiresAt });
+    const bearer = `Bearer ${token}`;
+    const now = Date.now();
+    expect(await authenticate({ q, headers: headers({ authorization: bearer }), secret, now })).toBeDefined();
+    expect(cachedTokenUser(q, bearer, now)).toBeDefined();
+    expect(cachedTokenUser(q, bearer, expiresAt.getTime())).toBeUndefined();
+    await setDisabled({ q, id: alice.id, disabled: true });
+    expect(cachedTokenUser(q, bearer, now)).toBeUndefined();
   });
 
   it('a present but bad Authorization header never falls back to the cookie', async () => {

@@ -73,16 +73,40 @@ export async function authenticate({
 
 async function authenticateToken(q: AuthenticateInput['q'], token: string, now: number): Promise<AuthUser | undefined> {
   const found = await findToken(q, hashToken(token), now);
-  if (!found) return undefined;
-  const { token: row, user } = found;
-  if (row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now) || user.disabled) return undefined;
+  if (!found || !usable(found, now)) return undefined;
+  const { token: row } = found;
   // Most requests skip the write: the use is recorded at most once a minute (the query re-checks).
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= TOUCH_INTERVAL_S * 1000) {
+  if (!touchedLately(row, now)) {
     await q.tokens.touchApiToken({ id: row.id, minIntervalS: TOUCH_INTERVAL_S });
     row.lastUsedAt = new Date(now);
   }
-  return toAuthUser(user, 'token', { tokenId: row.id, tokenPurpose: row.purpose });
+  return tokenUser(found);
 }
+
+/**
+ * `authenticate` for a Bearer `authorization` header without waiting for anything (the MCP express
+ * lane): the token's user when its rows are in the cache and fresh, it is usable, and its use was
+ * recorded lately (nothing to write); else undefined, and the caller authenticates as usual. Never
+ * a different answer than `authenticate` would give from the same cache.
+ */
+export function cachedTokenUser(
+  q: Pick<AuthenticateInput['q'], 'credentials'>,
+  authorization: string,
+  now = Date.now(),
+): AuthUser | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  const found = match && q.credentials ? freshInCache(q.credentials, hashToken(match[1]!), now) : undefined;
+  return found && usable(found, now) && touchedLately(found.token, now) ? tokenUser(found) : undefined;
+}
+
+const usable = ({ token: row, user }: FoundToken, now: number) =>
+  !row.revokedAt && !(row.expiresAt && row.expiresAt.getTime() <= now) && !user.disabled;
+
+const touchedLately = (row: ApiTokenRow, now: number) =>
+  row.lastUsedAt !== null && now - row.lastUsedAt.getTime() < TOUCH_INTERVAL_S * 1000;
+
+const tokenUser = ({ token: row, user }: FoundToken) =>
+  toAuthUser(user, 'token', { tokenId: row.id, tokenPurpose: row.purpose });
 
 interface FoundToken {
   token: ApiTokenRow;
@@ -102,10 +126,10 @@ const tokenCaches = new WeakMap<ChangeCounter, Map<string, CachedToken>>();
 async function findToken(q: AuthenticateInput['q'], tokenHash: string, now: number): Promise<FoundToken | undefined> {
   const counter = q.credentials;
   if (!counter) return q.tokens.findApiToken({ tokenHash });
+  const hit = freshInCache(counter, tokenHash, now);
+  if (hit) return hit;
   let cache = tokenCaches.get(counter);
   if (!cache) tokenCaches.set(counter, (cache = new Map()));
-  const hit = cache.get(tokenHash);
-  if (hit && hit.version === counter.version && now >= hit.at && now - hit.at < TOKEN_CACHE_TTL_MS) return hit.found;
   const version = counter.version;
   const found = await q.tokens.findApiToken({ tokenHash });
   if (!found) {
@@ -115,4 +139,12 @@ async function findToken(q: AuthenticateInput['q'], tokenHash: string, now: numb
   if (cache.size >= TOKEN_CACHE_MAX) cache.clear();
   cache.set(tokenHash, { found, version, at: now });
   return found;
+}
+
+/** The cached rows of a token while nothing changed users or tokens and the TTL has not run out. */
+function freshInCache(counter: ChangeCounter, tokenHash: string, now: number): FoundToken | undefined {
+  const hit = tokenCaches.get(counter)?.get(tokenHash);
+  return hit && hit.version === counter.version && now >= hit.at && now - hit.at < TOKEN_CACHE_TTL_MS
+    ? hit.found
+    : undefined;
 }

@@ -45,7 +45,7 @@ export { LoginThrottle, RateLimiter, clientIp, type RateLimitResult, type RateLi
 export { SESSION_SECRET_KEY, resolveSessionSecret } from './secret';
 export { changeOwnPassword, WrongCurrentPasswordError, type ChangeOwnPasswordInput } from './own-password';
 export { endSession, endUserSessions, sessionIdFromCookie, startSession, type StartSessionInput } from './sessions';
-export { authenticate, toAuthUser, type AuthUser, type AuthenticateInput } from './authenticate';
+export { authenticate, cachedTokenUser, toAuthUser, type AuthUser, type AuthenticateInput } from './authenticate';
 export {
   ADMIN_TOKEN_NAME,
   BOOTSTRAP_ADMIN_USERNAME,

@@ -116,3 +116,51 @@ describe('a call allowed at once, for a caller that runs the tool itself', () =>
     expect(await q.toolExecutions.getToolExecution({ runId: first.runId, toolCallId: 'hook-1' })).toBeUndefined();
   });
 });
+
+describe("the MCP express lane's decision (decideAtOnce)", () => {
+  const signal = new AbortController().signal;
+
+  it('decides, records and claims a call allowed at once as decide does with claim', async () => {
+    const { external, q } = server.rt();
+    const laneRef = { ...session, externalId: 'lane-1' };
+    const usualRef = { ...session, externalId: 'lane-usual-1' };
+    for (const ref of [laneRef, usualRef]) {
+      const run = await q.runs.openExternalRun(ref);
+      const rule = { action: 'allow' as const, tool: 'bash', params: { command: 'ls' } };
+      await q.grants.createGrant({ rule, scope: 'session', sessionId: run.sessionId, createdBy: 'u' });
+    }
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-7' };
+    const lane = await external.decideAtOnce(laneRef, call, { signal });
+    const usual = await external.decide(usualRef, call, { signal, claim: true });
+    expect(lane).toMatchObject({ decision: 'allow', claimed: true, decidedBy: 'grant', params: call.params });
+    expect(usual).toMatchObject({ decision: 'allow', claimed: true, decidedBy: 'grant' });
+    expect(await external.decideAtOnce(laneRef, call, { signal })).toMatchObject({ claimed: false });
+    await external.flushRecords();
+    const types = async (runId: string) => (await q.events.listEvents({ runId })).map((e) => e.type);
+    // One tool_call per decision (the second lost the claim), as the usual path records its one.
+    expect(await types(usual.runId)).toEqual(['tool_call']);
+    expect(await types(lane!.runId)).toEqual(['tool_call', 'tool_call']);
+    expect(await q.toolExecutions.getToolExecution({ runId: lane!.runId, toolCallId: 'mcp-7' })).toMatchObject({
+      status: 'claimed',
+    });
+  });
+
+  it('returns undefined for an ask or an allow-once grant, with nothing recorded, relayed or consumed', async () => {
+    const { external, q } = server.rt();
+    const ref = { ...session, externalId: 'lane-2' };
+    const run = await q.runs.openExternalRun(ref);
+    expect(await external.decideAtOnce(ref, { ...asking, callId: 'mcp-1' }, { signal })).toBeUndefined();
+    const rule = { action: 'allow' as const, tool: 'bash', params: { command: 'pwd' } };
+    await q.grants.createGrant({ rule, scope: 'session', sessionId: run.sessionId, createdBy: 'u', once: true });
+    const once = { tool: 'bash', params: { command: 'pwd' }, workspace: '/w', callId: 'mcp-2' };
+    expect(await external.decideAtOnce(ref, once, { signal })).toBeUndefined();
+    await external.flushRecords();
+    expect(await q.events.listEvents({ runId: run.id })).toEqual([]);
+    expect(await q.relays.listPendingRelays({ runId: run.id })).toEqual([]);
+    // The grant is still there for the usual path, which uses it up.
+    expect(await external.decide(ref, once, { signal, claim: true })).toMatchObject({ decision: 'allow' });
+    expect(await external.decide(ref, { ...once, callId: 'mcp-3' }, { signal, waitForHuman: false })).toMatchObject({
+      decision: 'ask',
+    });
+  });
+});

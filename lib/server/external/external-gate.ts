@@ -25,7 +25,7 @@ import { ClaimLedger } from './claim-ledger';
 import { DeferredRecords, type HeldRecord, type OutsideRecord } from './deferred-records';
 import type { RecordJournal } from './record-journal';
 import { grantAlwaysForOutside, type WaitingOutsideCall } from './outside-grants';
-import type { ExternalCall, ExternalDecideOptions, ExternalDecision, ExternalSessionRef } from './types';
+import type { AllowedAtOnce, ExternalCall, ExternalDecideOptions, ExternalDecision, ExternalSessionRef } from './types';
 
 export interface ExternalGateDeps {
   q: Queries;
@@ -117,7 +117,30 @@ export class ExternalGate {
     return execution?.status !== 'claimed';
   }
 
-  async decide(ref: ExternalSessionRef, call: ExternalCall, options: ExternalDecideOptions): Promise<ExternalDecision> {
+  decide(ref: ExternalSessionRef, call: ExternalCall, options: ExternalDecideOptions): Promise<ExternalDecision> {
+    return this.decideCall(ref, call, options, false) as Promise<ExternalDecision>;
+  }
+
+  /**
+   * The express lane's decision (mcp-server/express-lane.ts): a call the policy allows at once,
+   * without a grant to consume, is decided, recorded and claimed as `decide` does with `claim`;
+   * anything else returns undefined before it is observed or recorded, so the caller can hand the
+   * call to the usual path, which decides it again from the start.
+   */
+  decideAtOnce(
+    ref: ExternalSessionRef,
+    call: ExternalCall,
+    options: Pick<ExternalDecideOptions, 'signal'>,
+  ): Promise<AllowedAtOnce | undefined> {
+    return this.decideCall(ref, call, { ...options, claim: true }, true) as Promise<AllowedAtOnce | undefined>;
+  }
+
+  private async decideCall(
+    ref: ExternalSessionRef,
+    call: ExternalCall,
+    options: ExternalDecideOptions,
+    atOnceOnly: boolean,
+  ): Promise<ExternalDecision | undefined> {
     const { q } = this.deps;
     const run = await this.inputs.run(ref);
     const toolCallId = call.callId ?? randomUUID();
@@ -135,6 +158,7 @@ export class ExternalGate {
       ...(call.homeDir ? { homeDir: call.homeDir } : {}),
     };
     const decision = evaluate(policy, policyCall, context);
+    if (atOnceOnly && (decision.action !== 'allow' || decision.consumes)) return undefined;
     notifyObserver(this.deps.observerFor?.(policy), () => ({
       runId: run.id,
       sessionId: run.sessionId,
@@ -162,7 +186,7 @@ export class ExternalGate {
       const used = decision.action === 'allow' ? (decision.consumes?.grants ?? []) : [];
       if (used.length > 0) {
         const consumed = await this.deps.grants.consume(run.sessionId, used.map((i) => grants[i]!).filter(Boolean));
-        if (consumed === false) return this.decide(ref, call, options);
+        if (consumed === false) return this.decideCall(ref, call, options, atOnceOnly);
       }
       const events: RunEvent[] = [callEvent];
       if (decision.action === 'deny') events.push(denied(origin, toolCallId, call.tool, decision.explanation));

@@ -70,3 +70,6 @@ export type ExternalDecision = { runId: string; relayId?: string; reason: string
   | { decision: 'deny' }
   | { decision: 'ask' }
 );
+
+/** A call the policy allowed at once, with its claim (ExternalGate.decideAtOnce). */
+export type AllowedAtOnce = Extract<ExternalDecision, { decision: 'allow' }> & { claimed: boolean };

@@ -20,9 +20,9 @@ import { jsonResponse } from '../http/known-body';
 import type { RouteRequest } from '../http/route-request';
 
 /** A call still running after this long gets a stream (headers out now, keep-alives, progress). */
-const STREAM_AFTER_MS = 1_000;
+export const STREAM_AFTER_MS = 1_000;
 /** As the SDK's transport: a comment every 15 s keeps proxies from closing a waiting stream. */
-const KEEP_ALIVE_MS = 15_000;
+export const KEEP_ALIVE_MS = 15_000;
 
 type DirectRequest =
   { method: 'tools/list'; id: RequestId } | { method: 'tools/call'; id: RequestId; params: CallToolRequest['params'] };
@@ -44,7 +44,7 @@ export function directRequest(
 }
 
 /** What the SDK's transport checks before serving a request (406, 415, 400 otherwise, from it). */
-function acceptedHeaders(headers: Pick<Headers, 'get'>): boolean {
+export function acceptedHeaders(headers: Pick<Headers, 'get'>): boolean {
   const accept = headers.get('accept');
   if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return false;
   const type = headers.get('content-type');
@@ -120,38 +120,44 @@ export function answerDirectly(
       }
     };
     work(channel).then(
-      (result) => {
-        if (!options.validateCallResult)
-          return settle({ jsonrpc: '2.0', id, result: result as Record<string, unknown> });
-        // As the SDK's server: a tools/call result is checked against its schema before it is sent.
-        const checked = CallToolResultSchema.safeParse(result);
+      (result) =>
         settle(
-          checked.success
-            ? { jsonrpc: '2.0', id, result: checked.data }
-            : errorMessage(id, ErrorCode.InvalidParams, `Invalid tools/call result: ${checked.error.message}`),
-        );
-      },
-      (error: { code?: unknown; message?: string; data?: unknown }) =>
-        settle(
-          errorMessage(
-            id,
-            Number.isSafeInteger(error?.code) ? Number(error.code) : ErrorCode.InternalError,
-            error?.message ?? 'Internal error',
-            error?.data,
-          ),
+          options.validateCallResult
+            ? callResultMessage(id, result)
+            : { jsonrpc: '2.0', id, result: result as Record<string, unknown> },
         ),
+      (error) => settle(failureMessage(id, error)),
     );
   });
 }
 
-const SSE_HEADERS = {
+/** A tools/call's answer: as the SDK's server, its result is checked against its schema before it is sent. */
+export function callResultMessage(id: RequestId, result: unknown): JSONRPCMessage {
+  const checked = CallToolResultSchema.safeParse(result);
+  return checked.success
+    ? { jsonrpc: '2.0', id, result: checked.data }
+    : errorMessage(id, ErrorCode.InvalidParams, `Invalid tools/call result: ${checked.error.message}`);
+}
+
+/** The answer to a request whose work failed: the error's own JSON-RPC code and data, else an internal error. */
+export function failureMessage(id: RequestId, error: unknown): JSONRPCMessage {
+  const e = error as { code?: unknown; message?: string; data?: unknown } | undefined;
+  return errorMessage(
+    id,
+    Number.isSafeInteger(e?.code) ? Number(e!.code) : ErrorCode.InternalError,
+    e?.message ?? 'Internal error',
+    e?.data,
+  );
+}
+
+export const SSE_HEADERS = {
   'Content-Type': 'text/event-stream',
   'Cache-Control': 'no-cache, no-transform',
   Connection: 'keep-alive',
   'X-Accel-Buffering': 'no',
 };
 
-const sse = (message: JSONRPCMessage) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+export const sse = (message: JSONRPCMessage) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 
 function errorMessage(id: RequestId, code: number, message: string, data?: unknown): JSONRPCMessage {
   return { jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined ? { data } : {}) } };

@@ -5,6 +5,10 @@ import type { McpExposedTool } from './tools';
 
 export interface McpEndpointDeps extends GatedCallDeps {
   tools(): Promise<McpExposedTool[]>;
+  /** The express lane's lookup: the tool `tools()` would find by this name, when known without waiting; else undefined. */
+  toolNow?(name: string): McpExposedTool | undefined;
+  /** The express lane's view of `exposedTools`: the token's choice when held in memory; else undefined. */
+  exposedNow?(tokenId: string): { patterns: string[] | undefined } | undefined;
   /** The token's choice of tools for its MCP clients (globs); undefined: every tool. */
   exposedTools(tokenId: string): Promise<string[] | undefined>;
   /** The token's choice for a client without elicitation: decline an ask at once (else wait). */

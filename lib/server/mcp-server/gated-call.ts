@@ -2,7 +2,13 @@
 // allow, deny, or a relay a human decides, raced by elicitation), then the tool runs at most once
 // (the tool_executions claim) and only while a live request is there to take its result.
 import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { ExternalCall, ExternalDecideOptions, ExternalDecision, ExternalSessionRef } from '../external/types';
+import type {
+  AllowedAtOnce,
+  ExternalCall,
+  ExternalDecideOptions,
+  ExternalDecision,
+  ExternalSessionRef,
+} from '../external/types';
 import { elicitationId, elicitationPrompt, elicitationRequest } from './elicitation';
 import { isLoopbackCall } from './loopback';
 import type { McpSessionState } from './session-id';
@@ -11,6 +17,15 @@ import { resultText, type McpExposedTool } from './tools';
 /** The outside-run service as /api/mcp uses it (runtime.external). */
 export interface McpGate {
   decide(session: ExternalSessionRef, call: ExternalCall, options: ExternalDecideOptions): Promise<ExternalDecision>;
+  /**
+   * A call the policy allows at once (no grant to consume), decided, recorded and claimed as
+   * `decide` does with `claim`; else undefined with nothing observed or recorded (express-lane.ts).
+   */
+  decideAtOnce?(
+    session: ExternalSessionRef,
+    call: ExternalCall,
+    options: Pick<ExternalDecideOptions, 'signal'>,
+  ): Promise<AllowedAtOnce | undefined>;
   /** Records a result in the run (here: of a call that did not run). */
   recordResult(runId: string, callId: string, result: McpCallRecord): Promise<void>;
 }
@@ -66,6 +81,41 @@ function sessionRef(session: McpSessionState): ExternalSessionRef {
   return { owner: session.owner, source: 'mcp', agent: session.client, externalId: session.sid, title: session.title };
 }
 
+/** The call as the gate sees it. */
+function externalCall(tool: McpExposedTool, params: Record<string, unknown>, callId: string, workspace: string) {
+  return {
+    tool: tool.name,
+    params,
+    callId,
+    workspace,
+    ...(tool.risk ? { risk: tool.risk } : {}),
+    ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
+  };
+}
+
+/**
+ * The express lane's call (express-lane.ts): arguments `params` already checked by `tool.parse`,
+ * no loopback proof, and only a call the policy allows at once (`onAllowed` is told, before it
+ * runs); for anything else undefined, with nothing recorded or run, and the usual path
+ * (`gatedCall`) takes the call from the start.
+ */
+export async function gatedCallAtOnce(
+  deps: GatedCallDeps,
+  input: GatedCallInput,
+  params: Record<string, unknown>,
+  onAllowed: () => void = () => {},
+): Promise<CallToolResult | undefined> {
+  const callId = callIdOf(input.requestId);
+  const decision = await deps.gate.decideAtOnce?.(
+    sessionRef(input.session),
+    externalCall(input.tool, params, callId, deps.workspace),
+    { signal: input.cancelled },
+  );
+  if (!decision) return undefined;
+  onAllowed();
+  return runAllowed(deps, input, callId, decision);
+}
+
 export async function gatedCall(deps: GatedCallDeps, input: GatedCallInput): Promise<CallToolResult> {
   const { tool, session } = input;
   const parsed = tool.parse(input.args);
@@ -81,28 +131,17 @@ export async function gatedCall(deps: GatedCallDeps, input: GatedCallInput): Pro
   const stopProgress = startProgress(deps, input);
   let decision: ExternalDecision;
   try {
-    decision = await deps.gate.decide(
-      sessionRef(session),
-      {
-        tool: tool.name,
-        params: parsed.params,
-        callId,
-        workspace: deps.workspace,
-        ...(tool.risk ? { risk: tool.risk } : {}),
-        ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
+    decision = await deps.gate.decide(sessionRef(session), externalCall(tool, parsed.params, callId, deps.workspace), {
+      signal: input.cancelled,
+      waitForHuman,
+      claim: true,
+      onRelay: (relayId) => {
+        input.waiting?.();
+        if (!session.elicitation) return;
+        elicited = elicitationId(deps.sessionKey, session.sid, relayId);
+        void input.send(elicitationRequest(elicited, elicitationPrompt(tool.name, parsed.params))).catch(() => {});
       },
-      {
-        signal: input.cancelled,
-        waitForHuman,
-        claim: true,
-        onRelay: (relayId) => {
-          input.waiting?.();
-          if (!session.elicitation) return;
-          elicited = elicitationId(deps.sessionKey, session.sid, relayId);
-          void input.send(elicitationRequest(elicited, elicitationPrompt(tool.name, parsed.params))).catch(() => {});
-        },
-      },
-    );
+    });
   } finally {
     stopProgress();
   }
@@ -117,7 +156,18 @@ export async function gatedCall(deps: GatedCallDeps, input: GatedCallInput): Pro
       `Tool execution denied: ${tool.name} needs a person's approval, and this client cannot confirm (no elicitation) while its token is set to decline at once. ${decision.reason}`,
     );
   if (decision.decision === 'deny') return errorResult(`Tool execution denied: ${decision.reason}`);
+  return runAllowed(deps, input, callId, decision);
+}
 
+/** An allowed call: run once, while a live request is there to take its result, and recorded. */
+async function runAllowed(
+  deps: GatedCallDeps,
+  input: GatedCallInput,
+  callId: string,
+  decision: Extract<ExternalDecision, { decision: 'allow' }>,
+): Promise<CallToolResult> {
+  const { tool, session } = input;
+  const runCtx = { toolCallId: callId, signal: input.cancelled };
   const { runId } = decision;
   // Approved after the client left: nobody could read the result, so the call does not run.
   if (!input.live()) {

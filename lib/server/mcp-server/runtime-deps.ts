@@ -33,6 +33,9 @@ function create(rt: Runtime): McpEndpointDeps {
     return compiled.policy;
   };
   let builtins: Promise<McpExposedTool[]> | undefined;
+  /** The tools by name, as `tools()` finds them (built-in first), once the built-in ones are ready. */
+  let byName: { upstream: McpExposedTool[]; tools: Map<string, McpExposedTool> } | undefined;
+  let builtinsReady: McpExposedTool[] | undefined;
   // The upstream tools as the catalog has them now: its servers are added, removed and change their
   // lists (pinning hides a changed tool until it is accepted), and each change moves its version.
   let upstream: { version: number; tools: McpExposedTool[] } | undefined;
@@ -43,9 +46,19 @@ function create(rt: Runtime): McpEndpointDeps {
   const tools = async () => [
     ...(await (builtins ??= realpath(rt.config.workspace)
       .catch(() => rt.config.workspace)
-      .then((workspace) => builtinMcpTools({ workspace, policy })))),
+      .then((workspace) => (builtinsReady = builtinMcpTools({ workspace, policy }))))),
     ...upstreamTools(),
   ];
+  const toolNow = (name: string) => {
+    if (!builtinsReady) return undefined;
+    const upstreamNow = upstreamTools();
+    if (byName?.upstream !== upstreamNow) {
+      const map = new Map<string, McpExposedTool>();
+      for (const tool of [...builtinsReady, ...upstreamNow]) if (!map.has(tool.name)) map.set(tool.name, tool);
+      byName = { upstream: upstreamNow, tools: map };
+    }
+    return byName.tools.get(name);
+  };
   const exposed = new ExposedTools(q, rt.database.kind === 'pglite');
   return {
     gate: rt.external,
@@ -55,6 +68,8 @@ function create(rt: Runtime): McpEndpointDeps {
     progressIntervalMs: PROGRESS_INTERVAL_MS,
     version: process.env.npm_package_version ?? '0.1.0',
     tools,
+    toolNow,
+    exposedNow: (tokenId) => exposed.peek(tokenId),
     // Through the gate: where it decides allowed calls' claims in memory, it must know this one too.
     claim: (runId, toolCallId) => rt.external.claim(runId, toolCallId),
     // The claim finished and the tool_result event in one statement (as the gate's recordResult

@@ -38,6 +38,12 @@ export class ExposedTools {
     private readonly memo: boolean,
   ) {}
 
+  /** The held choice while it is current, without a read; else undefined (then `get` reads it). */
+  peek(tokenId: string): { patterns: string[] | undefined } | undefined {
+    const held = this.memo ? this.held.get(tokenId) : undefined;
+    return held && held.version === this.q.decisions.version ? { patterns: held.value } : undefined;
+  }
+
   async get(tokenId: string): Promise<string[] | undefined> {
     const version = this.q.decisions.version;
     const held = this.memo ? this.held.get(tokenId) : undefined;

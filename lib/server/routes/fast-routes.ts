@@ -17,6 +17,8 @@ import { claudeCodeHook } from '../hooks/claude-code-route';
 import { geminiCliHook } from '../hooks/gemini-cli-route';
 import { codexHook } from '../hooks/codex-route';
 import { mcpPost } from '../mcp-server/route';
+import type { LaneOutcome } from '../mcp-server/express-lane';
+import { mcpExpressLane } from '../mcp-server/express-lane-runtime';
 
 export type { ListenAddress } from './node-request';
 export type DecideHandler = (request: RouteRequest, context: { params: Promise<RelayParams> }) => Promise<Response>;
@@ -80,12 +82,16 @@ export function matchDecision(method: string | undefined, url: string | undefine
   return id;
 }
 
+/** The MCP express lane (mcp-server/express-lane.ts): serves the request, or hands it back with the body it read. */
+export type McpLane = (req: IncomingMessage, res: ServerResponse, request: NodeRouteRequest) => Promise<LaneOutcome>;
+
 export function createFastRoutes(
   decide: DecideHandler,
   hook?: HookHandler,
   mcp?: McpHandler,
   geminiHook?: HookHandler,
   codexHookHandler?: HookHandler,
+  mcpLane?: McpLane,
 ): FastRoutes {
   const exactRoutes: [HookHandler | undefined, typeof matchHook][] = [
     [hook, matchHook],
@@ -98,9 +104,9 @@ export function createFastRoutes(
     try {
       const exact = exactRoutes.find(([handler, match]) => handler && match(req.method, req.url))?.[0];
       if (exact) {
-        void serve(req, res, listen, (request) => exact(request, { params: Promise.resolve({}) })).catch(() =>
-          res.destroy(),
-        );
+        const run = (request: RouteRequest) => exact(request, { params: Promise.resolve({}) });
+        const lane = exact === mcp ? mcpLane : undefined;
+        void (lane ? serveMcp(req, res, listen, lane, run) : serve(req, res, listen, run)).catch(() => res.destroy());
         return true;
       }
       relayId = matchDecision(req.method, req.url);
@@ -123,7 +129,29 @@ export function installFastRoutes(): void {
     mcpPost,
     geminiCliHook,
     codexHook,
+    mcpExpressLane(),
   );
+}
+
+/** The express lane first; what it hands back (with the body it read) is served as usual. */
+async function serveMcp(
+  req: IncomingMessage,
+  res: ServerResponse,
+  listen: ListenAddress | undefined,
+  lane: McpLane,
+  run: (request: RouteRequest) => Promise<Response>,
+): Promise<void> {
+  const request = new NodeRouteRequest(req, res, listen);
+  let outcome: LaneOutcome;
+  try {
+    outcome = await lane(req, res, request);
+  } catch {
+    // The lane throws only when the body could not be read: the client went away mid-request.
+    return void res.destroy();
+  }
+  if (outcome.served) return request.discard();
+  if (outcome.body !== undefined) request.putBack(outcome.body);
+  return serve(req, res, listen, run, request);
 }
 
 async function serve(
@@ -131,8 +159,8 @@ async function serve(
   res: ServerResponse,
   listen: ListenAddress | undefined,
   run: (request: RouteRequest) => Promise<Response>,
+  request = new NodeRouteRequest(req, res, listen),
 ): Promise<void> {
-  const request = new NodeRouteRequest(req, res, listen);
   try {
     const response = await run(request);
     await send(res, response);

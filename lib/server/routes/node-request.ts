@@ -21,6 +21,7 @@ export class NodeRouteRequest implements RouteRequest, DirectBody {
   private closedEarly = false;
   private stream: BodyStream | undefined;
   private consumed = false;
+  private preread: Buffer | 'too_large' | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -59,10 +60,31 @@ export class NodeRouteRequest implements RouteRequest, DirectBody {
   /** The body as a Web stream, as Next's request has it (for handlers that want one). */
   get body(): ReadableStream<Uint8Array> | null {
     if (!this.stream) {
+      const { preread } = this;
+      if (preread !== undefined) {
+        if (preread === 'too_large') throw new TypeError('The request body was too large');
+        this.take();
+        this.preread = undefined;
+        return new ReadableStream<Uint8Array>({
+          start: (controller) => {
+            controller.enqueue(new Uint8Array(preread));
+            controller.close();
+          },
+        });
+      }
       this.take();
       this.stream = new BodyStream(this.req);
     }
     return this.stream.stream;
+  }
+
+  /**
+   * Gives back a body read whole by an earlier reader that handed the request on (the MCP express
+   * lane): the next `readBody` or `body` returns it as if it were read now.
+   */
+  putBack(body: Buffer | 'too_large'): void {
+    this.preread = body;
+    this.consumed = false;
   }
 
   readBody(maxBytes: number): Promise<Buffer | 'too_large'> {
@@ -70,6 +92,11 @@ export class NodeRouteRequest implements RouteRequest, DirectBody {
       this.take();
     } catch (error) {
       return Promise.reject(error);
+    }
+    const { preread } = this;
+    if (preread !== undefined) {
+      this.preread = undefined;
+      return Promise.resolve(preread !== 'too_large' && preread.length > maxBytes ? 'too_large' : preread);
     }
     const { req } = this;
     return new Promise((resolve, reject) => {

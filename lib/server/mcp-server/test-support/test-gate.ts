@@ -1,7 +1,13 @@
 // A gate for the endpoint's tests: a fixed decision per tool, and asks that wait for a decision
 // which the first answer settles (as the relay store does), so the transport, the session codec,
 // elicitation and progress are tested with the real SDK client on the other side.
-import type { ExternalCall, ExternalDecideOptions, ExternalDecision, ExternalSessionRef } from '../../external/types';
+import type {
+  AllowedAtOnce,
+  ExternalCall,
+  ExternalDecideOptions,
+  ExternalDecision,
+  ExternalSessionRef,
+} from '../../external/types';
 import type { McpGate } from '../gated-call';
 
 type Answer = { approved: boolean; reason?: string; by: string };
@@ -39,6 +45,23 @@ export class TestGate implements McpGate {
     return outcome.approved
       ? { runId, relayId, decision: 'allow', params: call.params, decidedBy: outcome.by, reason: 'approved' }
       : { runId, relayId, decision: 'deny', reason: outcome.reason ?? 'Denied' };
+  }
+
+  /** Calls the express lane's decision allowed (decideAtOnce); what it hands back is not recorded at all. */
+  readonly allowedAtOnce: ExternalCall[] = [];
+  /** Set: decideAtOnce waits for it before deciding (a client that leaves meanwhile). */
+  holdAtOnce: Promise<void> | undefined;
+  private readonly claimedAtOnce = new Set<string>();
+
+  async decideAtOnce(session: ExternalSessionRef, call: ExternalCall): Promise<AllowedAtOnce | undefined> {
+    await this.holdAtOnce;
+    if (this.rules[call.tool] !== 'allow') return undefined;
+    this.allowedAtOnce.push(call);
+    const runId = `run-${session.externalId}`;
+    const key = `${runId}/${call.callId}`;
+    const claimed = !this.claimedAtOnce.has(key);
+    this.claimedAtOnce.add(key);
+    return { runId, decision: 'allow', params: call.params, decidedBy: 'policy', reason: 'allowed', claimed };
   }
 
   async recordResult(
