@@ -1,0 +1,124 @@
+// The MCP express lane (lib/server/mcp-server/express-lane.ts) wired as the server wires it, on the
+// server's runtime, over real HTTP with the official SDK client: it serves an allowed call with the
+// same records as the usual path, and a policy saved, a token revoked or a call that asks reach
+// the very next call, through the usual path.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hashToken } from '@/lib/auth/tokens';
+import { apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
+import { createFastRoutes } from '@/lib/server/routes/fast-routes';
+import { decideRelay } from '@/lib/server/routes/decide-relay';
+import { mcpPost } from '@/lib/server/mcp-server/route';
+import { mcpExpressLane } from '@/lib/server/mcp-server/express-lane-runtime';
+import { GET as getPolicy, PUT as putPolicy } from '@/app/api/policy/route';
+
+const runtime = withRouteRuntime('gatehouse-mcp-lane-');
+let server: http.Server;
+let base = '';
+
+async function savePolicy(rules: unknown[]) {
+  const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
+  const saved = await putPolicy(
+    apiRequest('PUT', '/api/policy', {
+      json: { policy: { defaultAction: 'ask', rules } },
+      headers: { 'if-match': `"${version}"` },
+    }),
+    noParams,
+  );
+  expect(saved.status).toBe(200);
+}
+
+beforeAll(async () => {
+  const fast = createFastRoutes(decideRelay, undefined, mcpPost, undefined, undefined, mcpExpressLane());
+  server = http.createServer((req, res) => {
+    if (fast(req, res, { hostname: '127.0.0.1', port: (server.address() as AddressInfo).port })) return;
+    res.statusCode = 405;
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await savePolicy([
+    { action: 'allow', tool: 'list_files' },
+    { action: 'ask', tool: 'write_file' },
+  ]);
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+async function connect(name: string, token: string, elicit?: () => { action: 'accept' }) {
+  const client = new Client({ name, version: '1' }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, async () => elicit());
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
+}
+
+const text = (result: unknown) =>
+  ((result as { content: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n');
+
+describe('the MCP express lane on the server runtime', () => {
+  it('serves allowed calls once the token and its choice of tools are in memory, with the usual records', async () => {
+    const { external, q } = runtime.rt();
+    const atOnce = vi.spyOn(external, 'decideAtOnce');
+    const decide = vi.spyOn(external, 'decide');
+    try {
+      const client = await connect('lane', await runtime.tokenFor('user'));
+      await client.listTools();
+      for (const dir of ['.', '.']) {
+        const result = await client.callTool({ name: 'list_files', arguments: { path: dir } });
+        expect(result.isError).toBeFalsy();
+      }
+      expect(atOnce).toHaveBeenCalledTimes(2);
+      expect(decide).not.toHaveBeenCalled();
+      await external.flushRecords();
+      const run = (await q.runs.listRuns({ source: 'mcp' })).items.find((r) => r.agent === 'lane')!;
+      const events = await q.events.listEvents({ runId: run.id });
+      expect(events.map((e) => e.type)).toEqual(['tool_call', 'tool_result', 'tool_call', 'tool_result']);
+      const executions = await Promise.all(
+        ['mcp-2', 'mcp-3'].map((toolCallId) => q.toolExecutions.getToolExecution({ runId: run.id, toolCallId })),
+      );
+      expect(executions.map((e) => e?.status)).toEqual(['done', 'done']);
+      await client.close();
+    } finally {
+      atOnce.mockRestore();
+      decide.mockRestore();
+    }
+  });
+
+  it('a call that asks goes the usual way (confirmed through elicitation, it runs once)', async () => {
+    const { external } = runtime.rt();
+    const decide = vi.spyOn(external, 'decide');
+    try {
+      const client = await connect('lane-asking', await runtime.tokenFor('user'), () => ({ action: 'accept' }));
+      await client.listTools();
+      const result = await client.callTool({ name: 'write_file', arguments: { path: 'lane.txt', content: 'ok' } });
+      expect(result.isError).toBeFalsy();
+      expect(decide).toHaveBeenCalledTimes(1);
+      await client.close();
+    } finally {
+      decide.mockRestore();
+    }
+  });
+
+  it('a policy saved or a token revoked applies to the very next call', async () => {
+    const { q } = runtime.rt();
+    const token = await runtime.tokenFor('user');
+    const client = await connect('lane-changes', token);
+    await client.listTools();
+    expect((await client.callTool({ name: 'list_files', arguments: { path: '.' } })).isError).toBeFalsy();
+    await savePolicy([{ action: 'deny', tool: 'list_files' }]);
+    const denied = await client.callTool({ name: 'list_files', arguments: { path: '.' } });
+    expect(text(denied)).toContain('Tool execution denied');
+    await savePolicy([{ action: 'allow', tool: 'list_files' }]);
+    expect((await client.callTool({ name: 'list_files', arguments: { path: '.' } })).isError).toBeFalsy();
+    const found = await q.tokens.findApiToken({ tokenHash: hashToken(token) });
+    await q.tokens.revokeApiToken({ id: found!.token.id });
+    await expect(client.callTool({ name: 'list_files', arguments: { path: '.' } })).rejects.toThrow(/unauthorized/);
+  });
+});
