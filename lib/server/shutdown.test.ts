@@ -24,6 +24,16 @@ describe('shutdown', () => {
     expect(order).toEqual(['runs', 'bus', 'database']);
   });
 
+  it('closes the upstream MCP servers once the runs are handed over, before the database (a failure does not stop it)', async () => {
+    const order: string[] = [];
+    const runtime = {
+      ...(fakeRuntime(order) as object),
+      mcp: { close: async () => (order.push('mcp'), Promise.reject(new Error('already gone'))) },
+    } as never;
+    expect(await shutdownRuntime(runtime)).toEqual(['r1', 'r2']);
+    expect(order).toEqual(['runs', 'mcp', 'bus', 'database']);
+  });
+
   it('on SIGTERM it shuts down once and, when Next leaves the signals to it, exits with 143', async () => {
     const order: string[] = [];
     const exits: number[] = [];

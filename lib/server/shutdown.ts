@@ -23,11 +23,15 @@ export interface ShutdownDeps {
 
 /** Detaches this process's runs, releases their leases, closes the bus and the database. */
 export async function shutdownRuntime(
-  runtime: Pick<Runtime, 'runs' | 'bus' | 'database'> & Partial<Pick<Runtime, 'shadow' | 'external' | 'webhooks'>>,
+  runtime: Pick<Runtime, 'runs' | 'bus' | 'database'> &
+    Partial<Pick<Runtime, 'shadow' | 'external' | 'webhooks'>> & { mcp?: Pick<Runtime['mcp'], 'close'> },
 ): Promise<string[]> {
   // Outside agents' held requests end with this process: their relays are cancelled first.
   await runtime.external?.shutdown();
   const handedOver = await runtime.runs.shutdown();
+  // No run uses an upstream MCP server any more: stdio servers are stopped, http sessions let go,
+  // and none refreshes its tools against a closed database.
+  await runtime.mcp?.close().catch(() => undefined);
   // Attempts in flight finish (each is time-limited); queued deliveries wait in the database.
   await runtime.webhooks?.sender.stop();
   // The shadow's last differences, before the database closes (a failure only loses them).

@@ -41,10 +41,7 @@ export function withRouteRuntime(prefix = 'gatehouse-routes-'): RouteRuntime {
     runtime = await getRuntime();
   }, 60_000);
   afterAll(async () => {
-    if (runtime) {
-      await shutdownRuntime(runtime);
-      await runtime.mcp.close();
-    }
+    if (runtime) await shutdownRuntime(runtime);
     forgetRuntime();
     for (const [key, value] of Object.entries(savedEnv)) {
       if (value === undefined) delete process.env[key];
