@@ -86,12 +86,18 @@ const projects: PlaywrightTestConfig['projects'] = [
     metadata: { database: 'pglite' },
   },
 ];
+// Every e2e server keeps an idle connection for 65 s (node's default is 5 s, a load balancer's
+// usual idle timeout is 60): a worker's browser context, and with it `page.request`, lives across
+// its tests, and a request sent on a kept-alive connection just as the server closes it fails with
+// ECONNRESET in Playwright's API client (browsers retry it). Gaps of about 5 s between two API
+// requests of one context are common; gaps of about 65 s are not.
+const serve = 'sh scripts/serve.sh --keepAliveTimeout 65000';
 const webServer: NonNullable<PlaywrightTestConfig['webServer']> = [
   {
     // scripts/serve.sh: `next start` with the node flags and malloc setting of `npm start`.
     // GATEHOUSE_BUILD_TYPECHECKED: the types were checked before the suite (npm test), so the build
     // skips Next's second pass of tsc (next.config.mjs).
-    command: `GATEHOUSE_BUILD_TYPECHECKED=1 npm run build && sh scripts/serve.sh --hostname 127.0.0.1 --port ${port}`,
+    command: `GATEHOUSE_BUILD_TYPECHECKED=1 npm run build && ${serve} --hostname 127.0.0.1 --port ${port}`,
     // A fresh embedded database and workspace for every run, so runs never see each other's data.
     env: { ...serverEnv, GATEHOUSE_DATA_DIR: dataDir },
     url: baseURL,
@@ -104,7 +110,7 @@ const webServer: NonNullable<PlaywrightTestConfig['webServer']> = [
   {
     // The UI specs' server: the same build (started once the first one answers), a database and
     // workspace of its own.
-    command: `sh scripts/serve.sh --hostname 127.0.0.1 --port ${uiPort}`,
+    command: `${serve} --hostname 127.0.0.1 --port ${uiPort}`,
     env: { ...serverEnv, GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-ui-')) },
     url: uiBaseURL,
     reuseExistingServer: !isCI,
@@ -125,7 +131,7 @@ if (withPostgres) {
   webServer.push({
     // No build here: Playwright starts the web servers one after the other, each once the previous
     // one answers, so the build above is complete before this `next start` reads it.
-    command: `node scripts/ensure-postgres.mjs && sh scripts/serve.sh --hostname 127.0.0.1 --port ${pgPort}`,
+    command: `node scripts/ensure-postgres.mjs && ${serve} --hostname 127.0.0.1 --port ${pgPort}`,
     // ensure-postgres drops and recreates this database, so every run starts empty; the workspace
     // is a directory of its own.
     env: {
