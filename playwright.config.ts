@@ -22,7 +22,13 @@ const pgDatabaseUrl =
   process.env.E2E_DATABASE_URL ||
   `postgres://gatehouse:gatehouse@127.0.0.1:5432/${pgPort === 3101 ? 'gatehouse_e2e' : `gatehouse_e2e_${pgPort}`}`;
 const isCI = Boolean(process.env.CI);
-const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-'));
+/**
+ * A temporary directory made once per run: Playwright's runner loads this file first and makes it;
+ * its workers load the file again with the runner's environment, so they reuse it instead of
+ * leaving empty ones behind.
+ */
+const runDir = (key: string, prefix: string) => (process.env[key] ??= mkdtempSync(path.join(os.tmpdir(), prefix)));
+const dataDir = runDir('E2E_DATA_DIR', 'gatehouse-e2e-');
 
 // The HTTP API specs, run on both databases. UI specs (e2e/ui-*.spec.ts, e2e/ui/) are not listed
 // on purpose: they run once, in the default project.
@@ -111,7 +117,7 @@ const webServer: NonNullable<PlaywrightTestConfig['webServer']> = [
     // The UI specs' server: the same build (started once the first one answers), a database and
     // workspace of its own.
     command: `${serve} --hostname 127.0.0.1 --port ${uiPort}`,
-    env: { ...serverEnv, GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-ui-')) },
+    env: { ...serverEnv, GATEHOUSE_DATA_DIR: runDir('E2E_UI_DATA_DIR', 'gatehouse-e2e-ui-') },
     url: uiBaseURL,
     reuseExistingServer: !isCI,
     timeout: 90_000,
@@ -138,7 +144,7 @@ if (withPostgres) {
       ...serverEnv,
       E2E_DATABASE_URL: pgDatabaseUrl,
       DATABASE_URL: pgDatabaseUrl,
-      GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-pg-')),
+      GATEHOUSE_DATA_DIR: runDir('E2E_PG_DATA_DIR', 'gatehouse-e2e-pg-'),
     },
     // Ready when the database answers too (health is 503 until then).
     url: `${pgBaseURL}/api/health`,
