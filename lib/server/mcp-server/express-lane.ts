@@ -3,9 +3,9 @@
 // already in memory, without the route's Web objects, its JSON-RPC and SDK schemas, or the direct
 // answer's set-up. It runs the same checks in the same pieces (the token cache, the signed session,
 // the token's choice of tools, the tool's argument check, the gate's decision with its claim and
-// records, the tool's run), only through their entry points that do not wait.
+// records, the tool's run), through entry points that answer from memory or decline.
 //
-// Invariant: the lane hands the request back (`handedBack`, with the body when it read it) for
+// Invariant: the lane hands the request back (`served: false`, with the body when it read it) for
 // anything it does not serve exactly, and always before anything is observed, recorded or run, so
 // the usual path (route.ts) takes the request from the start and answers it as it always did.
 // Once the gate has decided, the lane answers the request itself, errors included.
