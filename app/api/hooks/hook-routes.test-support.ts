@@ -1,21 +1,8 @@
 // What the hook routes' tests share (Claude Code, Gemini CLI, Codex CLI): the stored policy set
 // through the policy route, and the relay a held hook request waits on.
-import { expect } from 'vitest';
-import { PUT as putPolicy, GET as getPolicy } from '@/app/api/policy/route';
-import { apiRequest, noParams, type RouteRuntime } from '@/lib/server/test-support/route-runtime';
+import type { RouteRuntime } from '@/lib/server/test-support/route-runtime';
 
-/** Stores a policy of these rules (through PUT /api/policy, as an admin). */
-export async function setPolicy(rules: unknown[], defaultAction: 'ask' | 'deny' = 'ask'): Promise<void> {
-  const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
-  const response = await putPolicy(
-    apiRequest('PUT', '/api/policy', {
-      json: { policy: { defaultAction, rules } },
-      headers: { 'if-match': `"${version}"` },
-    }),
-    noParams,
-  );
-  expect(response.status).toBe(200);
-}
+export { setPolicy } from '../policy/set-policy.test-support';
 
 /** Polls until the hook session's run has a pending relay (its hook request is being held). */
 export async function pendingHookRelay(server: RouteRuntime, sessionId: string) {

@@ -9,28 +9,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashToken } from '@/lib/auth/tokens';
-import { apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
+import { withRouteRuntime } from '@/lib/server/test-support/route-runtime';
 import { createFastRoutes } from '@/lib/server/routes/fast-routes';
 import { decideRelay } from '@/lib/server/routes/decide-relay';
 import { mcpPost } from '@/lib/server/mcp-server/route';
 import { mcpExpressLane } from '@/lib/server/mcp-server/express-lane-runtime';
-import { GET as getPolicy, PUT as putPolicy } from '@/app/api/policy/route';
+import { setPolicy } from '@/app/api/policy/set-policy.test-support';
 
 const runtime = withRouteRuntime('gatehouse-mcp-lane-');
 let server: http.Server;
 let base = '';
-
-async function savePolicy(rules: unknown[]) {
-  const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
-  const saved = await putPolicy(
-    apiRequest('PUT', '/api/policy', {
-      json: { policy: { defaultAction: 'ask', rules } },
-      headers: { 'if-match': `"${version}"` },
-    }),
-    noParams,
-  );
-  expect(saved.status).toBe(200);
-}
 
 beforeAll(async () => {
   const fast = createFastRoutes(decideRelay, undefined, mcpPost, undefined, undefined, mcpExpressLane());
@@ -41,7 +29,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  await savePolicy([
+  await setPolicy([
     { action: 'allow', tool: 'list_files' },
     { action: 'ask', tool: 'write_file' },
   ]);
@@ -112,10 +100,10 @@ describe('the MCP express lane on the server runtime', () => {
     const client = await connect('lane-changes', token);
     await client.listTools();
     expect((await client.callTool({ name: 'list_files', arguments: { path: '.' } })).isError).toBeFalsy();
-    await savePolicy([{ action: 'deny', tool: 'list_files' }]);
+    await setPolicy([{ action: 'deny', tool: 'list_files' }]);
     const denied = await client.callTool({ name: 'list_files', arguments: { path: '.' } });
     expect(text(denied)).toContain('Tool execution denied');
-    await savePolicy([{ action: 'allow', tool: 'list_files' }]);
+    await setPolicy([{ action: 'allow', tool: 'list_files' }]);
     expect((await client.callTool({ name: 'list_files', arguments: { path: '.' } })).isError).toBeFalsy();
     const found = await q.tokens.findApiToken({ tokenHash: hashToken(token) });
     await q.tokens.revokeApiToken({ id: found!.token.id });

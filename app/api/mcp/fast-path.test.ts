@@ -10,11 +10,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
+import { ADMIN_TOKEN, apiRequest, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
 import { createFastRoutes } from '@/lib/server/routes/fast-routes';
 import { decideRelay } from '@/lib/server/routes/decide-relay';
 import { mcpPost } from '@/lib/server/mcp-server/route';
-import { GET as getPolicy, PUT as putPolicy } from '@/app/api/policy/route';
+import { setPolicy } from '@/app/api/policy/set-policy.test-support';
 
 const runtime = withRouteRuntime('gatehouse-mcp-fast-');
 let server: http.Server;
@@ -34,23 +34,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
-  const saved = await putPolicy(
-    apiRequest('PUT', '/api/policy', {
-      json: {
-        policy: {
-          defaultAction: 'ask',
-          rules: [
-            { action: 'allow', tool: 'list_files' },
-            { action: 'ask', tool: 'write_file' },
-          ],
-        },
-      },
-      headers: { 'if-match': `"${version}"` },
-    }),
-    noParams,
-  );
-  expect(saved.status).toBe(200);
+  await setPolicy([
+    { action: 'allow', tool: 'list_files' },
+    { action: 'ask', tool: 'write_file' },
+  ]);
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 

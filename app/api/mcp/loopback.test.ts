@@ -9,8 +9,8 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
-import { GET as getPolicy, PUT as putPolicy } from '@/app/api/policy/route';
+import { ADMIN_TOKEN, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
+import { setPolicy } from '@/app/api/policy/set-policy.test-support';
 import { POST } from './route';
 
 /** /api/mcp on a real port, as another process would reach it. */
@@ -59,15 +59,7 @@ afterAll(async () => {
 
 describe('Gatehouse as its own upstream', () => {
   it("its own agent's call is not decided a second time; another client's same call is", async () => {
-    const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
-    const saved = await putPolicy(
-      apiRequest('PUT', '/api/policy', {
-        json: { policy: { defaultAction: 'ask', rules: [{ action: 'deny', tool: 'write_file' }] } },
-        headers: { 'if-match': `"${version}"` },
-      }),
-      noParams,
-    );
-    expect(saved.status).toBe(200);
+    await setPolicy([{ action: 'deny', tool: 'write_file' }]);
     const rt = server.rt();
     await rt.mcp.start();
     // What the agent's tool does once its own gate allowed mcp__self__write_file.

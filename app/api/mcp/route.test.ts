@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
-import { GET as getPolicy, PUT as putPolicy } from '@/app/api/policy/route';
+import { setPolicy } from '@/app/api/policy/set-policy.test-support';
 import { POST as decideRelay } from '@/app/api/chat/relay/[relayId]/route';
 import { PATCH as patchToken } from '@/app/api/tokens/[id]/route';
 import { DELETE, GET, POST } from './route';
@@ -20,18 +20,6 @@ const rules = [
   { action: 'ask', tool: 'write_file' },
   { action: 'ask', tool: 'edit_file', timeoutS: 1 },
 ];
-
-async function setPolicy(): Promise<void> {
-  const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
-  const response = await putPolicy(
-    apiRequest('PUT', '/api/policy', {
-      json: { policy: { defaultAction: 'ask', rules } },
-      headers: { 'if-match': `"${version}"` },
-    }),
-    noParams,
-  );
-  expect(response.status).toBe(200);
-}
 
 const routes: Record<string, (request: Request, context: typeof noParams) => Promise<Response>> = { GET, POST, DELETE };
 const fetchRoute = async (url: string | URL | Request, init?: RequestInit) => {
@@ -70,7 +58,7 @@ async function pendingRelay(agent: string) {
 
 describe('/api/mcp', () => {
   it('refuses an anonymous client with 401', async () => {
-    await setPolicy();
+    await setPolicy(rules);
     const response = await POST(
       new Request('http://127.0.0.1:3000/api/mcp', {
         method: 'POST',

@@ -10,7 +10,7 @@ import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sd
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSdkServer, type SdkTestServer } from '@/lib/server/mcp/sdk-server.test-support';
 import { ADMIN_TOKEN, apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
-import { GET as getPolicy, PUT as putPolicy } from '@/app/api/policy/route';
+import { setPolicy } from '@/app/api/policy/set-policy.test-support';
 import { POST } from './route';
 
 let upstream: SdkTestServer;
@@ -26,18 +26,6 @@ afterAll(async () => {
   await upstream.close();
 });
 
-async function setRules(rules: unknown[]): Promise<void> {
-  const { version } = await (await getPolicy(apiRequest('GET', '/api/policy'), noParams)).json();
-  const response = await putPolicy(
-    apiRequest('PUT', '/api/policy', {
-      json: { policy: { defaultAction: 'ask', rules } },
-      headers: { 'if-match': `"${version}"` },
-    }),
-    noParams,
-  );
-  expect(response.status).toBe(200);
-}
-
 async function connect(name: string, elicit?: () => ElicitResult) {
   const client = new Client({ name, version: '1' }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
   if (elicit) client.setRequestHandler(ElicitRequestSchema, async () => elicit());
@@ -52,7 +40,7 @@ async function connect(name: string, elicit?: () => ElicitResult) {
 
 describe('/api/mcp with an upstream MCP server', () => {
   it('lists the upstream tool; an allowed call reaches the server once, a denied or declined one never', async () => {
-    await setRules([
+    await setPolicy([
       { action: 'allow', tool: 'mcp__sdk__notes', params: { text: 'ok*' } },
       { action: 'deny', tool: 'mcp__sdk__notes', params: { text: 'secret*' } },
     ]);
@@ -75,7 +63,7 @@ describe('/api/mcp with an upstream MCP server', () => {
 
 describe('a retried tools/call (the same request id in the same session)', () => {
   it('runs the upstream tool once: the retry is refused as executed already', async () => {
-    await setRules([{ action: 'allow', tool: 'mcp__sdk__notes', params: { text: 'ok*' } }]);
+    await setPolicy([{ action: 'allow', tool: 'mcp__sdk__notes', params: { text: 'ok*' } }]);
     await server.rt().mcp.start();
     const client = await connect('retrying-client');
     const transport = client.transport as StreamableHTTPClientTransport;

@@ -7,12 +7,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { AuthUser } from '../../auth';
-import { readJson } from '../http/body';
 import { createFastRoutes } from '../routes/fast-routes';
 import { handleMcpPost } from './endpoint';
 import { expressMcpCall, type LaneOutcome } from './express-lane';
+import { readMcpBody } from './route';
 import { alice, setup, textTool } from './test-support/harness';
 
 const MAX_BODY = 4096;
@@ -45,9 +44,11 @@ async function start(
   // What the token cache holds: the lane serves only callers found there.
   const cached = new Map([['Bearer alice-token', options.user ?? alice]]);
   const outcomes: Array<'served' | 'handed back'> = [];
+  // The usual path as route.ts runs it (its token check aside).
   const usual = async (request: Parameters<typeof handleMcpPost>[0]) => {
     if (request.headers.get('authorization') !== 'Bearer alice-token') return new Response(null, { status: 401 });
-    return handleMcpPost(request, await readJson(request, z.unknown(), MAX_BODY), alice, deps);
+    const read = await readMcpBody(request, MAX_BODY);
+    return read instanceof Response ? read : handleMcpPost(request, read.body, alice, deps);
   };
   const routes = createFastRoutes(
     async () => new Response(null, { status: 404 }),
@@ -86,21 +87,18 @@ async function start(
     return { client, sessionId: transport.sessionId! };
   }
 
+  /** The headers an MCP client sends on its session. */
+  const clientHeaders = (sessionId: string) => ({
+    authorization: 'Bearer alice-token',
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-session-id': sessionId,
+  });
   /** One raw POST as an MCP client would send it (headers overridable). */
   const post = (body: string, sessionId: string, headers: Record<string, string> = {}) =>
-    fetch(url, {
-      method: 'POST',
-      headers: {
-        authorization: 'Bearer alice-token',
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': sessionId,
-        ...headers,
-      },
-      body,
-    });
+    fetch(url, { method: 'POST', headers: { ...clientHeaders(sessionId), ...headers }, body });
 
-  return { ...harness, url, outcomes, connect, post, cached };
+  return { ...harness, url, outcomes, connect, post, cached, clientHeaders };
 }
 
 const callBody = (params: unknown, id: unknown = 7) =>
@@ -220,29 +218,20 @@ describe('the MCP express lane', () => {
   it('the usual path reads the body the lane read: its answers are the same as without the lane', async () => {
     const { connect, post } = await start({ echo: 'allow' });
     const { sessionId } = await connect();
-    const answer = async (body: string) => ({
-      status: (await post(body, sessionId)).status,
-    });
-    expect(await answer('{not json')).toEqual({ status: 400 });
-    expect(await answer('x'.repeat(MAX_BODY + 1))).toEqual({ status: 413 });
+    const notJson = await post('{not json', sessionId);
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+    expect((await post('x'.repeat(MAX_BODY + 1), sessionId)).status).toBe(413);
     const list = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }), sessionId);
     expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(1);
   });
 
   it('does not run an allowed call when its client left before the run', async () => {
-    const { connect, url, gate, ran } = await start({ echo: 'allow' });
+    const { connect, url, gate, ran, clientHeaders } = await start({ echo: 'allow' });
     const { sessionId } = await connect();
     let release!: () => void;
     gate.holdAtOnce = new Promise<void>((resolve) => (release = resolve));
-    const request = http.request(url, {
-      method: 'POST',
-      headers: {
-        authorization: 'Bearer alice-token',
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': sessionId,
-      },
-    });
+    const request = http.request(url, { method: 'POST', headers: clientHeaders(sessionId) });
     request.on('error', () => {});
     request.end(callBody({ name: 'echo', arguments: { text: 'late' } }));
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -13,13 +13,18 @@ import { mcpDeps } from './runtime-deps';
 export const mcpPost = agentRoute<Record<string, never>, RouteRequest>(
   'runs:start',
   async (request, _params, rt, user) => {
-    let body: unknown;
-    try {
-      body = await readJson(request, z.unknown(), rt.config.maxBodyBytes);
-    } catch (error) {
-      const e = toAppError(error);
-      return jsonRpcError(e.status, e.status === 400 ? -32700 : -32600, e.message);
-    }
-    return handleMcpPost(request, body, { ...user, tokenId: user.tokenId! }, mcpDeps(rt));
+    const read = await readMcpBody(request, rt.config.maxBodyBytes);
+    if (read instanceof Response) return read;
+    return handleMcpPost(request, read.body, { ...user, tokenId: user.tokenId! }, mcpDeps(rt));
   },
 );
+
+/** The parsed JSON body under the size limit, or the JSON-RPC error that answers a body that cannot be read. */
+export async function readMcpBody(request: RouteRequest, maxBytes: number): Promise<{ body: unknown } | Response> {
+  try {
+    return { body: await readJson(request, z.unknown(), maxBytes) };
+  } catch (error) {
+    const e = toAppError(error);
+    return jsonRpcError(e.status, e.status === 400 ? -32700 : -32600, e.message);
+  }
+}
