@@ -123,8 +123,9 @@ export class ExternalGate {
 
   /**
    * The express lane's decision (mcp-server/express-lane.ts): a call the policy allows at once,
-   * without a grant to consume, is decided, recorded and claimed as `decide` does with `claim`;
-   * anything else returns undefined before it is observed or recorded, so the caller can hand the
+   * without a grant or rule to consume, is decided, recorded and claimed as `decide` does with
+   * `claim`; anything else returns undefined before its decision is observed or recorded (the
+   * session's run may have been opened, as the usual path opens it), so the caller can hand the
    * call to the usual path, which decides it again from the start.
    */
   decideAtOnce(

@@ -6,8 +6,9 @@
 // records, the tool's run), through entry points that answer from memory or decline.
 //
 // Invariant: the lane hands the request back (`served: false`, with the body when it read it) for
-// anything it does not serve exactly, and always before anything is observed, recorded or run, so
-// the usual path (route.ts) takes the request from the start and answers it as it always did.
+// anything it does not serve exactly, and always before a decision is observed or recorded and
+// before anything runs (the session's run may be opened, as the usual path would open it), so the
+// usual path (route.ts) takes the request from the start and answers it as it always did.
 // Once the gate has decided, the lane answers the request itself, errors included.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallToolResult, JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';

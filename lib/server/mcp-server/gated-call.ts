@@ -18,8 +18,9 @@ import { resultText, type McpExposedTool } from './tools';
 export interface McpGate {
   decide(session: ExternalSessionRef, call: ExternalCall, options: ExternalDecideOptions): Promise<ExternalDecision>;
   /**
-   * A call the policy allows at once (no grant to consume), decided, recorded and claimed as
-   * `decide` does with `claim`; else undefined with nothing observed or recorded (express-lane.ts).
+   * A call the policy allows at once (no grant or rule to consume), decided, recorded and claimed
+   * as `decide` does with `claim`; else undefined, its decision neither observed nor recorded
+   * (express-lane.ts).
    */
   decideAtOnce?(
     session: ExternalSessionRef,

@@ -146,7 +146,8 @@ async function serveMcp(
   try {
     outcome = await lane(req, res, request);
   } catch {
-    // The lane throws only when the body could not be read: the client went away mid-request.
+    // The lane throws when the body could not be read (the client went away mid-request) or its
+    // answer could not be written: nothing more can be said on this response.
     return void res.destroy();
   }
   if (outcome.served) return request.discard();

@@ -60,18 +60,8 @@ export class NodeRouteRequest implements RouteRequest, DirectBody {
   /** The body as a Web stream, as Next's request has it (for handlers that want one). */
   get body(): ReadableStream<Uint8Array> | null {
     if (!this.stream) {
-      const { preread } = this;
-      if (preread !== undefined) {
-        if (preread === 'too_large') throw new TypeError('The request body was too large');
-        this.take();
-        this.preread = undefined;
-        return new ReadableStream<Uint8Array>({
-          start: (controller) => {
-            controller.enqueue(new Uint8Array(preread));
-            controller.close();
-          },
-        });
-      }
+      // Read whole already (putBack): only readBody gives it back; node's stream is spent.
+      if (this.preread !== undefined) throw new TypeError('The request body was read ahead: use readBody');
       this.take();
       this.stream = new BodyStream(this.req);
     }
@@ -80,7 +70,7 @@ export class NodeRouteRequest implements RouteRequest, DirectBody {
 
   /**
    * Gives back a body read whole by an earlier reader that handed the request on (the MCP express
-   * lane): the next `readBody` or `body` returns it as if it were read now.
+   * lane): the next `readBody` returns it as if it were read now (`too_large` again for a lower limit).
    */
   putBack(body: Buffer | 'too_large'): void {
     this.preread = body;
