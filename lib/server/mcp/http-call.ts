@@ -18,7 +18,7 @@ import {
   type JSONRPCMessage,
   type JSONRPCResultResponse,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { get, mediaType, post, type PostAnswer } from './http-post';
 import { readSse } from './http-sse';
@@ -185,7 +185,7 @@ function ownAnswer(id: string, data: unknown, session: HttpCallSession): Answer 
  */
 async function answerFromStream(
   id: string,
-  stream: IncomingMessage,
+  stream: Readable,
   session: HttpCallSession,
   headers: Record<string, string>,
   signal: AbortSignal,

@@ -2,7 +2,7 @@
 // or CR (a CR that ends a chunk waits for the next: it may be a CRLF's half), a blank line ends an
 // event, its `data:` lines are joined with LF; only `message` events (or unnamed ones) with data
 // are handed on. The last event id and the server's retry time are kept, to resume the stream.
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { answerTooLarge, connectionFailed, MAX_ANSWER_CHARS } from './http-post';
 
 /** A line's end; a CR that ends the text so far is not one yet. */
@@ -19,7 +19,7 @@ export interface SseRead {
  * Hands each message's data to `onMessage` until it returns true (then the stream is let go) or
  * the stream ends; the stream is destroyed either way.
  */
-export async function readSse(stream: IncomingMessage, onMessage: (data: string) => boolean): Promise<SseRead> {
+export async function readSse(stream: Readable, onMessage: (data: string) => boolean): Promise<SseRead> {
   const read: SseRead = {};
   let rest = '';
   let event = 'message';
