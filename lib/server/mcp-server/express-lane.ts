@@ -39,8 +39,8 @@ export interface ExpressLaneDeps {
 /** How the lane reads the body: once, whole, under the limit (NodeRouteRequest.readBody). */
 export interface LaneRequest {
   readBody(maxBytes: number): Promise<Buffer | 'too_large'>;
-  /** Aborts when the client goes away before the answer is finished. */
-  readonly signal: AbortSignal;
+  /** True once the client went away before the answer was finished. */
+  readonly gone: boolean;
 }
 
 /** Served (the answer is written or being written), or handed back with the body if it was read. */
@@ -144,7 +144,7 @@ export async function expressMcpCall(
   const { call, tool, params } = ready;
   const { session } = caller;
 
-  const answer = new LaneAnswer(res, request.signal);
+  const answer = new LaneAnswer(res, request);
   const { signal, release } = trackCancel(session.sid, call.id);
   let result: CallToolResult | undefined;
   try {
@@ -186,7 +186,7 @@ class LaneAnswer {
 
   constructor(
     private readonly res: ServerResponse,
-    private readonly signal: AbortSignal,
+    private readonly request: Pick<LaneRequest, 'gone'>,
   ) {}
 
   /** The call is allowed and about to run: from now on the answer is the lane's. */
@@ -196,7 +196,7 @@ class LaneAnswer {
   };
 
   /** False once the client's response is gone: a result could not be delivered. */
-  readonly live = (): boolean => !this.signal.aborted && !this.res.destroyed;
+  readonly live = (): boolean => !this.request.gone && !this.res.destroyed;
 
   finish(message: JSONRPCMessage): void {
     this.cancel();

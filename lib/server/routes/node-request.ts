@@ -49,6 +49,11 @@ export class NodeRouteRequest implements RouteRequest, DirectBody {
     return (this.href = url.href);
   }
 
+  /** True once the client went away before the answer was finished (what `signal` tells, without building it). */
+  get gone(): boolean {
+    return this.closedEarly;
+  }
+
   get signal(): AbortSignal {
     if (!this.aborter) {
       this.aborter = new AbortController();
