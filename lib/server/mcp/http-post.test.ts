@@ -1,9 +1,9 @@
-// post(): one POST with node's http over kept-alive connections. A JSON answer or an error status
+// post(): one POST over kept-alive connections (http-wire.ts). A JSON answer or an error status
 // is read whole, anything else is handed over as a stream, and an abort ends the request at any
 // point (before the answer, while a JSON body or a stream is being read).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { EventEmitter, once } from 'node:events';
-import type { AddressInfo, Socket } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { get, post } from './http-post';
 
@@ -170,4 +170,18 @@ it('an aborted signal sends nothing', async () => {
   const server = await serve((_req, res) => res.end());
   await expect(post(server.url, {}, '{}', AbortSignal.abort(new Error('late')))).rejects.toThrow('late');
   expect(server.connections()).toBe(0);
+});
+
+it('an answer that is not well-formed HTTP is a connection failure naming the fault', async () => {
+  const server = net.createServer((socket) =>
+    socket.once('data', () =>
+      socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}'),
+    ),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+  const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+  await expect(post(url, {}, '{}', live())).rejects.toThrow(
+    'The connection to the server failed: Parse Error: both Content-Length and Transfer-Encoding',
+  );
 });
