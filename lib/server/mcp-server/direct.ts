@@ -6,7 +6,6 @@
 // the elicitation and progress messages and no header timeout runs out while a human decides.
 import {
   CallToolRequestSchema,
-  CallToolResultSchema,
   ErrorCode,
   ListToolsRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -15,6 +14,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallChannel } from './tool-calls';
+import { checkCallToolResult } from '../mcp/call-tool-result';
 import { isRequest } from '../mcp/message-kind';
 import { jsonResponse } from '../http/known-body';
 import type { RouteRequest } from '../http/route-request';
@@ -133,10 +133,10 @@ export function answerDirectly(
 
 /** A tools/call's answer: as the SDK's server, its result is checked against its schema before it is sent. */
 export function callResultMessage(id: RequestId, result: unknown): JSONRPCMessage {
-  const checked = CallToolResultSchema.safeParse(result);
+  const checked = checkCallToolResult(result);
   return checked.success
     ? { jsonrpc: '2.0', id, result: checked.data }
-    : errorMessage(id, ErrorCode.InvalidParams, `Invalid tools/call result: ${checked.error.message}`);
+    : errorMessage(id, ErrorCode.InvalidParams, `Invalid tools/call result: ${checked.message}`);
 }
 
 /** The answer to a request whose work failed: the error's own JSON-RPC code and data, else an internal error. */

@@ -9,7 +9,6 @@
 // closing; an error answer is an McpError; an HTTP failure is an Error (the caller treats the
 // server as gone).
 import {
-  CallToolResultSchema,
   ErrorCode,
   JSONRPCMessageSchema,
   McpError,
@@ -20,6 +19,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
+import { checkCallToolResult } from './call-tool-result';
 import { get, mediaType, post, type PostAnswer } from './http-post';
 import { readSse } from './http-sse';
 import { isError, isResult } from './message-kind';
@@ -107,9 +107,8 @@ export async function callToolOverHttp(
       );
     }
     if (isError(answer)) throw McpError.fromError(answer.error.code, answer.error.message, answer.error.data);
-    const result = CallToolResultSchema.safeParse(answer.result);
-    if (!result.success)
-      throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${result.error.message}`);
+    const result = checkCallToolResult(answer.result);
+    if (!result.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${result.message}`);
     return result.data;
   } catch (error) {
     throw failure ?? error;
@@ -135,8 +134,8 @@ async function withinOrigin(url: URL, send: (url: URL) => Promise<PostAnswer>): 
 
 /**
  * The usual answer: the call's own result alone, with exactly the keys JSONRPCResultResponseSchema
- * (strict) allows. Taken without the union's parse (its result is checked against
- * CallToolResultSchema below, which includes what the union would check of it).
+ * (strict) allows. Taken without the union's parse (its result is checked by
+ * checkCallToolResult below, as CallToolResultSchema checks it: what the union would check of it).
  */
 function isOwnResult(id: string, data: unknown): data is JSONRPCResultResponse {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
