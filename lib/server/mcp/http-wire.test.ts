@@ -1,15 +1,12 @@
 // wireRequest against local servers that write raw bytes, so each test says exactly what the wire
 // carries: the request as sent, the answer's framing however it is split, the strict refusals, the
 // reuse of kept-alive connections, the failures in node's words, flow control and TLS.
-import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import tls from 'node:tls';
-import { afterEach, beforeAll, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { LOCALHOST_TLS } from './tls-localhost.test-support';
 import { MAX_HEAD_BYTES, wireRequest, type WireCall, type WireHandler, type WireRequest } from './http-wire';
 
 type Answer = (socket: Socket, request: string, n: number) => void;
@@ -378,15 +375,7 @@ it('a call paused when its answer ends does not leave its connection paused for 
   expect(server.connections()).toBe(1);
 });
 
-let certificate: { key: Buffer; cert: Buffer };
-beforeAll(() => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'wire-tls-'));
-  const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
-  const args = 'req -x509 -newkey rsa:2048 -nodes -subj /CN=localhost -days 1 -keyout'.split(' ');
-  execFileSync('openssl', [...args, key, '-out', cert], { stdio: 'ignore' });
-  certificate = { key: readFileSync(key), cert: readFileSync(cert) };
-  rmSync(dir, { recursive: true });
-});
+const certificate = LOCALHOST_TLS;
 
 it('https: a TLS server answers when NODE_TLS_REJECT_UNAUTHORIZED=0', async () => {
   const server = await serve(answerOk, { tls: certificate });
