@@ -2,11 +2,6 @@
 // server's runtime, over real HTTP with the official SDK client: it serves an allowed call with the
 // same records as the usual path, and a policy saved, a token revoked or a call that asks reach
 // the very next call, through the usual path.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashToken } from '@/lib/auth/tokens';
 import { withRouteRuntime } from '@/lib/server/test-support/route-runtime';
@@ -15,37 +10,22 @@ import { decideRelay } from '@/lib/server/routes/decide-relay';
 import { mcpPost } from '@/lib/server/mcp-server/route';
 import { mcpExpressLane } from '@/lib/server/mcp-server/express-lane-runtime';
 import { setPolicy } from '@/app/api/policy/set-policy.test-support';
+import { connectMcp, listenFast, type FastServer } from './fast-server.test-support';
 
 const runtime = withRouteRuntime('gatehouse-mcp-lane-');
-let server: http.Server;
-let base = '';
+let server: FastServer;
 
 beforeAll(async () => {
-  const fast = createFastRoutes(decideRelay, undefined, mcpPost, undefined, undefined, mcpExpressLane());
-  server = http.createServer((req, res) => {
-    if (fast(req, res, { hostname: '127.0.0.1', port: (server.address() as AddressInfo).port })) return;
-    res.statusCode = 405;
-    res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenFast(createFastRoutes(decideRelay, undefined, mcpPost, undefined, undefined, mcpExpressLane()));
   await setPolicy([
     { action: 'allow', tool: 'list_files' },
     { action: 'ask', tool: 'write_file' },
   ]);
 });
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(() => server.close());
 
-async function connect(name: string, token: string, elicit?: () => { action: 'accept' }) {
-  const client = new Client({ name, version: '1' }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
-  if (elicit) client.setRequestHandler(ElicitRequestSchema, async () => elicit());
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
-  return client;
-}
+const connect = (name: string, token: string, elicit?: () => { action: 'accept' }) =>
+  connectMcp(server.base, name, token, elicit);
 
 const text = (result: unknown) =>
   ((result as { content: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n');

@@ -3,54 +3,39 @@
 // calls (the direct answer, JSON), confirms an asked call through elicitation (a stream), and a
 // client that leaves while its call waits finds it not run after the approval.
 import { readFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, apiRequest, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
 import { createFastRoutes } from '@/lib/server/routes/fast-routes';
 import { decideRelay } from '@/lib/server/routes/decide-relay';
 import { mcpPost } from '@/lib/server/mcp-server/route';
 import { setPolicy } from '@/app/api/policy/set-policy.test-support';
+import { connectMcp, listenFast, type FastServer } from './fast-server.test-support';
 
 const runtime = withRouteRuntime('gatehouse-mcp-fast-');
-let server: http.Server;
-let base = '';
+let server: FastServer;
 let nextServed = 0;
 /** Responses whose client went away before they ended, as the server saw it. */
 let leftEarly = 0;
 
 beforeAll(async () => {
-  const fast = createFastRoutes(decideRelay, undefined, mcpPost);
-  server = http.createServer((req, res) => {
-    res.once('close', () => void (res.writableFinished || leftEarly++));
-    if (fast(req, res, { hostname: '127.0.0.1', port: (server.address() as AddressInfo).port })) return;
-    if (req.method === 'POST') nextServed++;
-    res.statusCode = 405; // GET and DELETE are Next's (405)
-    res.end();
+  server = await listenFast(createFastRoutes(decideRelay, undefined, mcpPost), {
+    seen: (_req, res) => res.once('close', () => void (res.writableFinished || leftEarly++)),
+    notFast: (req, res) => {
+      if (req.method === 'POST') nextServed++;
+      res.statusCode = 405; // GET and DELETE are Next's (405)
+      res.end();
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   await setPolicy([
     { action: 'allow', tool: 'list_files' },
     { action: 'ask', tool: 'write_file' },
   ]);
 });
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(() => server.close());
 
-async function connect(name: string, elicit?: () => { action: 'accept' }) {
-  const client = new Client({ name, version: '1' }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
-  if (elicit) client.setRequestHandler(ElicitRequestSchema, async () => elicit());
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } },
-    }),
-  );
-  return client;
-}
+const connect = (name: string, elicit?: () => { action: 'accept' }) =>
+  connectMcp(server.base, name, ADMIN_TOKEN, elicit);
 
 describe('/api/mcp on the fast path', () => {
   it('initializes, lists and runs an allowed call, all without Next', async () => {
