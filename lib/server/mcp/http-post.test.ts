@@ -185,3 +185,24 @@ it('an answer that is not well-formed HTTP is a connection failure naming the fa
     'The connection to the server failed: Parse Error: both Content-Length and Transfer-Encoding',
   );
 });
+
+it('a stream whose framing breaks ends with that fault, not as if it were cut', async () => {
+  const server = net.createServer((socket) =>
+    socket.once('data', () =>
+      socket.write(
+        'HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n: a\n\r\nzz\r\n',
+      ),
+    ),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    server.close();
+  });
+  const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+  const { stream } = await post(url, {}, '{}', live());
+  // Read as readSse reads it (the fault may come before the reader: it is kept for it).
+  const read = async () => {
+    for await (const _chunk of stream!);
+  };
+  await expect(read()).rejects.toThrow('The connection to the server failed: Parse Error: invalid chunk size');
+});

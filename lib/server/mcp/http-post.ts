@@ -108,8 +108,12 @@ function exchange(
           },
           fail(error) {
             release();
-            // An abort or a cut connection while the stream is read: it ends, as node's does.
-            if (stream) return void stream.destroy(cutOff());
+            // An abort or a cut connection while the stream is read: it ends, as node's does; an
+            // answer that stops being well-formed HTTP ends it with that fault.
+            if (stream)
+              return void stream.destroy(
+                (error as { code?: string }).code === 'HPE_INVALID' ? connectionFailed(error) : cutOff(),
+              );
             // node's own words ("socket hang up", "aborted") read as if the caller gave up: say whose fault.
             reject(signal.aborted ? error : connectionFailed(error));
           },
