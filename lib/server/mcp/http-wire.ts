@@ -146,7 +146,7 @@ class Connection {
   private current: object | undefined;
   private pending: Buffer | undefined;
   private framing: Framing | undefined;
-  /** Bytes of the chunk being read; -1 between chunks, -2 in the trailers. */
+  /** Bytes of the chunk being read; 0: its closing CRLF is next; -1: a size line is next; -2: in the trailers. */
   private chunkLeft = -1;
   private keepAliveMs = IDLE_MS;
   private reusable = true;
