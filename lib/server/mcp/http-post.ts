@@ -82,6 +82,11 @@ function exchange(
                 done(error);
               },
             });
+            // The stream may end in a fault before its reader is there (the fault came with the
+            // head): the reader finds it (`errored`, thrown by its iteration), and the process is
+            // not brought down by an 'error' nobody listened to (node's IncomingMessage, too,
+            // emits one only to a listener).
+            stream.on('error', () => {});
             resolve({ status, headers: received, stream });
           },
           data(chunk) {
