@@ -183,6 +183,45 @@ describe('a process that stops between the answer and the store loses nothing', 
     expect(readFileSync(file, 'utf8')).toBe('');
   });
 
+  it('journals what its audit row is made from, not the row; a line an older version wrote with its rows is still stored, once', async () => {
+    const { q } = server.rt();
+    const { ref, run } = await allowLs('deferred-audit-source');
+    const file = path.join(scratch, 'audit-source.journal');
+    const reports: Error[] = [];
+    const stopped = stoppedGate(file, reports);
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'toolu_source' };
+    await stopped.decide(ref, call, { signal });
+    await eventually(
+      async () => reports.length,
+      (n) => n > 0,
+    );
+    const line = JSON.parse(readFileSync(file, 'utf8')) as OutsideRecord;
+    expect(line.audit).toEqual([]);
+    expect(line.auditFrom).toMatchObject({ run: { id: run.id, source: 'hook' }, events: 1 });
+    expect(await restartedGate(file).recoverRecords()).toBe(1);
+    const [made] = (await q.audit.listAudit({ runId: run.id })).items;
+    expect(made).toMatchObject({ id: line.auditFrom!.id, kind: 'decision', action: 'allow', tool: 'bash' });
+
+    // The same decision as an older version journaled it: the rows themselves, with their ids.
+    const older = path.join(scratch, 'audit-rows.journal');
+    const { auditFrom: _source, ...rest } = line;
+    const rowId = 'audit-row-of-an-older-journal';
+    const journal = new RecordJournal<OutsideRecord>(older);
+    const event = { ...line.events[0]!, toolCallId: 'toolu_older' } as OutsideRecord['events'][number];
+    const row = { ...made!, id: rowId, at: made!.at.toISOString(), details: made!.details ?? undefined };
+    journal.write({ ...rest, events: [event], audit: [row] as OutsideRecord['audit'] });
+    journal.close();
+    expect(await restartedGate(older).recoverRecords()).toBe(1);
+    const rows = (await q.audit.listAudit({ runId: run.id })).items;
+    expect(rows.map((r) => r.id).sort()).toEqual([line.auditFrom!.id, rowId].sort());
+    // Journaled again, as if stopped before the file was emptied: recognised by its row's id.
+    const again = new RecordJournal<OutsideRecord>(older);
+    again.write({ ...rest, events: [event], audit: [row] as OutsideRecord['audit'] });
+    again.close();
+    expect(await restartedGate(older).recoverRecords()).toBe(0);
+    expect((await q.audit.listAudit({ runId: run.id })).items).toHaveLength(2);
+  });
+
   it("a claimed call's result (an MCP client's call Gatehouse ran): the next start stores it and finishes the claim, once", async () => {
     const { q } = server.rt();
     const { run } = await allowLs('deferred-finish');
@@ -257,6 +296,12 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
     });
     const events = await q.events.listEvents({ runId: run.id });
     expect(events.map((e) => e.type)).toEqual(['tool_call', 'tool_call', 'tool_result']);
+    // One decision row per tool_call, made when stored: the result merged after the claim adds none.
+    const audit = (await q.audit.listAudit({ runId: run.id })).items;
+    expect(audit.map((row) => [row.kind, row.action, row.tool])).toEqual([
+      ['decision', 'allow', 'bash'],
+      ['decision', 'allow', 'bash'],
+    ]);
   });
 
   it('a call that ends within the hold: its claim and its result are stored in one statement, and the journal is emptied', async () => {

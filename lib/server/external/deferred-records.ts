@@ -10,6 +10,7 @@
 // stored; the next start stores those a stopped process journaled and did not store (`recover`).
 import type { RunEvent } from '../../contract';
 import type { RecordAuditInput } from '../../db';
+import type { AuditSource } from './outside-audit';
 import type { RecordJournal } from './record-journal';
 
 /** One decision's record: its events and audit rows (ids and time fixed when decided), or a claimed call's result. */
@@ -17,6 +18,8 @@ export interface OutsideRecord {
   runId: string;
   events: RunEvent[];
   audit: (Omit<RecordAuditInput, 'at' | 'id'> & { id: string; at: string })[];
+  /** What the audit rows of its first events are made from when it is stored (outside-audit.ts). */
+  auditFrom?: AuditSource;
   /** The claimed execution this record finishes (tool-executions.ts), with its result. */
   finish?: { toolCallId: string; result: unknown };
   /** The call this record claims (won in memory first: claim-ledger.ts), stored with its tool_call. */
@@ -184,6 +187,8 @@ function merged(held: OutsideRecord, next: OutsideRecord): OutsideRecord {
     runId: held.runId,
     events: [...held.events, ...next.events],
     audit: [...held.audit, ...next.audit],
+    // The held record's events come first, so its source still names them.
+    ...(held.auditFrom ? { auditFrom: held.auditFrom } : {}),
     ...(held.claim ? { claim: held.claim } : {}),
     ...(next.finish ? { finish: next.finish } : {}),
   };

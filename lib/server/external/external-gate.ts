@@ -15,13 +15,13 @@ import {
 } from '../../agent';
 import { canonicalJson } from '../../agent/tools/mcp/pin';
 import type { RunEvent } from '../../contract';
-import { RunNotFoundError, type ChangeCounter, type Queries, type RecordAuditInput, type RunRow } from '../../db';
+import { RunNotFoundError, type ChangeCounter, type Queries, type RunRow } from '../../db';
 import { approvalRequirement, evaluate, type CompiledPolicy, type Decision, type ToolCall } from '../../policy';
 import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay';
-import { auditRowsFor, type AskedCall } from '../runs/run-audit';
 import type { RunLog } from '../runs/run-log';
 import { DecisionInputs } from './decision-inputs';
 import { ClaimLedger } from './claim-ledger';
+import { auditIds, auditOf, auditSource, deferredAudit } from './outside-audit';
 import { DeferredRecords, type HeldRecord, type OutsideRecord } from './deferred-records';
 import type { RecordJournal } from './record-journal';
 import { grantAlwaysForOutside, type WaitingOutsideCall } from './outside-grants';
@@ -108,7 +108,7 @@ export class ExternalGate {
 
   private async isStored(record: OutsideRecord): Promise<boolean> {
     const { q } = this.deps;
-    if (!record.finish) return q.audit.anyAuditStored(record.audit.map((row) => row.id));
+    if (!record.finish) return q.audit.anyAuditStored(auditIds(record));
     const execution = await q.toolExecutions.getToolExecution({
       runId: record.runId,
       toolCallId: record.finish.toolCallId,
@@ -437,7 +437,7 @@ export class ExternalGate {
    * else stored before returning.
    */
   private async record(run: RunRow, events: RunEvent[], policy: { version: number; rules: number }): Promise<void> {
-    if (this.deferred?.defer({ runId: run.id, events, audit: stamped(auditOf(run, events, policy)) })) return;
+    if (this.deferred?.defer({ runId: run.id, events, audit: [], auditFrom: auditSource(run, events, policy) })) return;
     await this.deps.log.append(run.id, events, { audit: auditOf(run, events, policy) });
   }
 
@@ -454,7 +454,8 @@ export class ExternalGate {
   ): Promise<boolean> {
     if (this.deferred && this.claims) {
       const claimed = await this.claims.claim(run.id, toolCallId);
-      const record = { runId: run.id, events, audit: stamped(auditOf(run, events, policy)) };
+      // Its audit rows are made when it is stored, after the answer (outside-audit.ts).
+      const record = { runId: run.id, events, audit: [], auditFrom: auditSource(run, events, policy) };
       if (!claimed && this.deferred.defer(record)) return false;
       // Held until the result, so the claim and the result are stored after the answer, in order
       // (while the tool runs the statement would hold up the tool's answer on this thread).
@@ -475,7 +476,10 @@ export class ExternalGate {
 
   /** Stores a deferred record; a run removed meanwhile keeps its audit rows at least. */
   private async store(record: OutsideRecord): Promise<void> {
-    const audit = record.audit.map((row) => ({ ...row, at: new Date(row.at) }));
+    const audit = [
+      ...record.audit.map((row) => ({ ...row, at: new Date(row.at) })),
+      ...(record.auditFrom ? deferredAudit(record.auditFrom, record.events) : []),
+    ];
     try {
       const claimed = await this.deps.log.appendClaiming(record.runId, record.events, {
         audit,
@@ -508,29 +512,6 @@ export class ExternalGate {
       ...(claimCall ? { claimExecution: { toolCallId: claimCall } } : {}),
     });
   }
-}
-
-/** Audit rows with their ids and time fixed now (a deferred record keeps the decision's time). */
-function stamped(audit: RecordAuditInput[]): OutsideRecord['audit'] {
-  const now = new Date();
-  return audit.map((row) => ({ ...row, id: row.id ?? randomUUID(), at: (row.at ?? now).toISOString() }));
-}
-
-/** The audit rows of a run's events, with the outside session's details. */
-function auditOf(
-  run: RunRow,
-  events: RunEvent[],
-  policy: { version: number; rules: number },
-  asked?: RelayRequest,
-): RecordAuditInput[] {
-  const askedCalls = new Map<string, AskedCall>();
-  if (asked) askedCalls.set(asked.id, { createdAt: asked.createdAt, tool: asked.tool, params: asked.params });
-  return events.flatMap((event) =>
-    auditRowsFor({ runId: run.id, sessionId: run.sessionId }, event, askedCalls, policy).map((row) => ({
-      ...row,
-      details: { ...(row.details ?? {}), source: run.source, session: run.externalId, cwd: run.title },
-    })),
-  );
 }
 
 /** The same tool with the same parameters (key order aside: the stored request went through jsonb). */
