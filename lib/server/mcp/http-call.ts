@@ -71,6 +71,18 @@ export async function callToolOverHttp(
   const onClosed = () => stop(session.closed!.reason as Error, 'the connection closed');
   if (signal.aborted) throw signal.reason;
   if (session.closed?.aborted) throw session.closed.reason;
+  const headers = {
+    ...session.headers,
+    ...(session.sessionId ? { 'mcp-session-id': session.sessionId } : {}),
+    ...(session.protocolVersion ? { 'mcp-protocol-version': session.protocolVersion } : {}),
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
+  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params });
+  // Sent first (written now on a kept-alive connection): what watches the call (the caller's
+  // signal, the client's closing, the timeout) is set up while the server works on it. Nothing can
+  // happen in between: this is all one synchronous step.
+  const sent = withinOrigin(session.url, (url) => post(url, headers, body, abort.signal));
   signal.addEventListener('abort', onAbort, { once: true });
   session.closed?.addEventListener('abort', onClosed, { once: true });
   const timer = setTimeout(
@@ -78,15 +90,7 @@ export async function callToolOverHttp(
     timeoutMs,
   );
   try {
-    const headers = {
-      ...session.headers,
-      ...(session.sessionId ? { 'mcp-session-id': session.sessionId } : {}),
-      ...(session.protocolVersion ? { 'mcp-protocol-version': session.protocolVersion } : {}),
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    };
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params });
-    const response = await withinOrigin(session.url, (url) => post(url, headers, body, abort.signal));
+    const response = await sent;
     if (response.status < 200 || response.status >= 300) {
       response.stream?.destroy();
       throw new Error(`Error POSTing to endpoint (HTTP ${response.status}): ${(response.text ?? '').slice(0, 500)}`);
