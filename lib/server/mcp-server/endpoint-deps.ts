@@ -8,9 +8,9 @@ export interface McpEndpointDeps extends GatedCallDeps {
   /** The express lane's lookup: the tool `tools()` would find by this name, when known without waiting; else undefined. */
   toolNow?(name: string): McpExposedTool | undefined;
   /** The express lane's view of `exposedTools`: the token's choice when held in memory; else undefined. */
-  exposedNow?(tokenId: string): { patterns: string[] | undefined } | undefined;
+  exposedNow?(tokenId: string): { patterns: readonly string[] | undefined } | undefined;
   /** The token's choice of tools for its MCP clients (globs); undefined: every tool. */
-  exposedTools(tokenId: string): Promise<string[] | undefined>;
+  exposedTools(tokenId: string): Promise<readonly string[] | undefined>;
   /** The token's choice for a client without elicitation: decline an ask at once (else wait). */
   declineWithoutElicitation(tokenId: string): Promise<boolean>;
   /** Decides a relay as the user who answered the confirmation (409s, a relay decided already, are swallowed). */

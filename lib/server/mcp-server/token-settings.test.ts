@@ -2,7 +2,23 @@
 // (PGlite), and still applied to the very next call after a change.
 import { afterEach, expect, it, vi } from 'vitest';
 import { describeStores } from '../../db/test-support/stores';
-import { ExposedTools, exposedToolsKey } from './token-settings';
+import { ExposedTools, exposedBy, exposedToolsKey } from './token-settings';
+
+it('exposedBy: names or globs, compiled once per held choice', () => {
+  const held = ['echo', 'mcp__github__*'];
+  const filter = exposedBy(held);
+  expect(['echo', 'mcp__github__create_issue', 'bash', 'mcp__gitlab__x'].map(filter)).toEqual([
+    true,
+    true,
+    false,
+    false,
+  ]);
+  expect(exposedBy(held)).toBe(filter);
+  // Another array (a choice read again) is compiled from what it says now.
+  expect(exposedBy(['bash'])('bash')).toBe(true);
+  expect(exposedBy(undefined)('anything')).toBe(true);
+  expect(exposedBy([])('echo')).toBe(false);
+});
 
 describeStores('ExposedTools', (store) => {
   afterEach(() => void vi.restoreAllMocks());

@@ -14,11 +14,19 @@ export const ExposedToolsSchema = z.array(z.string().min(1).max(200)).max(100);
 
 export const exposedToolsKey = (tokenId: string) => `mcp.tools:${tokenId}`;
 
+const exposesAll = () => true;
+/** Compiled filters by the patterns array they were made from: a held choice is compiled once, not per call. */
+const compiled = new WeakMap<readonly string[], (name: string) => boolean>();
+
 /** A filter over tool names for a token's stored patterns; undefined patterns expose everything. */
 export function exposedBy(patterns: readonly string[] | undefined): (name: string) => boolean {
-  if (patterns === undefined) return () => true;
+  if (patterns === undefined) return exposesAll;
+  const known = compiled.get(patterns);
+  if (known) return known;
   const matchers = patterns.map((pattern) => picomatch(pattern, { dot: true }));
-  return (name) => matchers.some((matches) => matches(name));
+  const filter = (name: string) => matchers.some((matches) => matches(name));
+  compiled.set(patterns, filter);
+  return filter;
 }
 
 /** Tokens whose choice is held at most; past it the memory starts over (a bound, not an eviction policy). */
@@ -31,7 +39,7 @@ const MAX_HELD = 1_000;
  * still applies to the next call. With several instances every call reads it.
  */
 export class ExposedTools {
-  private readonly held = new Map<string, { version: number; value: string[] | undefined }>();
+  private readonly held = new Map<string, { version: number; value: readonly string[] | undefined }>();
 
   constructor(
     private readonly q: Pick<Queries, 'settings' | 'decisions'>,
@@ -39,12 +47,12 @@ export class ExposedTools {
   ) {}
 
   /** The held choice while it is current, without a read; else undefined (then `get` reads it). */
-  peek(tokenId: string): { patterns: string[] | undefined } | undefined {
+  peek(tokenId: string): { patterns: readonly string[] | undefined } | undefined {
     const held = this.memo ? this.held.get(tokenId) : undefined;
     return held && held.version === this.q.decisions.version ? { patterns: held.value } : undefined;
   }
 
-  async get(tokenId: string): Promise<string[] | undefined> {
+  async get(tokenId: string): Promise<readonly string[] | undefined> {
     const version = this.q.decisions.version;
     const held = this.memo ? this.held.get(tokenId) : undefined;
     if (held && held.version === version) return held.value;
@@ -57,7 +65,8 @@ export class ExposedTools {
       value = undefined;
     }
     const stored = ExposedToolsSchema.safeParse(value);
-    const result = stored.success ? stored.data : undefined;
+    // Frozen: exposedBy keeps its compiled filter by this array.
+    const result = stored.success ? Object.freeze(stored.data) : undefined;
     if (this.memo) {
       if (this.held.size >= MAX_HELD) this.held.clear();
       this.held.set(tokenId, { version, value: result });
