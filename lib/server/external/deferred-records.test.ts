@@ -55,6 +55,14 @@ function stoppedGate(file: string, reports: Error[]): ExternalGate {
   });
 }
 
+/** A session allowed `ls`, and a gate for it whose process stops before storing (journal `<name>.journal`). */
+async function allowedWhileStopped(externalId: string, name: string) {
+  const { ref, run } = await allowLs(externalId);
+  const file = path.join(scratch, `${name}.journal`);
+  const reports: Error[] = [];
+  return { ref, run, file, reports, stopped: stoppedGate(file, reports) };
+}
+
 function restartedGate(file: string, reports: Error[] = [], log?: RunLog): ExternalGate {
   const { q, broker, config, runs } = server.rt();
   return new ExternalGate({
@@ -133,10 +141,7 @@ describe('a call decided at once: answered first, journaled before, stored after
 describe('a process that stops between the answer and the store loses nothing', () => {
   it('the next start stores the journaled record once, with the time it was decided', async () => {
     const { q } = server.rt();
-    const { ref, run } = await allowLs('deferred-crash');
-    const file = path.join(scratch, 'crash.journal');
-    const reports: Error[] = [];
-    const stopped = stoppedGate(file, reports);
+    const { ref, run, file, reports, stopped } = await allowedWhileStopped('deferred-crash', 'crash');
     const before = Date.now();
     const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'toolu_crash' };
     expect(await stopped.decide(ref, call, { signal })).toMatchObject({ decision: 'allow' });
@@ -185,10 +190,7 @@ describe('a process that stops between the answer and the store loses nothing', 
 
   it('journals what its audit row is made from, not the row; a line an older version wrote with its rows is still stored, once', async () => {
     const { q } = server.rt();
-    const { ref, run } = await allowLs('deferred-audit-source');
-    const file = path.join(scratch, 'audit-source.journal');
-    const reports: Error[] = [];
-    const stopped = stoppedGate(file, reports);
+    const { ref, run, file, reports, stopped } = await allowedWhileStopped('deferred-audit-source', 'audit-source');
     const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'toolu_source' };
     await stopped.decide(ref, call, { signal });
     await eventually(
@@ -224,10 +226,7 @@ describe('a process that stops between the answer and the store loses nothing', 
 
   it("a claimed call's result (an MCP client's call Gatehouse ran): the next start stores it and finishes the claim, once", async () => {
     const { q } = server.rt();
-    const { run } = await allowLs('deferred-finish');
-    const file = path.join(scratch, 'finish.journal');
-    const reports: Error[] = [];
-    const stopped = stoppedGate(file, reports);
+    const { run, file, reports, stopped } = await allowedWhileStopped('deferred-finish', 'finish');
     await q.toolExecutions.claimToolExecution({ runId: run.id, toolCallId: 'mcp-7' });
     const event = {
       type: 'tool_result' as const,
@@ -334,10 +333,7 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
 
   it('claim and result stored as one and not stored (the process stopped): the next start stores both, once', async () => {
     const { q } = server.rt();
-    const { ref, run } = await allowLs('claim-one-crash');
-    const file = path.join(scratch, 'claim-one-crash.journal');
-    const reports: Error[] = [];
-    const stopped = stoppedGate(file, reports);
+    const { ref, run, file, reports, stopped } = await allowedWhileStopped('claim-one-crash', 'claim-one-crash');
     const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-oc' };
     expect(await stopped.decide(ref, call, claiming)).toMatchObject({ claimed: true });
     await stopped.finishCall(run.id, 'mcp-oc', resultOf(run.id, 'mcp-oc'), { output: 'a.txt' });
@@ -423,10 +419,7 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
 
   it('a process that stops after claiming (the tool may have run): the next start stores the claim, and the id never runs again', async () => {
     const { q } = server.rt();
-    const { ref, run } = await allowLs('claim-crash');
-    const file = path.join(scratch, 'claim-crash.journal');
-    const reports: Error[] = [];
-    const stopped = stoppedGate(file, reports);
+    const { ref, run, file, reports, stopped } = await allowedWhileStopped('claim-crash', 'claim-crash');
     const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-c1' };
     expect(await stopped.decide(ref, call, claiming)).toMatchObject({ claimed: true });
     await stopped.flushRecords();

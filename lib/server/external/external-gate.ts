@@ -437,7 +437,7 @@ export class ExternalGate {
    * else stored before returning.
    */
   private async record(run: RunRow, events: RunEvent[], policy: { version: number; rules: number }): Promise<void> {
-    if (this.deferred?.defer({ runId: run.id, events, audit: [], auditFrom: auditSource(run, events, policy) })) return;
+    if (this.deferred?.defer(deferredRecord(run, events, policy))) return;
     await this.deps.log.append(run.id, events, { audit: auditOf(run, events, policy) });
   }
 
@@ -454,8 +454,7 @@ export class ExternalGate {
   ): Promise<boolean> {
     if (this.deferred && this.claims) {
       const claimed = await this.claims.claim(run.id, toolCallId);
-      // Its audit rows are made when it is stored, after the answer (outside-audit.ts).
-      const record = { runId: run.id, events, audit: [], auditFrom: auditSource(run, events, policy) };
+      const record = deferredRecord(run, events, policy);
       if (!claimed && this.deferred.defer(record)) return false;
       // Held until the result, so the claim and the result are stored after the answer, in order
       // (while the tool runs the statement would hold up the tool's answer on this thread).
@@ -512,6 +511,11 @@ export class ExternalGate {
       ...(claimCall ? { claimExecution: { toolCallId: claimCall } } : {}),
     });
   }
+}
+
+/** A record answered before it is stored: its audit rows are made when it is (outside-audit.ts). */
+function deferredRecord(run: RunRow, events: RunEvent[], policy: { version: number; rules: number }): OutsideRecord {
+  return { runId: run.id, events, audit: [], auditFrom: auditSource(run, events, policy) };
 }
 
 /** The same tool with the same parameters (key order aside: the stored request went through jsonb). */
