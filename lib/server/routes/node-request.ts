@@ -94,6 +94,9 @@ export class NodeRouteRequest implements RouteRequest, DirectBody {
       return Promise.resolve(preread !== 'too_large' && preread.length > maxBytes ? 'too_large' : preread);
     }
     const { req } = this;
+    // Framed by Content-Length (node refuses a message that also says Transfer-Encoding, or
+    // two different lengths); NaN when chunked or absent: then the stream's 'end' says it is whole.
+    const declared = req.headers['transfer-encoding'] === undefined ? Number(req.headers['content-length']) : NaN;
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -102,10 +105,15 @@ export class NodeRouteRequest implements RouteRequest, DirectBody {
       };
       const onData = (chunk: Buffer) => {
         size += chunk.length;
-        if (size <= maxBytes) return void chunks.push(chunk);
-        stop();
-        req.resume(); // the rest is read and dropped, so the connection can carry the next request
-        resolve('too_large');
+        if (size > maxBytes) {
+          stop();
+          req.resume(); // the rest is read and dropped, so the connection can carry the next request
+          return void resolve('too_large');
+        }
+        chunks.push(chunk);
+        // The declared length is all there is (node's parser frames the body by it and never gives
+        // more): the body is whole with this chunk, not a tick later when the stream emits 'end'.
+        if (size === declared) onEnd();
       };
       const onEnd = () => {
         stop();
