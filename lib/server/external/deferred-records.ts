@@ -153,6 +153,7 @@ export class DeferredRecords {
   async drain(): Promise<void> {
     for (const release of [...this.holds]) release();
     while (this.storing.size > 0) await Promise.all([...this.storing]);
+    this.journal?.emptyIfAllStored();
   }
 
   /**

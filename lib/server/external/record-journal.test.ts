@@ -1,6 +1,6 @@
 // The journal of records answered before they were stored: what a stopped process leaves is read
-// back in order (a torn last line skipped), emptied once everything written is stored, and kept
-// whole when a record could not be stored.
+// back in order (a torn last line skipped), emptied once everything written is stored and it has
+// grown past its limit (or the records are drained), and kept whole when a record could not be stored.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,9 +18,9 @@ afterEach(() => {
 });
 
 describe('RecordJournal', () => {
-  it('holds each record from its write until it is stored, and is empty once all are', () => {
+  it('holds each record from its write until it is stored, and is empty once all are (past its limit)', () => {
     const file = journalFile();
-    const journal = new RecordJournal<{ n: number }>(file);
+    const journal = new RecordJournal<{ n: number }>(file, 16);
     journal.write({ n: 1 });
     journal.write({ n: 2 });
     expect(readFileSync(file, 'utf8')).toBe('{"n":1}\n{"n":2}\n');
@@ -32,6 +32,31 @@ describe('RecordJournal', () => {
     // Written after being emptied: at the start of the file again.
     journal.write({ n: 3 });
     expect(readFileSync(file, 'utf8')).toBe('{"n":3}\n');
+    journal.close();
+  });
+
+  it('keeps stored lines while under its limit, and empties once past it or drained', () => {
+    const file = journalFile();
+    writeFileSync(file, '{"n":0}\n'); // 8 bytes a stopped process left, counted when opened
+    const journal = new RecordJournal<{ n: number }>(file, 24);
+    journal.write({ n: 1 });
+    journal.stored();
+    // 16 bytes: every record is stored, and the lines stay (the next start finds them stored).
+    expect(readFileSync(file, 'utf8')).toBe('{"n":0}\n{"n":1}\n');
+    journal.write({ n: 2 });
+    journal.write({ n: 3 });
+    journal.stored();
+    // Past the limit, but one record is still to be stored.
+    expect(readFileSync(file, 'utf8')).toBe('{"n":0}\n{"n":1}\n{"n":2}\n{"n":3}\n');
+    journal.stored();
+    expect(readFileSync(file, 'utf8')).toBe('');
+    journal.write({ n: 4 });
+    journal.emptyIfAllStored(); // one record not stored yet: kept
+    expect(readFileSync(file, 'utf8')).toBe('{"n":4}\n');
+    journal.stored();
+    expect(readFileSync(file, 'utf8')).toBe('{"n":4}\n');
+    journal.emptyIfAllStored(); // drained: emptied whatever its size
+    expect(readFileSync(file, 'utf8')).toBe('');
     journal.close();
   });
 
@@ -58,11 +83,12 @@ describe('RecordJournal', () => {
 
   it('keeps every line once a record could not be stored, for the next start', () => {
     const file = journalFile();
-    const journal = new RecordJournal<{ n: number }>(file);
+    const journal = new RecordJournal<{ n: number }>(file, 0);
     journal.write({ n: 1 });
     journal.write({ n: 2 });
     journal.stored(true);
     journal.stored();
+    journal.emptyIfAllStored();
     expect(journal.pending).toBe(0);
     expect(new RecordJournal<{ n: number }>(file).leftover()).toEqual([{ n: 1 }, { n: 2 }]);
     journal.close();
