@@ -37,6 +37,21 @@ describe('a call id is claimed once', () => {
     expect(loads).toEqual(['r1']);
   });
 
+  it('claimNow decides without waiting once the run is read, the same way claim does; before, nothing', async () => {
+    const { claims, loads } = ledger({ r1: ['mcp-1'] });
+    expect(claims.claimsKnown('r1')).toBe(false);
+    expect(claims.claimNow('r1', 'mcp-2')).toBeUndefined();
+    expect(loads).toEqual([]); // nothing read, nothing claimed
+    expect(await claims.claim('r1', 'mcp-3')).toBe(true);
+    expect(claims.claimsKnown('r1')).toBe(true);
+    expect(claims.claimNow('r1', 'mcp-1')).toBe(false); // stored by an earlier process
+    expect(claims.claimNow('r1', 'mcp-3')).toBe(false); // claimed just now
+    expect(claims.claimNow('r1', 'mcp-2')).toBe(true);
+    expect(claims.claimNow('r1', 'mcp-2')).toBe(false);
+    expect(await claims.claim('r1', 'mcp-2')).toBe(false);
+    expect(loads).toEqual(['r1']);
+  });
+
   it('a claim after a person approved is stored at once and known to later claims', async () => {
     const { claims, stores } = ledger();
     expect(await claims.claimStored('r1', 'mcp-9')).toBe(true);

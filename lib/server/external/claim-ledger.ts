@@ -21,8 +21,14 @@ export interface ClaimLedgerDeps {
   storing(): boolean;
 }
 
+/** A run's claimed call ids: being read (`ready`), and once read (`ids`). */
+interface RunClaims {
+  ready: Promise<Set<string>>;
+  ids?: Set<string>;
+}
+
 export class ClaimLedger {
-  private readonly runs = new Map<string, Promise<Set<string>>>();
+  private readonly runs = new Map<string, RunClaims>();
 
   constructor(
     private readonly deps: ClaimLedgerDeps,
@@ -34,34 +40,48 @@ export class ClaimLedger {
    * call is claimed. The caller must journal and store the claim (deferred-records.ts).
    */
   async claim(runId: string, toolCallId: string): Promise<boolean> {
-    const claimed = await this.claimsOf(runId);
-    if (claimed.has(toolCallId)) return false;
-    claimed.add(toolCallId);
-    return true;
+    const claims = this.claimsOf(runId);
+    return take(claims.ids ?? (await claims.ready), toolCallId);
+  }
+
+  /**
+   * `claim` without waiting: decided the same way when the run's claims are read already (true or
+   * false), else undefined and nothing claimed (then `claim`).
+   */
+  claimNow(runId: string, toolCallId: string): boolean | undefined {
+    const ids = this.runs.get(runId)?.ids;
+    if (!ids) return undefined;
+    this.claimsOf(runId); // used now: the most recent
+    return take(ids, toolCallId);
+  }
+
+  /** True when the run's claims are read: `claimNow` decides its calls. */
+  claimsKnown(runId: string): boolean {
+    return this.runs.get(runId)?.ids !== undefined;
   }
 
   /** Claims and stores at once (a call a person approved: no hurry), known here from then on. */
   async claimStored(runId: string, toolCallId: string): Promise<boolean> {
-    const claimed = await this.claimsOf(runId);
-    if (claimed.has(toolCallId)) return false;
-    claimed.add(toolCallId);
+    const claims = this.claimsOf(runId);
+    if (!take(claims.ids ?? (await claims.ready), toolCallId)) return false;
     return this.deps.store(runId, toolCallId);
   }
 
-  private claimsOf(runId: string): Promise<Set<string>> {
-    let claims = this.runs.get(runId);
+  private claimsOf(runId: string): RunClaims {
+    const claims = this.runs.get(runId);
     if (claims) {
       // Most recently used last.
       this.runs.delete(runId);
       this.runs.set(runId, claims);
       return claims;
     }
-    claims = this.deps.load(runId).then((ids) => new Set(ids));
+    const loading = {} as RunClaims;
+    loading.ready = this.deps.load(runId).then((ids) => (loading.ids = new Set(ids)));
     // A failed read is not kept: the next claim reads again.
-    claims.catch(() => this.runs.get(runId) === claims && this.runs.delete(runId));
-    this.runs.set(runId, claims);
+    loading.ready.catch(() => this.runs.get(runId) === loading && this.runs.delete(runId));
+    this.runs.set(runId, loading);
     this.evict();
-    return claims;
+    return loading;
   }
 
   private evict(): void {
@@ -71,4 +91,11 @@ export class ClaimLedger {
       this.runs.delete(runId);
     }
   }
+}
+
+/** Claims `toolCallId` in `claimed`: true only the first time. */
+function take(claimed: Set<string>, toolCallId: string): boolean {
+  if (claimed.has(toolCallId)) return false;
+  claimed.add(toolCallId);
+  return true;
 }

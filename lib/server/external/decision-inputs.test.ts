@@ -102,6 +102,30 @@ describe('decision inputs served from memory', () => {
     vi.restoreAllMocks();
   });
 
+  it('gives all three without waiting only while each is read and nothing changed since', async () => {
+    const { q } = server.rt();
+    const inputs = new DecisionInputs(q, new DbGrantStore(q.grants), q.decisions);
+    const ref = { ...session, externalId: 'now-1' };
+    expect(inputs.now(ref)).toBeUndefined();
+    const run = await inputs.run(ref);
+    await inputs.policy();
+    expect(inputs.now(ref)).toBeUndefined(); // the grants not read yet
+    const grants = await inputs.grants(run.sessionId);
+    const compiled = await inputs.policy();
+    expect(inputs.now(ref)).toEqual({ run, compiled, grants });
+    expect(inputs.now({ ...ref, externalId: 'now-2' })).toBeUndefined(); // another session's run
+    const unrelated: Rule = { action: 'allow', tool: 'bash', params: { command: 'unrelated-now *' } };
+    await q.grants.createGrant({ rule: unrelated, scope: 'global', createdBy: 'u' });
+    expect(inputs.now(ref)).toBeUndefined(); // a change: everything is read again first
+    await inputs.run(ref);
+    await inputs.policy();
+    expect(inputs.now(ref)).toBeUndefined();
+    const again = await inputs.grants(run.sessionId);
+    expect(again).toContainEqual(expect.objectContaining(unrelated));
+    expect(inputs.now(ref)?.grants).toBe(again);
+    expect(new DecisionInputs(q, new DbGrantStore(q.grants), undefined).now(ref)).toBeUndefined();
+  });
+
   it('without a trusted count (PostgreSQL: other instances write) every call reads them', async () => {
     const { q } = server.rt();
     const inputs = new DecisionInputs(q, new DbGrantStore(q.grants), undefined);

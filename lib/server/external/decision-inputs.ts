@@ -20,6 +20,8 @@ export interface CompiledVersion {
 /** Sessions (runs, grant lists) kept; the oldest goes first beyond it. */
 const MAX_SESSIONS = 1_000;
 
+const runKey = (ref: ExternalSessionRef) => `${ref.source}\u0000${ref.owner}\u0000${ref.agent}\u0000${ref.externalId}`;
+
 interface Stamped<T> {
   stamp: number;
   value: T;
@@ -40,8 +42,23 @@ export class DecisionInputs {
 
   /** The session's run, opened on its first call. */
   async run(ref: ExternalSessionRef): Promise<RunRow> {
-    const key = `${ref.source}\u0000${ref.owner}\u0000${ref.agent}\u0000${ref.externalId}`;
-    return this.cached(this.runs, key, () => this.q.runs.openExternalRun({ ...ref, title: ref.title.slice(0, 200) }));
+    return this.cached(this.runs, runKey(ref), () =>
+      this.q.runs.openExternalRun({ ...ref, title: ref.title.slice(0, 200) }),
+    );
+  }
+
+  /**
+   * The session's run, the policy and the session's grants as `run`, `policy` and `grants` give
+   * them when none of them has to be read (each in memory and no change since), else undefined.
+   */
+  now(ref: ExternalSessionRef): { run: RunRow; compiled: CompiledVersion; grants: Rule[] } | undefined {
+    const stamp = this.changes?.version;
+    if (stamp === undefined || !this.compiled || this.policyStamp !== stamp) return undefined;
+    const run = this.runs.get(runKey(ref));
+    if (run?.stamp !== stamp) return undefined;
+    const grants = this.grantLists.get(run.value.sessionId);
+    if (grants?.stamp !== stamp) return undefined;
+    return { run: run.value, compiled: this.compiled, grants: grants.value };
   }
 
   /** The grants a call of this session may use (the session's and the global ones). */

@@ -145,6 +145,49 @@ describe("the MCP express lane's decision (decideAtOnce)", () => {
     });
   });
 
+  it('decides from memory without a promise once all it reads is in memory, records and claims alike', async () => {
+    const { external, q } = server.rt();
+    const ref = { ...session, externalId: 'lane-now' };
+    const run = await q.runs.openExternalRun(ref);
+    const rule = { action: 'allow' as const, tool: 'bash', params: { command: 'ls' } };
+    await q.grants.createGrant({ rule, scope: 'session', sessionId: run.sessionId, createdBy: 'u' });
+    const call = (callId: string) => ({ tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId });
+    // The first reads the run, the policy, the grants and the run's claims: a promise.
+    const first = external.decideAtOnce(ref, call('mcp-n1'), { signal });
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toMatchObject({ decision: 'allow', claimed: true, decidedBy: 'grant' });
+    // Then from memory: the answer itself, the same decision and claim.
+    const second = external.decideAtOnce(ref, call('mcp-n2'), { signal });
+    expect(second).not.toBeInstanceOf(Promise);
+    expect(second).toMatchObject({ runId: run.id, decision: 'allow', claimed: true, decidedBy: 'grant' });
+    expect(external.decideAtOnce(ref, call('mcp-n2'), { signal })).toMatchObject({ claimed: false });
+    // An ask from memory: undefined, nothing observed or recorded.
+    expect(external.decideAtOnce(ref, { ...asking, callId: 'mcp-n3' }, { signal })).toBeUndefined();
+    await external.flushRecords();
+    // Claims are held until their results (here: the flush), so the losing call's record comes first.
+    const events = await q.events.listEvents({ runId: run.id });
+    expect(events.map((e) => `${e.type} ${String(e.data.toolCallId)}`).sort()).toEqual([
+      'tool_call mcp-n1',
+      'tool_call mcp-n2',
+      'tool_call mcp-n2',
+    ]);
+    const audit = (await q.audit.listAudit({ runId: run.id })).items;
+    expect(audit.map((row) => [row.kind, row.action])).toEqual([
+      ['decision', 'allow'],
+      ['decision', 'allow'],
+      ['decision', 'allow'],
+    ]);
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-n2' })).toMatchObject({
+      status: 'claimed',
+    });
+    // A revoked grant reaches the very next call: read again (a promise), and no longer allowed.
+    const [grant] = await q.grants.listGrants({ sessionId: run.sessionId });
+    await q.grants.revokeGrant({ id: grant!.id, revokedBy: 'admin' });
+    const revoked = external.decideAtOnce(ref, call('mcp-n4'), { signal });
+    expect(revoked).toBeInstanceOf(Promise);
+    expect(await revoked).toBeUndefined();
+  });
+
   it('returns undefined for an ask or an allow-once grant, with nothing recorded, relayed or consumed', async () => {
     const { external, q } = server.rt();
     const ref = { ...session, externalId: 'lane-2' };

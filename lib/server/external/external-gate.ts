@@ -16,10 +16,17 @@ import {
 import { canonicalJson } from '../../agent/tools/mcp/pin';
 import type { RunEvent } from '../../contract';
 import { RunNotFoundError, type ChangeCounter, type Queries, type RunRow } from '../../db';
-import { approvalRequirement, evaluate, type CompiledPolicy, type Decision, type ToolCall } from '../../policy';
+import {
+  approvalRequirement,
+  evaluate,
+  type CompiledPolicy,
+  type Decision,
+  type Rule,
+  type ToolCall,
+} from '../../policy';
 import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay';
 import type { RunLog } from '../runs/run-log';
-import { DecisionInputs } from './decision-inputs';
+import { DecisionInputs, type CompiledVersion } from './decision-inputs';
 import { ClaimLedger } from './claim-ledger';
 import { auditIds, auditOf, auditSource, deferredAudit } from './outside-audit';
 import { DeferredRecords, type HeldRecord, type OutsideRecord } from './deferred-records';
@@ -124,16 +131,38 @@ export class ExternalGate {
   /**
    * The express lane's decision (mcp-server/express-lane.ts): a call the policy allows at once,
    * without a grant or rule to consume, is decided, recorded and claimed as `decide` does with
-   * `claim`; anything else returns undefined before its decision is observed or recorded (the
+   * `claim`; anything else gives undefined before its decision is observed or recorded (the
    * session's run may have been opened, as the usual path opens it), so the caller can hand the
-   * call to the usual path, which decides it again from the start.
+   * call to the usual path, which decides it again from the start. Given at once, not as a promise,
+   * when all it reads is in memory (the run, the policy, the grants, the run's claims) and the
+   * record is journaled: the same decision, record and claim, without a turn of waiting.
    */
   decideAtOnce(
     ref: ExternalSessionRef,
     call: ExternalCall,
     options: Pick<ExternalDecideOptions, 'signal'>,
-  ): Promise<AllowedAtOnce | undefined> {
+  ): AllowedAtOnce | undefined | Promise<AllowedAtOnce | undefined> {
+    const inputs = this.deferred && this.claims ? this.inputs.now(ref) : undefined;
+    if (inputs && this.claims!.claimsKnown(inputs.run.id)) return this.allowedAtOnce(ref, call, inputs);
     return this.decideCall(ref, call, { ...options, claim: true }, true) as Promise<AllowedAtOnce | undefined>;
+  }
+
+  /** decideAtOnce from inputs in memory, where records are deferred and the run's claims are read. */
+  private allowedAtOnce(
+    ref: ExternalSessionRef,
+    call: ExternalCall,
+    { run, compiled, grants }: { run: RunRow; compiled: CompiledVersion; grants: Rule[] },
+  ): AllowedAtOnce | undefined | Promise<AllowedAtOnce | undefined> {
+    const judged = this.judge(ref, call, run, compiled, grants);
+    const { decision, toolCallId } = judged;
+    if (decision.action !== 'allow' || decision.consumes) return undefined;
+    const callEvent = this.observed(ref, run, compiled, judged);
+    const audited = { version: compiled.version, rules: compiled.policy.policy.rules.length };
+    // Known: decideAtOnce saw the run's claims read, in this same turn.
+    const claimed = this.claims!.claimNow(run.id, toolCallId)!;
+    const recorded = this.recordClaimed(run, [callEvent], audited, toolCallId, claimed);
+    const allowed = (won: boolean): AllowedAtOnce => ({ claimed: won, ...allowedDecision(run, call, decision) });
+    return typeof recorded === 'boolean' ? allowed(recorded) : recorded.then(allowed);
   }
 
   private async decideCall(
@@ -144,43 +173,14 @@ export class ExternalGate {
   ): Promise<ExternalDecision | undefined> {
     const { q } = this.deps;
     const run = await this.inputs.run(ref);
-    const toolCallId = call.callId ?? randomUUID();
-    const { version, policy } = await this.inputs.policy();
-    const tool = toolOf(call);
-    const workspace = call.workspace ?? this.deps.workspace;
+    const compiled = await this.inputs.policy();
     const grants = await this.inputs.grants(run.sessionId);
-    const policyCall: ToolCall = { tool: call.tool, params: call.params, agent: ref.agent };
-    const context = {
-      mode: run.mode ?? 'default',
-      grants,
-      risk: tool.risk,
-      ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
-      workspaceRoot: workspace,
-      ...(call.homeDir ? { homeDir: call.homeDir } : {}),
-    };
-    const decision = evaluate(policy, policyCall, context);
+    const judged = this.judge(ref, call, run, compiled, grants);
+    const { decision, toolCallId, tool, workspace } = judged;
     if (atOnceOnly && (decision.action !== 'allow' || decision.consumes)) return undefined;
-    notifyObserver(this.deps.observerFor?.(policy), () => ({
-      runId: run.id,
-      sessionId: run.sessionId,
-      toolCallId,
-      agentId: ref.agent,
-      call: policyCall,
-      context,
-      decision,
-      policy: policy.policy,
-      adjust: (d) => d,
-    }));
-    const audited = { version, rules: policy.policy.rules.length };
+    const callEvent = this.observed(ref, run, compiled, judged);
+    const audited = { version: compiled.version, rules: compiled.policy.policy.rules.length };
     const origin = { runId: run.id, agentId: ref.agent, parents: [] as string[] };
-    const callEvent: RunEvent = {
-      type: 'tool_call',
-      ...origin,
-      toolCallId,
-      name: call.tool,
-      params: call.params,
-      decision,
-    };
     if (decision.action !== 'ask' || options.waitForHuman === false) {
       // An allow-once grant allows one call: when another call used it up first, this one is
       // decided again without it (the consumption moved the count, so the grants are read anew).
@@ -195,16 +195,8 @@ export class ExternalGate {
       const claimed = claim
         ? await this.recordClaiming(run, events, audited, toolCallId)
         : (await this.record(run, events, audited), false);
-      if (decision.action === 'allow') {
-        return {
-          ...(claim ? { claimed } : {}),
-          runId: run.id,
-          decision: 'allow',
-          reason: decision.explanation,
-          params: call.params,
-          decidedBy: decision.grant ? 'grant' : 'policy',
-        };
-      }
+      if (decision.action === 'allow')
+        return { ...(claim ? { claimed } : {}), ...allowedDecision(run, call, decision) };
       return { runId: run.id, decision: decision.action, reason: decision.explanation };
     }
     // A retried call that asked (the same outside call id, maybe on another instance) gets the same
@@ -224,6 +216,54 @@ export class ExternalGate {
     await this.deps.broker.register(request, { outside: true });
     await this.append(run, [callEvent, { ...request, type: 'relay' }], audited, { to: 'waiting' });
     return this.answerRelay(run, request, options, call, audited);
+  }
+
+  /** The call decided against the inputs read (nothing observed or recorded yet). */
+  private judge(ref: ExternalSessionRef, call: ExternalCall, run: RunRow, compiled: CompiledVersion, grants: Rule[]) {
+    const toolCallId = call.callId ?? randomUUID();
+    const tool = toolOf(call);
+    const workspace = call.workspace ?? this.deps.workspace;
+    const policyCall: ToolCall = { tool: call.tool, params: call.params, agent: ref.agent };
+    const context = {
+      mode: run.mode ?? 'default',
+      grants,
+      risk: tool.risk,
+      ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
+      workspaceRoot: workspace,
+      ...(call.homeDir ? { homeDir: call.homeDir } : {}),
+    };
+    const decision = evaluate(compiled.policy, policyCall, context);
+    return { toolCallId, tool, workspace, policyCall, context, decision };
+  }
+
+  /** Shows the decision to the policy's observer (the shadow monitor); its `tool_call` event. */
+  private observed(
+    ref: ExternalSessionRef,
+    run: RunRow,
+    { policy }: CompiledVersion,
+    { toolCallId, policyCall, context, decision }: ReturnType<ExternalGate['judge']>,
+  ): RunEvent {
+    notifyObserver(this.deps.observerFor?.(policy), () => ({
+      runId: run.id,
+      sessionId: run.sessionId,
+      toolCallId,
+      agentId: ref.agent,
+      call: policyCall,
+      context,
+      decision,
+      policy: policy.policy,
+      adjust: (d) => d,
+    }));
+    return {
+      type: 'tool_call',
+      runId: run.id,
+      agentId: ref.agent,
+      parents: [],
+      toolCallId,
+      name: policyCall.tool,
+      params: policyCall.params,
+      decision,
+    };
   }
 
   /** Stores every deferred record now (held claims too) and resolves once all are stored or reported. */
@@ -452,24 +492,38 @@ export class ExternalGate {
     policy: { version: number; rules: number },
     toolCallId: string,
   ): Promise<boolean> {
-    if (this.deferred && this.claims) {
-      const claimed = await this.claims.claim(run.id, toolCallId);
-      const record = deferredRecord(run, events, policy);
-      if (!claimed && this.deferred.defer(record)) return false;
-      // Held until the result, so the claim and the result are stored after the answer, in order
-      // (while the tool runs the statement would hold up the tool's answer on this thread).
-      const held = claimed ? this.deferred.hold({ ...record, claim: toolCallId }, CLAIM_HOLD_MS) : undefined;
-      if (held) {
-        const key = callKey(run.id, toolCallId);
-        this.heldClaims.set(key, held);
-        // Stored without its result (a slow tool, a call that never finishes): nothing left to hold.
-        // Kept when it could not be stored: its result must then wait in the journal too.
-        void held.stored.then((stored) => stored && this.heldClaims.get(key) === held && this.heldClaims.delete(key));
-        return true;
-      }
-      // Not journaled: stored now, where the database has the last word on the claim.
-      if (!claimed) return (await this.deps.log.append(run.id, events, { audit: auditOf(run, events, policy) }), false);
+    if (this.deferred && this.claims)
+      return this.recordClaimed(run, events, policy, toolCallId, await this.claims.claim(run.id, toolCallId));
+    return this.append(run, events, policy, undefined, undefined, toolCallId);
+  }
+
+  /**
+   * Where records are deferred: records a call whose claim the ledger decided (`claimed`), journaled
+   * and held until its result; the answer at once when journaled, else once stored.
+   */
+  private recordClaimed(
+    run: RunRow,
+    events: RunEvent[],
+    policy: { version: number; rules: number },
+    toolCallId: string,
+    claimed: boolean,
+  ): boolean | Promise<boolean> {
+    const record = deferredRecord(run, events, policy);
+    if (!claimed && this.deferred!.defer(record)) return false;
+    // Held until the result, so the claim and the result are stored after the answer, in order
+    // (while the tool runs the statement would hold up the tool's answer on this thread).
+    const held = claimed ? this.deferred!.hold({ ...record, claim: toolCallId }, CLAIM_HOLD_MS) : undefined;
+    if (held) {
+      const key = callKey(run.id, toolCallId);
+      this.heldClaims.set(key, held);
+      // Stored without its result (a slow tool, a call that never finishes): nothing left to hold.
+      // Kept when it could not be stored: its result must then wait in the journal too.
+      void held.stored.then((stored) => stored && this.heldClaims.get(key) === held && this.heldClaims.delete(key));
+      return true;
     }
+    // Not journaled: stored now, where the database has the last word on the claim.
+    if (!claimed)
+      return this.deps.log.append(run.id, events, { audit: auditOf(run, events, policy) }).then(() => false);
     return this.append(run, events, policy, undefined, undefined, toolCallId);
   }
 
@@ -514,6 +568,21 @@ export class ExternalGate {
 }
 
 /** A record answered before it is stored: its audit rows are made when it is (outside-audit.ts). */
+/** An allowed call's answer (without its claim). */
+function allowedDecision(
+  run: RunRow,
+  call: ExternalCall,
+  decision: Decision,
+): Extract<ExternalDecision, { decision: 'allow' }> {
+  return {
+    runId: run.id,
+    decision: 'allow',
+    reason: decision.explanation,
+    params: call.params,
+    decidedBy: decision.grant ? 'grant' : 'policy',
+  };
+}
+
 function deferredRecord(run: RunRow, events: RunEvent[], policy: { version: number; rules: number }): OutsideRecord {
   return { runId: run.id, events, audit: [], auditFrom: auditSource(run, events, policy) };
 }

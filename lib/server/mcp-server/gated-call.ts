@@ -20,13 +20,13 @@ export interface McpGate {
   /**
    * A call the policy allows at once (no grant or rule to consume), decided, recorded and claimed
    * as `decide` does with `claim`; else undefined, its decision neither observed nor recorded
-   * (express-lane.ts).
+   * (express-lane.ts). Not a promise when decided from memory, without waiting.
    */
   decideAtOnce?(
     session: ExternalSessionRef,
     call: ExternalCall,
     options: Pick<ExternalDecideOptions, 'signal'>,
-  ): Promise<AllowedAtOnce | undefined>;
+  ): AllowedAtOnce | undefined | Promise<AllowedAtOnce | undefined>;
   /** Records a result in the run (here: of a call that did not run). */
   recordResult(runId: string, callId: string, result: McpCallRecord): Promise<void>;
 }
@@ -107,11 +107,13 @@ export async function gatedCallAtOnce(
   onAllowed: () => void = () => {},
 ): Promise<CallToolResult | undefined> {
   const callId = callIdOf(input.requestId);
-  const decision = await deps.gate.decideAtOnce?.(
+  const decided = deps.gate.decideAtOnce?.(
     sessionRef(input.session),
     externalCall(input.tool, params, callId, deps.workspace),
     { signal: input.cancelled },
   );
+  // Decided from memory: the tool starts in this turn, not after one of waiting.
+  const decision = decided instanceof Promise ? await decided : decided;
   if (!decision) return undefined;
   onAllowed();
   return runAllowed(deps, input, callId, decision);

@@ -178,7 +178,7 @@ export class McpCatalog {
     if (!found) return errorResult(`Unknown MCP tool ${name}`);
     // Connect first (on first use), so an unavailable server says so rather than "unknown tool".
     try {
-      await found.upstream.ensure();
+      if (!found.upstream.ready) await found.upstream.ensure();
     } catch (error) {
       return errorResult((error as Error).message);
     }

@@ -83,6 +83,11 @@ export class Upstream {
     return this.options.config;
   }
 
+  /** Connected: `ensure` has nothing to do. */
+  get ready(): boolean {
+    return this.state === 'ready';
+  }
+
   /** Connected, or connecting now when idle; throws at once while unavailable (a retry is scheduled). */
   async ensure(): Promise<void> {
     if (this.state === 'ready') return;
@@ -206,7 +211,8 @@ export class Upstream {
 
   async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
     try {
-      await this.ensure();
+      // Connected (the usual case): the call is sent in this turn, not after one of waiting.
+      if (!this.ready) await this.ensure();
     } catch (error) {
       return errorResult((error as Error).message);
     }
