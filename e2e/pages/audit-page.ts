@@ -47,6 +47,9 @@ export class AuditPage {
     await this.field('From').fill(input.from ?? '');
     await this.field('To').fill(input.to ?? '');
     await this.filters.getByRole('button', { name: 'Apply filters' }).click();
+    // Applied once the URL holds it. The page then remounts the form from the URL
+    // (audit-view.tsx): a fill made before that remount (the next filter's) would be lost to it.
+    await expect.poll(() => applied(new URL(this.page.url()), input)).toBe(true);
   }
 
   row(text: string | RegExp): Locator {
@@ -58,4 +61,12 @@ export class AuditPage {
     const columns = ['Time', 'Kind', 'Action', 'Tool', 'Who', 'Why', 'Waited', 'Run', 'Agent', 'Params'];
     return row.getByRole('cell').nth(columns.indexOf(column));
   }
+}
+
+/** Whether the page's URL holds this filter: the same text fields, and a time bound where one was given. */
+function applied(url: URL, input: AuditFilterInput): boolean {
+  const params = url.searchParams;
+  const same = (key: 'run' | 'tool' | 'action' | 'who') => (params.get(key) ?? '') === (input[key] ?? '').trim();
+  const bounded = (key: 'from' | 'to') => params.has(key) === Boolean(input[key]);
+  return same('run') && same('tool') && same('action') && same('who') && bounded('from') && bounded('to');
 }
