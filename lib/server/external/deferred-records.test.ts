@@ -12,6 +12,7 @@ import { withRouteRuntime } from '../test-support/route-runtime';
 import type { OutsideRecord } from './deferred-records';
 import { ExternalGate } from './external-gate';
 import { OUTSIDE_RECORDS_JOURNAL, RecordJournal } from './record-journal';
+import { sessionAllowingLs } from './test-support/sessions';
 
 const server = withRouteRuntime('gatehouse-deferred-');
 const session = { owner: 'u-deferred', source: 'hook', agent: 'claude-code', title: '/w' } as const;
@@ -19,14 +20,7 @@ const signal = new AbortController().signal;
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-deferred-journal-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-async function allowLs(externalId: string) {
-  const { q } = server.rt();
-  const ref = { ...session, externalId };
-  const run = await q.runs.openExternalRun(ref);
-  const rule = { action: 'allow' as const, tool: 'bash', params: { command: 'ls' } };
-  await q.grants.createGrant({ rule, scope: 'session', sessionId: run.sessionId, createdBy: 'u' });
-  return { ref, run };
-}
+const allowLs = (externalId: string) => sessionAllowingLs(server.rt().q, session, externalId);
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   for (let i = 0; i < 200; i++) {

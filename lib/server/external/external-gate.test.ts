@@ -2,6 +2,7 @@
 // it (cancelled at shutdown, and at the next start with one instance), and the run records why.
 import { describe, expect, it } from 'vitest';
 import { withRouteRuntime } from '../test-support/route-runtime';
+import { sessionAllowingLs as allowingLs } from './test-support/sessions';
 
 const server = withRouteRuntime('gatehouse-outside-');
 const session = { owner: 'u-outside', source: 'hook', agent: 'claude-code', title: '/w' } as const;
@@ -17,6 +18,8 @@ async function pendingOf(runId: string) {
   }
   throw new Error('no pending relay');
 }
+
+const sessionAllowingLs = (externalId: string) => allowingLs(server.rt().q, session, externalId);
 
 describe('outside relays never outlive their request', () => {
   it('cancels the relays held here at shutdown: the caller is answered deny, and nothing stays pending', async () => {
@@ -95,11 +98,7 @@ describe('a retried call id gets its decision, and only for the very same call',
 describe('a call allowed at once, for a caller that runs the tool itself', () => {
   it('is claimed with its decision: once per call id, and never without `claim`', async () => {
     const { external, q } = server.rt();
-    const ref = { ...session, externalId: 'claim-1' };
-    // A grant of the session allows `ls` at once.
-    const run = await q.runs.openExternalRun(ref);
-    const rule = { action: 'allow' as const, tool: 'bash', params: { command: 'ls' } };
-    await q.grants.createGrant({ rule, scope: 'session', sessionId: run.sessionId, createdBy: 'u' });
+    const { ref } = await sessionAllowingLs('claim-1');
     const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-1' };
     const options = { signal: new AbortController().signal, claim: true, waitForHuman: false };
     const first = await external.decide(ref, call, options);
@@ -122,13 +121,8 @@ describe("the MCP express lane's decision (decideAtOnce)", () => {
 
   it('decides, records and claims a call allowed at once as decide does with claim', async () => {
     const { external, q } = server.rt();
-    const laneRef = { ...session, externalId: 'lane-1' };
-    const usualRef = { ...session, externalId: 'lane-usual-1' };
-    for (const ref of [laneRef, usualRef]) {
-      const run = await q.runs.openExternalRun(ref);
-      const rule = { action: 'allow' as const, tool: 'bash', params: { command: 'ls' } };
-      await q.grants.createGrant({ rule, scope: 'session', sessionId: run.sessionId, createdBy: 'u' });
-    }
+    const { ref: laneRef } = await sessionAllowingLs('lane-1');
+    const { ref: usualRef } = await sessionAllowingLs('lane-usual-1');
     const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-7' };
     const lane = await external.decideAtOnce(laneRef, call, { signal });
     const usual = await external.decide(usualRef, call, { signal, claim: true });
@@ -147,10 +141,7 @@ describe("the MCP express lane's decision (decideAtOnce)", () => {
 
   it('decides from memory without a promise once all it reads is in memory, records and claims alike', async () => {
     const { external, q } = server.rt();
-    const ref = { ...session, externalId: 'lane-now' };
-    const run = await q.runs.openExternalRun(ref);
-    const rule = { action: 'allow' as const, tool: 'bash', params: { command: 'ls' } };
-    await q.grants.createGrant({ rule, scope: 'session', sessionId: run.sessionId, createdBy: 'u' });
+    const { ref, run } = await sessionAllowingLs('lane-now');
     const call = (callId: string) => ({ tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId });
     // The first reads the run, the policy, the grants and the run's claims: a promise.
     const first = external.decideAtOnce(ref, call('mcp-n1'), { signal });

@@ -1,7 +1,7 @@
 // The journal of outside decisions answered before their record was stored (deferred-records.ts):
 // one JSON line per record, written synchronously before the answer leaves. It is emptied once
 // every record written is stored and it has grown past EMPTY_AT_BYTES, and when the records are
-// drained (shutdown, a flush): a write to a file just emptied costs about 30 µs more on ext4 than
+// drained (shutdown, a flush): a write to a file just emptied costs about 35 µs more on ext4 than
 // one appended (a block allocated again), on the path of every allowed call, and the emptying
 // itself is a system call per record. A process that stops leaves its lines, stored or not; the
 // next start reads them (`leftover`) before writing any and stores those it does not find stored
