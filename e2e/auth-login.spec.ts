@@ -10,6 +10,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { LoginPage } from './pages/login-page';
+import { seededDataDir } from './support/data-dir';
 import { UsersPage } from './pages/users-page';
 
 const FIRST_PORT = Number(process.env.E2E_AUTH_PORT ?? 3192);
@@ -20,10 +21,13 @@ class OwnServer {
   private readonly child: ChildProcess;
   readonly base: string;
 
-  /** `next start`, or with `serve` Gatehouse's own server as `npm start` runs it (scripts/serve.sh). */
+  /**
+   * `next start`, or with `serve` Gatehouse's own server as `npm start` runs it (scripts/serve.sh);
+   * on `dataDir`, or on a new empty one (the embedded database made by initdb, as at a first real start).
+   */
   constructor(
     readonly port: number,
-    { serve = false }: { serve?: boolean } = {},
+    { serve = false, dataDir }: { serve?: boolean; dataDir?: string } = {},
   ) {
     this.base = `http://127.0.0.1:${port}`;
     const { GATEHOUSE_ADMIN_TOKEN: _ignored, GATEHOUSE_TRUSTED_PROXIES: _default, ...env } = process.env;
@@ -33,7 +37,7 @@ class OwnServer {
     this.child = spawn(command, [...args, '--hostname', '127.0.0.1', '--port', String(port)], {
       env: {
         ...env,
-        GATEHOUSE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-auth-')),
+        GATEHOUSE_DATA_DIR: dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'gatehouse-auth-')),
         GATEHOUSE_MODEL: 'offline',
         NEXT_TELEMETRY_DISABLED: '1',
         NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
@@ -228,7 +232,8 @@ test.describe('login rate limit', () => {
   test.beforeAll(async () => {
     // A hook has the config's 30 s, not the describe's: a first start on a loaded machine takes longer.
     test.setTimeout(120_000);
-    server = new OwnServer(FIRST_PORT + 1);
+    // Not about the first start: its database is copied in (support/data-dir.ts).
+    server = new OwnServer(FIRST_PORT + 1, { dataDir: await seededDataDir('gatehouse-auth-') });
     loginUrl = await server.ready();
   });
 
@@ -294,7 +299,7 @@ test.describe('the login limit per address, behind no proxy (npm start, GATEHOUS
   test.beforeAll(async () => {
     // A hook has the config's 30 s, not the describe's: a first start on a loaded machine takes longer.
     test.setTimeout(120_000);
-    server = new OwnServer(FIRST_PORT + 2, { serve: true });
+    server = new OwnServer(FIRST_PORT + 2, { serve: true, dataDir: await seededDataDir('gatehouse-auth-') });
     await server.ready();
   });
 

@@ -4,11 +4,11 @@
 // through Next's router. The fast path's answers are told apart by Next's `Vary: rsc, ...` header,
 // which only Next's route responses carry (docs/decisions/0011).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { adminAuthHeaders, E2E_ADMIN_TOKEN } from './support/auth';
+import { seededDataDir } from './support/data-dir';
 import { startWaitingRun } from './support/runs-api';
 
 const portA = Number(process.env.E2E_FASTBOOT_PORT_A ?? 3198);
@@ -60,7 +60,7 @@ function decide(port: number, relayId: string, sessionId: string): Promise<Respo
 
 test('a server whose first start failed decides relays on the fast path once its runtime is up', async () => {
   test.setTimeout(120_000);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-fastboot-'));
+  const dataDir = await seededDataDir('gatehouse-fastboot-');
   const holder = serve(portA, dataDir);
   let late: ReturnType<typeof serve> | undefined;
   try {

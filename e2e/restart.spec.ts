@@ -3,11 +3,11 @@
 // graceful stop (SIGTERM, as `npm start` handles it): the server ends its streams, settles nothing,
 // closes the embedded database and exits 143; the next start resumes the run.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { adminAuthHeaders, E2E_ADMIN_TOKEN } from './support/auth';
+import { seededDataDir } from './support/data-dir';
 import { SseReader } from './support/sse';
 
 const port = Number(process.env.E2E_RESTART_PORT ?? 3190);
@@ -48,7 +48,7 @@ async function exited(child: ChildProcess): Promise<void> {
 
 test('a paused run survives kill -9 and finishes after the restart, the tool executed once', async () => {
   test.setTimeout(90_000);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-restart-'));
+  const dataDir = await seededDataDir('gatehouse-restart-');
   let server = startServer(dataDir);
   try {
     await waitHealthy();
@@ -89,7 +89,7 @@ test('a paused run survives kill -9 and finishes after the restart, the tool exe
 
 test('SIGTERM: the server stops gracefully (streams end, nothing settled, exit 143); the next start resumes the run', async () => {
   test.setTimeout(90_000);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-sigterm-'));
+  const dataDir = await seededDataDir('gatehouse-sigterm-');
   let server = startServer(dataDir, { NEXT_MANUAL_SIG_HANDLE: 'true' });
   try {
     await waitHealthy();

@@ -4,12 +4,13 @@
 // accepted (audited). Bad input is a field-level 400. stdio servers: the suite's server runs without
 // GATEHOUSE_MCP_UI_STDIO, so its form offers none; a server of the same build started here with
 // it adds one (server-everything over stdio) from the form and edits it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { startSdkServer, type SdkTestServer } from '../lib/server/mcp/sdk-server.test-support';
+import { seededDataDir } from './support/data-dir';
 import { startServer, stop, waitHealthy } from './support/instances';
 
 let sdk: SdkTestServer;
@@ -99,7 +100,7 @@ test.describe('with GATEHOUSE_MCP_UI_STDIO=1 (a server of this build started her
   let dataDir = '';
   test.beforeAll(async () => {
     test.setTimeout(120_000);
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-stdio-'));
+    dataDir = await seededDataDir('gatehouse-e2e-stdio-');
     child = startServer(port, { GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_MCP_UI_STDIO: '1', DATABASE_URL: '' });
     await waitHealthy(base, child);
   });
