@@ -74,6 +74,26 @@ describeStores('events', (store) => {
     expect(listed).toEqual(rows[0]);
   });
 
+  it('returns each event as a later read gives it, values JSON changes included, and not the caller’s object', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r1', sessionId: 's' });
+    const data = { at: new Date('2024-01-02T03:04:05.678Z'), gone: undefined, n: 1.5, list: [undefined, -0] };
+    const rows = await q.events.appendEvents({
+      runId: 'r1',
+      events: [
+        { type: 'first', data },
+        { type: 'second', data: { long_key_first: 1, k: 2 } },
+      ],
+    });
+    expect(rows.map((r) => [r.seq, r.type])).toEqual([
+      [1, 'first'],
+      [2, 'second'],
+    ]);
+    expect(rows[0]!.data).toStrictEqual({ at: '2024-01-02T03:04:05.678Z', n: 1.5, list: [null, 0] });
+    expect(rows[0]!.data).not.toBe(data);
+    expect(await q.events.listEvents({ runId: 'r1' })).toEqual(rows);
+  });
+
   it('stores a status change and audit rows in the same statement as the event', async () => {
     const { q } = store();
     await q.runs.createRun({ id: 'r1', sessionId: 's' });
