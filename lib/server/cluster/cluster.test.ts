@@ -57,8 +57,11 @@ describe.skipIf(!postgres.url)(
       workspace = undefined;
     });
 
-    /** `silent`: its notifications are never sent (as if they were all lost). */
-    async function instance(name: string, { silent = false, leaseTtlS = 15 } = {}): Promise<Instance> {
+    /** `silent`: its notifications are never sent (as if they were all lost). `wrap`: its queries, changed. */
+    async function instance(
+      name: string,
+      { silent = false, leaseTtlS = 15, wrap = (queries: Queries) => queries } = {},
+    ): Promise<Instance> {
       workspace ??= await realpath(await mkdtemp(path.join(os.tmpdir(), 'gatehouse-cluster-')));
       const dir = workspace;
       const errors: Error[] = [];
@@ -92,7 +95,7 @@ describe.skipIf(!postgres.url)(
           }
         : q;
       const runs = new RunManager({
-        q: queries,
+        q: wrap(queries),
         broker,
         grants: new DbGrantStore(q.grants),
         model: createOfflineModel(),
@@ -231,6 +234,35 @@ describe.skipIf(!postgres.url)(
       // The other instance can hear of `done` (NOTIFY at the commit) before the executor's append returns.
       await until(async () => !executor.runs.isLive(runId), 'the executor to end its copy');
       expect(await q.runs.getRun({ id: runId })).toMatchObject({ status: 'done' });
+    });
+
+    it('a new run is leased in the transaction that creates it: a takeover scan meanwhile never adopts it', async () => {
+      const b = await instance('b');
+      let adopted: string[] | undefined;
+      // B scans for runs to adopt just before A takes its new run's lease (then A's run is not yet
+      // committed; were it committed unleased, B would adopt it and A would not execute it).
+      const scanFirst = (leases: Queries['leases']): Queries['leases'] => ({
+        ...leases,
+        acquireLease: async (input) => {
+          adopted ??= await b.runs.recover();
+          return leases.acquireLease(input);
+        },
+      });
+      const a = await instance('a', {
+        wrap: (queries) => ({
+          ...queries,
+          leases: scanFirst(queries.leases),
+          transaction: (fn) => queries.transaction((tx) => fn({ ...tx, leases: scanFirst(tx.leases) })),
+        }),
+      });
+      const { runId } = await a.runs.start({ messages: [{ role: 'user', content: '$ echo mine' }] });
+      expect(adopted).toBeDefined();
+      expect(adopted).not.toContain(runId);
+      expect(await q.leases.getLease({ runId })).toMatchObject({ owner: 'instance-a', epoch: 1 });
+      await until(async () => (await q.runs.getRun({ id: runId }))?.status === 'waiting', 'the run to wait');
+      expect(a.runs.isLive(runId)).toBe(true);
+      expect(b.runs.isLive(runId)).toBe(false);
+      expect((await q.events.listEvents({ runId })).map((e) => e.type)).toEqual(['tool_call', 'relay']);
     });
 
     /** Cuts the instance's listening connection: it reconnects and signals `reconnected`. */

@@ -39,10 +39,13 @@ export class RunLeases {
     return this.cluster.owner;
   }
 
-  /** True when this instance now holds the run's lease (it was free, lapsed, or already ours). */
-  async acquire(runId: string): Promise<boolean> {
+  /**
+   * True when this instance now holds the run's lease (it was free, lapsed, or already ours).
+   * `leases`: the queries of a transaction to take it in (a new run's, with its creation).
+   */
+  async acquire(runId: string, leases: Queries['leases'] = this.leases): Promise<boolean> {
     return (
-      (await this.leases.acquireLease({ runId, owner: this.cluster.owner, ttlS: this.cluster.leaseTtlS })) !== undefined
+      (await leases.acquireLease({ runId, owner: this.cluster.owner, ttlS: this.cluster.leaseTtlS })) !== undefined
     );
   }
 

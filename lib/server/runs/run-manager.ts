@@ -172,7 +172,7 @@ export class RunManager {
     const stored = await loadPolicy(q);
     const title = firstUserText(input.messages).slice(0, 120);
     const state = { messages: input.messages, permissions: input.permissions, tools: selection.toolNames };
-    await q.runs.createRun({
+    const row = {
       id: runId,
       sessionId,
       mode: input.mode ?? 'default',
@@ -181,11 +181,21 @@ export class RunManager {
       title,
       owner: input.owner,
       state,
-    });
+    } as const;
+    const { leases } = this;
+    // Several instances: the run and its lease commit together, so no other instance's takeover
+    // scan sees the new run unleased and adopts it before this one starts it.
+    let leased = true;
+    if (leases)
+      leased = await q.transaction(async (tx) => {
+        await tx.runs.createRun(row);
+        return leases.acquire(runId, tx.leases);
+      });
+    else await q.runs.createRun(row);
     this.claiming.add(runId);
     try {
-      // Another instance's takeover scan may have adopted the brand-new run first: it executes it.
-      if (!(await this.acquireLease(runId))) return { runId, sessionId };
+      // Cannot happen (the lease was taken with the run); if it did, the holder executes it.
+      if (!leased) return { runId, sessionId };
       // Launched outside the request's async context, so the run does not keep the request alive.
       this.outsideRequest(() => {
         const run = this.agents.agentFor(stored, selection, model, modelName).invoke({
