@@ -567,7 +567,6 @@ export class ExternalGate {
   }
 }
 
-/** A record answered before it is stored: its audit rows are made when it is (outside-audit.ts). */
 /** An allowed call's answer (without its claim). */
 function allowedDecision(
   run: RunRow,
@@ -583,6 +582,7 @@ function allowedDecision(
   };
 }
 
+/** A record answered before it is stored: its audit rows are made when it is (outside-audit.ts). */
 function deferredRecord(run: RunRow, events: RunEvent[], policy: { version: number; rules: number }): OutsideRecord {
   return { runId: run.id, events, audit: [], auditFrom: auditSource(run, events, policy) };
 }
