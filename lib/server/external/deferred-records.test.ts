@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../contract';
 import type { RunLog } from '../runs/run-log';
 import { DbGrantStore } from '../stores/grant-store';
 import { withRouteRuntime } from '../test-support/route-runtime';
@@ -222,18 +223,8 @@ describe('a process that stops between the answer and the store loses nothing', 
     const { q } = server.rt();
     const { run, file, reports, stopped } = await allowedWhileStopped('deferred-finish', 'finish');
     await q.toolExecutions.claimToolExecution({ runId: run.id, toolCallId: 'mcp-7' });
-    const event = {
-      type: 'tool_result' as const,
-      runId: run.id,
-      agentId: 'client',
-      parents: [],
-      toolCallId: 'mcp-7',
-      name: 'bash',
-      output: 'a.txt',
-      isError: false,
-      denied: false,
-    };
-    await stopped.finishCall(run.id, 'mcp-7', event, { output: 'a.txt' });
+    const result = { tool: 'bash', agent: 'client', output: 'a.txt', isError: false };
+    await stopped.finishCall(run.id, 'mcp-7', result);
     await eventually(
       async () => reports.length,
       (n) => n > 0,
@@ -245,12 +236,25 @@ describe('a process that stops between the answer and the store loses nothing', 
     expect(await restarted.recoverRecords()).toBe(1);
     expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-7' })).toMatchObject({
       status: 'done',
-      result: { output: 'a.txt' },
+      result,
     });
-    expect((await q.events.listEvents({ runId: run.id })).map((e) => e.type)).toEqual(['tool_result']);
+    const events = await q.events.listEvents({ runId: run.id });
+    expect(events.map((e) => e.data)).toEqual([
+      {
+        type: 'tool_result',
+        runId: run.id,
+        agentId: 'client',
+        parents: [],
+        toolCallId: 'mcp-7',
+        name: 'bash',
+        output: 'a.txt',
+        isError: false,
+        denied: false,
+      },
+    ]);
     // Journaled again as if stopped before the journal was emptied: finished already, not stored twice.
     const journal = new RecordJournal<OutsideRecord>(file);
-    journal.write({ runId: run.id, events: [event], audit: [], finish: { toolCallId: 'mcp-7', result: null } });
+    journal.write({ runId: run.id, events: [events[0]!.data as RunEvent], audit: [], finish: { toolCallId: 'mcp-7' } });
     journal.close();
     expect(await restartedGate(file).recoverRecords()).toBe(0);
     expect(await q.events.listEvents({ runId: run.id })).toHaveLength(1);
@@ -259,17 +263,7 @@ describe('a process that stops between the answer and the store loses nothing', 
 
 describe("an MCP client's allowed call: its claim won in memory, stored with its result after the answer", () => {
   const claiming = { signal, claim: true, waitForHuman: false };
-  const resultOf = (runId: string, toolCallId: string) => ({
-    type: 'tool_result' as const,
-    runId,
-    agentId: 'client',
-    parents: [],
-    toolCallId,
-    name: 'bash',
-    output: 'a.txt',
-    isError: false,
-    denied: false,
-  });
+  const result = { tool: 'bash', agent: 'client', output: 'a.txt', isError: false };
 
   it('claims before any statement; the claim, then the result, are stored after the call finished', async () => {
     const { q } = server.rt();
@@ -281,7 +275,7 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
     expect(await gate.decide(ref, call, claiming)).toMatchObject({ claimed: false });
     await new Promise((r) => setImmediate(r));
     expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-h1' })).toBeUndefined();
-    await gate.finishCall(run.id, 'mcp-h1', resultOf(run.id, 'mcp-h1'), { output: 'a.txt' });
+    await gate.finishCall(run.id, 'mcp-h1', result);
     await gate.flushRecords();
     expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-h1' })).toMatchObject({
       status: 'done',
@@ -312,7 +306,7 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
     const gate = restartedGate(file, [], counting);
     const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-o1' };
     expect(await gate.decide(ref, call, claiming)).toMatchObject({ claimed: true });
-    await gate.finishCall(run.id, 'mcp-o1', resultOf(run.id, 'mcp-o1'), { output: 'a.txt' });
+    await gate.finishCall(run.id, 'mcp-o1', result);
     expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2);
     await gate.flushRecords();
     expect(statements).toEqual([['tool_call', 'tool_result']]);
@@ -325,12 +319,67 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
     await gate.shutdown();
   });
 
+  it("the result's journal line holds its output once; the claim is finished with the event's values", async () => {
+    const { q } = server.rt();
+    const { ref, run } = await allowLs('claim-once');
+    const file = path.join(scratch, 'claim-once.journal');
+    const gate = restartedGate(file);
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-once' };
+    expect(await gate.decide(ref, call, claiming)).toMatchObject({ claimed: true });
+    const large = { tool: 'bash', agent: 'client', output: `marker-${'x'.repeat(10_000)}`, isError: true };
+    await gate.finishCall(run.id, 'mcp-once', large);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]!.split('marker-')).toHaveLength(2);
+    expect(lines[1]!.length).toBeLessThan(large.output.length + 1_000);
+    await gate.flushRecords();
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-once' })).toMatchObject({
+      status: 'done',
+      result: large,
+    });
+    const events = await q.events.listEvents({ runId: run.id });
+    expect(events.at(-1)!.data).toMatchObject({
+      type: 'tool_result',
+      output: large.output,
+      isError: true,
+      denied: false,
+    });
+    await gate.shutdown();
+  });
+
+  it('a result journaled by an older version (with its result in the line) is stored with that result', async () => {
+    const { q } = server.rt();
+    const { run } = await allowLs('claim-older');
+    await q.toolExecutions.claimToolExecution({ runId: run.id, toolCallId: 'mcp-older' });
+    const file = path.join(scratch, 'claim-older.journal');
+    const journal = new RecordJournal<OutsideRecord>(file);
+    const event: RunEvent = {
+      type: 'tool_result',
+      runId: run.id,
+      agentId: 'client',
+      parents: [],
+      toolCallId: 'mcp-older',
+      name: 'bash',
+      output: 'a.txt',
+      isError: false,
+      denied: false,
+    };
+    const stored = { tool: 'bash', agent: 'client', output: 'as it was', isError: false };
+    journal.write({ runId: run.id, events: [event], audit: [], finish: { toolCallId: 'mcp-older', result: stored } });
+    journal.close();
+    expect(await restartedGate(file).recoverRecords()).toBe(1);
+    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-older' })).toMatchObject({
+      status: 'done',
+      result: stored,
+    });
+  });
+
   it('claim and result stored as one and not stored (the process stopped): the next start stores both, once', async () => {
     const { q } = server.rt();
     const { ref, run, file, reports, stopped } = await allowedWhileStopped('claim-one-crash', 'claim-one-crash');
     const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-oc' };
     expect(await stopped.decide(ref, call, claiming)).toMatchObject({ claimed: true });
-    await stopped.finishCall(run.id, 'mcp-oc', resultOf(run.id, 'mcp-oc'), { output: 'a.txt' });
+    await stopped.finishCall(run.id, 'mcp-oc', result);
     await stopped.flushRecords();
     expect(reports).toHaveLength(1);
     expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-oc' })).toBeUndefined();
@@ -363,7 +412,7 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
     // Released without its result (as a slow call's claim is after a second) and not stored.
     await gate.flushRecords();
     expect(reports.map((e) => e.message)).toEqual([expect.stringMatching(/the database is busy/)]);
-    await gate.finishCall(run.id, 'mcp-u1', resultOf(run.id, 'mcp-u1'), { output: 'a.txt' });
+    await gate.finishCall(run.id, 'mcp-u1', result);
     await gate.flushRecords();
     expect(reports[1]?.message).toMatch(/the record it follows could not be stored/);
     expect(await q.events.listEvents({ runId: run.id })).toEqual([]);
@@ -387,7 +436,7 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
       (found) => found !== undefined,
     );
     expect(row).toMatchObject({ status: 'claimed' });
-    await gate.finishCall(run.id, 'mcp-s1', resultOf(run.id, 'mcp-s1'), { output: 'a.txt' });
+    await gate.finishCall(run.id, 'mcp-s1', result);
     await gate.flushRecords();
     expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-s1' })).toMatchObject({
       status: 'done',

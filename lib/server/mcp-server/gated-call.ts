@@ -9,6 +9,7 @@ import type {
   ExternalDecision,
   ExternalSessionRef,
 } from '../external/types';
+import type { OutsideCallResult } from '../external/call-result';
 import { elicitationId, elicitationPrompt, elicitationRequest } from './elicitation';
 import { isLoopbackCall } from './loopback';
 import type { McpSessionState } from './session-id';
@@ -31,13 +32,8 @@ export interface McpGate {
   recordResult(runId: string, callId: string, result: McpCallRecord): Promise<void>;
 }
 
-/** A call's result as its run records it. */
-export interface McpCallRecord {
-  tool: string;
-  agent: string;
-  output: string;
-  isError: boolean;
-}
+/** A call's result as its run records it (its tool_result event, the finished claim's result). */
+export type McpCallRecord = OutsideCallResult;
 
 export interface GatedCallDeps {
   gate: McpGate;

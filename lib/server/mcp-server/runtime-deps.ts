@@ -7,7 +7,6 @@ import { compilePolicy, type CompiledPolicy } from '../../policy';
 import { loadPolicy } from '../stores/policy-store';
 import type { Runtime } from '../runtime';
 import type { McpEndpointDeps } from './endpoint';
-import { toolResultEvent } from './result-event';
 import { loopbackKey } from './loopback';
 import { mcpSessionKey } from './session-id';
 import { builtinMcpTools, type McpExposedTool } from './tools';
@@ -74,8 +73,7 @@ function create(rt: Runtime): McpEndpointDeps {
     claim: (runId, toolCallId) => rt.external.claim(runId, toolCallId),
     // The claim finished and the tool_result event in one statement (as the gate's recordResult
     // records it, plus the claim); on PGlite after the answer, journaled before it.
-    finish: (runId, toolCallId, result) =>
-      rt.external.finishCall(runId, toolCallId, toolResultEvent(runId, toolCallId, result), result),
+    finish: (runId, toolCallId, result) => rt.external.finishCall(runId, toolCallId, result),
     exposedTools: (tokenId) => exposed.get(tokenId),
     declineWithoutElicitation: async (tokenId) =>
       (await q.settings.getSetting({ key: withoutElicitationKey(tokenId) })) === 'decline',
