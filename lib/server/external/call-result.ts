@@ -1,7 +1,8 @@
 // The result of a call Gatehouse ran for an outside caller (an MCP client's call of an upstream
-// tool), as its run records it: a `tool_result` event, and the same values as the finished claim's
-// result (`tool_executions.result`). One is made from the other, so a deferred record's journal line
-// carries the output once (in its event) however large it is.
+// tool), as its run records it: the run's `tool_result` event holds it whole, and the claim it
+// finishes (`tool_executions.result`, in the same statement) keeps all but the output. Nothing reads
+// an outside call's output from its claim (only agent runs are resumed from their claims), so the
+// output is written, journaled and stored once, however large it is (docs/decisions/0043).
 import type { RunEvent } from '../../contract';
 
 export interface OutsideCallResult {
@@ -27,10 +28,7 @@ export function callResultEvent(runId: string, toolCallId: string, result: Outsi
   };
 }
 
-/** The result a `tool_result` event among `events` records for the call, or undefined when none does. */
-export function callResultIn(events: readonly RunEvent[], toolCallId: string): OutsideCallResult | undefined {
-  for (const event of events)
-    if (event.type === 'tool_result' && event.toolCallId === toolCallId)
-      return { tool: event.name, agent: event.agentId, output: event.output, isError: event.isError };
-  return undefined;
+/** What the finished claim keeps of the result: the output is in the `tool_result` event stored with it. */
+export function claimResultOf({ tool, agent, isError }: OutsideCallResult): Omit<OutsideCallResult, 'output'> {
+  return { tool, agent, isError };
 }

@@ -236,7 +236,7 @@ describe('a process that stops between the answer and the store loses nothing', 
     expect(await restarted.recoverRecords()).toBe(1);
     expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-7' })).toMatchObject({
       status: 'done',
-      result,
+      result: { tool: 'bash', agent: 'client', isError: false },
     });
     const events = await q.events.listEvents({ runId: run.id });
     expect(events.map((e) => e.data)).toEqual([
@@ -254,7 +254,12 @@ describe('a process that stops between the answer and the store loses nothing', 
     ]);
     // Journaled again as if stopped before the journal was emptied: finished already, not stored twice.
     const journal = new RecordJournal<OutsideRecord>(file);
-    journal.write({ runId: run.id, events: [events[0]!.data as RunEvent], audit: [], finish: { toolCallId: 'mcp-7' } });
+    journal.write({
+      runId: run.id,
+      events: [events[0]!.data as RunEvent],
+      audit: [],
+      finish: { toolCallId: 'mcp-7', result: null },
+    });
     journal.close();
     expect(await restartedGate(file).recoverRecords()).toBe(0);
     expect(await q.events.listEvents({ runId: run.id })).toHaveLength(1);
@@ -264,6 +269,8 @@ describe('a process that stops between the answer and the store loses nothing', 
 describe("an MCP client's allowed call: its claim won in memory, stored with its result after the answer", () => {
   const claiming = { signal, claim: true, waitForHuman: false };
   const result = { tool: 'bash', agent: 'client', output: 'a.txt', isError: false };
+  // What the finished claim keeps: the output is in the tool_result event stored with it.
+  const claimed = { tool: 'bash', agent: 'client', isError: false };
 
   it('claims before any statement; the claim, then the result, are stored after the call finished', async () => {
     const { q } = server.rt();
@@ -279,7 +286,7 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
     await gate.flushRecords();
     expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-h1' })).toMatchObject({
       status: 'done',
-      result: { output: 'a.txt' },
+      result: claimed,
     });
     const events = await q.events.listEvents({ runId: run.id });
     expect(events.map((e) => e.type)).toEqual(['tool_call', 'tool_call', 'tool_result']);
@@ -312,14 +319,14 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
     expect(statements).toEqual([['tool_call', 'tool_result']]);
     expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-o1' })).toMatchObject({
       status: 'done',
-      result: { output: 'a.txt' },
+      result: claimed,
     });
     expect((await q.events.listEvents({ runId: run.id })).map((e) => e.type)).toEqual(['tool_call', 'tool_result']);
     expect(readFileSync(file, 'utf8')).toBe('');
     await gate.shutdown();
   });
 
-  it("the result's journal line holds its output once; the claim is finished with the event's values", async () => {
+  it("the result's output is journaled and stored once, in its tool_result event; the claim keeps the rest", async () => {
     const { q } = server.rt();
     const { ref, run } = await allowLs('claim-once');
     const file = path.join(scratch, 'claim-once.journal');
@@ -333,10 +340,9 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
     expect(lines[1]!.split('marker-')).toHaveLength(2);
     expect(lines[1]!.length).toBeLessThan(large.output.length + 1_000);
     await gate.flushRecords();
-    expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-once' })).toMatchObject({
-      status: 'done',
-      result: large,
-    });
+    const execution = await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-once' });
+    expect(execution?.status).toBe('done');
+    expect(execution?.result).toEqual({ tool: 'bash', agent: 'client', isError: true });
     const events = await q.events.listEvents({ runId: run.id });
     expect(events.at(-1)!.data).toMatchObject({
       type: 'tool_result',
@@ -388,7 +394,7 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
     expect(await restarted.recoverRecords()).toBe(2);
     expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-oc' })).toMatchObject({
       status: 'done',
-      result: { output: 'a.txt' },
+      result: claimed,
     });
     expect((await q.events.listEvents({ runId: run.id })).map((e) => e.type)).toEqual(['tool_call', 'tool_result']);
     expect(await restarted.decide(ref, call, claiming)).toMatchObject({ claimed: false });
@@ -420,7 +426,7 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
     expect(await restartedGate(file).recoverRecords()).toBe(2);
     expect(await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-u1' })).toMatchObject({
       status: 'done',
-      result: { output: 'a.txt' },
+      result: claimed,
     });
     expect((await q.events.listEvents({ runId: run.id })).map((e) => e.type)).toEqual(['tool_call', 'tool_result']);
   });

@@ -20,12 +20,8 @@ export interface OutsideRecord {
   audit: (Omit<RecordAuditInput, 'at' | 'id'> & { id: string; at: string })[];
   /** What the audit rows of its first events are made from when it is stored (outside-audit.ts). */
   auditFrom?: AuditSource;
-  /**
-   * The claimed execution this record finishes (tool-executions.ts). Its result is the call's
-   * `tool_result` event among `events` (call-result.ts), so the line holds the output once; a line
-   * an older version wrote carries `result` itself, which is stored as it is.
-   */
-  finish?: { toolCallId: string; result?: unknown };
+  /** The claimed execution this record finishes (tool-executions.ts), with its result. */
+  finish?: { toolCallId: string; result: unknown };
   /** The call this record claims (won in memory first: claim-ledger.ts), stored with its tool_call. */
   claim?: string;
 }

@@ -27,7 +27,7 @@ import {
 import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay';
 import type { RunLog } from '../runs/run-log';
 import { DecisionInputs, type CompiledVersion } from './decision-inputs';
-import { callResultEvent, callResultIn, type OutsideCallResult } from './call-result';
+import { callResultEvent, claimResultOf, type OutsideCallResult } from './call-result';
 import { ClaimLedger } from './claim-ledger';
 import { auditIds, auditOf, auditSource, deferredAudit } from './outside-audit';
 import { DeferredRecords, type HeldRecord, type OutsideRecord } from './deferred-records';
@@ -309,22 +309,23 @@ export class ExternalGate {
 
   /**
    * Records the result of a call Gatehouse ran for an outside caller (its `tool_result` event) and
-   * finishes its claim with it, in one statement: deferred past the answer where configured
-   * (journaled now, the result's values in the event only: `OutsideRecord.finish`), else stored
-   * before returning.
+   * finishes its claim, in one statement: deferred past the answer where configured (journaled
+   * now), else stored before returning. The claim keeps the result without its output, which the
+   * event holds (call-result.ts).
    */
   async finishCall(runId: string, toolCallId: string, result: OutsideCallResult): Promise<void> {
     const event = callResultEvent(runId, toolCallId, result);
+    const finish = { toolCallId, result: claimResultOf(result) };
     const key = callKey(runId, toolCallId);
     const held = this.heldClaims.get(key);
     this.heldClaims.delete(key);
-    const record: OutsideRecord = { runId, events: [event], audit: [], finish: { toolCallId } };
+    const record = { runId, events: [event], audit: [], finish };
     // Still held (the usual case): stored with its claim, as one statement.
     if (held?.releaseWith(record)) return;
     held?.release();
     if (this.deferred?.defer(record, held?.stored)) return;
     await held?.stored;
-    await this.deps.log.append(runId, [event], { finishExecution: { toolCallId, result } });
+    await this.deps.log.append(runId, [event], { finishExecution: finish });
   }
 
   /** Records what an outside tool returned (a tool Gatehouse ran for an MCP client), for the transcript. */
@@ -524,7 +525,7 @@ export class ExternalGate {
     try {
       const claimed = await this.deps.log.appendClaiming(record.runId, record.events, {
         audit,
-        ...(record.finish ? { finishExecution: finishOf(record, record.finish) } : {}),
+        ...(record.finish ? { finishExecution: record.finish } : {}),
         ...(record.claim ? { claimExecution: { toolCallId: record.claim } } : {}),
       });
       // The ledger gave this claim to this call, so nobody can hold it: say so if it happens.
@@ -568,12 +569,6 @@ function allowedDecision(
     params: call.params,
     decidedBy: decision.grant ? 'grant' : 'policy',
   };
-}
-
-/** The claim a record finishes, with its result: given (an older journal line), else its tool_result event's. */
-function finishOf(record: OutsideRecord, finish: NonNullable<OutsideRecord['finish']>) {
-  const { toolCallId } = finish;
-  return { toolCallId, result: 'result' in finish ? finish.result : (callResultIn(record.events, toolCallId) ?? null) };
 }
 
 /** A record answered before it is stored: its audit rows are made when it is (outside-audit.ts). */
