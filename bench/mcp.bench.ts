@@ -21,7 +21,9 @@
 // BENCH_MCP_CALLS (default 400), BENCH_QUICK=1 (100 calls). Where the time goes: the same
 // alternation for `tools/list` (HTTP, routing, the token, the session, the answer: no gate, no
 // database), and a call the policy refuses (a deny rule on the text `refuse*`: the gate and its one
-// write, no claim, no upstream).
+// write, no claim, no upstream). (c): an allowed call whose result is 100 KB of text (the upstream's
+// `blob`), direct and through Gatehouse, alternating: what Gatehouse adds per byte of a result (its
+// check, the journal line, the answer written again).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,6 +42,8 @@ if (!Number.isInteger(WARMUP) || WARMUP < 1)
   throw new Error('BENCH_MCP_WARMUP must be a whole number of calls, at least 1');
 /** The first warm-up calls whose server CPU time is printed (the compiler's share shows there). */
 const EARLY = Math.min(200, WARMUP);
+/** (c)'s result size: a file read, a page fetched. */
+const LARGE_BYTES = 100_000;
 
 /** The upstream: a process of its own (bench/mcp/upstream-server.mjs), as an HTTP MCP server is. */
 async function startUpstream(): Promise<{ url: string; close(): Promise<void> }> {
@@ -66,6 +70,7 @@ async function allowEcho(base: string): Promise<void> {
         rules: [
           { action: 'deny', tool: 'mcp__up__echo', params: { text: 'refuse*' } },
           { action: 'allow', tool: 'mcp__up__echo' },
+          { action: 'allow', tool: 'mcp__up__blob' },
           ...policy.rules,
         ],
       },
@@ -80,6 +85,15 @@ async function time(c: Client, name: string, i: number, refused = false): Promis
   const elapsed = performance.now() - t0;
   if (Boolean(result.isError) !== refused)
     throw new Error(`${name}: ${refused ? 'not refused' : 'failed'}: ${JSON.stringify(result.content)}`);
+  return elapsed;
+}
+
+async function timeBlob(c: Client, name: string): Promise<number> {
+  const t0 = performance.now();
+  const result = await c.callTool({ name, arguments: { bytes: LARGE_BYTES } });
+  const elapsed = performance.now() - t0;
+  const text = (result.content as { text?: string }[])[0]?.text;
+  if (result.isError || text?.length !== LARGE_BYTES) throw new Error(`${name}: no ${LARGE_BYTES}-byte result`);
   return elapsed;
 }
 
@@ -166,6 +180,29 @@ async function main(): Promise<void> {
         ['tools/list added (HTTP, routing, token, session)', (pct(listB, 50) - pct(listA, 50)).toFixed(2), '-'],
         row('refused call through Gatehouse (the gate, no upstream)', refused),
         ['allowed - refused (claim, upstream hop, result write)', (pct(b, 50) - pct(refused, 50)).toFixed(2), '-'],
+      ],
+    );
+    const largeA: number[] = [];
+    const largeB: number[] = [];
+    for (let i = 0; i < Math.min(WARMUP, 50); i++)
+      await Promise.all([timeBlob(direct, 'blob'), timeBlob(gated, 'mcp__up__blob')]);
+    for (let i = 0; i < Math.ceil(CALLS / 2); i++) {
+      largeA.push(await timeBlob(direct, 'blob'));
+      largeB.push(await timeBlob(gated, 'mcp__up__blob'));
+    }
+    console.log(
+      `\n(c) an allowed call with a ${LARGE_BYTES / 1000} KB result, ${largeA.length} each after warm-up, alternating:`,
+    );
+    table(
+      ['path', 'p50 ms', 'p99 ms'],
+      [
+        row('direct to the upstream', largeA),
+        row('through Gatehouse /api/mcp', largeB),
+        [
+          'added by Gatehouse',
+          (pct(largeB, 50) - pct(largeA, 50)).toFixed(2),
+          (pct(largeB, 99) - pct(largeA, 99)).toFixed(2),
+        ],
       ],
     );
     const stealPct = steal();
