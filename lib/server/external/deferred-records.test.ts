@@ -353,6 +353,28 @@ describe("an MCP client's allowed call: its claim won in memory, stored with its
     await gate.shutdown();
   });
 
+  it('stored before the answer where nothing is journaled (PostgreSQL): the same event, and the claim keeps the rest', async () => {
+    const { q, broker, config, runs } = server.rt();
+    const { ref, run } = await allowLs('claim-direct');
+    const gate = new ExternalGate({
+      q,
+      broker,
+      grants: new DbGrantStore(q.grants),
+      log: runs.log,
+      approvalTimeoutS: config.approvalTimeoutS,
+      workspace: '/w',
+    });
+    const call = { tool: 'bash', params: { command: 'ls' }, workspace: '/w', callId: 'mcp-direct' };
+    expect(await gate.decide(ref, call, claiming)).toMatchObject({ claimed: true });
+    await gate.finishCall(run.id, 'mcp-direct', result);
+    const execution = await q.toolExecutions.getToolExecution({ runId: run.id, toolCallId: 'mcp-direct' });
+    expect(execution?.status).toBe('done');
+    expect(execution?.result).toEqual(claimed);
+    const events = await q.events.listEvents({ runId: run.id });
+    expect(events.at(-1)!.data).toMatchObject({ type: 'tool_result', toolCallId: 'mcp-direct', output: 'a.txt' });
+    await gate.shutdown();
+  });
+
   it('a result journaled by an older version (with its result in the line) is stored with that result', async () => {
     const { q } = server.rt();
     const { run } = await allowLs('claim-older');
