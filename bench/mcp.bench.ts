@@ -6,7 +6,7 @@
 // Gatehouse, the token check, the signed session, the policy decision, the run's tool_call event
 // and audit row, the execution claim and the tool_result event, and Gatehouse's own client hop to
 // the upstream.
-// Upstream: an SDK server with one read-only `echo` tool over Streamable HTTP, in a process of its
+// Upstream: an SDK server with read-only `echo` and `blob` tools over Streamable HTTP, in a process of its
 // own as HTTP MCP servers are (bench/mcp/upstream-server.mjs; both paths pay for it). Gatehouse: the production build (`next start` through
 // scripts/serve.sh, embedded PGlite, offline model), configured with the upstream as `up`
 // (GATEHOUSE_MCP_CONFIG, trusted) and a stored policy allowing `mcp__up__echo`.
