@@ -6,10 +6,11 @@
 // Gatehouse, the token check, the signed session, the policy decision, the run's tool_call event
 // and audit row, the execution claim and the tool_result event, and Gatehouse's own client hop to
 // the upstream.
-// Upstream: an SDK server with read-only `echo` and `blob` tools over Streamable HTTP, in a process of its
-// own as HTTP MCP servers are (bench/mcp/upstream-server.mjs; both paths pay for it). Gatehouse: the production build (`next start` through
-// scripts/serve.sh, embedded PGlite, offline model), configured with the upstream as `up`
-// (GATEHOUSE_MCP_CONFIG, trusted) and a stored policy allowing `mcp__up__echo`.
+// Upstream: an SDK server with read-only `echo` and `blob` tools over Streamable HTTP, in a process
+// of its own as HTTP MCP servers are (bench/mcp/upstream-server.mjs; both paths pay for it).
+// Gatehouse: the production build (`next start` through scripts/serve.sh, embedded PGlite, offline
+// model), configured with the upstream as `up` (GATEHOUSE_MCP_CONFIG, trusted) and a stored policy
+// allowing `mcp__up__echo` and `mcp__up__blob`.
 // Method: warm-up calls on every path, then calls alternating direct / through a bare node proxy /
 // through Gatehouse, one at a time; p50 and p99 of each and their difference. The warm-up is long
 // (BENCH_MCP_WARMUP, default 2,000 calls on each path): V8 keeps optimizing Gatehouse's server code
@@ -57,7 +58,7 @@ async function client(url: string, headers: Record<string, string> = {}): Promis
   return c;
 }
 
-async function allowEcho(base: string): Promise<void> {
+async function allowUpstreamTools(base: string): Promise<void> {
   const auth = { authorization: `Bearer ${TOKEN}` };
   const current = await fetch(`${base}/api/policy`, { headers: auth });
   const { version, policy } = (await current.json()) as { version: number; policy: { rules: unknown[] } };
@@ -76,7 +77,8 @@ async function allowEcho(base: string): Promise<void> {
       },
     }),
   });
-  if (!saved.ok) throw new Error(`could not allow mcp__up__echo: ${saved.status} ${await saved.text()}`);
+  if (!saved.ok)
+    throw new Error(`could not allow mcp__up__echo and mcp__up__blob: ${saved.status} ${await saved.text()}`);
 }
 
 async function time(c: Client, name: string, i: number, refused = false): Promise<number> {
@@ -113,7 +115,7 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   const { child } = await boot(base, port, path.join(dir, 'data'), { GATEHOUSE_MCP_CONFIG: config });
   try {
-    await allowEcho(base);
+    await allowUpstreamTools(base);
     const direct = await client(upstream.url);
     const proxy = await startBareProxy(upstream.url);
     const proxied = await client(proxy.url);

@@ -1,8 +1,7 @@
 // bench:mcp's upstream MCP server, a process of its own as an HTTP MCP server is for its clients:
 // the official SDK's server with two read-only tools over Streamable HTTP (`echo`, and `blob`, a
-// large result), a fresh server per
-// request (stateless), JSON answers. Prints its port on stdout once listening. Plain JS, run by
-// bare node (bench/mcp/child.ts).
+// large result), a fresh server per request (stateless), JSON answers. Prints its port on stdout
+// once listening. Plain JS, run by bare node (bench/mcp/child.ts).
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
