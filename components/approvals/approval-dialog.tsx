@@ -11,7 +11,7 @@
 // A call that needs several approvers shows who approved so far (quorum-status.tsx).
 'use client';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Button, Dialog, Notice, TextField } from '@/components/ui';
+import { Button, Dialog, Notice } from '@/components/ui';
 import { useMe } from '@/lib/client/auth';
 import { useApprovalStore } from '@/lib/client/chat/approval-store';
 import { useDecideRelay } from '@/lib/client/chat/relays';
@@ -24,6 +24,7 @@ import { ApprovalDetails, ApprovalHeadline } from './approval-details';
 import { APPROVE_ALL_LABEL, ApproveAllConfirm } from './approve-all';
 import { PendingBanner } from './pending-banner';
 import { QueueNotice } from './queue-notice';
+import { ReasonField } from './reason-field';
 import { editedRules, emptyPatterns } from './rule-editor-inline';
 import { useAlwaysAllow } from './use-always-allow';
 import { useArmed } from './use-armed';
@@ -166,18 +167,7 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
           <ApproveAllConfirm relay={relay} onBack={() => setConfirmingAll(false)} />
         ) : (
           <div className="approval-footer">
-            <TextField
-              label="Reason"
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
-                e.preventDefault();
-                deny();
-              }}
-              hint="Sent to the agent when you deny (Enter denies)."
-              autoComplete="off"
-            />
+            <ReasonField value={reason} onChange={setReason} onDeny={deny} />
             <div className="approval-actions">
               <Button
                 variant="primary"

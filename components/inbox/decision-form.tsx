@@ -3,7 +3,8 @@
 // A, N; Enter in Reason denies) and its guard against accidental approvals (useArmed) apply.
 'use client';
 import { useState, type KeyboardEvent } from 'react';
-import { Button, Notice, TextField } from '@/components/ui';
+import { Button, Notice } from '@/components/ui';
+import { ReasonField } from '@/components/approvals/reason-field';
 import { useArmed } from '@/components/approvals/use-armed';
 import { ApiError } from '@/lib/client/api';
 import { conflictNotice } from '@/lib/client/chat/relays';
@@ -54,18 +55,7 @@ export function DecisionForm({ relay, onDecided }: { relay: InboxRelay; onDecide
   return (
     <div className="inbox-decision" onKeyDown={onKeyDown} data-armed={String(armed && !decide.isPending)}>
       {failed && <Notice tone="danger">Could not send the decision: {failed}. Try again.</Notice>}
-      <TextField
-        label="Reason"
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
-          e.preventDefault();
-          deny();
-        }}
-        hint="Sent to the agent when you deny (Enter denies)."
-        autoComplete="off"
-      />
+      <ReasonField value={reason} onChange={setReason} onDeny={deny} />
       <div className="inbox-decision__actions">
         <Button variant="primary" onClick={approve} disabled={blocked} aria-keyshortcuts="Y">
           Approve Once
