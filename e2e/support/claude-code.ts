@@ -3,11 +3,12 @@
 // Connect page's), or a patched copy (a URL that is down, a shorter timeout, no onFailure). One
 // process per test; the CLI is provisioned by scripts/ensure-cli.mjs, and a machine
 // without it fails the spec with that script's reason.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ClaudeCodeHookSettings } from '../../lib/contract/claude-code-settings';
+import { provisionCli } from './cli-provision';
 import {
   startAnthropicStandIn,
   toolResults,
@@ -66,17 +67,11 @@ export interface ClaudeCodeSession {
   done: Promise<ClaudeCodeResult>;
 }
 
-let cli: string | undefined;
-
 /** The CLI path; installs it on first use (a no-op when present), or throws the installer's reason. */
 function claudeCodeCli(): string {
-  if (cli) return cli;
-  const script = path.join(process.cwd(), 'scripts', 'ensure-cli.mjs');
-  const result = spawnSync(process.execPath, [script, 'claude-code'], { encoding: 'utf8', timeout: 15 * 60_000 });
-  if (result.status !== 0)
-    throw new Error(`the Claude Code CLI is not available: ${result.stderr.trim() || result.error?.message}`);
-  cli = result.stdout.trim().split('\n').at(-1)!;
-  return cli;
+  const cli = provisionCli('claude-code', 'Claude Code CLI');
+  if ('error' in cli) throw new Error(cli.error);
+  return cli.bin;
 }
 
 const cleanups = new Set<() => Promise<void>>();

@@ -3,25 +3,15 @@
 // project; CODEX_HOME/hooks.json is the block Gatehouse documents (lib/contract/codex-settings.ts).
 // One process per test; the CLI is provisioned by scripts/ensure-cli.mjs, and a machine that
 // cannot have it fails the spec with that script's reason.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { provisionCli } from './cli-provision';
 import { startCodexStandIn, toolOutputs, type CodexStandIn, type CodexStep, type ToolOutput } from './codex-stand-in';
 
-let provisioned: { bin: string } | { error: string } | undefined;
-
 /** The CLI path, installed on first use (a no-op when present), or the installer's reason. */
-export function provisionCodex(): { bin: string } | { error: string } {
-  if (provisioned) return provisioned;
-  const script = path.join(process.cwd(), 'scripts', 'ensure-cli.mjs');
-  const result = spawnSync(process.execPath, [script, 'codex'], { encoding: 'utf8', timeout: 10 * 60_000 });
-  provisioned =
-    result.status === 0
-      ? { bin: result.stdout.trim().split('\n').at(-1)! }
-      : { error: `the Codex CLI is not available: ${result.stderr.trim() || result.error?.message}` };
-  return provisioned;
-}
+export const provisionCodex = () => provisionCli('codex', 'Codex CLI');
 
 export interface CodexOptions {
   /** What the model does: steps[k] answers the request carrying k tool outputs. */
