@@ -35,6 +35,21 @@ describeStores('events', (store) => {
     expect(await q.events.appendEvents({ runId: 'r1', events: [] })).toEqual([]);
   });
 
+  it('stores what jsonb refuses (a NUL, a lone surrogate: a tool output) as U+FFFD, returned as stored', async () => {
+    const { q } = store();
+    await q.runs.createRun({ id: 'r1', sessionId: 's' });
+    const output = 'a\u0000b \ud83d c \ud83d\ude00';
+    const [row] = await q.events.appendEvents({
+      runId: 'r1',
+      events: [{ type: 'tool_result', data: { output, 'k\u0000': 1 } }],
+      audit: [{ kind: 'decision', runId: 'r1', tool: 'bash', params: { command: output }, action: 'allow' }],
+    });
+    const kept = 'a\ufffdb \ufffd c \ud83d\ude00';
+    expect(row!.data).toEqual({ output: kept, 'k\ufffd': 1 });
+    expect((await q.events.listEvents({ runId: 'r1' }))[0]!.data).toEqual({ output: kept, 'k\ufffd': 1 });
+    expect((await q.audit.listAudit({})).items.find((a) => a.runId === 'r1')?.params).toEqual({ command: kept });
+  });
+
   it('keeps seqs gapless and unique under 50 concurrent appends', async () => {
     const { q } = store();
     await q.runs.createRun({ id: 'r1', sessionId: 's' });

@@ -12,6 +12,7 @@ import { fenceFailure, leaseHeldBy } from './lease-fence';
 import { events, type EventRow, type RunStatus } from './schema';
 import { compiledStatement, type Slots } from './prepared';
 import { auditRecordset, auditRowsJson } from './statement';
+import { storableJson } from './storable-json';
 
 export interface NewEvent {
   type: string;
@@ -89,7 +90,8 @@ export function eventQueries(db: Database) {
       claim: claimExecution !== undefined,
       claimDone,
     };
-    const batchJson = JSON.stringify(batch);
+    // A tool's output may hold what jsonb refuses (a NUL): stored as U+FFFD, never the record lost.
+    const batchJson = storableJson(batch);
     const rows = await appendStatement(shape)<RawRow>(db, {
       runId,
       count: batch.length,
@@ -99,7 +101,7 @@ export function eventQueries(db: Database) {
       leaseOwner: leaseOwner ?? null,
       channel: notifyChannel ?? null,
       finishCall: finishExecution?.toolCallId ?? null,
-      finishResult: finishExecution ? JSON.stringify(finishExecution.result ?? null) : null,
+      finishResult: finishExecution ? storableJson(finishExecution.result ?? null) : null,
       claimCall: claimExecution?.toolCallId ?? null,
     });
     if (!rows.some((row) => row.row_kind === 'run'))

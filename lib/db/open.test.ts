@@ -64,7 +64,7 @@ describe('PGlite in a data directory', () => {
     expect(await again.runs.getRun({ id: 'kept' })).toMatchObject({ title: 'survives a restart', lastEventSeq: 1 });
     expect((await again.events.appendEvent({ runId: 'kept', type: 'done', data: {} })).seq).toBe(2);
     await second.close();
-  }, 30_000);
+  }, 90_000);
 
   it('opens a directory once per process: concurrent and repeated opens share it until the last close', async () => {
     const relative = path.relative(process.cwd(), dir);
@@ -82,7 +82,7 @@ describe('PGlite in a data directory', () => {
     const d = await openDatabase({ dataDir: dir });
     expect(d.db).not.toBe(b.db);
     await d.close();
-  }, 30_000);
+  }, 90_000);
 
   it('gives every in-memory open its own database', async () => {
     const [a, b] = await Promise.all([
@@ -92,7 +92,7 @@ describe('PGlite in a data directory', () => {
     await createQueries(a.db).runs.createRun({ id: 'only-in-a', sessionId: 's' });
     expect(await createQueries(b.db).runs.getRun({ id: 'only-in-a' })).toBeUndefined();
     await Promise.all([a.close(), b.close()]);
-  }, 30_000);
+  }, 90_000);
 });
 
 describe.skipIf(!postgres.url)('PostgreSQL', () => {
@@ -114,5 +114,5 @@ describe.skipIf(!postgres.url)('PostgreSQL', () => {
     } finally {
       await scratch.drop();
     }
-  }, 30_000);
+  }, 90_000);
 });

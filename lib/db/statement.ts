@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Column, type SQL } from 'drizzle-orm';
 import type { RecordAuditInput } from './audit';
+import { storableJson } from './storable-json';
 
 /**
  * A row of a hand-written statement (database column names) as Drizzle would map it: each of
@@ -24,7 +25,7 @@ export function rowsOf<T>(result: unknown): T[] {
 
 /** Audit rows as one JSON parameter for `auditRecordset`, ids filled in. */
 export function auditRowsJson(entries: RecordAuditInput[]): string {
-  return JSON.stringify(
+  return storableJson(
     entries.map((entry) => ({
       id: entry.id ?? randomUUID(),
       at: entry.at?.toISOString() ?? null,

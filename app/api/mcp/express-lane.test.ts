@@ -74,6 +74,45 @@ describe('the MCP express lane on the server runtime', () => {
     }
   });
 
+  it('a request id longer than 200 characters is handed back, and the usual path refuses it before the gate', async () => {
+    const { external } = runtime.rt();
+    const atOnce = vi.spyOn(external, 'decideAtOnce');
+    try {
+      const token = await runtime.tokenFor('user');
+      const headers = {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      const post = (body: object, session?: string) =>
+        fetch(`${server.base}/api/mcp`, {
+          method: 'POST',
+          headers: session ? { ...headers, 'mcp-session-id': session } : headers,
+          body: JSON.stringify({ jsonrpc: '2.0', ...body }),
+        });
+      const clientInfo = { name: 'lane-long-id', version: '1' };
+      const init = await post({
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo },
+      });
+      const session = init.headers.get('mcp-session-id')!;
+      await init.text();
+      await (await post({ id: 2, method: 'tools/list' }, session)).text();
+      const call = (id: string) =>
+        post({ id, method: 'tools/call', params: { name: 'list_files', arguments: { path: '.' } } }, session);
+      const taken = await call('a'.repeat(200));
+      expect(taken.status).toBe(200);
+      expect(atOnce).toHaveBeenCalledTimes(1);
+      const refused = await call('b'.repeat(201));
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: { code: -32600 } });
+      expect(atOnce).toHaveBeenCalledTimes(1);
+    } finally {
+      atOnce.mockRestore();
+    }
+  });
+
   it('a policy saved or a token revoked applies to the very next call', async () => {
     const { q } = runtime.rt();
     const token = await runtime.tokenFor('user');

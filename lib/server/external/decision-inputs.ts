@@ -11,6 +11,7 @@ import type { ChangeCounter, Queries, RunRow } from '../../db';
 import { compilePolicy, type CompiledPolicy, type Rule } from '../../policy';
 import { loadPolicy } from '../stores/policy-store';
 import type { ExternalSessionRef } from './types';
+import { cutText } from '../../db/storable-json';
 
 export interface CompiledVersion {
   version: number;
@@ -43,7 +44,7 @@ export class DecisionInputs {
   /** The session's run, opened on its first call. */
   async run(ref: ExternalSessionRef): Promise<RunRow> {
     return this.cached(this.runs, runKey(ref), () =>
-      this.q.runs.openExternalRun({ ...ref, title: ref.title.slice(0, 200) }),
+      this.q.runs.openExternalRun({ ...ref, title: cutText(ref.title, 200) }),
     );
   }
 

@@ -16,11 +16,12 @@ import type { McpEndpointDeps } from './endpoint-deps';
 import { answerOf, relayOfElicitation } from './elicitation';
 import { answerDirectly, directRequest } from './direct';
 import { decodeSessionId, encodeSessionId, newSessionId, type McpSessionState } from './session-id';
-import { jsonRpcError } from './json-rpc';
+import { idTooLong, jsonRpcError, MAX_REQUEST_ID_LENGTH } from './json-rpc';
 import { cancelLocal } from './cancel-registry';
 import { isError, isNotification, isRequest, isResult } from '../mcp/message-kind';
 import { serveWithSdk } from './sdk-serve';
 import { callTool, listTools } from './tool-calls';
+import { cutText } from '../../db/storable-json';
 
 export type { McpEndpointDeps } from './endpoint-deps';
 
@@ -40,6 +41,8 @@ export async function handleMcpPost(
   for (const item of list) {
     const parsed = JSONRPCMessageSchema.safeParse(item);
     if (!parsed.success) return jsonRpcError(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message', idOf(item));
+    if ('id' in parsed.data && idTooLong(parsed.data.id))
+      return jsonRpcError(400, -32600, `Invalid Request: an id longer than ${MAX_REQUEST_ID_LENGTH} characters`);
     messages.push(parsed.data);
   }
 
@@ -55,8 +58,8 @@ export async function handleMcpPost(
       sid: newSessionId(),
       owner: user.id,
       tokenId: user.tokenId,
-      client: (info.name || 'mcp-client').slice(0, 100),
-      title: (info.title || info.name || 'MCP client').slice(0, 200),
+      client: cutText(info.name || 'mcp-client', 100),
+      title: cutText(info.title || info.name || 'MCP client', 200),
       elicitation: init.params.capabilities.elicitation !== undefined,
       declineWithoutElicitation: await deps.declineWithoutElicitation(user.tokenId),
     };

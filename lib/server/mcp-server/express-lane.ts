@@ -26,6 +26,7 @@ import {
 } from './direct';
 import type { McpEndpointDeps } from './endpoint-deps';
 import { gatedCallAtOnce } from './gated-call';
+import { idTooLong } from './json-rpc';
 import { decodeSessionId, type McpSessionState } from './session-id';
 import { exposedBy } from './token-settings';
 
@@ -95,6 +96,8 @@ function lonelyCall(text: string): { id: RequestId; name: string; args: Record<s
   const { jsonrpc, id, method, params } = message;
   if (jsonrpc !== '2.0' || method !== 'tools/call') return undefined;
   if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  // Refused by the usual path (json-rpc.ts).
+  if (idTooLong(id)) return undefined;
   if (!isPlainObject(params) || !onlyKeys(params, PARAMS_KEYS) || typeof params.name !== 'string') return undefined;
   // Absent is no arguments; anything but an object (null included) is the SDK's schema's to refuse.
   const args = params.arguments === undefined ? {} : params.arguments;

@@ -8,3 +8,12 @@ export function jsonRpcError(
 ): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id }, { status, headers });
 }
+
+/**
+ * The longest request id taken, as for the hooks' `tool_use_id`: a call's id names its execution
+ * claim, which the database indexes (a btree entry holds at most 2,704 bytes), so a longer one
+ * could make the call's record unstorable after the call ran. Refused as an invalid request.
+ */
+export const MAX_REQUEST_ID_LENGTH = 200;
+
+export const idTooLong = (id: unknown): boolean => typeof id === 'string' && id.length > MAX_REQUEST_ID_LENGTH;

@@ -7,6 +7,7 @@ import type { AgentEvent } from '../../agent';
 import type { RunEvent } from '../../contract';
 import type { RecordAuditInput } from '../../db';
 import type { Decision } from '../../policy';
+import { cutText } from '../../db/storable-json';
 
 /** What the audit needs of a call that asked, until its answer comes. */
 export interface AskedCall {
@@ -130,6 +131,6 @@ export function auditParams(params: unknown): Record<string, unknown> {
   return {
     digest: `sha256:${createHash('sha256').update(json).digest('hex')}`,
     bytes: json.length,
-    preview: json.slice(0, 200),
+    preview: cutText(json, 200),
   };
 }

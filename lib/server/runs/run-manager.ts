@@ -26,6 +26,7 @@ import { isLeaseLost, pumpRun } from './run-pump';
 import { executionLog, RunDecisions, type DecisionInput, type LiveRun } from './run-decisions';
 import { cancelRun, firstUserText, setRunMode, type RunControlDeps } from './run-control';
 import { recoverRuns, type RunRecoveryDeps } from './run-recovery';
+import { cutText } from '../../db/storable-json';
 
 export { auditParams } from './run-audit';
 
@@ -170,7 +171,7 @@ export class RunManager {
     const modelName = input.model ?? this.options.modelName;
     const model = this.agents.modelFor(modelName);
     const stored = await loadPolicy(q);
-    const title = firstUserText(input.messages).slice(0, 120);
+    const title = cutText(firstUserText(input.messages), 120);
     const state = { messages: input.messages, permissions: input.permissions, tools: selection.toolNames };
     const row = {
       id: runId,

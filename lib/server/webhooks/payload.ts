@@ -3,6 +3,7 @@
 // changes once created (request) or settled (outcome), so every retry sends the same content.
 import { createHash } from 'node:crypto';
 import type { RelayRow, WebhookEvent, WebhookFormat } from '../../db';
+import { cutText } from '../../db/storable-json';
 
 /** Params above this many bytes of JSON are sent as a digest (their size and SHA-256). */
 export const PARAMS_CAP_BYTES = 4_096;
@@ -78,7 +79,7 @@ export function eventBody(
 export function summary(tool: string, params: Record<string, unknown>): string {
   const main = ['command', 'path', 'url', 'file_path'].map((k) => params[k]).find((v) => typeof v === 'string');
   const text = typeof main === 'string' ? main : JSON.stringify(params);
-  return `${tool}: ${text.length > 200 ? `${text.slice(0, 199)}…` : text}`;
+  return `${tool}: ${text.length > 200 ? `${cutText(text, 199)}…` : text}`;
 }
 
 const HEADLINES: Record<WebhookEvent, string> = {
