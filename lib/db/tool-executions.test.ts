@@ -20,6 +20,14 @@ describeStores('tool executions', (store) => {
     expect(await q.toolExecutions.claimToolExecution(key)).toBe(false);
   });
 
+  it('stores an output holding a NUL with U+FFFD in its place (the claim is still finished)', async () => {
+    const { q } = store();
+    const key = { runId: 'r1', toolCallId: 'call_nul' };
+    await q.toolExecutions.claimToolExecution(key);
+    const done = await q.toolExecutions.finishToolExecution({ ...key, result: { output: 'a\u0000b', isError: false } });
+    expect(done).toMatchObject({ status: 'done', result: { output: 'a\ufffdb', isError: false } });
+  });
+
   it('has exactly one winner among 50 concurrent claims', async () => {
     const { q } = store();
     const wins = await Promise.all(

@@ -5,6 +5,7 @@ import type { Database } from './database';
 import { fenceFailure, leaseHeldBy } from './lease-fence';
 import { toolExecutions, type ToolExecutionRow } from './schema';
 import { rowsOf } from './statement';
+import { storableValue } from './storable-json';
 
 export interface ToolCallKey {
   runId: string;
@@ -53,7 +54,8 @@ export function toolExecutionQueries(db: Database) {
     }: ToolCallKey & { result: unknown }): Promise<ToolExecutionRow | undefined> {
       const [row] = await db
         .update(toolExecutions)
-        .set({ status: 'done', result, finishedAt: sql`now()` })
+        // A tool's output may hold what jsonb refuses (a NUL): stored as U+FFFD (storable-json.ts).
+        .set({ status: 'done', result: storableValue(result), finishedAt: sql`now()` })
         .where(and(byKey(key), eq(toolExecutions.status, 'claimed')))
         .returning();
       return row;
