@@ -172,6 +172,41 @@ describe('/api/mcp', () => {
     expect(await readFile(path.join(server.rt().config.workspace, 'yes.txt'), 'utf8')).toBe('ok');
   });
 
+  it('an elicitation accept that cannot decide alone (two approvers needed) is taken (202), and the call waits for them', async () => {
+    await setPolicy([{ action: 'ask', tool: 'write_file', approvals: { count: 2 } }, ...rules]);
+    try {
+      const answers: number[] = [];
+      const client = new Client(
+        { name: 'eliciting-quorum', version: '1.0.0' },
+        { capabilities: { elicitation: { form: {} } } },
+      );
+      client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept' }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL('http://127.0.0.1:3000/api/mcp'), {
+          fetch: async (url, init) => {
+            const response = await fetchRoute(url, init);
+            // The client's answer to the confirmation: a JSON-RPC result, no method.
+            if (typeof init?.body === 'string' && init.body.includes('"result"')) answers.push(response.status);
+            return response;
+          },
+          requestInit: { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } },
+        }),
+      );
+      const call = client.callTool({ name: 'write_file', arguments: { path: 'quorum.txt', content: 'q' } });
+      const { relay } = await pendingRelay('eliciting-quorum');
+      for (let i = 0; i < 200 && answers.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(answers).toEqual([202]);
+      expect((await server.rt().q.relays.getRelay({ id: relay.id }))?.status).toBe('pending');
+      const { broker } = server.rt();
+      await broker.decide(relay.id, { approved: true }, { user: 'first', role: 'approver' });
+      await broker.decide(relay.id, { approved: true }, { user: 'second', role: 'approver' });
+      expect((await call).isError).toBeFalsy();
+      expect(await readFile(path.join(server.rt().config.workspace, 'quorum.txt'), 'utf8')).toBe('q');
+    } finally {
+      await setPolicy(rules);
+    }
+  });
+
   it('GET and DELETE are 405', async () => {
     expect((await GET(apiRequest('GET', '/api/mcp'), noParams)).status).toBe(405);
     expect((await DELETE(apiRequest('DELETE', '/api/mcp'), noParams)).status).toBe(405);

@@ -3,6 +3,7 @@
 // configured, the upstream MCP tools). Built once per runtime.
 import { realpath } from 'node:fs/promises';
 import { canDecideRelay } from '../../auth';
+import { toAppError } from '../http/errors';
 import { compilePolicy, type CompiledPolicy } from '../../policy';
 import { loadPolicy } from '../stores/policy-store';
 import type { Runtime } from '../runtime';
@@ -86,9 +87,11 @@ function create(rt: Runtime): McpEndpointDeps {
           { approved: answer.approved, ...(answer.reason ? { reason: answer.reason } : {}) },
           user.username,
         )
-        .catch((error: { code?: string }) => {
-          // Decided first in Gatehouse (or expired): the first answer stands.
-          if (error?.code !== 'conflict:relay_resolved' && error?.code !== 'not_found:relay') throw error;
+        .catch((error: unknown) => {
+          // Decided first in Gatehouse (or expired): the first answer stands. Not this person's to
+          // decide alone (two approvers needed), or refused for another reason of the request's:
+          // the relay stays as it is, and the client's answer is taken (202), as any answer is.
+          if (toAppError(error).status >= 500) throw error;
         });
     },
   };
