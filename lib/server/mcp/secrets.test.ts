@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { decryptSecrets, encryptSecrets, masked, mergeMasked, SECRET_MASK } from './secrets';
+import {
+  decryptSecrets,
+  encryptSecrets,
+  masked,
+  maskedFields,
+  mergeMasked,
+  SECRET_MASK,
+  UnreadableSecretsError,
+} from './secrets';
 
 const key = 'k'.repeat(32);
 
@@ -19,8 +27,16 @@ describe('MCP server secrets at rest', () => {
 
   it('another GATEHOUSE_SECRET cannot read them (authenticated encryption)', () => {
     const stored = encryptSecrets({ env: { A: 'b' } }, key)!;
-    expect(() => decryptSecrets(stored, 'x'.repeat(32))).toThrow();
+    expect(() => decryptSecrets(stored, 'x'.repeat(32))).toThrow(UnreadableSecretsError);
+    expect(() => decryptSecrets(stored, 'x'.repeat(32))).toThrow(/GATEHOUSE_SECRET changed/);
+    expect(() => decryptSecrets('v1.damaged', key)).toThrow(UnreadableSecretsError);
   });
+
+  it('the fields sent back as the mask are those that ask to keep a stored value', () =>
+    expect(maskedFields({ env: { A: SECRET_MASK, B: 'typed' }, headers: { Authorization: SECRET_MASK } })).toEqual([
+      'env.A',
+      'headers.Authorization',
+    ]));
 
   it('nothing to store is null', () => expect(encryptSecrets({ env: {} }, key)).toBeNull());
 

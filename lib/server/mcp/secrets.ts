@@ -22,15 +22,33 @@ export function encryptSecrets(secrets: ServerSecrets, secret: string): string |
   return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), data.toString('base64')].join('.');
 }
 
-/** Throws when the text was not encrypted with this secret (GATEHOUSE_SECRET changed). */
+/**
+ * Stored secrets this secret cannot read: GATEHOUSE_SECRET changed since they were stored (or the
+ * text is damaged). Nothing can bring them back; they must be entered again.
+ */
+export class UnreadableSecretsError extends Error {
+  constructor() {
+    super(
+      'its stored secrets (env, headers) cannot be read: GATEHOUSE_SECRET changed since they were stored; enter them again',
+    );
+    this.name = 'UnreadableSecretsError';
+  }
+}
+
+/** Throws UnreadableSecretsError when the text was not encrypted with this secret. */
 export function decryptSecrets(text: string | null, secret: string): ServerSecrets {
   if (!text) return {};
-  const [version, iv, tag, data] = text.split('.');
-  if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('unreadable stored secrets');
-  const decipher = createDecipheriv('aes-256-gcm', keyOf(secret), Buffer.from(iv, 'base64'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64'));
-  const plain = Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]);
-  return JSON.parse(plain.toString('utf8')) as ServerSecrets;
+  try {
+    const [version, iv, tag, data] = text.split('.');
+    if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('unknown format');
+    const decipher = createDecipheriv('aes-256-gcm', keyOf(secret), Buffer.from(iv, 'base64'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64'));
+    const plain = Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]);
+    return JSON.parse(plain.toString('utf8')) as ServerSecrets;
+  } catch {
+    // GCM's own error ("unable to authenticate data") says nothing an administrator can act on.
+    throw new UnreadableSecretsError();
+  }
 }
 
 /** Names with a mask: what a view may show of a map of secrets. */
@@ -46,3 +64,11 @@ export function mergeMasked(next: Record<string, string> | undefined, stored: Re
     ),
   );
 }
+
+/** The fields (`env.KEY`, `headers.Name`) sent back as the mask, i.e. asking to keep a stored value. */
+export const maskedFields = (secrets: ServerSecrets) =>
+  (['env', 'headers'] as const).flatMap((kind) =>
+    Object.entries(secrets[kind] ?? {})
+      .filter(([, value]) => value === SECRET_MASK)
+      .map(([key]) => `${kind}.${key}`),
+  );

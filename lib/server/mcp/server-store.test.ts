@@ -7,7 +7,7 @@ import { createQueries, type Queries } from '../../db';
 import { McpCatalog } from './catalog';
 import { DbPinStore } from './db-pins';
 import { startSdkServer, type SdkTestServer } from './sdk-server.test-support';
-import { SECRET_MASK } from './secrets';
+import { encryptSecrets, SECRET_MASK } from './secrets';
 import {
   acceptDefinition,
   deleteStoredServer,
@@ -210,4 +210,91 @@ it('a stored stdio server is not loaded while GATEHOUSE_MCP_UI_STDIO is off: sho
   expect(fresh.errors).toEqual([]);
   expect(await q.mcp.getServer({ name: 'cmd' })).toBeUndefined();
   await fresh.close();
+});
+
+it('a server name that would make tool names ambiguous (docs_) is a 400 naming the rule; stored earlier, it is a load error', async () => {
+  await expect(putStoredServer(ctx, 'docs_', { type: 'http', url: sdk.url }, 'admin')).rejects.toMatchObject({
+    status: 400,
+    details: { fields: [{ path: '(name)', message: expect.stringMatching(/must not start or end with "_"/) }] },
+  });
+  expect(await q.mcp.getServer({ name: 'docs_' })).toBeUndefined();
+  // Stored before the rule (written here past the store): not loaded, shown until removed.
+  await q.mcp.putServer({ name: 'docs_', config: { type: 'http', url: sdk.url }, secrets: null, by: 'admin' });
+  const fresh = new McpCatalog({ servers: [], pins: new DbPinStore(q.mcp), log: silentLog() });
+  await loadStoredServers({ ...ctx, mcp: fresh }, () => undefined);
+  expect(fresh.server('docs_')).toBeUndefined();
+  expect(fresh.errors).toEqual([
+    { server: 'docs_', field: '(stored)', message: expect.stringMatching(/^not loaded: \(name\): must not start/) },
+  ]);
+  await deleteStoredServer({ ...ctx, mcp: fresh }, 'docs_', 'admin');
+  expect(fresh.errors).toEqual([]);
+  await fresh.close();
+});
+
+it('a header value that cannot be sent (line break, NUL, above U+00FF) is a 400 naming the header, never echoing it', async () => {
+  for (const value of ['Bearer sk-live-abc\ndef', 'Bearer sk-live-abc\u0000', 'Bearer sk-live-abc\u2028']) {
+    const refused = await putStoredServer(
+      ctx,
+      'web',
+      { type: 'http', url: sdk.url, headers: { Authorization: value } },
+      'admin',
+    ).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      status: 400,
+      details: { fields: [{ path: 'headers.Authorization', message: expect.stringMatching(/cannot carry/) }] },
+    });
+    expect(JSON.stringify(refused) + String((refused as Error).message)).not.toContain('sk-live-abc');
+  }
+  await expect(
+    putStoredServer(ctx, 'web', { type: 'http', url: sdk.url, headers: { 'Bad Name': 'x' } }, 'admin'),
+  ).rejects.toMatchObject({ status: 400, details: { fields: [{ path: 'headers.Bad Name' }] } });
+  expect(await q.mcp.getServer({ name: 'web' })).toBeUndefined();
+});
+
+it('a bad header value stored earlier is a load error without its value, and an edit cannot keep it by its mask', async () => {
+  const secrets = encryptSecrets({ headers: { Authorization: 'Bearer sk-stale\nvalue' } }, ctx.secret);
+  await q.mcp.putServer({ name: 'web', config: { type: 'http', url: sdk.url }, secrets, by: 'admin' });
+  const lines: string[] = [];
+  const fresh = new McpCatalog({ servers: [], pins: new DbPinStore(q.mcp), log: silentLog() });
+  await loadStoredServers({ ...ctx, mcp: fresh }, (line) => lines.push(line));
+  expect(fresh.errors).toEqual([
+    { server: 'web', field: '(stored)', message: expect.stringMatching(/headers\.Authorization/) },
+  ]);
+  expect(JSON.stringify([fresh.errors, lines])).not.toContain('sk-stale');
+  const keep = { type: 'http', url: sdk.url, headers: { Authorization: SECRET_MASK } };
+  await expect(putStoredServer({ ...ctx, mcp: fresh }, 'web', keep, 'admin')).rejects.toMatchObject({
+    status: 400,
+    details: { fields: [{ path: 'headers.Authorization' }] },
+  });
+  expect(fresh.server('web')).toBeUndefined();
+  await fresh.close();
+});
+
+it('after GATEHOUSE_SECRET changed: an edit giving every secret in full is stored; one keeping a masked value is a 409 naming it', async () => {
+  await putStoredServer(ctx, 'web', { type: 'http', url: sdk.url, headers }, 'admin');
+  const rotated = { ...ctx, secret: 't'.repeat(32) };
+  // At start, the server is not loaded, and the error says why.
+  const fresh = new McpCatalog({ servers: [], pins: new DbPinStore(q.mcp), log: silentLog() });
+  await loadStoredServers({ ...rotated, mcp: fresh }, () => undefined);
+  expect(fresh.errors).toEqual([
+    { server: 'web', field: '(stored)', message: expect.stringMatching(/cannot be read: GATEHOUSE_SECRET changed/) },
+  ]);
+  const withFresh = { ...rotated, mcp: fresh };
+  const keep = { type: 'http', url: sdk.url, headers: { Authorization: SECRET_MASK, 'X-New': 'n' } };
+  await expect(putStoredServer(withFresh, 'web', keep, 'admin')).rejects.toMatchObject({
+    status: 409,
+    code: 'conflict:mcp_server_secrets',
+    message: expect.stringMatching(/GATEHOUSE_SECRET changed/),
+    details: { fields: [{ path: 'headers.Authorization', message: expect.stringMatching(/enter the value again/) }] },
+  });
+  // Retyped: stored under the new secret, loaded, the load error gone.
+  const again = { type: 'http', url: sdk.url, headers: { Authorization: 'Bearer new' } };
+  expect(await putStoredServer(withFresh, 'web', again, 'admin', 'existing')).toBe(false);
+  expect(fresh.errors).toEqual([]);
+  expect(fresh.server('web')!.config).toMatchObject(again);
+  await fresh.close();
+  const reloaded = new McpCatalog({ servers: [], pins: new DbPinStore(q.mcp), log: silentLog() });
+  await loadStoredServers({ ...rotated, mcp: reloaded });
+  expect(reloaded.server('web')!.config).toMatchObject(again);
+  await reloaded.close();
 });

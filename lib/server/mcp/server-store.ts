@@ -1,11 +1,12 @@
 // Servers added on the Servers page: stored with their secrets encrypted, loaded into the catalog
 // at start, and changed through here (each change audited without its secrets). The file's
 // servers win: a stored server of the same name is ignored, and the file's are read-only.
-import { isHttp, parseServer, type ServerConfig } from '../../agent/tools/mcp/config';
+import { isHttp, parseServer, type ConfigError, type ServerConfig } from '../../agent/tools/mcp/config';
 import type { Queries } from '../../db';
 import { AppError } from '../http/errors';
 import type { McpCatalog } from './catalog';
-import { decryptSecrets, encryptSecrets, mergeMasked, SECRET_MASK } from './secrets';
+import { refuseKeptHeadersElsewhere, storedSecrets } from './kept-secrets';
+import { decryptSecrets, encryptSecrets, mergeMasked } from './secrets';
 
 export interface ServerStoreContext {
   q: Queries;
@@ -41,7 +42,10 @@ function join(
   } as ServerConfig;
 }
 
-/** Loads the stored servers into the catalog; one that no longer parses or decrypts is logged and skipped. */
+/**
+ * Loads the stored servers into the catalog; one that no longer parses (a name or header the schema
+ * refuses now) or decrypts is logged and skipped, and shown as a load error until edited or removed.
+ */
 export async function loadStoredServers(
   ctx: ServerStoreContext,
   log: (line: string) => void = console.error,
@@ -85,13 +89,7 @@ export async function putStoredServer(
       `MCP server "${name}" is defined in the config file and is read-only here`,
     );
   const parsed = parseServer(name, raw);
-  if (!parsed.config) {
-    const first = parsed.errors[0]!;
-    throw AppError.badRequest(
-      `Invalid server: ${first.field} ${first.message}`,
-      parsed.errors.map((e) => ({ path: e.field, message: e.message })),
-    );
-  }
+  if (!parsed.config) throw invalidServer(parsed.errors);
   if (!isHttp(parsed.config) && !ctx.allowStdio)
     throw AppError.badRequest('stdio servers can be added here only with GATEHOUSE_MCP_UI_STDIO=1', [
       {
@@ -101,10 +99,14 @@ export async function putStoredServer(
       },
     ]);
   const existing = await ctx.q.mcp.getServer({ name });
-  const stored = existing ? decryptSecrets(existing.secrets, ctx.secret) : {};
   const { plain, env, headers } = split(parsed.config);
+  const stored = existing ? storedSecrets(name, existing.secrets, ctx.secret, { env, headers }) : {};
   refuseKeptHeadersElsewhere(existing?.config, parsed.config, stored.headers);
   const secrets = { env: mergeMasked(env, stored.env), headers: mergeMasked(headers, stored.headers) };
+  // A kept value was checked when it was stored, but perhaps by an older, laxer schema: the whole
+  // entry is checked again, so a value the client cannot send never reaches it (and its error).
+  const merged = parseServer(name, join(plain, secrets));
+  if (!merged.config) throw invalidServer(merged.errors);
   const created = await ctx.q.transaction(async (tx) => {
     const isNew = await tx.mcp.putServer({ name, config: plain, secrets: encryptSecrets(secrets, ctx.secret), by });
     if (expect === 'new' && !isNew)
@@ -126,39 +128,15 @@ export async function putStoredServer(
     });
     return isNew;
   });
-  await ctx.mcp.putServer(name, join(plain, secrets));
+  await ctx.mcp.putServer(name, merged.config);
   return created;
 }
 
-const originOf = (url: unknown) => {
-  try {
-    return typeof url === 'string' ? new URL(url).origin : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-/**
- * A header kept by its mask goes only where it went before: moving the URL to another origin with
- * the header left masked would send a secret nobody may read back to a host of the editor's
- * choosing. Retyping it (whoever knows it) is fine.
- */
-function refuseKeptHeadersElsewhere(
-  before: Record<string, unknown> | undefined,
-  next: ServerConfig,
-  stored: Record<string, string> | undefined,
-) {
-  if (!isHttp(next) || !next.headers || originOf(before?.url) === originOf(next.url)) return;
-  const kept = Object.entries(next.headers).filter(([k, v]) => v === SECRET_MASK && stored?.[k] !== undefined);
-  if (kept.length === 0) return;
-  throw AppError.badRequest(
-    'A stored header is sent only to the origin it was stored for: retype it to use it with the new URL',
-    kept.map(([k]) => ({
-      path: `headers.${k}`,
-      message: `retype it: the URL's origin changed, and the stored value is only sent to ${originOf(before?.url) ?? 'its first URL'}`,
-    })),
+const invalidServer = (errors: ConfigError[]) =>
+  AppError.badRequest(
+    `Invalid server: ${errors[0]!.field} ${errors[0]!.message}`,
+    errors.map((e) => ({ path: e.field, message: e.message })),
   );
-}
 
 export async function deleteStoredServer(ctx: ServerStoreContext, name: string, by: string): Promise<void> {
   if (ctx.mcp.sourceOf(name) === 'file')

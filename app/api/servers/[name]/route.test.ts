@@ -44,6 +44,7 @@ describe('/api/servers/:name', () => {
       ['bad-url', { type: 'http', url: 'not a url' }, 'url'],
       ['bad-headers', { type: 'http', url: 'http://127.0.0.1:9/', headers: { A: 1 } }, 'headers.A'],
       ['a__b', { type: 'http', url: 'http://127.0.0.1:9/' }, '(name)'],
+      ['docs_', { type: 'http', url: 'http://127.0.0.1:9/' }, '(name)'],
       ['extra', { type: 'http', url: 'http://127.0.0.1:9/', command: 'x' }, 'command'],
     ];
     for (const [name, body, field] of cases) {
@@ -70,6 +71,23 @@ describe('/api/servers/:name', () => {
       params('x'),
     );
     expect(malformed.status).toBe(400);
+  });
+
+  it('a header that cannot be sent is a 400 naming it, never echoing its value; nothing is stored', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ Authorization: 'Bearer sk-route-abc\r\nX-Injected: 1' }, 'headers.Authorization'],
+      [{ Authorization: 'Bearer sk-route-abc\u0000' }, 'headers.Authorization'],
+      [{ Authorization: 'Bearer sk-route-abc\u20ac' }, 'headers.Authorization'],
+      [{ 'X Token': 'sk-route-abc' }, 'headers.X Token'],
+    ];
+    for (const [headers, field] of cases) {
+      const response = await put('web', { type: 'http', url: 'http://127.0.0.1:9/mcp', headers });
+      expect(response.status, field).toBe(400);
+      const text = await response.text();
+      expect(text).not.toContain('sk-route-abc');
+      expect((JSON.parse(text) as { error: { fields: { path: string }[] } }).error.fields[0]?.path).toBe(field);
+    }
+    expect(await server.rt().q.mcp.getServer({ name: 'web' })).toBeUndefined();
   });
 
   it('stdio: refused (400 on `command`) without GATEHOUSE_MCP_UI_STDIO=1, added with it; GET says which', async () => {

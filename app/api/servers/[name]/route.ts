@@ -1,5 +1,7 @@
 // PUT /api/servers/:name: adds (201) or replaces (200) a stored server; the body is one entry of
-// `mcpServers`. A secret sent back as "********" keeps its stored value. 409 for a file server.
+// `mcpServers`. A secret sent back as "********" keeps its stored value. 409 for a file server, and
+// for a "********" whose stored value cannot be read since GATEHOUSE_SECRET changed (retype it).
+// A bad name, header or env entry is a 400 naming the field, never repeating the value.
 // `If-None-Match: *` only adds (412 naming the field when the name is taken); `If-Match: *` only
 // replaces (404 when the server is gone), so neither form silently does the other's job.
 // DELETE /api/servers/:name: removes a stored server (204); 404 unknown, 409 for a file server.

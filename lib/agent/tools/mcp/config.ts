@@ -5,13 +5,45 @@
 import { z } from 'zod';
 import { ParamKindSchema } from '../../../policy';
 
-/** A server name becomes part of `mcp__<server>__<tool>`, so it must not contain `__` itself. */
+/**
+ * A server name becomes part of `mcp__<server>__<tool>`, and the first `__` after `mcp__` ends the
+ * server (naming.ts). So a name never contains `__` nor starts or ends with `_`: `docs_`'s tool `x`
+ * would be `mcp__docs___x`, which reads as server `docs`, tool `_x` (another server's tool).
+ */
 export const ServerNameSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/, 'letters, digits, - and _ only (at most 63)')
-  .refine((name) => !name.includes('__'), 'must not contain "__"');
+  .regex(/^[A-Za-z0-9_-]{1,63}$/, 'letters, digits, - and _ only (1 to 63 characters)')
+  .refine((name) => !name.startsWith('-'), 'must not start with "-"')
+  .refine(
+    (name) => !name.startsWith('_') && !name.endsWith('_') && !name.includes('__'),
+    'must not start or end with "_" nor contain "__" (tools are named mcp__<server>__<tool>, and the first "__" must end the server name)',
+  );
 
-const StringMap = z.record(z.string(), z.string());
+// Headers and env are checked here rather than left to the HTTP client or spawn: their errors quote
+// the whole value (a secret), which would reach the server's lastError, the Servers page and the
+// log. The messages name the field and never repeat the value.
+
+/** An HTTP field name is a token (RFC 9110). */
+const HeaderNameSchema = z
+  .string()
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "not a header name (letters, digits and !#$%&'*+-.^_`|~ only)");
+
+/**
+ * What Node's http client and fetch both send: tab, visible ASCII, space and obs-text (U+0080 to
+ * U+00FF). A line break, NUL, another control character or one above U+00FF is refused.
+ */
+const HeaderValueSchema = z
+  .string()
+  .regex(
+    /^[\t\x20-\x7e\x80-\xff]*$/,
+    'the value has a character a header cannot carry (a line break, NUL, another control character, or one above U+00FF); retype it',
+  );
+
+const EnvSchema = z.record(
+  z.string().regex(/^[^=\0]+$/, 'not a variable name (non-empty, without "=" or NUL)'),
+  z.string().refine((value) => !value.includes('\0'), 'the value contains a NUL character; retype it'),
+);
+
 const ParamKindsSchema = z.record(z.string(), z.record(z.string(), ParamKindSchema));
 
 const common = {
@@ -26,7 +58,7 @@ export const StdioServerSchema = z.strictObject({
   type: z.literal('stdio').optional(),
   command: z.string().min(1, 'must not be empty'),
   args: z.array(z.string()).optional(),
-  env: StringMap.optional(),
+  env: EnvSchema.optional(),
   cwd: z.string().optional(),
   ...common,
 });
@@ -35,7 +67,7 @@ export const HttpServerSchema = z.strictObject({
   // Claude Code writes `http`; `streamable-http` is accepted as the same thing.
   type: z.enum(['http', 'streamable-http']),
   url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-  headers: StringMap.optional(),
+  headers: z.record(HeaderNameSchema, HeaderValueSchema).optional(),
   ...common,
 });
 
@@ -76,7 +108,8 @@ export function parseServer(name: string, raw: unknown): { config?: ServerConfig
     errors: parsed.error.issues.map((issue) => ({
       server: name,
       field: issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(server)'),
-      message: issue.message,
+      // A map's bad key: zod's own message ("Invalid key in record") says less than the key's schema.
+      message: issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message,
     })),
   };
 }
