@@ -1,6 +1,10 @@
 // Pins in the database, so a definition changed while Gatehouse was down is still caught, and an
-// acceptance made on one instance holds on every other.
+// acceptance made on one instance holds on every other. A definition is stored as storableValue
+// makes it (NUL and lone surrogates, which jsonb refuses, as U+FFFD) while its digest stays the one
+// of the definition as listed: so an upstream cannot make a pin, or a pending change, fail to be
+// recorded, and comparisons with later listings are unchanged.
 import type { McpQueries } from '../../db/mcp';
+import { storableValue } from '../../db/storable-json';
 import type { PinnedDefinition } from '../../agent/tools/mcp/pin';
 import type { PinRecord, PinStore } from './pins';
 
@@ -29,11 +33,11 @@ export class DbPinStore implements PinStore {
   }
 
   async pin(record: { server: string; tool: string; digest: string; definition: PinnedDefinition }) {
-    await this.q.insertPin({ ...record, definition: { ...record.definition } });
+    await this.q.insertPin({ ...record, definition: { ...storableValue(record.definition) } });
   }
 
   async markPending(record: { server: string; tool: string; digest: string; definition: PinnedDefinition }) {
-    await this.q.markPending({ ...record, definition: { ...record.definition } });
+    await this.q.markPending({ ...record, definition: { ...storableValue(record.definition) } });
   }
 
   async accept(input: { server: string; tool: string; digest: string; by: string }) {

@@ -298,3 +298,31 @@ it('after GATEHOUSE_SECRET changed: an edit giving every secret in full is store
   expect(reloaded.server('web')!.config).toMatchObject(again);
   await reloaded.close();
 });
+
+it('a masked header is kept only for its origin, and never brought back after an edit that dropped it', async () => {
+  const headers = { Authorization: 'Bearer sk-stored' };
+  await putStoredServer(ctx, 'web', { type: 'http', url: sdk.url, headers }, 'admin', 'new');
+  // Another path of the same origin: kept.
+  const { port } = new URL(sdk.url);
+  await putStoredServer(
+    ctx,
+    'web',
+    { type: 'http', url: `http://127.0.0.1:${port}/other`, headers: { Authorization: '********' } },
+    'admin',
+  );
+  expect(ctx.mcp.server('web')!.config).toMatchObject({ headers });
+  // Another origin: refused; and an edit that drops the header cannot bring it back later.
+  await expect(
+    putStoredServer(
+      ctx,
+      'web',
+      { type: 'http', url: 'http://127.0.0.2:9/mcp', headers: { Authorization: '********' } },
+      'admin',
+    ),
+  ).rejects.toMatchObject({ status: 400 });
+  await putStoredServer(ctx, 'web', { type: 'http', url: 'http://127.0.0.2:9/mcp' }, 'admin');
+  await putStoredServer(ctx, 'web', { type: 'http', url: sdk.url, headers: { Authorization: '********' } }, 'admin');
+  expect((ctx.mcp.server('web')!.config as { headers?: unknown }).headers).toEqual({});
+  // Audits name the secrets only.
+  expect(JSON.stringify(await q.audit.listAudit({}))).not.toContain('sk-stored');
+});

@@ -1,18 +1,30 @@
 // The transport to one upstream server. stdio servers get a scrubbed environment (the SDK's short
 // default list: HOME, PATH, USER, ...) plus their configured `env`, never Gatehouse's own secrets;
-// their stderr goes to the server log line by line, prefixed with the server's name.
+// their stderr goes to the server log line by line, prefixed with the server's name. HTTP servers'
+// answers are read through boundedFetch (a size cap, a signal per request).
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isHttp, type ServerConfig } from '../../agent/tools/mcp/config';
+import { boundedFetch } from './bounded-fetch';
 
 /** Longest stderr line kept in the log; a server printing megabytes cannot flood it. */
 const MAX_LOG_LINE = 2_000;
 
-export function createTransport(name: string, config: ServerConfig, log: (line: string) => void): Transport {
+/**
+ * `onAnswerTooLarge`: an HTTP server's answer went past the cap (bounded-fetch.ts); the caller
+ * makes the server unavailable, so a listing is never used half-read.
+ */
+export function createTransport(
+  name: string,
+  config: ServerConfig,
+  log: (line: string) => void,
+  onAnswerTooLarge?: (error: Error) => void,
+): Transport {
   if (isHttp(config)) {
     return new StreamableHTTPClientTransport(new URL(config.url), {
       requestInit: { headers: { ...config.headers } },
+      fetch: boundedFetch(onAnswerTooLarge ? { onTooLarge: onAnswerTooLarge } : {}),
     });
   }
   const transport = new StdioClientTransport({

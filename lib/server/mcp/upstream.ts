@@ -1,10 +1,12 @@
 // One upstream MCP server: connects (at start or on first use), lists its tools through pinning,
 // refreshes on `notifications/tools/list_changed`, reconnects with backoff after a failure or a
 // disconnect, and calls tools with a per-call timeout. A call while the server is unavailable
-// fails at once with a clear error; a call is never retried (it may have run).
+// fails at once with a clear error; a call is never retried (it may have run). Fail closed: a
+// listing that cannot be read whole, or pinned, leaves the server unavailable, never its tools
+// callable under a list that was not checked. One client at a time: a new connect closes the last.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { ServerConfig } from '../../agent/tools/mcp/config';
@@ -15,6 +17,7 @@ import { riskFromAnnotations } from '../../agent/tools/mcp/risk';
 import type { McpCatalogTool } from '../../agent/tools/mcp/tool';
 import type { PinStore } from './pins';
 import { callToolOverHttp, type HttpCallSession } from './http-call';
+import { listAllTools, withoutDuplicates } from './list-tools';
 import { createTransport } from './transport';
 
 export type UpstreamState = 'idle' | 'connecting' | 'ready' | 'unavailable' | 'closed';
@@ -61,12 +64,16 @@ export class Upstream {
   state: UpstreamState = 'idle';
   lastError?: string;
   tools = new Map<string, UpstreamTool>();
-  /** Tools left out, and why (a schema the validator rejects). */
+  /** Tools left out, and why (a schema the validator rejects, a name listed twice). */
   rejected: { tool: string; reason: string }[] = [];
+  /** The connected client (state ready), whose listing the tools are. */
   private client?: Client;
+  /** The last client made, connected or still connecting: the one closed by the next connect. */
+  private current?: Client;
   /** An HTTP server's session, for calls made without the SDK's request machinery (http-call.ts). */
   private http?: HttpCallSession;
-  private connecting?: Promise<void>;
+  /** The connect in progress, which `ensure` waits for rather than starting another. */
+  private attempt?: Promise<void>;
   private retry?: ReturnType<typeof setTimeout>;
   private attempts = 0;
   private readonly log: (line: string) => void;
@@ -93,45 +100,91 @@ export class Upstream {
     if (this.state === 'ready') return;
     if (this.state === 'closed') throw new Error(`MCP server "${this.name}" is stopped`);
     if (this.state === 'unavailable') throw new Error(`MCP server "${this.name}" is unavailable: ${this.lastError}`);
-    await (this.connecting ??= this.connect().finally(() => (this.connecting = undefined)));
+    await (this.attempt ?? this.connect());
   }
 
-  /** Connects now, whatever the state (the Servers page's "test", a scheduled retry). */
-  async connect(): Promise<void> {
-    if (this.state === 'closed') return;
+  /**
+   * Connects now, whatever the state (the Servers page's "test", a scheduled retry). The client
+   * before, connected or still connecting, is closed first: repeated tests never leave a stdio
+   * server's process, or an HTTP session, behind.
+   */
+  connect(): Promise<void> {
+    if (this.state === 'closed') return Promise.resolve();
+    const attempt: Promise<void> = this.connectOnce().finally(() => {
+      if (this.attempt === attempt) this.attempt = undefined;
+    });
+    this.attempt = attempt;
+    return attempt;
+  }
+
+  private async connectOnce(): Promise<void> {
     clearTimeout(this.retry);
-    this.state = 'connecting';
+    const previous = this.current;
     const client = new Client({ name: 'gatehouse', version: '0.1.0' }, { capabilities: {} });
+    this.current = client;
+    this.client = undefined;
+    this.http = undefined;
+    this.state = 'connecting';
+    // Its onclose finds it is not the client any more: closing it fails nothing.
+    await previous?.close().catch(() => undefined);
+    if (this.current !== client) return this.superseded();
+    // Why Gatehouse closed this client itself (an answer past the cap, a failed relisting): the
+    // reason the server is unavailable, rather than "the connection closed".
+    let closedFor: Error | undefined;
+    const closeFor = (error: Error) => {
+      closedFor ??= error;
+      void client.close().catch(() => undefined);
+    };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      void this.refresh(client).catch((error) =>
-        this.log(`[mcp:${this.name}] tools refresh failed: ${(error as Error).message}`),
-      );
+      // The server lists something else now. If that cannot be listed and pinned, its tools must
+      // not stay callable under the old list: the server becomes unavailable, and the retry
+      // (with backoff) connects and lists again.
+      void this.refresh(client).catch((error: Error) => {
+        if (this.current !== client) return;
+        this.log(`[mcp:${this.name}] tools refresh failed: ${error.message}`);
+        closeFor(new Error(`its tools could not be listed again after it announced a change: ${error.message}`));
+      });
     });
     // Ends the HTTP calls in flight on this client's session, as its closing ends its own requests.
     const ended = new AbortController();
+    let closed = false;
     client.onclose = () => {
+      closed = true;
       ended.abort(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
-      if (this.client !== client || this.state === 'closed') return;
+      // While connecting, the connect's own failure reports it (once).
+      if (this.client !== client || this.state !== 'ready') return;
       this.client = undefined;
-      this.fail(new Error('the connection closed'));
+      this.http = undefined;
+      this.fail(closedFor ?? new Error('the connection closed'));
     };
     try {
-      const transport = createTransport(this.name, this.options.config, this.log);
+      const transport = createTransport(this.name, this.options.config, this.log, closeFor);
       await client.connect(transport, { timeout: this.options.connectTimeoutMs ?? 10_000 });
+      if (this.current !== client) throw new Error('superseded');
       this.client = client;
       this.http =
         transport instanceof StreamableHTTPClientTransport
           ? httpSession(client, transport, this.options.config, ended.signal)
           : undefined;
       await this.refresh(client);
+      // Closed while listing (a relisting failed, an answer was too large): not ready.
+      if (closed) throw closedFor ?? new Error('the connection closed');
       this.state = 'ready';
       this.lastError = undefined;
       this.attempts = 0;
     } catch (error) {
       void client.close().catch(() => undefined);
-      this.fail(error as Error);
+      if (this.current !== client) return this.superseded();
+      this.client = undefined;
+      this.http = undefined;
+      this.fail(closedFor ?? (error as Error));
       throw new Error(`MCP server "${this.name}" is unavailable: ${this.lastError}`, { cause: error });
     }
+  }
+
+  /** A connect replaced by a newer one (whose outcome is this one's too) or ended by close(). */
+  private superseded(): Promise<void> {
+    return this.state === 'closed' ? Promise.resolve() : this.ensure();
   }
 
   private fail(error: Error) {
@@ -145,21 +198,14 @@ export class Upstream {
     this.retry.unref?.();
   }
 
-  /** Lists every page of tools and puts each through pinning. */
+  /** Lists every page of tools (bounded) and puts each through pinning. */
   private async refresh(client: Client): Promise<void> {
-    const listed: Tool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : {}, {
-        timeout: this.options.connectTimeoutMs ?? 10_000,
-      });
-      listed.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor && listed.length < 10_000);
+    const listed = await listAllTools(client, this.options.connectTimeoutMs ?? 10_000);
+    const { unique, duplicated } = withoutDuplicates(listed);
     const pins = new Map((await this.options.pins.list(this.name)).map((p) => [p.tool, p]));
     const tools = new Map<string, UpstreamTool>();
-    const rejected: { tool: string; reason: string }[] = [];
-    for (const tool of listed) {
+    const rejected: { tool: string; reason: string }[] = [...duplicated];
+    for (const tool of unique) {
       const definition = pinnedPart(tool as PinnedDefinition);
       const pinned = pins.get(tool.name);
       const status = comparePin(pinned?.digest, definition);
@@ -184,6 +230,8 @@ export class Upstream {
         rejected.push({ tool: tool.name, reason: `input schema rejected: ${(error as Error).message}` });
       }
     }
+    // A listing of a client replaced meanwhile (a newer connect, close) is not this server's now.
+    if (this.current !== client) throw new Error('superseded');
     this.tools = tools;
     this.rejected = rejected;
     this.options.onToolsChanged?.();
@@ -248,7 +296,9 @@ export class Upstream {
   async close(): Promise<void> {
     this.state = 'closed';
     clearTimeout(this.retry);
-    const client = this.client;
+    // The last client made, connected or still connecting (its connect then finds itself superseded).
+    const client = this.current;
+    this.current = undefined;
     this.client = undefined;
     this.http = undefined;
     await client?.close().catch(() => undefined);
