@@ -256,7 +256,7 @@ describe('connect', () => {
 
   it('connecting again (a test on the Servers page) closes the client before: one stdio process runs', async () => {
     const file = path.join(dir, 'pids');
-    const script = path.resolve('lib/server/mcp/pid-stdio.test-support.ts');
+    const script = path.resolve('lib/server/mcp/pid-stdio-child.test-support.ts');
     const catalog = new McpCatalog({
       servers: [{ name: 'pid', config: { command: process.execPath, args: ['--import', 'tsx', script, file] } }],
       log: silentLog(),
