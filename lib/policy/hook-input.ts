@@ -1,7 +1,8 @@
 // Reading a coding CLI's hook input (`tool_input`, `cwd`) the same way for every adapter
 // (claude-code/, gemini-cli/, codex/): a field of the wrong shape throws a HookInputError naming it
 // (the adapter answers `{ ok: false, reason }`), never a guess. Paths are resolved against `cwd` and
-// normalised, never confined: a `../` escape is exactly what the policy must see.
+// normalised, never confined: a `../` escape is exactly what the policy must see. A path the CLI
+// would read as another file (`~/...`, white space around it) is refused.
 import path from 'node:path';
 
 /** Longest path accepted (Linux's PATH_MAX): a longer one could never be opened anyway. */
@@ -50,6 +51,12 @@ export function resolvedPath(value: string, name: string, cwd: string | undefine
   if (value.length > MAX_PATH_LENGTH) {
     throw new HookInputError(`tool_input.${name} is longer than ${MAX_PATH_LENGTH} characters`);
   }
+  // Read differently by the CLI than by a plain resolve: Claude Code trims a path and expands `~`
+  // to the user's home, so `~/.ssh/id_rsa` is not `<cwd>/~/.ssh/id_rsa`. Refused, never judged
+  // as another file than the one the tool would open.
+  if (value !== value.trim())
+    throw new HookInputError(`tool_input.${name} has white space around it: send the path without it`);
+  if (value.startsWith('~')) throw new HookInputError(`tool_input.${name} starts with ~: send an absolute path`);
   if (path.posix.isAbsolute(value)) return path.posix.resolve(value);
   if (cwd === undefined) throw new HookInputError(`tool_input.${name} is relative and the hook sent no cwd`);
   return path.posix.resolve(cwd, value);

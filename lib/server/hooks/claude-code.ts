@@ -6,7 +6,7 @@ import { mapClaudeCodeCall } from '../../policy/claude-code/map-call';
 import { AppError } from '../http/errors';
 import type { ExternalDecision } from '../external/types';
 import type { ExternalGate } from '../external/external-gate';
-import { hookCallPlace, hookSession, type HookClient } from './hook-call';
+import { hookCallPlace, hookSession, HookToolNameSchema, type HookClient } from './hook-call';
 
 export const CLAUDE_CODE_AGENT = 'claude-code';
 // Claude Code keeps its transcripts under `<home>/.claude/projects/` and says where in `transcript_path`.
@@ -20,7 +20,7 @@ export const ClaudeCodeHookInputSchema = z.looseObject({
   cwd: z.string().max(4096).optional(),
   permission_mode: z.string().max(100).optional(),
   hook_event_name: z.enum(HOOK_EVENTS, { message: `hook_event_name must be one of ${HOOK_EVENTS.join(', ')}` }),
-  tool_name: z.unknown(),
+  tool_name: HookToolNameSchema,
   tool_input: z.unknown(),
   tool_use_id: z.string().min(1).max(200).optional(),
 });

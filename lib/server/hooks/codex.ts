@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { mapCodexCall } from '../../policy/codex';
 import { AppError } from '../http/errors';
 import type { ExternalGate } from '../external/external-gate';
-import { hookCallPlace, hookSession, type HookClient } from './hook-call';
+import { hookCallPlace, hookSession, HookToolNameSchema, type HookClient } from './hook-call';
 
 export const CODEX_AGENT = 'codex';
 // Codex keeps its transcripts under `<home>/.codex/sessions/` (unless CODEX_HOME moves them) and
@@ -24,7 +24,7 @@ export const CodexHookInputSchema = z.looseObject({
   session_id: z.string().min(1).max(200),
   cwd: z.string().max(4096).optional(),
   hook_event_name: z.literal('PreToolUse', { message: 'hook_event_name must be PreToolUse' }),
-  tool_name: z.unknown(),
+  tool_name: HookToolNameSchema,
   tool_input: z.unknown(),
 });
 export type CodexHookInput = z.infer<typeof CodexHookInputSchema>;

@@ -7,7 +7,7 @@ import { mapGeminiCliCall } from '../../policy/gemini-cli/map-call';
 import { AppError } from '../http/errors';
 import type { ExternalDecision } from '../external/types';
 import type { ExternalGate } from '../external/external-gate';
-import { hookCallPlace, hookSession, type HookClient } from './hook-call';
+import { hookCallPlace, hookSession, HookToolNameSchema, type HookClient } from './hook-call';
 
 export const GEMINI_CLI_AGENT = 'gemini-cli';
 // Gemini CLI keeps its transcripts under `<home>/.gemini/tmp/` and says where in `transcript_path`.
@@ -18,7 +18,7 @@ export const GeminiCliHookInputSchema = z.looseObject({
   session_id: z.string().min(1).max(200),
   cwd: z.string().max(4096).optional(),
   hook_event_name: z.literal('BeforeTool', { message: 'hook_event_name must be BeforeTool' }),
-  tool_name: z.unknown(),
+  tool_name: HookToolNameSchema,
   tool_input: z.unknown(),
 });
 export type GeminiCliHookInput = z.infer<typeof GeminiCliHookInputSchema>;

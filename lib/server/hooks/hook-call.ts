@@ -2,7 +2,17 @@
 // hook's input: the session the call belongs to (a run per CLI session), its workspace, and the
 // user's home, taken from where the CLI keeps its transcripts so that `~/.ssh/**` in a rule means
 // that user's home rather than the server's.
+import { z } from 'zod';
 import type { ExternalCall, ExternalSessionRef } from '../external/types';
+
+/**
+ * A hook's `tool_name`: any JSON (its mapper names a wrong shape), but a name of at most 200
+ * characters, as /api/hooks/decide's `tool`: a decision's audit row keeps it in an indexed column,
+ * which a much longer name would make unstorable after the hook was answered.
+ */
+export const HookToolNameSchema = z
+  .unknown()
+  .refine((name) => typeof name !== 'string' || name.length <= 200, 'must be at most 200 characters');
 
 /** The fields of a hook's input every CLI sends alike (each adapter's schema checks them). */
 export interface HookInputBase {
