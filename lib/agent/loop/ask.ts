@@ -14,6 +14,8 @@ import { suggestAlwaysAllow } from './suggest';
 export interface Answer {
   outcome: RelayOutcome;
   announce: () => void;
+  /** What the relay was asked with (several approvers), for the edit's check before it runs. */
+  approvals?: RelayRequest['approvals'];
 }
 
 function timeoutOf(level: AgentLevel, decision: Decision, fallbackS: number): number {
@@ -61,8 +63,8 @@ export async function askHuman(scope: GatedCall, decision: Decision, inspection?
   emit(ctx, level, {
     ...request,
     type: 'relay',
-    respond: (response) => answerOnce(ctx, scope, request.id, response),
-    respondAs: (approver, response) => answerAs(ctx, scope, request.id, approver, response),
+    respond: (response) => answerOnce(ctx, scope, request, response),
+    respondAs: (approver, response) => answerAs(ctx, scope, request, approver, response),
   });
   if (ctx.onApproval) void answerWithHandler(ctx, request);
   return awaitRelay(scope, request, inspection);
@@ -76,11 +78,11 @@ export async function askHuman(scope: GatedCall, decision: Decision, inspection?
 function answerOnce(
   ctx: RunContext,
   scope: GatedCall,
-  relayId: string,
+  request: RelayRequest,
   response: RelayResponse,
 ): Promise<RelayOutcome> {
   const answered = Promise.resolve().then(() =>
-    ctx.broker.resolve(relayId, checkedEdit(scope, relayId, response), 'user'),
+    ctx.broker.resolve(request.id, checkedEdit(scope, request, response), 'user'),
   );
   answered.catch(() => undefined);
   return answered;
@@ -89,26 +91,27 @@ function answerOnce(
 function answerAs(
   ctx: RunContext,
   scope: GatedCall,
-  relayId: string,
+  request: RelayRequest,
   approver: Approver,
   response: RelayResponse,
 ): Promise<Resolution> {
   const answered = Promise.resolve().then(() =>
-    ctx.broker.decide(relayId, checkedEdit(scope, relayId, response), approver),
+    ctx.broker.decide(request.id, checkedEdit(scope, request, response), approver),
   );
   answered.catch(() => undefined);
   return answered;
 }
 
 /** An approval's edited params as the tool parses them; EditRefusedError (nothing decided) when invalid or denied. */
-function checkedEdit({ ctx, level, tool }: GatedCall, relayId: string, response: RelayResponse): RelayResponse {
+function checkedEdit({ ctx, level, tool }: GatedCall, request: RelayRequest, response: RelayResponse): RelayResponse {
   if (!response.approved || response.params === undefined) return response;
   const check = checkEdit(tool, response.params, {
     policy: level.policy,
     agentId: level.agentId,
     workspace: ctx.env.workspace,
+    approvals: request.approvals,
   });
-  if (!check.ok) throw new EditRefusedError(relayId, check);
+  if (!check.ok) throw new EditRefusedError(request.id, check);
   return { ...response, params: check.params };
 }
 
@@ -158,7 +161,7 @@ export async function awaitRelay(scope: GatedCall, request: RelayRequest, inspec
   };
   if (outcome.status !== 'approved') announce();
   else if (outcome.response?.always) await grantAlways(scope, request, outcome);
-  return { outcome, announce };
+  return { outcome, announce, ...(request.approvals ? { approvals: request.approvals } : {}) };
 }
 
 async function answerWithHandler(ctx: RunContext, request: RelayRequest): Promise<void> {

@@ -7,7 +7,7 @@ import type { RelayRequest } from '../../relay';
 import { dynamicInterrupt } from '../approval';
 import { ToolError } from '../tools/types';
 import { askHuman, awaitRelay, type Answer } from './ask';
-import { checkEdit, editNote } from './edit';
+import { checkEdit, editNote, editRefusal } from './edit';
 import { emit, type CallResult, type CallScope, type GatedCall } from './context';
 import { applyInspection, gate, inspectCall } from './gate';
 import { adjuster, notifyObserver } from './observe';
@@ -128,6 +128,7 @@ async function runApproved(checked: GatedCall, answer: Answer, grants: Rule[]): 
       policy: level.policy,
       agentId: level.agentId,
       workspace: ctx.env.workspace,
+      approvals: answer.approvals,
     });
     if (!check.ok)
       return finish(
@@ -135,7 +136,9 @@ async function runApproved(checked: GatedCall, answer: Answer, grants: Rule[]): 
         denial(
           check.kind === 'denied'
             ? check.decision.explanation
-            : `the edited call is not valid (${check.issues.map((i) => `${i.path || 'params'}: ${i.message}`).join('; ')})`,
+            : check.kind === 'needs_approvals'
+              ? editRefusal(check)
+              : `the edited call is not valid (${check.issues.map((i) => `${i.path || 'params'}: ${i.message}`).join('; ')})`,
         ),
       );
     const result = await execute(

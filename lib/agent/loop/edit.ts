@@ -1,9 +1,18 @@
 // Edit, then approve: a human's edited parameters for a waiting call. The tool stays the relay's;
-// the edit must pass the tool's schema and is evaluated again by the policy, where only a deny
-// counts (the edit is the approver's, so an ask or a missing allow is their approval). Used before
+// the edit must pass the tool's schema and is evaluated again by the policy, where a deny counts
+// (the edit is the approver's, so an ask or a missing allow is their approval), and so does an ask
+// rule that wants more approvers, or other roles, than the relay was asked with: an approval of the
+// relay could otherwise run a call that needs several people on one person's word. Used before
 // a decision is recorded (the server's route, the library's `respond`) and again by the loop before
 // the edited call runs, so an edit that reached the store any other way still runs only if it passes.
-import { evaluate, type CompiledPolicy, type Decision } from '../../policy';
+import {
+  approvalRequirement,
+  DEFAULT_APPROVER_ROLES,
+  evaluate,
+  type ApprovalRequirement,
+  type CompiledPolicy,
+  type Decision,
+} from '../../policy';
 import type { ToolDefinition } from '../tools/types';
 
 export interface EditIssue {
@@ -15,13 +24,24 @@ export interface EditIssue {
 export type EditCheck =
   | { ok: true; params: Record<string, unknown> }
   | { ok: false; kind: 'invalid'; issues: EditIssue[] }
-  | { ok: false; kind: 'denied'; decision: Decision };
+  | { ok: false; kind: 'denied'; decision: Decision }
+  /** The edited call wants more approvers (or other roles) than the relay was asked with. */
+  | { ok: false; kind: 'needs_approvals'; needed: ApprovalRequirement };
 
 export interface EditContext {
   policy: CompiledPolicy;
   /** The agent that made the call (`main` for the top level). */
   agentId: string;
   workspace: string;
+  /** What the relay was asked with: several approvers (the ask rule's `approvals`), else one. */
+  approvals?: ApprovalRequirement | undefined;
+}
+
+/** Whether a relay asked with `asked` already demands what `needed` demands (as many people, no other roles). */
+function demands(asked: ApprovalRequirement | undefined, needed: ApprovalRequirement): boolean {
+  if (!asked || asked.count < needed.count) return false;
+  const allowed: readonly string[] = needed.roles ?? DEFAULT_APPROVER_ROLES;
+  return (asked.roles ?? DEFAULT_APPROVER_ROLES).every((role) => allowed.includes(role));
 }
 
 export function checkEdit(tool: ToolDefinition, params: unknown, ctx: EditContext): EditCheck {
@@ -43,6 +63,8 @@ export function checkEdit(tool: ToolDefinition, params: unknown, ctx: EditContex
     { risk: tool.risk, paramKinds: tool.paramKinds, workspaceRoot: ctx.workspace },
   );
   if (decision.action === 'deny') return { ok: false, kind: 'denied', decision };
+  const needed = approvalRequirement(ctx.policy, decision);
+  if (needed && !demands(ctx.approvals, needed)) return { ok: false, kind: 'needs_approvals', needed };
   return { ok: true, params: edited };
 }
 
@@ -62,17 +84,27 @@ function clip(value: unknown): string {
 
 /** A refused edit (the library's `respond`): `invalid` params (by field), or a call the policy denies. */
 export class EditRefusedError extends Error {
-  readonly code: 'invalid:params' | 'conflict:edit_denied';
+  readonly code: 'invalid:params' | 'conflict:edit_denied' | 'conflict:edit_needs_approvals';
   constructor(
     readonly relayId: string,
     readonly check: Exclude<EditCheck, { ok: true }>,
   ) {
-    super(
+    super(editRefusal(check));
+    this.code =
       check.kind === 'invalid'
-        ? `The edited call is not valid: ${check.issues.map((i) => `response.params${i.path ? `.${i.path}` : ''} ${i.message}`).join('; ')}`
-        : `The edited call is denied by the policy: ${check.decision.explanation}`,
-    );
-    this.code = check.kind === 'invalid' ? 'invalid:params' : 'conflict:edit_denied';
+        ? 'invalid:params'
+        : check.kind === 'denied'
+          ? 'conflict:edit_denied'
+          : 'conflict:edit_needs_approvals';
     this.name = 'EditRefusedError';
   }
+}
+
+/** Why an edit is refused, in one sentence. */
+export function editRefusal(check: Exclude<EditCheck, { ok: true }>): string {
+  if (check.kind === 'invalid')
+    return `The edited call is not valid: ${check.issues.map((i) => `response.params${i.path ? `.${i.path}` : ''} ${i.message}`).join('; ')}`;
+  if (check.kind === 'denied') return `The edited call is denied by the policy: ${check.decision.explanation}`;
+  const roles = check.needed.roles ?? DEFAULT_APPROVER_ROLES;
+  return `The edited call needs the approval of ${check.needed.count} people (${roles.join(' or ')}), more than this request was asked with: approve the call as asked, or deny it`;
 }

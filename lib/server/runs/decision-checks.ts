@@ -1,10 +1,11 @@
 // What the server checks of a decision beyond Always Allow, before anything is stored (so a
 // refused one leaves the relay pending): an edited call must pass its tool's schema (400 naming
-// each field under `response.params`) and no deny rule may match it (409 with the decision); an
+// each field under `response.params`), no deny rule may match it (409 with the decision), and no
+// ask rule may want more approvers than the relay was asked with (409); an
 // approval of a relay that needs several approvers must come from a role the rule names (403).
 import { z } from 'zod';
 import { builtinTools, type ToolDefinition } from '../../agent';
-import { checkEdit } from '../../agent/loop/edit';
+import { checkEdit, editRefusal } from '../../agent/loop/edit';
 import { compilePolicy, DEFAULT_APPROVER_ROLES, type Policy } from '../../policy';
 import type { RelayRequest, RelayResponse } from '../../relay';
 import { AppError } from '../http/errors';
@@ -21,6 +22,7 @@ export function checkedEdit(
     policy: compilePolicy(policy),
     agentId: relay.agentId,
     workspace: workspaceRoot,
+    approvals: relay.approvals,
   });
   if (check.ok) return { ...response, params: check.params };
   if (check.kind === 'invalid') {
@@ -30,6 +32,11 @@ export function checkedEdit(
     }));
     throw AppError.badRequest(`The edited call is not valid: ${fields[0]!.path} ${fields[0]!.message}`, fields);
   }
+  if (check.kind === 'needs_approvals')
+    throw new AppError('conflict:edit_needs_approvals', 409, editRefusal(check), {
+      approvals: check.needed,
+      fields: [{ path: 'response.params', message: editRefusal(check) }],
+    });
   throw new AppError('conflict:edit_denied', 409, `The edited call is denied: ${check.decision.explanation}`, {
     decision: check.decision,
     fields: [{ path: 'response.params', message: check.decision.explanation }],

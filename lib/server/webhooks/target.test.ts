@@ -1,4 +1,5 @@
 // Where a webhook may point: http(s) only, never Gatehouse itself, private targets only when allowed.
+import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { checkWebhookTarget } from './target';
 
@@ -26,4 +27,27 @@ describe('webhook targets', () => {
     const checked = await checkWebhookTarget('http://127.0.0.1:9999/hook', local);
     expect(checked.pinned).toEqual({ address: '127.0.0.1', family: 4 });
   });
+});
+
+describe('webhook targets: Gatehouse itself in any spelling', () => {
+  // The first non-loopback IPv4 address of this machine (a LAN address in real set-ups).
+  const own = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+
+  it.skipIf(!own)(
+    'never Gatehouse itself, also when its own interface address is written as an IPv4-mapped IPv6 literal',
+    async () => {
+      const options = { allowPrivate: true, ownPort: 3000 };
+      // The dotted form is refused,
+      await expect(checkWebhookTarget(`http://${own}:3000/api/chat/relay/x`, options)).rejects.toThrow(
+        /Gatehouse itself/,
+      );
+      // and so is the same address as ::ffff:a.b.c.d (URL parsing writes it ::ffff:xxxx:xxxx), which a
+      // dual-stack listener on :: answers.
+      await expect(checkWebhookTarget(`http://[::ffff:${own}]:3000/api/chat/relay/x`, options)).rejects.toThrow(
+        /Gatehouse itself/,
+      );
+    },
+  );
 });

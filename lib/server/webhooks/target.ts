@@ -42,6 +42,19 @@ export function parseWebhookUrl(raw: string): URL {
 
 const portOf = (url: URL) => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
 
+/**
+ * An IPv4-mapped IPv6 address as the IPv4 address it reaches (`::ffff:10.0.0.5`, which URL parsing
+ * writes `::ffff:a00:5`); any other address as it is.
+ */
+function plainIPv4(address: string): string {
+  const mapped = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
+  if (!mapped) return address;
+  if (mapped[1]) return mapped[1];
+  const high = parseInt(mapped[2]!, 16);
+  const low = parseInt(mapped[3]!, 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
 function localAddresses(): Set<string> {
   const addresses = new Set(['127.0.0.1', '::1', '0.0.0.0', '::']);
   for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) addresses.add(a.address);
@@ -63,7 +76,7 @@ export async function checkWebhookTarget(raw: string, options: TargetOptions): P
   const range = restrictedRange(pinned.address);
   if (
     portOf(url) === options.ownPort &&
-    (range === 'loopback' || range === 'unspecified' || localAddresses().has(pinned.address))
+    (range === 'loopback' || range === 'unspecified' || localAddresses().has(plainIPv4(pinned.address)))
   )
     throw new WebhookTargetError('points at Gatehouse itself');
   if (range && !options.allowPrivate)
