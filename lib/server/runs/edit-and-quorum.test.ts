@@ -2,11 +2,12 @@
 // POST /api/chat/relay/:id calls it): a refused edit (schema: 400 by field; deny rule: 409 with the
 // decision) leaves the relay pending; the edited call runs once and the audit records both; a
 // quorum relay stays pending after the first approval, refuses the same person twice and a role
-// the rule does not name, and runs after the second person's approval, every approver audited.
+// the rule does not name, and runs after the second person's approval, every approver audited; an
+// edit into a call that needs more approvers than its relay was asked with is refused (409).
 import { expect, it } from 'vitest';
 import { describeStores } from '../../db/test-support/stores';
 import type { RelayResponse } from '../../relay';
-import { toAppError } from '../http/errors';
+import { toAppError, type AppError } from '../http/errors';
 import { loadPolicy, savePolicyVersion } from '../stores/policy-store';
 import { followRun, ofType, testRunManager, useTempWorkspace } from '../test-support/run-manager';
 import type { RunManager } from './run-manager';
@@ -94,5 +95,25 @@ describeStores('edit and quorum on the server', (store) => {
     const audit = await store().q.audit.listAudit({});
     const human = audit.items.find((row) => row.decidedBy === 'bob');
     expect(human?.details).toMatchObject({ approvers: [{ by: 'alice' }, { by: 'bob' }] });
+  });
+
+  it('an edit into a call whose ask rule wants more approvers than the relay was asked with is refused (409), and never runs', async () => {
+    // `echo pay*` needs two admins; the agent asks for a harmless `echo hello` (one approval).
+    await withRules([
+      { action: 'ask', tool: 'bash', params: { command: 'echo pay*' }, approvals: { count: 2, roles: ['admin'] } },
+    ]);
+    const m = manager();
+    const refused: (AppError | undefined)[] = [];
+    const events = await run(m, 'echo hello', async (relayId) => {
+      refused.push(await refusal(m, relayId, { approved: true, params: { command: 'echo pay-1000000' } }));
+      expect((await store().q.relays.getRelay({ id: relayId }))?.status).toBe('pending');
+      await m.decideChecked(relayId, { approved: false, reason: 'refused edit' }, 'alice', admin, 'admin');
+    });
+    expect(refused[0]).toMatchObject({
+      status: 409,
+      code: 'conflict:edit_needs_approvals',
+      details: { approvals: { count: 2, roles: ['admin'] } },
+    });
+    expect(ofType(events, 'tool_result').some((r) => r.output.includes('pay-1000000'))).toBe(false);
   });
 });
