@@ -15,6 +15,14 @@ import { upstreamMcpTools } from './upstream-tools';
 import { ExposedTools, withoutElicitationKey } from './token-settings';
 
 const PROGRESS_INTERVAL_MS = 10_000;
+/** Refusals of an elicitation answer that leave the relay as it should stay (see answerRelay). */
+const ANSWER_TAKEN = new Set([
+  'conflict:relay_resolved',
+  'not_found:relay',
+  'conflict:relay_quorum',
+  'conflict:relay_same_approver',
+  'forbidden:relay_quorum_role',
+]);
 const cache = new WeakMap<Runtime, McpEndpointDeps>();
 
 export function mcpDeps(rt: Runtime): McpEndpointDeps {
@@ -89,9 +97,9 @@ function create(rt: Runtime): McpEndpointDeps {
         )
         .catch((error: unknown) => {
           // Decided first in Gatehouse (or expired): the first answer stands. Not this person's to
-          // decide alone (two approvers needed), or refused for another reason of the request's:
-          // the relay stays as it is, and the client's answer is taken (202), as any answer is.
-          if (toAppError(error).status >= 500) throw error;
+          // decide alone (several approvers needed, or other roles): the relay stays pending for
+          // them, and the client's answer is taken (202). Any other failure is the request's error.
+          if (!ANSWER_TAKEN.has(toAppError(error).code)) throw error;
         });
     },
   };
