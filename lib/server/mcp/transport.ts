@@ -1,9 +1,12 @@
 // The transport to one upstream server. stdio servers get a scrubbed environment (the SDK's short
 // default list: HOME, PATH, USER, ...) plus their configured `env`, never Gatehouse's own secrets;
 // their stderr goes to the server log line by line, prefixed with the server's name. HTTP servers'
-// answers are read through boundedFetch (a size cap, a signal per request).
+// answers are read through boundedFetch (a size cap, a signal per request); a stdio server's
+// messages through the SDK's line buffer, which closes the connection when one passes 10 MiB
+// (the calls waiting fail as closed, and the server reconnects on its backoff).
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isHttp, type ServerConfig } from '../../agent/tools/mcp/config';
 import { boundedFetch } from './bounded-fetch';
@@ -33,6 +36,8 @@ export function createTransport(
     env: { ...getDefaultEnvironment(), ...config.env },
     ...(config.cwd ? { cwd: config.cwd } : {}),
     stderr: 'pipe',
+    // Explicit, so an SDK update cannot lift the bound unnoticed.
+    maxBufferSize: STDIO_DEFAULT_MAX_BUFFER_SIZE,
   });
   let partial = '';
   transport.stderr?.on('data', (chunk: Buffer) => {

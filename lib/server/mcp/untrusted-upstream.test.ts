@@ -288,6 +288,44 @@ describe('connect', () => {
   });
 });
 
+describe('an untrusted stdio upstream', () => {
+  it("an answer line is not read past the SDK's 10 MiB: the call fails as closed, the server is not ready, its process ended", async () => {
+    const script = path.resolve('lib/server/mcp/flooding-stdio-child.test-support.ts');
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'gatehouse-flood-'));
+    closers.push(() => rm(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'pid');
+    const catalog = new McpCatalog({
+      servers: [{ name: 'flood', config: { command: process.execPath, args: ['--import', 'tsx', script, file] } }],
+      log: silentLog(),
+      upstream: { connectTimeoutMs: 20_000, backoff: { initialMs: 60_000, maxMs: 60_000 } },
+    });
+    closers.push(() => catalog.close());
+    await catalog.start();
+    const server = catalog.server('flood')!;
+    expect(server.state).toBe('ready');
+    const pid = Number(await readFile(file, 'utf8'));
+    const result = await catalog.callTool('mcp__flood__flood', {}, { signal: signal() });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(/closed/i) }],
+    });
+    expect(server.state).not.toBe('ready');
+    await expect
+      .poll(
+        () => {
+          try {
+            process.kill(pid, 0);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(false);
+  }, 60_000);
+});
+
 describe("an untrusted upstream's annotations", () => {
   it('an untrusted server cannot lower the risk below write by a changed definition either (pinned annotations are used)', async () => {
     let annotations: Record<string, unknown> = { destructiveHint: true };
