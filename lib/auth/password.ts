@@ -63,9 +63,12 @@ function parse(encoded: string): { params: ScryptParams; salt: Buffer; key: Buff
 /** True when `password` matches `encoded`; false for a mismatch or an encoding this module did not write. */
 export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
   const parsed = parse(encoded);
-  if (!parsed || password.length > PASSWORD_MAX_LENGTH) return false;
-  const key = await derive(password, parsed.salt, parsed.params, parsed.key.length);
-  return timingSafeEqual(key, parsed.key);
+  if (!parsed) return false;
+  // An over-long password never matches, but it costs the same derivation as any other: answering
+  // it at once would tell a caller that the username exists (unknown users pay verifyDummy's).
+  const tooLong = password.length > PASSWORD_MAX_LENGTH;
+  const key = await derive(password.slice(0, PASSWORD_MAX_LENGTH), parsed.salt, parsed.params, parsed.key.length);
+  return timingSafeEqual(key, parsed.key) && !tooLong;
 }
 
 const dummyHashes = new Map<string, Promise<string>>();

@@ -1,7 +1,8 @@
 // Login throttling: fixed windows per key (client address, username), in memory. Each process
 // counts alone, which is enough for the embedded single-process set-up; several instances behind
 // a balancer each allow `limit` per window. Memory is bounded: past `maxKeys`, expired windows are
-// dropped first, then the oldest keys.
+// dropped first, then the live window with the fewest attempts (the oldest of those): forgetting
+// the oldest instead let a flood of made-up keys push a refused username out and reopen it.
 
 export interface RateLimitResult {
   ok: boolean;
@@ -39,9 +40,10 @@ export class RateLimiter {
     let window = this.windows.get(key);
     if (!window || now - window.start >= this.windowMs) {
       this.windows.delete(key);
+      // Room is made before the new key goes in, so the key being counted is never the one dropped.
+      this.evict(now, this.maxKeys - 1);
       window = { start: now, count: 0 };
       this.windows.set(key, window);
-      this.evict(now);
     }
     window.count += 1;
     const ok = window.count <= this.limit;
@@ -67,17 +69,25 @@ export class RateLimiter {
     return this.windows.size;
   }
 
-  private evict(now: number): void {
-    if (this.windows.size <= this.maxKeys) return;
+  /** Shrinks to `room` keys: expired windows first, then the live ones with the fewest attempts. */
+  private evict(now: number, room: number): void {
+    if (this.windows.size <= room) return;
     // Oldest windows come first, so expired ones are a prefix.
     for (const [key, window] of this.windows) {
-      if (this.windows.size <= this.maxKeys) return;
+      if (this.windows.size <= room) return;
       if (now - window.start >= this.windowMs) this.windows.delete(key);
       else break;
     }
-    for (const key of this.windows.keys()) {
-      if (this.windows.size <= this.maxKeys) return;
-      this.windows.delete(key);
+    // A key near or past its limit is what an attacker wants forgotten; one attempt is what a
+    // flood of made-up keys has each, so those go first and the scan usually stops at once.
+    while (this.windows.size > room) {
+      let fewest: { key: string; count: number } | undefined;
+      for (const [key, window] of this.windows) {
+        if (!fewest || window.count < fewest.count) fewest = { key, count: window.count };
+        if (fewest.count <= 1) break;
+      }
+      if (!fewest) return;
+      this.windows.delete(fewest.key);
     }
   }
 }
