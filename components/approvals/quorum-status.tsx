@@ -1,15 +1,29 @@
-// A call that needs several approvers: how many so far and who ("1 of 2 approvals: alice"), or
-// what it needs before the first; and, when an approver edited the call, that the approvals are
-// of the edited call.
+// A call whose rule names approvers: how many so far and who ("1 of 2 approvals: alice"), or
+// what it needs before the first (for one person: which roles); and, when an approver edited the
+// call, that the approvals are of the edited call.
 'use client';
 import { Revealed } from '@/components/ui';
 import type { RelayProgress, RelayRequest } from '@/lib/contract';
-import { DEFAULT_APPROVER_ROLES } from '@/lib/policy/approvals';
+import { approverRoles } from '@/lib/policy/approvals';
 
 export function QuorumStatus({ relay, progress, me }: { relay: RelayRequest; progress?: RelayProgress; me?: string }) {
-  const needed = relay.approvals?.count ?? 1;
-  if (needed <= 1) return null;
-  const roles = relay.approvals?.roles ?? DEFAULT_APPROVER_ROLES;
+  if (!relay.approvals) return null;
+  const needed = relay.approvals.count;
+  const roles = approverRoles(relay.approvals);
+  if (roles.length === 0)
+    return (
+      <section className="approval-section approval-quorum" aria-label="Approvals">
+        <p className="approval-quorum__hint">
+          Nobody may approve this call: the rules of its parts name approver roles with none in common. You may deny it.
+        </p>
+      </section>
+    );
+  if (needed <= 1)
+    return (
+      <section className="approval-section approval-quorum" aria-label="Approvals">
+        <p className="approval-quorum__hint">{`Needs the approval of one person (${roles.join(' or ')}).`}</p>
+      </section>
+    );
   const approvals = progress?.approvals ?? [];
   const mine = me !== undefined && approvals.some((a) => a.by === me);
   return (

@@ -2,7 +2,7 @@
 // decision of each part (a compound command is as strict as its strictest part).
 import { Badge, Revealed, Table } from '@/components/ui';
 import { ruleName } from '@/lib/client/policy-edit';
-import { approvalRequirement, DEFAULT_APPROVER_ROLES } from '@/lib/policy/approvals';
+import { approvalRequirement, approverRoles } from '@/lib/policy/approvals';
 import type { Decision, Policy, RuleRef } from '@/lib/policy/types';
 import { REASON_LABELS } from './constants';
 
@@ -49,8 +49,10 @@ export function DecisionView({ decision, policy }: { decision: Decision; policy:
       </p>
       {quorum && (
         <p className="rules-note">
-          <strong>{`Needs ${quorum.count} approvals`}</strong>
-          {` from different people (${(quorum.roles ?? DEFAULT_APPROVER_ROLES).join(' or ')}); one denial denies it.`}
+          <strong>{quorum.count === 1 ? 'Needs one approval' : `Needs ${quorum.count} approvals`}</strong>
+          {approverRoles(quorum).length === 0
+            ? ': nobody may give it (the rules of its parts name roles with none in common); it can only be denied.'
+            : `${quorum.count === 1 ? '' : ' from different people'} (${approverRoles(quorum).join(' or ')}); one denial denies it.`}
         </p>
       )}
       {decision.parts && decision.parts.length > 0 && (

@@ -89,8 +89,8 @@ export function RuleRow({ rule, index, deciding, disabled, onEdit, onDelete }: R
         ) : (
           `${rule.timeoutS} s${rule.onTimeout ? ', then deny' : ''}`
         )}
-        {rule.approvals && rule.approvals.count > 1 && (
-          <div className="rules-muted">{`needs ${rule.approvals.count} approvers${rule.approvals.roles ? ` (${rule.approvals.roles.join(', ')})` : ''}`}</div>
+        {rule.approvals && (
+          <div className="rules-muted">{`needs ${rule.approvals.count} approver${rule.approvals.count === 1 ? '' : 's'}${rule.approvals.roles ? ` (${rule.approvals.roles.join(', ')})` : ''}`}</div>
         )}
       </td>
       <td>

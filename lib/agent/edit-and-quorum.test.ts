@@ -1,7 +1,8 @@
 // Decisions beyond yes or no in the library: `respond` with edited params runs the edited call
 // once (the model reads a note of the change, the events carry both calls), an edit the tool's
 // schema refuses or a deny rule matches is refused with nothing decided, and a relay whose ask
-// rule needs two approvers waits for two distinct people (`respondAs`).
+// rule needs two approvers waits for two distinct people (`respondAs`); one naming a role waits
+// for one such person, never `respond` or an Auto-approve handler.
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,7 @@ const policy: PolicyInput = {
   rules: [
     { action: 'deny', tool: 'bash', params: { command: 'rm -rf *' } },
     { action: 'ask', tool: 'bash', params: { command: 'echo deploy*' }, approvals: { count: 2 } },
+    { action: 'ask', tool: 'bash', params: { command: 'echo wire*' }, approvals: { count: 1, roles: ['admin'] } },
   ],
 };
 
@@ -102,5 +104,22 @@ describe('two approvers', () => {
       approvals: [{ by: 'ann' }, { by: 'ben' }],
     });
     expect(of(events, 'tool_result')[0]?.output).toBe('deploy-now\n');
+  });
+});
+
+describe('one named approver', () => {
+  it('`respond` (no person) and an Auto-approve handler never approve it; a person approves it', async () => {
+    const events = await collect(
+      createAgent({ workspace, policy, onApproval: 'auto-approve' }).invoke(say('$ echo wire-now')),
+      (e) => {
+        void (async () => {
+          expect(e.approvals).toEqual({ count: 1, roles: ['admin'] });
+          await expect(e.respond({ approved: true })).rejects.toBeInstanceOf(RelayQuorumError);
+          await e.respondAs({ user: 'ben', role: 'admin' }, { approved: true });
+        })();
+      },
+    );
+    expect(of(events, 'relay_resolved')[0]).toMatchObject({ status: 'approved', approvals: [{ by: 'ben' }] });
+    expect(of(events, 'tool_result')[0]?.output).toBe('wire-now\n');
   });
 });

@@ -1,4 +1,4 @@
-// Relays that need several approvers (an ask rule's `approvals.count` > 1). Each person's approval
+// Relays whose ask rule names approvers (`approvals`: one person or several, with roles). Each person's approval
 // is counted by one statement: the tally row's upsert is row-locked and re-read at its latest
 // version, so concurrent approvals on several instances each see the others' counts; the person's
 // row has a unique key, so the same person twice fails the whole statement (nothing counted); and
@@ -96,9 +96,11 @@ export function relayQuorumQueries(db: Database) {
 
   /**
    * An edited approval: the relay row is locked, the tally reset to this approval and the edited
-   * call, the earlier approvals dropped. Never the last approval (the count is more than one).
+   * call, the earlier approvals dropped. When one person is all the relay needs (a rule naming one
+   * approver's roles), it is that approval, and the relay is approved with the edited call.
    */
   async function edit(input: QuorumApprovalInput & { params: Record<string, unknown> }): Promise<QuorumApprovalResult> {
+    const { params: _edit, ...response } = input.response;
     const result = await db.transaction(async (tx) => {
       const [live] = rowsOf<{ needed: number }>(
         await tx.execute(sql`
@@ -106,17 +108,29 @@ export function relayQuorumQueries(db: Database) {
           WHERE id = ${input.id} AND status = 'pending' AND expires_at > now() FOR UPDATE`),
       );
       if (!live) return undefined;
+      const needed = Number(live.needed);
       const paramsJson = JSON.stringify(input.params);
       await tx.execute(sql`
         INSERT INTO relay_quorums (relay_id, approvals, needed, params)
-        VALUES (${input.id}, 1, ${Number(live.needed)}, ${paramsJson}::jsonb)
+        VALUES (${input.id}, 1, ${needed}, ${paramsJson}::jsonb)
         ON CONFLICT (relay_id) DO UPDATE SET approvals = 1, params = EXCLUDED.params`);
       await tx.delete(relayApprovals).where(eq(relayApprovals.relayId, input.id));
       await tx.insert(relayApprovals).values({ relayId: input.id, userId: input.user, role: input.role });
-      return Number(live.needed);
+      if (needed <= 1)
+        await tx.execute(sql`
+          UPDATE relays SET
+            status = 'approved',
+            response = ${JSON.stringify({ ...response, params: input.params })}::jsonb,
+            reason = ${response.reason ?? null},
+            decided_by = ${input.user},
+            decided_at = now()
+          WHERE id = ${input.id}`);
+      return needed;
     });
     if (result === undefined) return { ok: false, reason: 'not_pending' };
-    return { ok: 'partial', approvals: await approvalsOf({ id: input.id }), needed: result, params: input.params };
+    const approvals = await approvalsOf({ id: input.id });
+    if (result <= 1) return { ok: true, approvals };
+    return { ok: 'partial', approvals, needed: result, params: input.params };
   }
 
   return {
@@ -139,8 +153,8 @@ export function relayQuorumQueries(db: Database) {
 
 export type RelayQuorumQueries = ReturnType<typeof relayQuorumQueries>;
 
-/** Whether a stored relay needs several approvers. */
-export const needsQuorum = (row: Pick<RelayRow, 'request'>) => (row.request.approvals?.count ?? 1) > 1;
+/** Whether a stored relay is approved only by named people, counted (its rule's `approvals`, one or several). */
+export const needsQuorum = (row: Pick<RelayRow, 'request'>) => row.request.approvals !== undefined;
 
 function parseJson(value: unknown): Record<string, unknown> | undefined {
   if (value === null || value === undefined) return undefined;

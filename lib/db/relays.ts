@@ -93,8 +93,8 @@ function settleDecision(db: Database, v: Slots<DecisionValues>) {
           sql`${relays.id} = ${v.id}`,
           isPending(),
           notExpired(),
-          // A relay that needs several approvers is approved only by their count (relay-quorum.ts).
-          sql`(${v.status} <> 'approved' OR COALESCE((${relays.request}->'approvals'->>'count')::int, 1) <= 1)`,
+          // A relay whose rule names approvers (one or several) is approved only by their count (relay-quorum.ts).
+          sql`(${v.status} <> 'approved' OR ${relays.request}->'approvals' IS NULL)`,
         ),
       )
       // Not the request (a few KB of JSON): on the decision path, every statement counts.

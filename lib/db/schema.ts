@@ -448,7 +448,7 @@ export type McpServerRow = typeof mcpServers.$inferSelect;
 export type McpToolPinRow = typeof mcpToolPins.$inferSelect;
 
 // ---- Relays that need several approvers (issue 23: edit and quorum) --------------------------
-// A relay whose ask rule requires `approvals.count` > 1 people stays pending until that many
+// A relay whose ask rule names approvers (`approvals`) stays pending until that many
 // distinct people approved. The tally row is what makes counting atomic across instances: each
 // approval bumps it with one upsert (row-locked, re-read at its latest version), and the approval
 // that reaches `needed` settles the relay in the same statement.

@@ -1,5 +1,6 @@
 // An ask rule's `approvals`: accepted from 1 to 5 people on ask rules only, and the requirement of
-// a decision is the strictest of the ask rules that decided it (a shell command's parts included).
+// a decision combines the ask rules that decided it (a shell command's parts included): the most
+// people any asks, each with a role every one accepts.
 import { describe, expect, it } from 'vitest';
 import { approvalRequirement } from './approvals';
 import { compilePolicy } from './compile';
@@ -34,6 +35,10 @@ describe('approvalRequirement', () => {
       { action: 'ask', tool: 'bash', params: { command: 'pay *' }, approvals: { count: 3, roles: ['admin'] } },
       { action: 'ask', tool: 'bash', params: { command: 'ls' } },
       { action: 'allow', tool: 'bash', params: { command: 'echo *' } },
+      { action: 'ask', tool: 'bash', params: { command: 'wire *' }, approvals: { count: 1, roles: ['admin'] } },
+      { action: 'ask', tool: 'bash', params: { command: 'ship *' }, approvals: { count: 3, roles: ['approver'] } },
+      { action: 'ask', tool: 'bash', params: { command: 'tag *' }, approvals: { count: 1 } },
+      { action: 'ask', tool: 'bash', params: { command: 'note *' }, approvals: { count: 1, roles: ['user', 'admin'] } },
     ],
   });
   const need = (command: string) =>
@@ -42,6 +47,21 @@ describe('approvalRequirement', () => {
   it.each([
     ['a call its rule asks two people for', 'deploy prod', { count: 2 }],
     ['the strictest part of a compound command', 'deploy prod && pay 10', { count: 3, roles: ['admin'] }],
+    ['one person with a named role (count 1 still names who)', 'wire 10', { count: 1, roles: ['admin'] }],
+    ['one person of the default roles', 'tag v1', { count: 1 }],
+    [
+      'the most people of one part and the roles of another: satisfying it satisfies both',
+      'wire 10 && deploy prod',
+      { count: 2, roles: ['admin'] },
+    ],
+    ['parts whose roles have nothing in common: nobody may approve', 'wire 10 && ship it', { count: 3, roles: [] }],
+    ['an asking part without approvals adds nothing', 'ls && tag v1', { count: 1 }],
+    ['a named role outside the defaults, alone', 'note x', { count: 1, roles: ['user', 'admin'] }],
+    [
+      'a named role outside the defaults, with a part of the default roles',
+      'tag v1 && note x',
+      { count: 1, roles: ['admin'] },
+    ],
     ['an ask rule without approvals', 'ls', undefined],
     ['an allowed call', 'echo hi', undefined],
   ])('%s', (_what, command, expected) => {

@@ -69,4 +69,4 @@ export {
   type ToolCall,
 } from './types';
 export { alwaysAllowVerdict } from './grant-verdict';
-export { approvalRequirement, DEFAULT_APPROVER_ROLES, type ApprovalRequirement } from './approvals';
+export { approvalRequirement, approverRoles, DEFAULT_APPROVER_ROLES, type ApprovalRequirement } from './approvals';

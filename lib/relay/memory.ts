@@ -38,8 +38,9 @@ export class MemoryRelayStore implements RelayStore {
       record.outcome = { status: 'expired', reason: 'Approval timeout', decidedBy: 'system', decidedAt: this.now() };
       return { ok: false, current: record.outcome };
     }
-    const needed = record.request.approvals?.count ?? 1;
-    if (outcome.status === 'approved' && needed > 1) return this.count(record, outcome, needed, approver);
+    // A relay whose rule names approvers (one or several) is approved only by people, counted.
+    const wanted = record.request.approvals;
+    if (outcome.status === 'approved' && wanted) return this.count(record, outcome, wanted.count, approver);
     record.outcome = outcome;
     return { ok: true, outcome };
   }

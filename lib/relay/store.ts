@@ -27,7 +27,7 @@ export interface RelayStore {
    * Exactly one caller ever gets `ok: true`. Throws RelayNotFoundError for unknown ids.
    * `claim`: an approval that wins also claims the call in the same write, if the store can;
    * `claim.done` is told either way before this returns (or throws).
-   * A relay that needs several approvers (`request.approvals.count` > 1) is approved only by
+   * A relay whose rule names approvers (`request.approvals`, one or several) is approved only by
    * approvals with `approver`, counted per distinct person (`partial` until enough): an approval
    * without one throws RelayQuorumError('needs_people'), a second by the same person
    * RelayQuorumError('same_approver'). An approval carrying `response.params` (an edit) resets

@@ -167,15 +167,15 @@ export async function awaitRelay(scope: GatedCall, request: RelayRequest, inspec
 async function answerWithHandler(ctx: RunContext, request: RelayRequest): Promise<void> {
   const handler = ctx.onApproval!;
   try {
-    // Only people count toward a relay that needs several approvers: a handler may deny it, never approve it.
-    if (handler === 'auto-approve' && (request.approvals?.count ?? 1) > 1) return;
+    // Only people count toward a relay whose rule names approvers: a handler may deny it, never approve it.
+    if (handler === 'auto-approve' && request.approvals !== undefined) return;
     const response =
       handler === 'auto-approve'
         ? { approved: true }
         : handler === 'auto-deny'
           ? { approved: false, reason: 'Denied automatically' }
           : await handler(request);
-    if (response.approved && (request.approvals?.count ?? 1) > 1) return;
+    if (response.approved && request.approvals !== undefined) return;
     await ctx.broker.resolve(request.id, response, 'handler');
   } catch (error) {
     // A failing handler is a denial, never an approval.

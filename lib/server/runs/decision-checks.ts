@@ -2,11 +2,12 @@
 // refused one leaves the relay pending): an edited call must pass its tool's schema (400 naming
 // each field under `response.params`), no deny rule may match it (409 with the decision), and no
 // ask rule may want more approvers than the relay was asked with (409); an
-// approval of a relay that needs several approvers must come from a role the rule names (403).
+// approval of a relay whose rule names approvers (`approvals`, one or several) must come from a
+// role the rule names (403).
 import { z } from 'zod';
 import { builtinTools, type ToolDefinition } from '../../agent';
 import { checkEdit, editRefusal } from '../../agent/loop/edit';
-import { compilePolicy, DEFAULT_APPROVER_ROLES, type Policy } from '../../policy';
+import { approverRoles, compilePolicy, type Policy } from '../../policy';
 import type { RelayRequest, RelayResponse } from '../../relay';
 import { AppError } from '../http/errors';
 
@@ -43,15 +44,17 @@ export function checkedEdit(
   });
 }
 
-/** 403 when the decider's role may not count toward the relay's quorum (the rule's roles, else approver or admin). */
+/** 403 when the decider's role may not count toward the relay's named approvers (the rule's roles, else approver or admin). */
 export function assertQuorumRole(response: RelayResponse, relay: RelayRequest, role: string): void {
-  if (!response.approved || (relay.approvals?.count ?? 1) <= 1) return;
-  const roles: readonly string[] = relay.approvals?.roles ?? DEFAULT_APPROVER_ROLES;
+  if (!response.approved || relay.approvals === undefined) return;
+  const roles = approverRoles(relay.approvals);
   if (roles.includes(role)) return;
   throw new AppError(
     'forbidden:relay_quorum_role',
     403,
-    `This call needs approvals from ${roles.join(' or ')}; your role (${role}) does not count. You may deny it.`,
+    roles.length === 0
+      ? 'Nobody may approve this call: the rules of its parts name approver roles with none in common. You may deny it.'
+      : `This call needs approvals from ${roles.join(' or ')}; your role (${role}) does not count. You may deny it.`,
   );
 }
 

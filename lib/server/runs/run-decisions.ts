@@ -99,8 +99,8 @@ export class RunDecisions {
     if (isAlwaysAllow(response)) response = await this.checkAlwaysAllow(relayId, response, authority, relay);
     const waiting = response.approved ? this.deps.agents.waitingRelay(relayId) : undefined;
     const entry = waiting ? this.deps.live.get(waiting.runId) : undefined;
-    // Only a relay that needs several approvers takes the counting path (the plain settle refuses to approve it).
-    const counted = role !== undefined && (relay?.approvals?.count ?? 1) > 1;
+    // Only a relay whose rule names approvers takes the counting path (the plain settle refuses to approve it).
+    const counted = role !== undefined && relay?.approvals !== undefined;
     const decide = (claim?: Parameters<DurableRelayBroker['resolve']>[3]): Promise<Resolution> =>
       !counted
         ? this.deps.broker

@@ -1,7 +1,8 @@
-// Relays that need several approvers, on PGlite and PostgreSQL: distinct people are counted (the
+// Relays whose rule names approvers, on PGlite and PostgreSQL: distinct people are counted (the
 // same person twice is refused), only the last approval settles, an approval without a person
-// never counts, one denial ends it, an edit resets the count, and concurrent approvals through two
-// brokers (two instances) settle it exactly once.
+// never counts (one named approver included), one denial ends it, an edit resets the count (or,
+// for one approver, is the approval), and concurrent approvals through two brokers (two
+// instances) settle it exactly once.
 import { expect, it } from 'vitest';
 import { describeStores } from '../../db/test-support/stores';
 import {
@@ -91,6 +92,27 @@ describeStores('quorum relays', (store) => {
       status: 'decided',
       outcome: { status: 'approved', response: { params: { command: 'deploy staging' } } },
     });
+  });
+
+  it('one named approver: a person approves at once, an edit included; an approval without a person never counts', async () => {
+    const b = broker();
+    await b.register(request('n1', 1));
+    await expect(b.resolve('n1', { approved: true }, 'handler')).rejects.toBeInstanceOf(RelayQuorumError);
+    expect((await b.get('n1'))?.outcome).toBeUndefined();
+    const approved = await b.decide('n1', { approved: true }, bob);
+    expect(approved).toMatchObject({ status: 'decided', outcome: { status: 'approved', decidedBy: 'bob' } });
+    await b.register(request('n2', 1));
+    const edited = await b.decide(
+      'n2',
+      { approved: true, reason: 'staging first', params: { command: 'deploy staging' } },
+      alice,
+    );
+    expect(edited).toMatchObject({
+      status: 'decided',
+      outcome: { status: 'approved', reason: 'staging first', response: { params: { command: 'deploy staging' } } },
+    });
+    expect((await b.get('n2'))?.outcome?.approvals?.map((a) => a.by)).toEqual(['alice']);
+    await expect(b.decide('n2', { approved: true }, bob)).rejects.toBeInstanceOf(RelayAlreadyResolvedError);
   });
 
   it('a partial quorum at the deadline ends as expired', async () => {

@@ -1,4 +1,4 @@
-// Attack review of lib/auth: what a caller without an account's password learns from a login, and
+// What a login tells a caller without an account's password, and
 // whether the per-username sign-in limit holds against someone who controls many addresses.
 // Scrypt derivations are counted (node:crypto's scrypt wrapped, not replaced): the work a login does
 // is what its response time shows, so equal counts mean equal timing.
