@@ -94,7 +94,9 @@ export const CursorParam = z
   .max(1_000)
   .refine((cursor) => {
     try {
-      return inDateRange(decodeCursor(cursor).at);
+      const { at, id } = decodeCursor(cursor);
+      // An id PostgreSQL could not take (a NUL) would be its error, a 500: it is not ours anyway.
+      return inDateRange(at) && textProblem(id) === undefined;
     } catch {
       return false;
     }
