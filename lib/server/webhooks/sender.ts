@@ -149,6 +149,8 @@ export class WebhookSender {
     const relay = await this.options.q.relays.getRelay({ id: delivery.relayId });
     if (!relay) return { ok: false, error: 'the relay no longer exists' };
     const body = renderBody(endpoint.format, eventBody(delivery.id, delivery.event, relay, this.options.publicUrl));
+    // One time limit for the whole attempt, resolving the name included: the claim's lock outlasts it.
+    const started = Date.now();
     const target = await checkWebhookTarget(endpoint.url, this.targetOptions());
     const secret = this.options.box.open(endpoint.secret);
     return postJson(
@@ -159,7 +161,7 @@ export class WebhookSender {
         'gatehouse-delivery': delivery.id,
         'gatehouse-event': delivery.event,
       },
-      this.options.config.timeoutMs,
+      Math.max(1, this.options.config.timeoutMs - (Date.now() - started)),
     );
   }
 
@@ -168,6 +170,7 @@ export class WebhookSender {
       allowPrivate: this.options.config.allowPrivate,
       ownPort: this.options.ownPort,
       publicUrl: this.options.publicUrl,
+      resolveTimeoutMs: this.options.config.timeoutMs,
     };
   }
 
