@@ -46,7 +46,7 @@ export function shapeOf(access: FileAccess, dir: Dir, start: string, paths: Path
   } else {
     [base, rest] = [dirSegments(dir, start, paths), wordSegments(text, word.glob === true)];
   }
-  const segments = normalize([...base, ...rest]);
+  const segments = throughProc(normalize([...base, ...rest]));
   if (access.recursive) segments.push(ANY);
   const shape: PathShape = { segments, dotglob };
   if (segments.every((s) => s.kind === 'name'))
@@ -121,6 +121,23 @@ function dynamicSegments(text: string, dir: Dir, start: string, paths: PathConte
     base = [...dirSegments(dir, start, paths), ...names(prefixDir)];
   else base = [];
   return [base, [ANY, ...tailSegments]];
+}
+
+const PROC_LINKS = new Set(['root', 'cwd', 'fd', 'map_files']);
+
+/**
+ * `/proc/self/root/home/u/.ssh/id_rsa` is `/home/u/.ssh/id_rsa`, `/proc/self/cwd/.env` is the
+ * `.env` where the command runs: a process's links in /proc name any file by another path, so
+ * what comes before the rest is unknown (`/proc/<pid>/task/<tid>/root` and globs alike).
+ */
+function throughProc(segments: ShapeSegment[]): ShapeSegment[] {
+  const first = segments[0];
+  if (first?.kind !== 'name' || first.name !== 'proc') return segments;
+  for (let i = 2; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (segment.kind !== 'name' || PROC_LINKS.has(segment.name)) return [ANY, ...segments.slice(i + 1)];
+  }
+  return segments;
 }
 
 /** Applies `.` and `..` lexically; `..` after an unknown run stays unknown. */

@@ -307,6 +307,9 @@ export const DANGER_TABLE: Record<string, DangerSpec> = {
     },
   },
   sort: { options: { output: WRITES, 'compress-program': RUNS } },
+  // `uniq INPUT OUTPUT`, `xxd INFILE OUTFILE`: a second operand is a file written.
+  uniq: { check: secondOperandWrites },
+  xxd: { check: secondOperandWrites },
   man: { options: { pager: RUNS, html: 'runs a web browser', P: RUNS, H: 'runs a web browser' } },
   vim: {
     options: { c: 'runs editor commands', cmd: 'runs editor commands', S: 'runs editor commands from a file' },
@@ -314,6 +317,11 @@ export const DANGER_TABLE: Record<string, DangerSpec> = {
   },
   zip: { options: { 'unzip-command': RUNS }, word: (text) => (text.startsWith('-TT') ? RUNS : undefined) },
 };
+function secondOperandWrites(args: ParsedArgs, _words: readonly ShellWord[], found: Danger[]): void {
+  const output = args.operands[1];
+  if (output) found.push({ word: output.word, label: `${args.program} ${output.word.value}`, why: WRITES });
+}
+
 DANGER_TABLE.gawk = DANGER_TABLE.mawk = DANGER_TABLE.nawk = DANGER_TABLE.awk!;
 DANGER_TABLE.python3 = DANGER_TABLE.python2 = DANGER_TABLE.python!;
 DANGER_TABLE.nodejs = DANGER_TABLE.bun = DANGER_TABLE.node!;

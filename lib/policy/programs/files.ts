@@ -21,6 +21,8 @@ interface FileSpec {
   alwaysRecursive?: boolean;
   /** Operands of the form `name=value` are assignments, not files (awk). */
   assignments?: boolean;
+  /** The subcommands the spec is about; the program's others read or write no file it names. */
+  subcommands?: readonly string[];
   /** Everything else: cp's target, dd's `of=`. */
   custom?: (args: ParsedArgs, push: (mode: Mode, word: ShellWord, recursive?: boolean) => void) => void;
 }
@@ -84,7 +86,7 @@ const TABLE: Record<string, FileSpec> = {
   more: READ,
   most: READ,
   cut: READ,
-  wc: READ,
+  wc: { operands: 'read', values: { 'files0-from': 'read' } },
   base64: READ,
   base32: READ,
   od: READ,
@@ -97,7 +99,17 @@ const TABLE: Record<string, FileSpec> = {
   sha512sum: READ,
   cksum: READ,
   b2sum: READ,
-  diff: { operands: 'read', recursive: ['recursive', 'r'] },
+  diff: {
+    operands: 'read',
+    recursive: ['recursive', 'r'],
+    values: { 'to-file': 'read', 'from-file': 'read', 'exclude-from': 'read' },
+  },
+  // `date -f FILE` prints each line it cannot read as a date; `--files0-from` names print likewise.
+  date: { values: { file: 'read' } },
+  du: { values: { 'files0-from': 'read', 'exclude-from': 'read' } },
+  // Outside the repository (or with --no-index) `git diff a b` shows two files; revisions named
+  // as operands are read as files too, which only deny and ask rules see.
+  git: { subcommands: ['diff'], operands: 'read' },
   cmp: READ,
   comm: READ,
   paste: READ,
@@ -143,7 +155,7 @@ const TABLE: Record<string, FileSpec> = {
     values: { file: 'read', exec: 'read', include: 'read' },
     assignments: true,
   },
-  jq: { operands: 'read', skip: { count: 1, unless: ['from-file', 'f'] }, values: { 'from-file': 'read', f: 'read' } },
+  jq: { custom: jqFiles },
   tee: WRITE,
   touch: { operands: 'write', values: { reference: 'read' } },
   truncate: { operands: 'write', values: { reference: 'read' } },
@@ -285,6 +297,28 @@ for (const shell of ['sh', 'bash', 'zsh', 'dash', 'ksh'])
       args.operands[0] && !args.options.some((o) => o.letter === 'c') && push('read', args.operands[0].word),
   };
 
+/**
+ * jq: the filter, then files; `--rawfile NAME FILE` and `--slurpfile NAME FILE` take two words,
+ * the second a file read (the shared parser reads only NAME as the value).
+ */
+function jqFiles(args: ParsedArgs, push: (mode: Mode, word: ShellWord) => void): void {
+  const taken = new Set<number>();
+  for (const o of args.options) {
+    if (o.name === 'from-file' || o.name === 'f') {
+      if (o.value) push('read', o.value);
+    } else if ((o.name === 'rawfile' || o.name === 'slurpfile') && o.value) {
+      const file = args.operands.find((operand) => operand.index > o.index && operand.word !== o.value);
+      if (file) {
+        push('read', file.word);
+        taken.add(file.index);
+      }
+    }
+  }
+  const fromFile = args.options.some((o) => o.name === 'from-file' || o.name === 'f');
+  const operands = args.operands.filter((o) => !taken.has(o.index));
+  for (const { word } of operands.slice(fromFile ? 0 : 1)) push('read', word);
+}
+
 /** The path of a `file://` URL (its host, if any, ignored). */
 function decodeFileUrl(url: string): string {
   const path = url.replace(/^file:\/\/[^/]*/i, '');
@@ -316,6 +350,7 @@ function scan(words: readonly ShellWord[], openArgs: boolean): readonly FileAcce
   const spec = Object.hasOwn(TABLE, basename(program.value)) ? TABLE[basename(program.value)]! : undefined;
   if (!spec) return NONE;
   const args = parsedArgs(oldStyleTar(words));
+  if (spec.subcommands && !(args.sub !== undefined && spec.subcommands.includes(args.sub))) return NONE;
   const found: FileAccess[] = [];
   const push = (mode: Mode, word: ShellWord, recursive = false) => {
     if (word.procsub || (!word.dynamic && (word.value === '-' || word.value === ''))) return;

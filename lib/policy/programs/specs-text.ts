@@ -142,4 +142,15 @@ export const TEXT_SPECS: Record<string, ProgramSpec> = {
     plusOptions: true,
   },
   tee: {},
+  date: {
+    shortValue: 'dfr',
+    longValue: ['date', 'file', 'reference'],
+    aliases: { d: 'date', f: 'file', r: 'reference' },
+  },
+  wc: { longValue: ['files0-from'] },
+  du: {
+    shortValue: 'BdtX',
+    longValue: ['block-size', 'max-depth', 'threshold', 'exclude-from', 'exclude', 'files0-from', 'time-style'],
+    aliases: { B: 'block-size', d: 'max-depth', t: 'threshold', X: 'exclude-from' },
+  },
 };

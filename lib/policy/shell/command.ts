@@ -6,6 +6,7 @@ import { join, START, UNKNOWN, wrapperDir, type Dirs } from './dirs';
 import { inspectBuiltin, mayBeChecked } from './builtins';
 import type { State } from './state';
 import type { FileAccess, ShellPart, ShellWord } from './types';
+import { riskyForProgram, riskyForShell } from './env-names';
 import { analyzeWord, basename, displayWords, hasUnquotedGlob } from './words';
 import {
   envSplitsString,
@@ -17,31 +18,6 @@ import {
   unwrapOnce,
 } from './wrappers';
 
-/** Assignments that change which program runs or how: never allowed by a command allow rule. */
-const RISKY_ENV = new Set([
-  'PATH',
-  'LD_PRELOAD',
-  'LD_LIBRARY_PATH',
-  'LD_AUDIT',
-  'DYLD_INSERT_LIBRARIES',
-  'DYLD_LIBRARY_PATH',
-  'BASH_ENV',
-  'ENV',
-  'SHELLOPTS',
-  'BASHOPTS',
-  'PS4',
-  'IFS',
-  'PROMPT_COMMAND',
-  'GIT_SSH_COMMAND',
-  'GIT_EXEC_PATH',
-  'GIT_CONFIG_GLOBAL',
-  'NODE_OPTIONS',
-  'PYTHONPATH',
-  'PYTHONSTARTUP',
-  'PERL5OPT',
-  'RUBYOPT',
-]);
-
 const SYSTEM_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin']);
 
 function isTrustedProgram(program: string): boolean {
@@ -50,7 +26,13 @@ function isTrustedProgram(program: string): boolean {
 }
 
 const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
-const RISKY_ASSIGNMENT = new RegExp(`^(${[...RISKY_ENV].join('|')})\\+?=`);
+const ASSIGNMENT = /^([A-Za-z_]\w*)\+?=/;
+
+/** `export X=1`, `declare -x X=1`: the assignments reach every program run after it. */
+function exports(node: Command, name: string): boolean {
+  if (name === 'export') return true;
+  return DECLARATIONS.has(name) && node.args.some((a) => a.type === 'Word' && /^-[A-Za-z]*x/.test(a.value));
+}
 
 export function writesToFile(redirect: Redirection): boolean {
   if (redirect.type !== 'Redirect') return false;
@@ -118,7 +100,9 @@ export function collectCommand(
   const dirs = state.tracksDirs ? state.dirs : undefined;
   let riskyEnv: string | undefined;
   for (const item of node.prefix) {
-    if (item.type === 'Assignment' && RISKY_ENV.has(item.name)) riskyEnv = item.name;
+    // `X=1 cmd` hands X to cmd; `X=1` alone changes the shell's variable (exported or not).
+    if (item.type === 'Assignment' && (node.name ? riskyForProgram(item.name) : riskyForShell(item.name)))
+      riskyEnv = item.name;
   }
   if (riskyEnv && !node.name) state.riskyEnv = riskyEnv;
   if (!node.name) {
@@ -142,16 +126,17 @@ export function collectCommand(
   const words: ShellWord[] = [nameWord];
   // Behind a wrapper (`builtin printf -v ...`) any word may be the builtin.
   const builtin = mayBeChecked(nameWord) || (!nameWord.dynamic && isWrapper(basename(nameWord.value)));
+  const risky = exports(node, nameWord.value) ? riskyForProgram : riskyForShell;
   for (const arg of node.args) {
     if (arg.type === 'Assignment') {
       // `export PATH=...`, `declare -x LD_PRELOAD=...`: the assignment outlives this command.
-      if (RISKY_ENV.has(arg.name)) state.riskyEnv = arg.name;
+      if (risky(arg.name)) state.riskyEnv = arg.name;
       words.push({ value: arg.text, dynamic: true, splittable: false });
     } else {
       const word = analyzeWord(arg);
       words.push(word);
-      if (DECLARATIONS.has(nameWord.value) && RISKY_ASSIGNMENT.test(arg.value))
-        state.riskyEnv = arg.value.slice(0, arg.value.indexOf('='));
+      const assigned = DECLARATIONS.has(nameWord.value) ? ASSIGNMENT.exec(arg.value)?.[1] : undefined;
+      if (assigned !== undefined && risky(assigned)) state.riskyEnv = assigned;
     }
   }
   // The syntax nodes of the words, for the builtins that evaluate their arguments.
@@ -241,7 +226,7 @@ function expandWords(
       if (dir !== undefined) flags = { ...flags, dirs: join(flags.dirs ?? START, dir) };
       views.push(words);
       if (privileged < 0 && isPrivilegedWrapper(name)) privileged = views.length - 1;
-      for (const assigned of unwrapped.assigns) if (RISKY_ENV.has(assigned)) riskyEnv = assigned;
+      for (const assigned of unwrapped.assigns) if (riskyForProgram(assigned)) riskyEnv = assigned;
       openArgs = openArgs || unwrapped.openArgs === true;
       words = unwrapped.inner;
       continue;

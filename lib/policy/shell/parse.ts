@@ -8,6 +8,7 @@ import { ParseCache } from './cache';
 import type { AndOr } from 'unbash';
 import { collectCommand, redirectAccesses, writesToFile } from './command';
 import { cdTarget, join, mayChangeDir, START, union, UNKNOWN, UNKNOWN_DIR, type Dirs } from './dirs';
+import { riskyForShell } from './env-names';
 import { arithmeticFor, descriptorWords, inspectNode, loopVariable, recordAssignment } from './evalctx';
 import { ScriptFacts } from './facts';
 import { MAX_ELEMENTS, precheck } from './precheck';
@@ -224,6 +225,8 @@ class ScriptWalk {
         const outer = facts.enter();
         for (const word of node.wordlist ?? []) this.visit(word);
         loopVariable(node, facts, this.textOf(node));
+        // `for PATH in /tmp`: the loop assigns its variable like `PATH=/tmp` does.
+        if (riskyForShell(node.name.value)) state.riskyEnv = node.name.value;
         this.visit(node.body);
         facts.leave(outer);
         break;
