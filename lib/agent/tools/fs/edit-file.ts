@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { hardLinksNote, readTextFile, writeTextFile } from './confined-fs';
 import { ToolError, type DiffPreview, type ToolDefinition } from '../types';
 import { unifiedDiff } from '../diff/unified-diff';
+import { inspectThroughLink, refuseThroughLink } from './through-link';
 import { resolveWorkspacePath, type WorkspacePath } from './workspace-path';
 
 export const EDIT_FILE_MAX_BYTES = 2 * 1024 * 1024;
@@ -56,11 +57,13 @@ export const editFileTool: ToolDefinition<EditFileInput> = {
   inputSchema,
   risk: 'write',
   paramKinds: { path: 'path' },
+  inspect: (input, env) => inspectThroughLink(env.workspace, input.path),
   async preview(input, env) {
     return (await plan(input, env.workspace)).preview;
   },
   async execute(input, ctx) {
     const { target, after, preview } = await plan(input, ctx.workspace);
+    refuseThroughLink(target, input.path, ctx.approved);
     await writeTextFile(target, after, false);
     return {
       output: `Edited ${target.rel}.`,

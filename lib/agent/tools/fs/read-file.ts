@@ -1,10 +1,12 @@
 // read_file: a text file from the workspace, capped in size; binary files are refused. A file
 // with several hard links may be a file outside the workspace: reading it always asks a person
-// (`inspect`), and it is read only if a person approved (checked again on the opened file).
+// (`inspect`), and it is read only if a person approved (checked again on the opened file); so
+// is a path that goes through a symbolic link (through-link.ts).
 import { z } from 'zod';
 import { hardLinks, hardLinksNote, readTextFile } from './confined-fs';
 import { truncationMarker } from '../truncate';
 import { ToolError, type ToolDefinition } from '../types';
+import { refuseThroughLink, throughLinkNote } from './through-link';
 import { resolveWorkspacePath } from './workspace-path';
 
 export const READ_FILE_MAX_BYTES = 256 * 1024;
@@ -23,6 +25,8 @@ export const readFileTool: ToolDefinition<ReadFileInput> = {
   async inspect(input, env) {
     try {
       const target = await resolveWorkspacePath(env.workspace, input.path);
+      const linked = throughLinkNote(target, input.path);
+      if (linked !== undefined) return `${linked}; reading it is never allowed automatically`;
       const links = await hardLinks(target);
       return links !== undefined && links > 1
         ? `${hardLinksNote(target.rel, links)}; reading it is never allowed automatically`
@@ -33,6 +37,7 @@ export const readFileTool: ToolDefinition<ReadFileInput> = {
   },
   async execute(input, ctx) {
     const target = await resolveWorkspacePath(ctx.workspace, input.path);
+    refuseThroughLink(target, input.path, ctx.approved);
     const file = await readTextFile(target, READ_FILE_MAX_BYTES, 'truncate');
     if (file.links > 1 && ctx.approved !== true) {
       throw new ToolError('refused', `refusing to read without approval: ${hardLinksNote(target.rel, file.links)}.`);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { hardLinksNote, readTextFile, writeTextFile } from './confined-fs';
 import { ToolError, type DiffPreview, type ToolDefinition } from '../types';
 import { unifiedDiff } from '../diff/unified-diff';
+import { inspectThroughLink, refuseThroughLink } from './through-link';
 import { isCode, resolveWorkspacePath, type WorkspacePath } from './workspace-path';
 
 /** Existing files above this size are not diffed (or overwritten): a preview must stay readable. */
@@ -61,11 +62,13 @@ export const writeFileTool: ToolDefinition<WriteFileInput> = {
   inputSchema,
   risk: 'write',
   paramKinds: { path: 'path' },
+  inspect: (input, env) => inspectThroughLink(env.workspace, input.path),
   async preview(input, env) {
     return (await plan(input, env.workspace)).preview;
   },
   async execute(input, ctx) {
     const { target, preview } = await plan(input, ctx.workspace);
+    refuseThroughLink(target, input.path, ctx.approved);
     await writeTextFile(target, input.content, true);
     const bytes = Buffer.byteLength(input.content, 'utf8');
     return {
