@@ -26,14 +26,15 @@ export function runEventStream(
 ): Response {
   return sseResponse(
     request.signal,
-    async (send, close) => {
+    async (send, close, ready) => {
       if (first) send(first);
       const unsubscribe = await rt.runs.subscribe(
         runId,
         after,
         (event) => {
           send({ id: event.seq, event: event.type, data: event });
-          if (event.type === 'done') close();
+          // The replay reads on only once the client has read what it was sent.
+          return event.type === 'done' ? close() : ready();
         },
         close,
       );

@@ -1,7 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from './errors';
 import { formatSse } from '../../contract';
-import { accessEnded, sseResponse, type SseMessage, type StreamGuard } from './sse';
+import {
+  accessEnded,
+  QUEUE_MARK,
+  SLOW_CONSUMER_BYTES,
+  slowConsumer,
+  sseResponse,
+  StreamEndedError,
+  type SseMessage,
+  type StreamGuard,
+  type StreamReady,
+} from './sse';
 
 /** Reads the stream chunk by chunk, so a test can look at what has arrived so far. */
 function reader(response: Response) {
@@ -292,5 +302,113 @@ describe('sseResponse with a guard: a stream lives only as long as its credentia
     expect(fake.watching()).toBe(1);
     await body.cancel();
     expect(fake.watching()).toBe(0);
+  });
+});
+
+describe('sseResponse backpressure: a writer waits for its reader, a client that does not read is dropped', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A stream whose `send`, `close` and `ready` the test holds. */
+  function held() {
+    let send!: (message: SseMessage) => void;
+    let close!: () => void;
+    let ready!: StreamReady;
+    const cleanup = vi.fn();
+    const client = new AbortController();
+    const body = reader(
+      sseResponse(
+        client.signal,
+        (s, c, r) => {
+          [send, close, ready] = [s, c, r];
+          return cleanup;
+        },
+        60_000,
+        undefined,
+        { runId: 'r1' },
+      ),
+    );
+    return { body, cleanup, client, send: (m: SseMessage) => send(m), close: () => close(), ready: () => ready() };
+  }
+  /** An event whose data is about `bytes` long. */
+  const big = (id: number, bytes: number): SseMessage => ({
+    id,
+    event: 'text',
+    data: { n: id, pad: 'x'.repeat(bytes) },
+  });
+  const ids = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+
+  it('ready is undefined while the reader keeps up, and resolves only once the reader has read what waits', async () => {
+    const { body, send, ready } = held();
+    await Promise.resolve();
+    expect(ready()).toBeUndefined();
+    send(big(1, QUEUE_MARK));
+    send(big(2, QUEUE_MARK));
+    const waiting = ready();
+    expect(waiting).toBeInstanceOf(Promise);
+    let caughtUp = false;
+    void waiting!.then(() => (caughtUp = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(caughtUp).toBe(false);
+    expect(ids(await body.received())).toEqual([1, 2]);
+    await waiting;
+    expect(ready()).toBeUndefined();
+    await body.cancel();
+  });
+
+  it('what was sent before close is delivered before the end, the waiting part too', async () => {
+    const { body, send, close, cleanup } = held();
+    for (let id = 1; id <= 5; id++) send(big(id, QUEUE_MARK));
+    close();
+    const all = await body.rest();
+    expect(ids(all)).toEqual([1, 2, 3, 4, 5]);
+    expect(all).not.toContain('slow_consumer');
+    expect(cleanup).toHaveBeenCalledTimes(1);
+  });
+
+  it('a client that leaves unread more than SLOW_CONSUMER_BYTES is dropped with a slow_consumer error, without what waited', async () => {
+    const { body, send, ready, cleanup } = held();
+    const size = 1024 * 1024;
+    const sent = Math.ceil(SLOW_CONSUMER_BYTES / size) + 2;
+    for (let id = 1; id <= sent; id++) send(big(id, size));
+    await expect(ready()).rejects.toBeInstanceOf(StreamEndedError);
+    expect(cleanup).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+    const all = await body.rest();
+    // What the response's queue took is delivered, in order; the rest is dropped, not held.
+    const got = ids(all);
+    expect(got).toEqual(got.map((_, i) => i + 1));
+    expect(got.length).toBeLessThan(3);
+    expect(all.endsWith(formatSse(slowConsumer({ runId: 'r1' })))).toBe(true);
+  });
+
+  it('a writer waiting for its reader is told when the client leaves (ready rejects)', async () => {
+    const { client, send, ready, cleanup } = held();
+    send(big(1, QUEUE_MARK));
+    send(big(2, QUEUE_MARK));
+    const waiting = ready();
+    client.abort();
+    await expect(waiting).rejects.toBeInstanceOf(StreamEndedError);
+    await expect(ready()).rejects.toBeInstanceOf(StreamEndedError);
+    expect(cleanup).toHaveBeenCalledTimes(1);
+  });
+
+  it('heartbeats still reach a reader that catches up, after what waited, in order', async () => {
+    const { body, send, ready } = held();
+    send(big(1, QUEUE_MARK));
+    send(big(2, QUEUE_MARK));
+    const waiting = ready();
+    await vi.advanceTimersByTimeAsync(60_000);
+    send(big(3, 10));
+    const text = await body.received();
+    await waiting;
+    expect(ids(text)).toEqual([1, 2, 3]);
+    expect(text.indexOf(': heartbeat')).toBeGreaterThan(text.indexOf('id: 2'));
+    expect(text.indexOf(': heartbeat')).toBeLessThan(text.indexOf('id: 3'));
+    await body.cancel();
   });
 });

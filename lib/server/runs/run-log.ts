@@ -3,17 +3,31 @@
 // subscribers directly. `subscribe` replays the stored events after a seq and then follows the live ones;
 // with several instances a notification (or a gap in what arrives here) makes a stream read the log
 // after its last seq, so it gets every event once, in order, wherever the run executes.
+// The replay reads the log a page at a time and, when the listener says its reader is behind,
+// waits for it before going on, so a stream that is not read never holds more than a page.
 import { upgradeStoredEvent, type LoggedEvent, type RunEvent } from '../../contract';
 import type { AppendEffects, EventRow, Queries } from '../../db';
 import type { RunFollowers } from '../cluster/cluster';
 import type { PgNotifyBus } from '../cluster/pg-notify';
 
-/** Gets each event read from the log: today's shape, whatever version stored it (upgradeStoredEvent). */
-export type EventListener = (event: LoggedEvent) => void;
+/**
+ * Gets each event read from the log: today's shape, whatever version stored it (upgradeStoredEvent).
+ * It may return a promise while its reader is behind: the replay reads on once it resolves, and
+ * stops (`subscribe` rejects) if it rejects. Live events are not held back for it.
+ */
+export type EventListener = (event: LoggedEvent) => unknown;
+
+/** Events the replay reads in one query. */
+export const REPLAY_PAGE = 64;
 
 /** The one place events are read from the log: rows in any stored shape come out as today's events. */
-export async function readEvents(events: Queries['events'], runId: string, afterSeq?: number): Promise<LoggedEvent[]> {
-  return (await events.listEvents({ runId, afterSeq })).map(toStored);
+export async function readEvents(
+  events: Queries['events'],
+  runId: string,
+  afterSeq?: number,
+  limit?: number,
+): Promise<LoggedEvent[]> {
+  return (await events.listEvents({ runId, afterSeq, limit })).map(toStored);
 }
 
 export class RunLog {
@@ -59,7 +73,8 @@ export class RunLog {
    */
   async subscribe(runId: string, afterSeq: number, listener: EventListener, onClose?: () => void): Promise<() => void> {
     let last = afterSeq;
-    const buffered: LoggedEvent[] = [];
+    // The highest seq announced while replaying: those events are read from the log instead.
+    let announced = afterSeq;
     let replaying = true;
     let closed = false;
     const followers = this.cluster?.followers;
@@ -82,29 +97,38 @@ export class RunLog {
     };
     const deliver = (event: LoggedEvent) => {
       if (closed) return;
-      if (replaying) return void buffered.push(event);
+      if (replaying) return void (announced = Math.max(announced, event.seq));
       if (event.seq <= last) return;
       if (followers && event.seq > last + 1) return pull();
       last = event.seq;
-      listener(event);
+      const wait = listener(event);
+      // A live event is not held back: a reader that falls too far behind is the stream's to end.
+      if (wait instanceof Promise) wait.catch(() => undefined);
     };
     const set = this.listeners.get(runId) ?? new Set();
     set.add(deliver);
     this.listeners.set(runId, set);
     const unfollow = await followers?.add(runId, { last: () => last, pull });
     try {
-      for (const event of await readEvents(this.events, runId, afterSeq)) {
-        last = event.seq;
-        listener(event);
-      }
+      // Until a short page, and again while events were announced beyond what was read: stored
+      // before announced, so the log has them, and no event is left between replay and live.
+      let page: LoggedEvent[];
+      do {
+        page = await readEvents(this.events, runId, last, REPLAY_PAGE);
+        for (const event of page) {
+          last = event.seq;
+          const wait = listener(event);
+          if (wait instanceof Promise) await wait;
+        }
+      } while (page.length === REPLAY_PAGE || (page.length > 0 && announced > last));
     } catch (error) {
       set.delete(deliver);
       unfollow?.();
       throw error;
     }
     replaying = false;
-    for (const event of buffered) deliver(event);
-    if (pullAgain) pull();
+    // An announced event the log did not return (never expected) is read once more by a pull.
+    if (pullAgain || announced > last) pull();
     const unsubscribe = () => {
       closed = true;
       unfollow?.();
