@@ -68,3 +68,35 @@ describe('approvalRequirement', () => {
     expect(need(command)).toEqual(expected);
   });
 });
+
+describe('approvalRequirement given the call: a rule naming approvers is never hidden by one that matched first', () => {
+  const vault = {
+    action: 'ask',
+    tool: 'read_file',
+    params: { path: 'vault/**' },
+    approvals: { count: 2, roles: ['admin'] },
+  } as const;
+  const ctx = { workspaceRoot: '/ws' };
+  const need = (rules: unknown[], command: string) => {
+    const policy = compilePolicy({ rules } as never);
+    const call = { tool: 'bash', params: { command } };
+    return approvalRequirement(policy, evaluate(policy, call, ctx), call, ctx);
+  };
+
+  it.each([
+    [
+      'a broader ask rule on the command, before the file rule',
+      [{ action: 'ask', tool: 'bash', params: { command: 'cat *' } }, vault],
+    ],
+    [
+      'an ask rule for every shell command, after it (as a run’s own permissions add)',
+      [vault, { action: 'ask', tool: 'bash' }],
+    ],
+  ])('%s', (_what, rules) => {
+    expect(need(rules, 'cat vault/key.txt')).toEqual({ count: 2, roles: ['admin'] });
+  });
+
+  it('a call that touches no such file asks as its own rule says', () => {
+    expect(need([vault, { action: 'ask', tool: 'bash' }], 'cat notes.md')).toBeUndefined();
+  });
+});

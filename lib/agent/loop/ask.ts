@@ -2,7 +2,15 @@
 // after a restart), an approval handler's answer, and Always Allow, which stores the grants and
 // settles the other waiting calls they now cover. Anything but an approval is a denial.
 import { randomUUID } from 'node:crypto';
-import { approvalRequirement, grantFitsCall, RuleSchema, type Decision, type Rule, type ToolCall } from '../../policy';
+import {
+  approvalRequirement,
+  grantFitsCall,
+  RuleSchema,
+  type Decision,
+  type EvaluationContext,
+  type Rule,
+  type ToolCall,
+} from '../../policy';
 import type { Approver, RelayOutcome, RelayRequest, RelayResponse, Resolution } from '../../relay';
 import { dynamicInterrupt, renderPrompt } from '../approval';
 import { emit, type AgentLevel, type GatedCall, type RunContext } from './context';
@@ -53,7 +61,11 @@ export async function askHuman(scope: GatedCall, decision: Decision, inspection?
     alwaysAllow,
     autoApprove,
     ...(preview ? { preview } : {}),
-    ...approvalsOf(level, decision),
+    ...approvalsOf(level, decision, call, {
+      risk: tool.risk,
+      paramKinds: tool.paramKinds,
+      workspaceRoot: ctx.env.workspace,
+    }),
     prompt: renderPrompt(ctx.promptTemplates[tool.name] ?? ctx.promptTemplates['*'] ?? '', tool.name, input),
     createdAt: now,
     expiresAt: now + timeoutOf(level, decision, ctx.approvalTimeoutS) * 1000,
@@ -115,9 +127,14 @@ function checkedEdit({ ctx, level, tool }: GatedCall, request: RelayRequest, res
   return { ...response, params: check.params };
 }
 
-/** The rule's `approvals` when it needs more than one person. */
-function approvalsOf(level: AgentLevel, decision: Decision): Pick<RelayRequest, 'approvals'> {
-  const wanted = approvalRequirement(level.policy, decision);
+/** Who must approve: the `approvals` of every ask rule that matches the call (approvalRequirement). */
+function approvalsOf(
+  level: AgentLevel,
+  decision: Decision,
+  call: ToolCall,
+  evalContext: EvaluationContext,
+): Pick<RelayRequest, 'approvals'> {
+  const wanted = approvalRequirement(level.policy, decision, call, evalContext);
   return wanted ? { approvals: wanted } : {};
 }
 

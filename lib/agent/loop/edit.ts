@@ -57,13 +57,11 @@ export function checkEdit(tool: ToolDefinition, params: unknown, ctx: EditContex
   if (typeof parsed.data !== 'object' || parsed.data === null)
     return { ok: false, kind: 'invalid', issues: [{ path: '', message: 'expected an object of parameters' }] };
   const edited = parsed.data as Record<string, unknown>;
-  const decision = evaluate(
-    ctx.policy,
-    { tool: tool.name, params: edited, ...(ctx.agentId === 'main' ? {} : { agent: ctx.agentId }) },
-    { risk: tool.risk, paramKinds: tool.paramKinds, workspaceRoot: ctx.workspace },
-  );
+  const editedCall = { tool: tool.name, params: edited, ...(ctx.agentId === 'main' ? {} : { agent: ctx.agentId }) };
+  const evalContext = { risk: tool.risk, paramKinds: tool.paramKinds, workspaceRoot: ctx.workspace };
+  const decision = evaluate(ctx.policy, editedCall, evalContext);
   if (decision.action === 'deny') return { ok: false, kind: 'denied', decision };
-  const needed = approvalRequirement(ctx.policy, decision);
+  const needed = approvalRequirement(ctx.policy, decision, editedCall, evalContext);
   if (needed && !demands(ctx.approvals, needed)) return { ok: false, kind: 'needs_approvals', needed };
   return { ok: true, params: edited };
 }

@@ -361,8 +361,14 @@ export class ExternalGate {
     const rule = decision.rule ? policy.policy.rules[decision.rule.index] : undefined;
     const timeoutS = Math.min(options.timeoutS ?? Infinity, rule?.timeoutS ?? this.deps.approvalTimeoutS);
     const now = Date.now();
-    // A rule that needs several approvers needs them for outside agents' calls too.
-    const approvals = approvalRequirement(policy, decision);
+    // A rule that names approvers needs them for outside agents' calls too (every such rule that
+    // matches, as the call was judged: judge()).
+    const approvals = approvalRequirement(policy, decision, policyCall, {
+      risk: tool.risk,
+      ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
+      workspaceRoot: workspace,
+      ...(call.homeDir ? { homeDir: call.homeDir } : {}),
+    });
     return {
       ...(approvals ? { approvals } : {}),
       id: randomUUID(),
