@@ -59,8 +59,11 @@ export function ShadowPanel({ current, onConflict }: { current: StoredPolicy; on
 
   async function runPromote() {
     setConfirming(false);
+    // The shadow whose differences were shown: another admin's newer shadow is never promoted unseen.
+    const id = shadow.data?.id;
+    if (!id) return;
     try {
-      const saved = await promote.mutateAsync({ version: current.version });
+      const saved = await promote.mutateAsync({ version: current.version, id });
       setMessage(`The shadow is now the live policy, version ${saved.version}.`);
     } catch (e) {
       const conflict = conflictVersion(e);

@@ -29,8 +29,12 @@ export const setShadow = async ({ doc, note }: { doc: unknown; note?: string }) 
 export const clearShadow = (id: string) =>
   apiFetch<void>(`/api/policy/shadow?id=${encodeURIComponent(id)}`, { method: 'DELETE' });
 
-export const promoteShadow = ({ version }: { version: number }) =>
-  apiFetch<StoredPolicy>('/api/policy/shadow/promote', { method: 'POST', headers: { 'If-Match': `"${version}"` } });
+/** Promotes the shadow the admin reviewed (`id`: 404 when another was set since) over the live `version`. */
+export const promoteShadow = ({ version, id }: { version: number; id: string }) =>
+  apiFetch<StoredPolicy>(`/api/policy/shadow/promote?id=${encodeURIComponent(id)}`, {
+    method: 'POST',
+    headers: { 'If-Match': `"${version}"` },
+  });
 
 export function useShadow() {
   return useQuery({ queryKey: shadowKeys.current(), queryFn: fetchShadow });

@@ -20,7 +20,9 @@ const SeedEntrySchema = z
     agent: z.string().min(1).optional(),
     description: z.string().optional(),
   })
-  .passthrough();
+  // A key the importer does not read (a misspelt `param`, a `when`) is named, never dropped: an
+  // entry without it would allow the whole tool.
+  .strict();
 
 // Policy tests are carried as they are in every format (PolicySchema validates them, naming
 // `tests.<i>`); only the snake_case format's tests may also say `approve` for ask.
@@ -103,6 +105,12 @@ export type ImportOptions = ClaudeCodeImportOptions;
  */
 export function importPolicy(doc: unknown, options: ImportOptions = {}): Policy {
   const format = detectFormat(doc);
+  // Other formats name their rules' agents themselves: an agent asked for would be silently
+  // ignored, leaving rules (allow rules too) for every agent.
+  if (options.agent !== undefined && format !== 'claude_code_settings')
+    throw new PolicyValidationError([
+      { path: 'agent', message: "an agent applies only to Claude Code's settings; name each rule's agent instead" },
+    ]);
   const policy =
     format === 'seed_permissions'
       ? fromSeed(doc)

@@ -2,13 +2,21 @@
 // ran on RE2) must not stop the server, and must not open a door either. Each rule that fails on
 // its own is replaced, at the same index so rule numbers keep their meaning: a deny or ask rule
 // loses the patterns and conditions that failed, so it applies to every call of its tool (wider,
-// never narrower); an allow rule becomes one that matches nothing.
+// never narrower), and keeps who must approve it (an ask rule whose approvals fail denies); an
+// allow rule becomes one that matches nothing.
 import { compilePolicy } from './compile';
 import { PolicyValidationError, type PolicyIssue } from './errors';
-import { PolicySchema, type Policy, type Rule } from './types';
+import { MAX_NAME_LENGTH } from './limits';
+import { PolicySchema, RuleSchema, type Policy, type Rule } from './types';
 
-/** A param no call has: a rule constrained by it matches nothing. */
+/** A param of a disabled allow rule, so the rule reads as disabled (a call may carry any param: not the guard). */
 const DISABLED_RULE_PARAM = '__gatehouse_invalid_rule__';
+
+/** An agent name longer than any call's may be (such a call is malformed and denied): a rule for it matches nothing. */
+const DISABLED_RULE_AGENT = 'gatehouse-disabled-rule-'.padEnd(MAX_NAME_LENGTH + 1, '-');
+
+/** `approvals` that validate on their own, so a salvaged ask rule still wants the people it named. */
+const ApprovalsSchema = RuleSchema.shape.approvals;
 
 export interface SalvagedPolicy {
   policy: Policy;
@@ -46,18 +54,25 @@ function salvageRule(rule: unknown): Rule {
     const agent = typeof r.agent === 'string' && r.agent.trim() !== '' && r.agent.length <= 256 ? r.agent : undefined;
     const note = 'it did not validate when loaded';
     if (r.action === 'deny' || r.action === 'ask') {
+      // An ask rule that named its approvers keeps them; one whose approvals fail cannot say who may
+      // approve, so nobody does: it denies.
+      const approvals =
+        r.action === 'ask' && r.approvals !== undefined ? ApprovalsSchema.safeParse(r.approvals) : undefined;
+      const action = approvals?.success === false ? 'deny' : r.action;
       return {
         ...(id ? { id } : {}),
-        action: r.action,
+        action,
         tool,
         ...(agent ? { agent } : {}),
-        description: `${r.action} every ${tool} call: ${note}`,
+        ...(approvals?.success && approvals.data ? { approvals: approvals.data } : {}),
+        description: `${action} every ${tool} call: ${note}`,
       };
     }
     return {
       ...(id ? { id } : {}),
       action: 'allow',
       tool,
+      agent: DISABLED_RULE_AGENT,
       params: { [DISABLED_RULE_PARAM]: '' },
       description: `disabled: ${note}`,
     };

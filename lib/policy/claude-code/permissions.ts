@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { compilePolicy } from '../compile';
 import { PolicyValidationError, type PolicyIssue } from '../errors';
+import { BUILTIN_RISKS } from '../kinds';
+import { escapePathGlob } from '../paths';
 import type { Action, Policy, Rule } from '../types';
 
 const RuleList = z.array(z.string().max(10_000, 'a rule may be at most 10,000 characters')).max(10_000).optional();
@@ -66,21 +68,24 @@ function splitEntry(entry: string): { tool: string; spec?: string } {
 /**
  * A Bash specifier as a Gatehouse command pattern. `:*` (prefix) is read by the engine itself;
  * a lone `*` word matches any words in Claude Code, so `**` in the middle; a `*` glued to the
- * last word (`npm run test*`) may run on past spaces: that word, then any words.
+ * last word (`npm run test*`) may run on past spaces: that word, then any words. `*` is Claude
+ * Code's only wildcard: in an allow rule the engine's other globs (`?`, `[...]`) are escaped, so
+ * `curl https://x/v1?page=1` allows that URL only (a deny or ask rule may keep them: wider).
  */
-function commandPattern(spec: string): string {
+function commandPattern(spec: string, action: Action): string {
+  const literal = (text: string) => (action === 'allow' ? text.replace(/[?[]/g, '\\$&') : text);
   if (spec.endsWith(':*')) {
     if (spec.slice(0, -2).includes('*')) throw new Unconvertible('mixes :* with other wildcards');
-    return spec;
+    return `${literal(spec.slice(0, -2))}:*`;
   }
   const words = spec.split(/\s+/).filter(Boolean);
   return words
     .map((word, i) => {
       const last = i === words.length - 1;
       if (word === '*') return last ? '*' : '**';
-      if (!word.includes('*')) return word;
+      if (!word.includes('*')) return literal(word);
       if (!last) throw new Unconvertible('has a * inside a word that is not the last one (no exact translation)');
-      return word.endsWith('*') ? `${word} **` : word;
+      return word.endsWith('*') ? `${literal(word)} **` : literal(word);
     })
     .join(' ');
 }
@@ -132,7 +137,7 @@ export function convertRule(entry: string, action: Action): Rule[] {
     return [
       spec === undefined
         ? { action, tool: 'bash' }
-        : { action, tool: 'bash', params: { command: commandPattern(spec) } },
+        : { action, tool: 'bash', params: { command: commandPattern(spec, action) } },
     ];
   if (tool === 'WebFetch') return spec === undefined ? [{ action, tool: 'fetch_url' }] : domainRules(spec, action);
   const fileTools = Object.hasOwn(FILE_TOOLS, tool) ? FILE_TOOLS[tool]! : undefined;
@@ -146,6 +151,10 @@ export function convertRule(entry: string, action: Action): Rule[] {
     return fileTools.map((t) => (path === undefined ? { action, tool: t } : { action, tool: t, params: { path } }));
   }
   if (spec !== undefined) throw new Unconvertible(`is a ${tool} rule with a specifier, which Gatehouse cannot match`);
+  // Claude Code has no tool `bash` or `read_file` (its names are `Bash`, `Read`): such an allow
+  // entry allows nothing there, and must not allow a Gatehouse tool of that name here.
+  if (action === 'allow' && Object.hasOwn(BUILTIN_RISKS, tool))
+    throw new Unconvertible(`names no Claude Code tool (${tool} is Gatehouse's name): write the Claude Code rule`);
   return [{ action, tool }];
 }
 
@@ -154,8 +163,9 @@ function modeRules(mode: string | undefined, dirs: string[]): { rules: Rule[]; d
   if (mode !== undefined && !['default', 'acceptEdits', 'dontAsk'].includes(mode)) {
     throw new Unconvertible(`"${mode}" is a mode of a session, not a rule: remove defaultMode to import`);
   }
-  // additionalDirectories are plain paths (absolute, `~/`, or relative to the project), not patterns.
-  const roots = ['**', ...dirs.map((d) => `${d.replace(/\/+$/, '')}/**`)];
+  // additionalDirectories are plain paths (absolute, `~/`, or relative to the project), not
+  // patterns: a glob character in one (`app/[id]`) is literal.
+  const roots = ['**', ...dirs.map((d) => `${escapePathGlob(d.replace(/\/+$/, ''))}/**`)];
   const tools =
     mode === 'acceptEdits' ? ['read_file', 'list_files', 'write_file', 'edit_file'] : ['read_file', 'list_files'];
   const rules = tools.flatMap((tool) =>

@@ -64,21 +64,23 @@ function notFound(id: string | undefined): AppError {
 /**
  * The shadow becomes the live policy in one step: a new version (audited as a policy edit) and the
  * shadow cleared, in one transaction. `expectedVersion` is the live version the admin saw (412 when
- * it changed, as for PUT /api/policy).
+ * it changed, as for PUT /api/policy); `id`, the shadow they reviewed (404 when another was set
+ * since). Its tests are judged as a save judges them, paths against `workspaceRoot`.
  */
 export async function promoteShadow(
   ctx: ShadowContext,
-  input: { expectedVersion: number; promotedBy: string },
+  input: { expectedVersion: number; promotedBy: string; id?: string; workspaceRoot?: string },
 ): Promise<StoredPolicy> {
   const saved = await ctx.db.transaction(async (tx) => {
     const q = createQueries(tx);
-    const shadow = await getShadow(q);
+    const shadow = await getShadow(q, input.id);
     const note = `Promoted from the shadow set by ${shadow.createdBy} against version ${shadow.baseVersion}`;
     const stored = await savePolicyVersion(q, {
       policy: shadow.policy,
       expectedVersion: input.expectedVersion,
       createdBy: input.promotedBy,
       note,
+      workspaceRoot: input.workspaceRoot,
     });
     await q.shadow.clearShadow({ id: shadow.id });
     return stored;
