@@ -157,7 +157,7 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
     <Dialog
       open
       title="Permission required"
-      description={<ApprovalHeadline relay={relay} ref={headline} />}
+      description={<ApprovalHeadline relay={shown} ref={headline} />}
       onCancel={() => (confirmingAll ? setConfirmingAll(false) : dismiss())}
       onKeyDown={onKeyDown}
       className="approval-dialog"

@@ -1,6 +1,8 @@
 // A unified diff (the relay's `preview` for file writes and edits): added and removed lines are
-// coloured and keep their +/- signs, so the change is readable without colour.
+// coloured and keep their +/- signs, so the change is readable without colour. What each line is
+// comes from lib/client/diff-lines.ts (a written line that looks like a header is still content).
 import { Revealed } from '@/components/ui';
+import { diffLines } from '@/lib/client/diff-lines';
 import { revealText } from '@/lib/client/reveal';
 
 export interface DiffPreview {
@@ -15,19 +17,8 @@ export function isDiffPreview(value: unknown): value is DiffPreview {
   return !!v && v.kind === 'diff' && typeof v.diff === 'string' && typeof v.path === 'string';
 }
 
-function lineClass(line: string): string {
-  if (line.startsWith('+++') || line.startsWith('---')) return 'diff-line diff-line--meta';
-  if (line.startsWith('@@')) return 'diff-line diff-line--hunk';
-  if (line.startsWith('+')) return 'diff-line diff-line--add';
-  if (line.startsWith('-')) return 'diff-line diff-line--del';
-  if (line.startsWith('\\')) return 'diff-line diff-line--meta';
-  return 'diff-line';
-}
-
 export function DiffView({ preview }: { preview: DiffPreview }) {
-  const lines = preview.diff.replace(/\n$/, '').split('\n');
-  const added = lines.filter((l) => l.startsWith('+') && !l.startsWith('+++')).length;
-  const removed = lines.filter((l) => l.startsWith('-') && !l.startsWith('---')).length;
+  const { lines, added, removed } = diffLines(preview.diff);
   const caption = `${preview.created ? 'New file' : 'Changes to'} ${preview.path}: ${added} line${added === 1 ? '' : 's'} added, ${removed} removed`;
   return (
     <figure className="diff-view">
@@ -36,8 +27,8 @@ export function DiffView({ preview }: { preview: DiffPreview }) {
       </figcaption>
       <pre tabIndex={0} aria-label={`Diff of ${revealText(preview.path)}`} dir="ltr">
         {lines.map((line, i) => (
-          <span key={i} className={lineClass(line)}>
-            {line ? <Revealed text={line} /> : ' '}
+          <span key={i} className={line.kind === 'context' ? 'diff-line' : `diff-line diff-line--${line.kind}`}>
+            {line.text ? <Revealed text={line.text} /> : ' '}
           </span>
         ))}
       </pre>

@@ -6,6 +6,8 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { ApprovalDetails } from '@/components/approvals/approval-details';
 import { Notice } from '@/components/ui';
+import { QuorumStatus } from '@/components/approvals/quorum-status';
+import { shownRequest } from '@/lib/contract';
 import { ApiError } from '@/lib/client/api';
 import { useInboxRelay } from '@/lib/client/approvals';
 import { DecisionForm } from './decision-form';
@@ -38,7 +40,8 @@ export function ApprovalPageView({ relayId }: { relayId: string }) {
       {result && <Notice tone="success">{result}</Notice>}
       {data.status === 'pending' && !result ? (
         <>
-          <ApprovalDetails relay={data.request} />
+          <QuorumStatus relay={data.request} progress={data.progress} />
+          <ApprovalDetails relay={shownRequest(data)} />
           <DecisionForm
             relay={data}
             onDecided={(outcome) => {

@@ -5,7 +5,8 @@ import Link from 'next/link';
 import { useId, useState } from 'react';
 import { ApprovalDetails } from '@/components/approvals/approval-details';
 import { Button, JsonView } from '@/components/ui';
-import type { InboxRelay } from '@/lib/contract';
+import { QuorumStatus } from '@/components/approvals/quorum-status';
+import { shownRequest, type InboxRelay } from '@/lib/contract';
 import { DecisionForm, type DecisionResult } from './decision-form';
 import { RelaySummary } from './relay-summary';
 
@@ -26,7 +27,8 @@ export function InboxItem({ relay, onDecided }: { relay: InboxRelay; onDecided: 
       </div>
       {open && (
         <div id={panel} className="inbox-item__body">
-          <ApprovalDetails relay={request} />
+          <QuorumStatus relay={request} progress={relay.progress} />
+          <ApprovalDetails relay={shownRequest(relay)} />
           {request.suggestedRules.length > 0 && (
             <section className="approval-section">
               <h3 className="approval-section__title">Suggested rule (Always Allow)</h3>

@@ -2,9 +2,9 @@
 // first, updated live (polled). A relay decided elsewhere leaves with a notice of who decided it.
 'use client';
 import { useEffect, useRef, useState } from 'react';
-import { Notice } from '@/components/ui';
+import { Notice, Revealed } from '@/components/ui';
 import { fetchInboxRelay, usePendingRelays } from '@/lib/client/approvals';
-import type { InboxRelay } from '@/lib/contract';
+import { shownRequest, type InboxRelay } from '@/lib/contract';
 import { headlineOf } from '@/lib/client/approval-headline';
 import { InboxItem } from './inbox-item';
 import { NotificationsControl } from './notifications-control';
@@ -14,7 +14,7 @@ import '@/components/approvals/approvals.css';
 import './inbox.css';
 
 const callOf = (relay: InboxRelay) => {
-  const { tool, object } = headlineOf(relay.request);
+  const { tool, object } = headlineOf(shownRequest(relay));
   return object === undefined ? tool : `${tool} ${object}`;
 };
 
@@ -46,7 +46,9 @@ export function InboxView() {
     <div className="inbox">
       <NotificationsControl />
       {notices.map((n) => (
-        <Notice key={n.id}>{n.text}</Notice>
+        <Notice key={n.id}>
+          <Revealed text={n.text} />
+        </Notice>
       ))}
       {pending.error && <Notice tone="danger">Could not load the approvals: {pending.error.message}</Notice>}
       <h2 className="inbox__count">{pending.isPending ? 'Loading…' : `${pending.data?.total ?? 0} pending`}</h2>

@@ -1,16 +1,16 @@
 // What one pending approval is, in a line or two: the headline, the agent, where it came from.
 import { ApprovalHeadline } from '@/components/approvals/approval-details';
-import { Badge } from '@/components/ui';
-import type { InboxRelay } from '@/lib/contract';
+import { Badge, Revealed } from '@/components/ui';
+import { shownRequest, type InboxRelay } from '@/lib/contract';
 
 const SOURCES: Record<string, string> = { agent: 'Chat agent', hook: 'Hook', mcp: 'MCP client' };
 
 export function RelaySummary({ relay }: { relay: InboxRelay }) {
   return (
     <div className="inbox-summary">
-      <ApprovalHeadline relay={relay.request} />
+      <ApprovalHeadline relay={shownRequest(relay)} />
       <span className="inbox-summary__meta">
-        <Badge>{SOURCES[relay.source] ?? relay.source}</Badge> agent {relay.request.agentId}
+        <Badge>{SOURCES[relay.source] ?? relay.source}</Badge> agent <Revealed text={relay.request.agentId} />
       </span>
     </div>
   );

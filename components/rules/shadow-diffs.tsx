@@ -1,7 +1,7 @@
 // The shadow's differences from the live decisions: the counters, the groups (live -> shadow,
 // tool) with a few examples each, and the most recent differences.
 'use client';
-import { Badge, Button, Table } from '@/components/ui';
+import { Badge, Button, Revealed, Table } from '@/components/ui';
 import type { ShadowDiff, ShadowDiffs } from '@/lib/contract';
 
 function callText(diff: ShadowDiff): string {
@@ -59,14 +59,21 @@ export function ShadowDiffsView({
                 <td>
                   <Change live={group.liveAction} shadow={group.shadowAction} />
                 </td>
-                <td>{group.tool}</td>
+                <td>
+                  <Revealed text={group.tool} />
+                </td>
                 <td>{group.count}</td>
                 <td>
                   <ul className="rules-stack">
                     {group.examples.map((example) => (
                       <li key={example.id}>
-                        <code className="rules-code">{callText(example)}</code>
-                        <span className="rules-muted"> {example.shadow.explanation}</span>
+                        <code className="rules-code">
+                          <Revealed text={callText(example)} />
+                        </code>
+                        <span className="rules-muted">
+                          {' '}
+                          <Revealed text={example.shadow.explanation} />
+                        </span>
                       </li>
                     ))}
                   </ul>
@@ -91,9 +98,14 @@ export function ShadowDiffsView({
               <tr key={diff.id}>
                 <td>{new Date(diff.at).toLocaleString()}</td>
                 <td>
-                  {diff.tool} <code className="rules-code">{callText(diff)}</code>
+                  <Revealed text={diff.tool} />{' '}
+                  <code className="rules-code">
+                    <Revealed text={callText(diff)} />
+                  </code>
                 </td>
-                <td>{diff.agentId}</td>
+                <td>
+                  <Revealed text={diff.agentId} />
+                </td>
                 <td>
                   <Change live={diff.liveAction} shadow={diff.shadowAction} />
                 </td>

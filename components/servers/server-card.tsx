@@ -3,7 +3,7 @@
 // decides) and pending changes.
 'use client';
 import { useState } from 'react';
-import { Badge, Button, Card, CardHeader, Notice, Table } from '@/components/ui';
+import { Badge, Button, Card, CardHeader, Notice, Revealed, Table } from '@/components/ui';
 import type { McpServerView } from '@/lib/contract';
 import { useRemoveServer, useTestServer } from '@/lib/client/servers';
 import { DefinitionChange } from './definition-change';
@@ -78,8 +78,13 @@ export function ServerCard({ server, allowStdio }: { server: McpServerView; allo
             {server.tools.map((tool) => (
               <tr key={tool.name}>
                 <td>
-                  <code>{tool.name}</code>
-                  <div className="servers-desc">{tool.description}</div>
+                  <code>
+                    <Revealed text={tool.name} />
+                  </code>
+                  {/* What the model reads: hidden characters (tags spelling instructions, bidi) must show. */}
+                  <div className="servers-desc">
+                    <Revealed text={tool.description} />
+                  </div>
                   {tool.blocked && <Badge tone="danger">refused: awaiting review</Badge>}
                 </td>
                 <td>{hints(tool.annotations)}</td>
@@ -92,7 +97,7 @@ export function ServerCard({ server, allowStdio }: { server: McpServerView; allo
       )}
       {server.rejected.map((r) => (
         <Notice key={r.tool} tone="warning">
-          {r.tool} left out: {r.reason}
+          <Revealed text={r.tool} /> left out: <Revealed text={r.reason} />
         </Notice>
       ))}
     </Card>

@@ -1,7 +1,9 @@
 // The dialog's headline, the sentence people read first: "bash wants to run `ls -la`",
 // "write_file wants to change `notes.md`", "fetch_url wants to fetch `https://…`", and a risk
-// label that says what kind of thing the call does. Pure, so the wording is pinned by a test.
+// label that says what kind of thing the call does. A long value keeps its start and its end.
+// Pure, so the wording is pinned by a test.
 import type { RelayRequest } from '@/lib/contract';
+import { clipText } from './reveal';
 
 export interface Headline {
   tool: string;
@@ -23,12 +25,27 @@ const VERBS: Record<string, [param: string, verb: string]> = {
 
 /** Long values are clipped here; the parameters below show them whole. */
 const OBJECT_LIMIT = 160;
+/**
+ * How much of a clipped value's end stays: a command appended after padding (`npm test<spaces>;
+ * curl ... | sh`) or the file name at the end of a long path is what the headline must not hide.
+ */
+const TAIL = 40;
+
+/** The start and the end of a long value around `…`, neither end cutting a surrogate pair. */
+function clipMiddle(value: string): string {
+  if (value.length <= OBJECT_LIMIT) return value;
+  const head = clipText(value, OBJECT_LIMIT - TAIL);
+  let from = value.length - TAIL;
+  const first = value.charCodeAt(from);
+  if (first >= 0xdc00 && first <= 0xdfff) from += 1;
+  return `${head}…${value.slice(from)}`;
+}
 
 export function headlineOf(relay: Pick<RelayRequest, 'tool' | 'params'>): Headline {
   const [param, verb] = VERBS[relay.tool] ?? [undefined, 'wants to be used'];
   const value = param ? relay.params[param] : undefined;
   if (typeof value !== 'string' || value === '') return { tool: relay.tool, verb: param ? verb : 'wants to be used' };
-  return { tool: relay.tool, verb, object: value.length > OBJECT_LIMIT ? `${value.slice(0, OBJECT_LIMIT)}…` : value };
+  return { tool: relay.tool, verb, object: clipMiddle(value) };
 }
 
 const TOOL_RISK: Record<string, string> = {

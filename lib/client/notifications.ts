@@ -1,8 +1,9 @@
 // Browser notifications for new approvals: asked for only from an explicit control, remembered
 // per browser, raised only for relays not seen before and only while the tab is hidden. Where the
 // platform has no Notification API (some phones, plain http) `support()` says so and nothing is raised.
-import type { InboxRelay } from '@/lib/contract';
+import { shownRequest, type InboxRelay } from '../contract';
 import { headlineOf } from './approval-headline';
+import { revealText } from './reveal';
 
 const KEY = 'gatehouse.notifications';
 
@@ -24,12 +25,19 @@ export async function enableNotifications(): Promise<NotificationSupport> {
 
 export const disableNotifications = () => localStorage.removeItem(KEY);
 
+/**
+ * Untrusted text as one line for a notification, which cannot show marks: invisible and bidi
+ * characters as tokens, line breaks as ⏎ (so a command cannot forge the notification's own lines).
+ */
+const oneLine = (text: string) => revealText(text).replace(/\n/g, '⏎');
+
 /** Raises one notification for a relay; clicking it opens the relay's approval page. */
 export function notifyRelay(relay: InboxRelay, open: (href: string) => void): void {
-  const { request } = relay;
+  const request = shownRequest(relay);
   const { verb, object } = headlineOf(request);
-  const notification = new window.Notification(`Approval needed: ${request.tool}`, {
-    body: `${request.tool} ${verb}${object === undefined ? '' : ` ${object}`}\nAgent: ${request.agentId}`,
+  const tool = oneLine(request.tool);
+  const notification = new window.Notification(`Approval needed: ${tool}`, {
+    body: `${tool} ${verb}${object === undefined ? '' : ` ${oneLine(object)}`}\nAgent: ${oneLine(request.agentId)}`,
     tag: request.id,
   });
   notification.onclick = () => {

@@ -1,7 +1,17 @@
 // Approvals away from the chat: the inbox's relays (GET /api/relays, GET /api/relays/:id) and the
 // webhook endpoints and delivery log (/api/webhooks). Times are ISO strings.
 import { z } from 'zod';
-import { RelayRequestSchema, RelayStatusSchema } from './relay';
+import { RelayApprovalSchema, RelayRequestSchema, RelayStatusSchema } from './relay';
+
+/**
+ * A pending relay whose rule names approvers, once someone approved: who so far, how many in all,
+ * and the call as an approver edited it (what the next approval approves, and what runs).
+ */
+export const InboxProgressSchema = z.object({
+  approvals: z.array(RelayApprovalSchema),
+  needed: z.number(),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
 
 export const InboxRelaySchema = z.object({
   request: RelayRequestSchema,
@@ -13,8 +23,13 @@ export const InboxRelaySchema = z.object({
   decidedBy: z.string().nullable(),
   decidedAt: z.string().nullable(),
   reason: z.string().nullable(),
+  progress: InboxProgressSchema.optional(),
 });
 export type InboxRelay = z.infer<typeof InboxRelaySchema>;
+
+/** The call an approval of this relay approves: an approver's edit when there is one (`progress.params`). */
+export const shownRequest = (relay: Pick<InboxRelay, 'request' | 'progress'>): InboxRelay['request'] =>
+  relay.progress?.params ? { ...relay.request, params: relay.progress.params, preview: undefined } : relay.request;
 
 export const InboxPageSchema = z.object({
   items: z.array(InboxRelaySchema),

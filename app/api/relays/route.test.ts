@@ -111,3 +111,24 @@ describe('GET /api/relays/:id', () => {
     expect((await list('?runId=run-decided')).body.items).toEqual([]);
   });
 });
+
+describe('a relay whose rule names approvers, once one approved an edit', () => {
+  it('the list and its page carry the approvals so far and the edited call, the one the next approval approves', async () => {
+    const request = await raise(`run-quorum-${++n}`, undefined, { approvals: { count: 2 } });
+    const edit = { command: 'echo edited' };
+    await server.rt().q.quorum.editQuorumApproval({
+      id: request.id,
+      user: 'ann',
+      role: 'approver',
+      response: { approved: true, params: edit },
+      params: edit,
+    });
+    const { body } = await list('');
+    const listed = body.items.find((item) => item.request.id === request.id);
+    expect(listed?.progress).toMatchObject({ needed: 2, approvals: [{ by: 'ann' }], params: edit });
+    // The request stays the agent's own call; what is shown is the edit (shownRequest).
+    expect(listed?.request.params).toEqual(request.params);
+    const page = (await (await one(request.id)).json()) as InboxRelay;
+    expect(page.progress?.params).toEqual(edit);
+  });
+});

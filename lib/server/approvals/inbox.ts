@@ -18,7 +18,7 @@ export interface InboxQuery {
   cursor?: string;
 }
 
-export function toInboxRelay(row: InboxRow): InboxRelay {
+export function toInboxRelay(row: InboxRow, progress?: InboxRelay['progress']): InboxRelay {
   return {
     request: row.request,
     status: row.status,
@@ -28,7 +28,18 @@ export function toInboxRelay(row: InboxRow): InboxRelay {
     decidedBy: row.decidedBy,
     decidedAt: row.decidedAt?.toISOString() ?? null,
     reason: row.reason,
+    ...(progress ? { progress } : {}),
   };
+}
+
+/**
+ * The row with its approvals so far, when it is a pending relay whose rule names approvers: an
+ * approver's edit is what the next approval approves, so the inbox must show it (one read each,
+ * for those relays only).
+ */
+async function withProgress(q: Queries, row: InboxRow): Promise<InboxRelay> {
+  if (row.status !== 'pending' || !row.request.approvals) return toInboxRelay(row);
+  return toInboxRelay(row, await q.quorum.quorumOf({ id: row.request.id }));
 }
 
 export async function listInbox(q: Queries, me: AuthUser, query: InboxQuery): Promise<InboxPage> {
@@ -39,7 +50,7 @@ export async function listInbox(q: Queries, me: AuthUser, query: InboxQuery): Pr
     q.inbox.countRelays(scoped),
   ]);
   return {
-    items: page.items.filter((row) => canDecideRelay(me, row)).map(toInboxRelay),
+    items: await Promise.all(page.items.filter((row) => canDecideRelay(me, row)).map((row) => withProgress(q, row))),
     nextCursor: page.nextCursor ?? null,
     total,
   };
@@ -55,5 +66,5 @@ export async function inboxRelay(q: Queries, me: AuthUser, id: string): Promise<
     if (error instanceof AppError && error.status === 404) throw new AppError('not_found:relay', 404, 'No such relay');
     throw error;
   }
-  return toInboxRelay(row);
+  return withProgress(q, row);
 }
