@@ -7,6 +7,9 @@ describe('the approval headline says what the call does', () => {
     [{ tool: 'write_file', params: { path: 'notes.md', content: 'x' } }, 'write_file wants to change notes.md'],
     [{ tool: 'fetch_url', params: { url: 'https://example.com/' } }, 'fetch_url wants to fetch https://example.com/'],
     [{ tool: 'custom_tool', params: { x: 1 } }, 'custom_tool wants to be used'],
+    // Two commands never read as one command with arguments.
+    [{ tool: 'bash', params: { command: 'ls\nrm -rf ~' } }, 'bash wants to run ls ⏎ rm -rf ~'],
+    [{ tool: 'bash', params: { command: 'ls\r\nrm -rf ~' } }, 'bash wants to run ls ⏎ rm -rf ~'],
   ])('%o', (relay, text) => {
     const h = headlineOf(relay);
     expect([h.tool, h.verb, h.object].filter(Boolean).join(' ')).toBe(text);

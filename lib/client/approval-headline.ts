@@ -45,7 +45,8 @@ export function headlineOf(relay: Pick<RelayRequest, 'tool' | 'params'>): Headli
   const [param, verb] = VERBS[relay.tool] ?? [undefined, 'wants to be used'];
   const value = param ? relay.params[param] : undefined;
   if (typeof value !== 'string' || value === '') return { tool: relay.tool, verb: param ? verb : 'wants to be used' };
-  return { tool: relay.tool, verb, object: clipMiddle(value) };
+  // One line: a line break (a second command: `ls` then `rm -rf ~`) is a visible mark, never a space.
+  return { tool: relay.tool, verb, object: clipMiddle(value.replace(/\r\n|\r|\n/g, ' ⏎ ')) };
 }
 
 const TOOL_RISK: Record<string, string> = {
