@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientIp, LoginThrottle, RateLimiter } from './rate-limit';
+import { addressKey, clientIp, LoginThrottle, RateLimiter } from './rate-limit';
 
 function clock(start = 1_000_000) {
   let t = start;
@@ -114,5 +114,30 @@ describe('clientIp', () => {
     );
     expect(clientIp(h({ 'x-real-ip': '192.0.2.1' }))).toBe('192.0.2.1');
     expect(clientIp(h({}))).toBe('unknown');
+  });
+});
+
+describe('addressKey: an IPv6 host is counted by its /64', () => {
+  it.each([
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2::9', '2001:db8:1:2::/64'],
+    ['2001:0db8:0001:0002:ffff::1', '2001:db8:1:2::/64'],
+    ['2001:DB8:1:2::a', '2001:db8:1:2::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['::ffff:203.0.113.9', '203.0.113.9'],
+    ['203.0.113.9', '203.0.113.9'],
+    ['unknown', 'unknown'],
+    ['1:2:3', '1:2:3'],
+  ])('%s -> %s', (ip, key) => {
+    expect(addressKey(ip)).toBe(key);
+  });
+
+  it('addresses of one /64 share one budget: the 11th failure from a new address of it is refused', () => {
+    const throttle = new LoginThrottle({ limit: 10, windowMs: 60_000 });
+    for (let i = 1; i <= 10; i++)
+      expect(throttle.attempt({ ip: `2001:db8:1:2::${i.toString(16)}`, username: `u${i}` }).ok).toBe(true);
+    expect(throttle.attempt({ ip: '2001:db8:1:2:ffff::99', username: 'u11' }).ok).toBe(false);
+    expect(throttle.attempt({ ip: '2001:db8:1:3::1', username: 'u12' }).ok).toBe(true);
   });
 });

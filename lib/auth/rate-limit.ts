@@ -97,6 +97,28 @@ export class RateLimiter {
  * both; a one-time link attempt names no user and counts against the address alone, in the same
  * budget as passwords, so guesses cannot alternate between the two routes to get twice the tries.
  */
+/**
+ * The key an address is counted under: an IPv6 address by its /64 (one subscriber's network: a
+ * single host can use any address in it, so counting each one alone would count nothing), an
+ * IPv4 address (also written IPv4-mapped) and anything else as it is.
+ */
+export function addressKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail] = ip.toLowerCase().split('%')[0]!.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  // Only a well-formed address is shortened; anything else keys as written.
+  if (tail === undefined ? left.length !== 8 : left.length + right.length > 7) return ip;
+  const groups = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return ip;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
 export class LoginThrottle {
   private readonly byIp: RateLimiter;
   private readonly byUsername: RateLimiter;
@@ -108,7 +130,7 @@ export class LoginThrottle {
 
   /** Counts one attempt against both keys. */
   attempt({ ip, username }: { ip: string; username: string }): { ok: true } | { ok: false; retryAfterS: number } {
-    const results = [this.byIp.hit(ip), this.byUsername.hit(username.trim().toLowerCase())];
+    const results = [this.byIp.hit(addressKey(ip)), this.byUsername.hit(username.trim().toLowerCase())];
     const refused = results.filter((r) => !r.ok);
     return refused.length === 0
       ? { ok: true }
@@ -125,13 +147,13 @@ export class LoginThrottle {
    * parallel guesses are counted too); `linkSucceeded` takes it back, so only failures add up.
    */
   attemptLink({ ip }: { ip: string }): { ok: true } | { ok: false; retryAfterS: number } {
-    const result = this.byIp.hit(ip);
+    const result = this.byIp.hit(addressKey(ip));
     return result.ok ? { ok: true } : { ok: false, retryAfterS: result.retryAfterS };
   }
 
   /** A link that signed someone in is not a failed attempt. */
   linkSucceeded({ ip }: { ip: string }): void {
-    this.byIp.refund(ip);
+    this.byIp.refund(addressKey(ip));
   }
 }
 
