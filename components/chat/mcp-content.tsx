@@ -1,6 +1,6 @@
 // What an MCP tool returned besides its text: images (and audio) inline, resources and links by
 // URI, and structuredContent as JSON. Text blocks are already in the output above.
-import { JsonView } from '@/components/ui';
+import { JsonView, Revealed } from '@/components/ui';
 import type { McpResultView } from '@/lib/client/chat/transcript';
 
 const SAFE_MEDIA = /^(image\/(png|jpeg|gif|webp)|audio\/(wav|mpeg|ogg|webm))$/;
@@ -31,10 +31,19 @@ export function McpContent({ result, tool }: { result: McpResultView; tool: stri
         const uri = String(block.uri ?? resource.uri ?? '');
         return (
           <p key={index} className="tool-card__label">
-            {block.type === 'resource_link' ? 'Resource link' : block.type === 'resource' ? 'Resource' : block.type}
+            {block.type === 'resource_link' ? (
+              'Resource link'
+            ) : block.type === 'resource' ? (
+              'Resource'
+            ) : (
+              <Revealed text={String(block.type)} />
+            )}
             {uri && (
               <>
-                : <code>{uri}</code>
+                :{' '}
+                <code>
+                  <Revealed text={uri} />
+                </code>
               </>
             )}
             {block.omitted === true && ' (too large to keep)'}
