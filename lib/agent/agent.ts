@@ -1,7 +1,8 @@
 // createAgent: the zero-config entry point of the runtime. No model means the offline model, no
 // tools the built-in tools, no policy the built-in default policy. `invoke` starts a run and
 // returns its events as an async iterable, plus handles to change its mode or cancel it; a run may
-// bring its own permissions, model and tools (run-options.ts).
+// bring its own permissions, model and tools (run-options.ts). The policy may be a source, read for
+// every decision, so a running run follows the policy as it changes (the server's stored versions).
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { z } from 'zod';
@@ -9,6 +10,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import {
   compilePolicy,
   DEFAULT_POLICY,
+  importPolicy,
   isCompiledPolicy,
   type CompiledPolicy,
   type Mode,
@@ -36,7 +38,8 @@ import {
   type ResumePoint,
   type RunContext,
 } from './loop/run';
-import { runModel, selectRunTools, withPermissions, type RunTool } from './run-options';
+import { perPolicy, type PolicySource } from './loop/context';
+import { runModel, selectRunTools, type RunTool } from './run-options';
 import { MemoryGrantStore, type GrantStore } from './session';
 import { createTaskTool, type AgentProfile } from './task';
 import { builtinTools, createWorkspace } from './tools';
@@ -56,11 +59,19 @@ export type AgentTool = Omit<ToolDefinition<never>, 'inputSchema'> & {
 export interface AgentOptions {
   model?: LanguageModelV4;
   tools?: readonly AgentTool[];
-  policy?: PolicyInput | Policy | CompiledPolicy;
+  /**
+   * The agent's policy: a document, or a compiled policy (used as it is). Or a source, a function
+   * read before each decision (it may return a promise; a failing one fails that call closed):
+   * every run, already started or not, is then judged by the policy it gives at the time, e.g. the
+   * latest stored version (the server's). Return the same object while the policy is unchanged:
+   * what is derived from it (a run's permissions on top) is compiled once per object.
+   */
+  policy?: PolicyInput | Policy | CompiledPolicy | PolicySource;
   /**
    * The administrator's rules, when `policy` also holds rules someone else supplied (the server
    * adds a run's own `permissions`): only these may open what a tool keeps closed otherwise
-   * (fetch_url: local network addresses they name). Default: `policy` itself.
+   * (fetch_url: local network addresses they name). Default: `policy` itself (with a source, the
+   * policy it gives for the call).
    */
   trustedPolicy?: PolicyInput | Policy | CompiledPolicy;
   mode?: Mode;
@@ -137,16 +148,14 @@ export interface Agent {
 export function createAgent(options: AgentOptions = {}): Agent {
   const model = options.model ?? createOfflineModel();
   const tools = (options.tools ?? builtinTools) as readonly AgentTool[];
-  const given = isCompiledPolicy(options.policy) ? options.policy : compilePolicy(options.policy ?? DEFAULT_POLICY);
+  const agentPolicy = policySource(options.policy);
   const extraRules = (runTools: readonly AgentTool[]) =>
     approvalRules(options.interruptOn, Object.fromEntries(runTools.map((t) => [t.name, t.approval])));
   const extra = extraRules(tools);
-  // A compiled policy is reused as it is (the server shares one per policy version).
-  const compiled =
-    extra.length === 0 ? given : compilePolicy({ ...given.policy, rules: [...given.policy.rules, ...extra] });
+  // Undefined: the agent's policy of each call (RunContext.trustedPolicy).
   const trustedPolicy =
     options.trustedPolicy === undefined
-      ? given
+      ? undefined
       : isCompiledPolicy(options.trustedPolicy)
         ? options.trustedPolicy
         : compilePolicy(options.trustedPolicy);
@@ -156,20 +165,28 @@ export function createAgent(options: AgentOptions = {}): Agent {
   // Started now, awaited by each run: an agent never run (or whose workspace is gone before its
   // first run) must not leave a rejection nobody handles; a run still sees the error.
   workspace.catch(() => undefined);
-  // One compiled policy per (permissions, approval rules) a run brings, shared by the runs that bring the same.
-  const runPolicies = new Map<string, CompiledPolicy>();
-  const policyFor = (permissions: unknown, runTools: readonly AgentTool[]): CompiledPolicy => {
+  // A run's policy on the agent's policy of the moment: its permissions' rules (as withPermissions
+  // adds them) and the approval rules after the agent's, compiled once per agent policy. One overlay
+  // per (permissions, approval rules) a run brings, shared by the runs that bring the same.
+  const runOverlays = new Map<string, (policy: CompiledPolicy) => CompiledPolicy>();
+  const overlayFor = (permissions: unknown, runTools: readonly AgentTool[]) => {
     const runExtra = runTools === tools ? extra : extraRules(runTools);
-    if (permissions === undefined && runTools === tools) return compiled;
     const key = JSON.stringify([permissions ?? null, runExtra]);
-    let policy = runPolicies.get(key);
-    if (!policy) {
-      const overlaid = withPermissions(given.policy, permissions);
-      policy = compilePolicy({ ...overlaid, rules: [...overlaid.rules, ...runExtra] });
-      if (runPolicies.size >= 64) runPolicies.clear();
-      runPolicies.set(key, policy);
+    let overlay = runOverlays.get(key);
+    if (!overlay) {
+      // Invalid permissions throw here, before the run starts.
+      const added = [
+        ...(permissions === undefined || permissions === null ? [] : importPolicy(permissions).rules),
+        ...runExtra,
+      ];
+      overlay =
+        added.length === 0
+          ? (policy: CompiledPolicy) => policy
+          : perPolicy((policy) => compilePolicy({ ...policy.policy, rules: [...policy.policy.rules, ...added] }));
+      if (runOverlays.size >= 64) runOverlays.clear();
+      runOverlays.set(key, overlay);
     }
-    return policy;
+    return overlay;
   };
   const profiles = Object.fromEntries((options.agents ?? []).map((p) => [p.name, p]));
   // One map for all runs of this agent: Always Allow in one run settles the session's other relays.
@@ -179,8 +196,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
     // Everything a run brings is checked before it starts: a bad one throws, and nothing runs.
     const selected = selectRunTools(input.tools, tools, Object.keys(profiles).length > 0);
     const runTools = input.tools === undefined ? tools : selected.tools;
-    const runPolicy = policyFor(input.permissions, runTools);
-    const policy: Policy = runPolicy.policy;
+    const runPolicyOn = overlayFor(input.permissions, runTools);
     const runModelInstance = runModel(input.model, model);
     const promptTemplates: Record<string, string> = { '*': DEFAULT_PROMPT_TEMPLATE };
     for (const t of runTools) if (t.approvalPrompt) promptTemplates[t.name] = t.approvalPrompt;
@@ -222,6 +238,7 @@ export function createAgent(options: AgentOptions = {}): Agent {
         promptTemplates,
         pending,
         executions: options.executions,
+        agentPolicy,
         trustedPolicy,
         observer: options.observer,
         // A detached run saves nothing more: its unwinding (calls ending as denied) is not the run's state.
@@ -237,9 +254,9 @@ export function createAgent(options: AgentOptions = {}): Agent {
         parents: [],
         system: options.system,
         tools: [...runTools] as ToolDefinition[],
-        policy: runPolicy,
+        policyOn: runPolicyOn,
       };
-      if (selected.task) level.tools.push(createTaskTool(ctx, level, policy, profiles) as ToolDefinition);
+      if (selected.task) level.tools.push(createTaskTool(ctx, level, runPolicyOn, profiles) as ToolDefinition);
       const done = (finishReason: 'stop' | 'max_steps' | 'cancelled' | 'error', text: string) => {
         queue.push({ type: 'done', runId, agentId: 'main', parents: [], finishReason, text });
         return { text, messages, finishReason };
@@ -285,4 +302,11 @@ export function createAgent(options: AgentOptions = {}): Agent {
   }
 
   return { invoke, broker, grants };
+}
+
+/** The agent's policy as a source: a source as it is; a fixed policy, compiled once, returned each time. */
+function policySource(policy: AgentOptions['policy']): PolicySource {
+  if (typeof policy === 'function') return policy;
+  const fixed = isCompiledPolicy(policy) ? policy : compilePolicy(policy ?? DEFAULT_POLICY);
+  return () => fixed;
 }

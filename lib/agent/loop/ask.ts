@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import {
   approvalRequirement,
   grantFitsCall,
+  type CompiledPolicy,
   RuleSchema,
   type Decision,
   type EvaluationContext,
@@ -13,7 +14,7 @@ import {
 } from '../../policy';
 import type { Approver, RelayOutcome, RelayRequest, RelayResponse, Resolution } from '../../relay';
 import { dynamicInterrupt, renderPrompt } from '../approval';
-import { emit, type AgentLevel, type GatedCall, type RunContext } from './context';
+import { currentPolicy, emit, type GatedCall, type RunContext } from './context';
 import { checkEdit, EditRefusedError } from './edit';
 import { gate } from './gate';
 import { suggestAlwaysAllow } from './suggest';
@@ -26,16 +27,18 @@ export interface Answer {
   approvals?: RelayRequest['approvals'];
 }
 
-function timeoutOf(level: AgentLevel, decision: Decision, fallbackS: number): number {
-  const rule = decision.rule ? level.policy.policy.rules[decision.rule.index] : undefined;
+function timeoutOf(policy: CompiledPolicy, decision: Decision, fallbackS: number): number {
+  const rule = decision.rule ? policy.policy.rules[decision.rule.index] : undefined;
   return rule?.timeoutS ?? fallbackS;
 }
 
 export async function askHuman(scope: GatedCall, decision: Decision, inspection?: string): Promise<Answer> {
   const { ctx, level, tool, input } = scope;
+  // The policy that decided: the decision's rule indexes point into it.
+  const { policy } = scope.judged;
   const call = { tool: tool.name, params: input, ...(level.agentId === 'main' ? {} : { agent: level.agentId }) };
   const { suggestedRules, alwaysAllow, autoApprove } = suggestAlwaysAllow(
-    level.policy,
+    policy,
     tool,
     input,
     call,
@@ -61,14 +64,14 @@ export async function askHuman(scope: GatedCall, decision: Decision, inspection?
     alwaysAllow,
     autoApprove,
     ...(preview ? { preview } : {}),
-    ...approvalsOf(level, decision, call, {
+    ...approvalsOf(policy, decision, call, {
       risk: tool.risk,
       paramKinds: tool.paramKinds,
       workspaceRoot: ctx.env.workspace,
     }),
     prompt: renderPrompt(ctx.promptTemplates[tool.name] ?? ctx.promptTemplates['*'] ?? '', tool.name, input),
     createdAt: now,
-    expiresAt: now + timeoutOf(level, decision, ctx.approvalTimeoutS) * 1000,
+    expiresAt: now + timeoutOf(policy, decision, ctx.approvalTimeoutS) * 1000,
   };
   await ctx.broker.register(request);
   // The request's own fields, flat on the event (the seed design's shape), and `respond` beside them.
@@ -93,8 +96,8 @@ function answerOnce(
   request: RelayRequest,
   response: RelayResponse,
 ): Promise<RelayOutcome> {
-  const answered = Promise.resolve().then(() =>
-    ctx.broker.resolve(request.id, checkedEdit(scope, request, response), 'user'),
+  const answered = Promise.resolve().then(async () =>
+    ctx.broker.resolve(request.id, await checkedEdit(scope, request, response), 'user'),
   );
   answered.catch(() => undefined);
   return answered;
@@ -107,18 +110,26 @@ function answerAs(
   approver: Approver,
   response: RelayResponse,
 ): Promise<Resolution> {
-  const answered = Promise.resolve().then(() =>
-    ctx.broker.decide(request.id, checkedEdit(scope, request, response), approver),
+  const answered = Promise.resolve().then(async () =>
+    ctx.broker.decide(request.id, await checkedEdit(scope, request, response), approver),
   );
   answered.catch(() => undefined);
   return answered;
 }
 
-/** An approval's edited params as the tool parses them; EditRefusedError (nothing decided) when invalid or denied. */
-function checkedEdit({ ctx, level, tool }: GatedCall, request: RelayRequest, response: RelayResponse): RelayResponse {
+/**
+ * An approval's edited params as the tool parses them, checked by the policy of the moment;
+ * EditRefusedError (nothing decided) when invalid or denied.
+ */
+async function checkedEdit(
+  { ctx, level, tool }: GatedCall,
+  request: RelayRequest,
+  response: RelayResponse,
+): Promise<RelayResponse> {
   if (!response.approved || response.params === undefined) return response;
+  const { policy } = await currentPolicy(ctx, level);
   const check = checkEdit(tool, response.params, {
-    policy: level.policy,
+    policy,
     agentId: level.agentId,
     workspace: ctx.env.workspace,
     approvals: request.approvals,
@@ -129,12 +140,12 @@ function checkedEdit({ ctx, level, tool }: GatedCall, request: RelayRequest, res
 
 /** Who must approve: the `approvals` of every ask rule that matches the call (approvalRequirement). */
 function approvalsOf(
-  level: AgentLevel,
+  policy: CompiledPolicy,
   decision: Decision,
   call: ToolCall,
   evalContext: EvaluationContext,
 ): Pick<RelayRequest, 'approvals'> {
-  const wanted = approvalRequirement(level.policy, decision, call, evalContext);
+  const wanted = approvalRequirement(policy, decision, call, evalContext);
   return wanted ? { approvals: wanted } : {};
 }
 
@@ -229,7 +240,8 @@ async function grantAlways(
   const suggested =
     outcome.response?.params === undefined
       ? request.suggestedRules
-      : suggestAlwaysAllow(level.policy, tool, params, call, ctx.env, undefined, false).suggestedRules;
+      : suggestAlwaysAllow((await currentPolicy(ctx, level)).policy, tool, params, call, ctx.env, undefined, false)
+          .suggestedRules;
   const candidates: unknown[] =
     editedRule === undefined ? suggested : Array.isArray(editedRule) ? editedRule : [editedRule];
   const rules = candidates.flatMap((rule) => {
@@ -249,8 +261,14 @@ async function grantAlways(
     if (scope === 'session' && sessionId !== ctx.sessionId) continue;
     let grants = grantsBySession.get(sessionId);
     if (!grants) grantsBySession.set(sessionId, (grants = await ctx.grants.list(sessionId)));
+    // Judged by the policy of the moment: a rule saved since the call asked may keep it waiting.
+    const policy = await currentPolicy(pending.ctx, pending.level).then(
+      (judged) => judged.policy,
+      () => undefined,
+    );
+    if (!policy) continue;
     const again = gate({
-      policy: pending.level.policy,
+      policy,
       tool: pending.tool,
       rawInput: pending.input,
       agentId: pending.level.agentId,

@@ -8,7 +8,7 @@ import { dynamicInterrupt } from '../approval';
 import { ToolError } from '../tools/types';
 import { askHuman, awaitRelay, type Answer } from './ask';
 import { checkEdit, editNote, editRefusal } from './edit';
-import { emit, type CallResult, type CallScope, type GatedCall } from './context';
+import { currentPolicy, emit, type CallResult, type CallScope, type GatedCall } from './context';
 import { applyInspection, gate, inspectCall } from './gate';
 import { adjuster, notifyObserver } from './observe';
 import { denial } from './results';
@@ -56,9 +56,11 @@ export async function handleCall(scope: CallScope): Promise<CallResult> {
     });
   }
   const grants = await ctx.grants.list(ctx.sessionId);
+  // Read per call: a policy saved while the run goes decides its next call.
+  const judged = await currentPolicy(ctx, level);
   const mode = level.mode ?? ctx.mode;
   const gated = gate({
-    policy: level.policy,
+    policy: judged.policy,
     tool,
     rawInput: call.input,
     agentId: level.agentId,
@@ -71,7 +73,7 @@ export async function handleCall(scope: CallScope): Promise<CallResult> {
     emit(ctx, level, { type: 'tool_call', toolCallId: call.toolCallId, name: call.toolName, params: call.input });
     return finish(scope, { output: gated.message, isError: true });
   }
-  const checked: GatedCall = { ...scope, tool, input: gated.input };
+  const checked: GatedCall = { ...scope, tool, input: gated.input, judged };
   const inspection = await inspectCall(tool, checked.input, ctx.env);
   const decision = inspection === undefined ? gated.decision : applyInspection(gated.decision, inspection, mode);
   notifyObserver(ctx.observer, () => ({
@@ -82,7 +84,8 @@ export async function handleCall(scope: CallScope): Promise<CallResult> {
     call: gated.call,
     context: gated.evalContext,
     decision,
-    policy: level.policy.policy,
+    policy: judged.policy.policy,
+    agentPolicy: judged.agentPolicy,
     adjust: adjuster(checked.input, tool.name, {
       shouldApprove: dynamicInterrupt(ctx.interruptOn, tool.name),
       inspection,
@@ -120,12 +123,14 @@ async function runApproved(checked: GatedCall, answer: Answer, grants: Rule[]): 
   const { outcome } = answer;
   if (outcome.status !== 'approved') return finish(checked, denial(outcome.reason ?? 'Denied'));
   try {
+    // The policy of the moment: an edit is checked, and the tool's own evaluations are made, by it.
+    const current: GatedCall = { ...checked, judged: await currentPolicy(checked.ctx, checked.level) };
     const edited = outcome.response?.params;
     if (edited === undefined)
-      return finish(checked, await execute(checked, { grants, approved: true, claimed: answer.announce }));
+      return finish(checked, await execute(current, { grants, approved: true, claimed: answer.announce }));
     const { ctx, level, tool, input } = checked;
     const check = checkEdit(tool, edited, {
-      policy: level.policy,
+      policy: current.judged.policy,
       agentId: level.agentId,
       workspace: ctx.env.workspace,
       approvals: answer.approvals,
@@ -142,7 +147,7 @@ async function runApproved(checked: GatedCall, answer: Answer, grants: Rule[]): 
         ),
       );
     const result = await execute(
-      { ...checked, input: check.params },
+      { ...current, input: check.params },
       { grants, approved: true, claimed: answer.announce },
     );
     return finish(checked, { ...result, output: `${editNote(input, check.params)}\n${result.output}` });
@@ -156,7 +161,7 @@ export async function resumeCall(scope: CallScope, relay: RelayRequest | undefin
   const { ctx, level, call } = scope;
   const tool = level.tools.find((t) => t.name === call.toolName);
   if (!relay || !tool) return handleCall(scope);
-  const checked: GatedCall = { ...scope, tool, input: relay.params };
+  const checked: GatedCall = { ...scope, tool, input: relay.params, judged: await currentPolicy(ctx, level) };
   const answer = await awaitRelay(checked, relay, await inspectCall(tool, relay.params, ctx.env));
   return runApproved(checked, answer, answer.outcome.status === 'approved' ? await ctx.grants.list(ctx.sessionId) : []);
 }
@@ -211,7 +216,7 @@ async function execute(scope: GatedCall, { grants, approved, claimed }: Executio
 }
 
 async function executeClaimed(
-  { ctx, level, tool, input, call }: GatedCall,
+  { ctx, level, tool, input, call, judged }: GatedCall,
   grants: Rule[],
   approved: boolean,
 ): Promise<ToolOutcome> {
@@ -222,11 +227,11 @@ async function executeClaimed(
       toolCallId: call.toolCallId,
       signal: ctx.toolSignal,
       approved,
-      trustedPolicy: ctx.trustedPolicy,
+      trustedPolicy: ctx.trustedPolicy ?? judged.agentPolicy,
       ...agent,
       evaluate: (inner) =>
         evaluate(
-          level.policy,
+          judged.policy,
           { ...inner, ...agent },
           {
             mode: level.mode ?? ctx.mode,

@@ -37,7 +37,15 @@ export interface RunContext {
   executions?: ExecutionLog;
   /** Persists the main agent's conversation after each model step and each set of results. */
   checkpoint?: (messages: ModelMessage[]) => Promise<void>;
-  /** The administrator's policy alone, for what only it may unlock (tools/types.ts, ToolContext). */
+  /**
+   * The agent's policy, read for every call: a fixed compiled policy, or a source that follows the
+   * latest stored version (the server's), so a saved policy reaches the run's next decision.
+   */
+  agentPolicy: PolicySource;
+  /**
+   * The administrator's policy alone, for what only it may unlock (tools/types.ts, ToolContext).
+   * Undefined: the agent's policy of the call (`agentPolicy`).
+   */
   trustedPolicy?: CompiledPolicy;
   /** Watches every real decision (the server's shadow policy); never changes one. */
   observer?: DecisionObserver;
@@ -48,14 +56,43 @@ export interface ExecutionLog {
   finish(call: { runId: string; toolCallId: string; output: string; isError: boolean }): Promise<void>;
 }
 
+/** Where an agent's policy comes from: read per call, synchronously when it is in memory. */
+export type PolicySource = () => CompiledPolicy | Promise<CompiledPolicy>;
+
 /** One agent level: who it is, what it may use, and the policy it is judged by. */
 export interface AgentLevel {
   agentId: string;
   parents: string[];
   system?: string;
   tools: ToolDefinition[];
-  policy: CompiledPolicy;
+  /**
+   * This level's policy on top of the agent's policy of the moment: the run's permissions (and a
+   * subagent's rules) after the agent's rules. Compiled once per agent policy (see `perPolicy`).
+   */
+  policyOn(agentPolicy: CompiledPolicy): CompiledPolicy;
   mode?: Mode;
+}
+
+/** The policy a call is judged by, and the agent's policy it was built on. */
+export interface Judged {
+  policy: CompiledPolicy;
+  agentPolicy: CompiledPolicy;
+}
+
+/** The level's policy now: read for each decision, so a policy saved meanwhile decides the next call. */
+export async function currentPolicy(ctx: RunContext, level: AgentLevel): Promise<Judged> {
+  const agentPolicy = await ctx.agentPolicy();
+  return { agentPolicy, policy: level.policyOn(agentPolicy) };
+}
+
+/** `derive` memoized per agent policy: one compilation per policy version, none per call. */
+export function perPolicy(derive: (agentPolicy: CompiledPolicy) => CompiledPolicy) {
+  const derived = new WeakMap<CompiledPolicy, CompiledPolicy>();
+  return (agentPolicy: CompiledPolicy): CompiledPolicy => {
+    let policy = derived.get(agentPolicy);
+    if (!policy) derived.set(agentPolicy, (policy = derive(agentPolicy)));
+    return policy;
+  };
 }
 
 /** Relays still waiting, by id; shared by the runs of an agent (and by the server's runs). */
@@ -83,6 +120,8 @@ export interface CallScope {
 export interface GatedCall extends CallScope {
   tool: ToolDefinition;
   input: Record<string, unknown>;
+  /** The policy the call was decided by (its decision's rule indexes point into it). */
+  judged: Judged;
 }
 
 export interface CallResult {

@@ -2,7 +2,7 @@
 // (the server compares it with a shadow policy). Observing never changes a decision: the observer
 // is called after the decision is made, its errors are swallowed, and it must return at once
 // (queue the observation; do any evaluation or I/O later, off the decision path).
-import type { Decision, EvaluationContext, Mode, Policy, ToolCall } from '../../policy';
+import type { CompiledPolicy, Decision, EvaluationContext, Mode, Policy, ToolCall } from '../../policy';
 import { applyInspection, applyShouldApprove } from './gate';
 
 export interface DecisionObservation {
@@ -18,6 +18,8 @@ export interface DecisionObservation {
   decision: Decision;
   /** The policy the call was judged by: the agent's, plus the run's permissions and a subagent's rules after it. */
   policy: Policy;
+  /** The agent's policy `policy` was built on, as it stood for this call (a policy source may change it between calls). */
+  agentPolicy?: CompiledPolicy;
   /** What the gate applies after the policy (a dynamic shouldApprove, the tool's inspection), to judge another policy's decision alike. */
   adjust(decision: Decision): Decision;
 }

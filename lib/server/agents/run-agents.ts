@@ -1,24 +1,35 @@
-// The agents the server executes runs with, built once and shared: one model instance per model spec,
-// one compiled policy per stored version, one agent per (policy version, tools, model). A run's own
-// permissions are the library's per-run overlay (`invoke({ permissions })`, compiled once per
-// agent and permissions). An agent holds no per-run state, and building one per run cost memory
-// for every paused run.
+// The agents the server executes runs with, built once and shared: one model instance per model
+// spec, one agent per (tools, model). Every agent decides with the latest stored policy, read per
+// decision (stored-policy-source.ts), so a policy saved while a run goes (or waits) decides its next
+// call, the main agent's and its subagents' alike. A run's own permissions are the library's per-run
+// overlay (`invoke({ permissions })`, compiled once per policy version and permissions). An agent
+// holds no per-run state, and building one per run cost memory for every paused run.
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import {
   createAgent,
   type Agent,
+  type DecisionObservation,
   type DecisionObserver,
   type ExecutionLog,
   type GrantStore,
   type PendingRelays,
 } from '../../agent';
-import { compilePolicy, type CompiledPolicy } from '../../policy';
+import type { ChangeCounter, Queries } from '../../db';
+import type { CompiledPolicy } from '../../policy';
 import type { DurableRelayBroker } from '../../relay';
 import { AppError } from '../http/errors';
+import { noteDecidingPolicy } from '../runs/run-audit';
 import { selectTools, type McpToolSource, type ToolSelection } from './agent-profiles';
-import type { StoredPolicy } from '../stores/policy-store';
+import { StoredPolicySource } from './stored-policy-source';
 
 export interface RunAgentsOptions {
+  q: Queries;
+  /**
+   * The count of decision-input changes, given only where this process alone writes the database
+   * (PGlite): the stored policy is then kept in memory until it moves. Without it each decision
+   * reads the latest version's number.
+   */
+  policyChanges?: ChangeCounter;
   broker: DurableRelayBroker;
   grants: GrantStore;
   model: LanguageModelV4;
@@ -32,18 +43,29 @@ export interface RunAgentsOptions {
   mcp?: McpToolSource;
 }
 
+/** Entries kept in each cache; beyond it the cache starts again. */
+const MAX_CACHED = 64;
+
 export class RunAgents {
-  private readonly policies = new Map<string, CompiledPolicy>();
   private readonly agents = new Map<string, Agent>();
   /** Shared by every run, so Always Allow settles the pending relays of the whole session. */
   private readonly pendingRelays: PendingRelays = new Map();
   private readonly models = new Map<string, LanguageModelV4>();
+  private readonly policy: StoredPolicySource;
+  /** The shadow monitor's observer per stored version (it compares against the version that decided). */
+  private readonly shadowObservers = new WeakMap<CompiledPolicy, DecisionObserver>();
+  /** Every agent's observer: notes the version that decided each call (the audit), and hands it to the shadow monitor. */
+  private readonly observer: DecisionObserver = {
+    observe: (observation) => this.observe(observation),
+  };
 
   constructor(
     private readonly options: RunAgentsOptions,
     /** Where tool calls are claimed before they run and their results stored (the server's is durable and fenced). */
     private readonly executions: ExecutionLog,
-  ) {}
+  ) {
+    this.policy = new StoredPolicySource(options.q, options.policyChanges);
+  }
 
   /** The request of a relay that a run executing here waits on (undefined for any other relay). */
   waitingRelay(relayId: string) {
@@ -70,50 +92,51 @@ export class RunAgents {
       const message = (error as Error).message;
       throw AppError.badRequest(`Invalid model: ${message}`, [{ path: 'model', message }]);
     }
+    if (this.models.size >= MAX_CACHED) this.models.clear();
     this.models.set(spec, model);
     return model;
   }
 
-  /** One compiled policy per stored version, shared by every agent using it. */
-  private compiled(stored: StoredPolicy): CompiledPolicy {
-    const key = String(stored.version);
-    let compiled = this.policies.get(key);
-    if (!compiled) {
-      if (this.policies.size >= 64) this.policies.clear();
-      compiled = compilePolicy(stored.policy);
-      this.policies.set(key, compiled);
-    }
-    return compiled;
-  }
-
   /**
-   * One agent per (policy version, tools, model), shared by every run using it: an agent holds no
-   * per-run state, and building one per run cost memory per paused run. A run's permissions go to
-   * `invoke`: they come after the stored rules, so the audit tells a rule's source by its index
-   * (run-audit.ts), and they never open local network addresses to fetch_url (only the stored
-   * policy, the agent's `trustedPolicy`, does).
+   * One agent per (tools, model), shared by every run using it: an agent holds no per-run state,
+   * and building one per run cost memory per paused run. Its policy is the latest stored version
+   * at each decision. A run's permissions go to `invoke`: they come after the stored rules, so the
+   * audit tells a rule's source by its index (run-audit.ts), and they never open local network
+   * addresses to fetch_url (only the stored policy, the agent's default `trustedPolicy`, does).
    */
-  agentFor(stored: StoredPolicy, selection: ToolSelection, model: LanguageModelV4, modelName: string): Agent {
-    const key = [stored.version, selection.toolNames.join(','), modelName, selection.mcpVersion].join('\u0000');
+  agentFor(selection: ToolSelection, model: LanguageModelV4, modelName: string): Agent {
+    // JSON, not a joined string: a tool name (an MCP server's, made up) may hold any separator.
+    const key = JSON.stringify([selection.toolNames, modelName, selection.mcpVersion]);
     let agent = this.agents.get(key);
     if (agent) return agent;
-    const policy = this.compiled(stored);
     agent = createAgent({
       model,
       tools: selection.tools,
       agents: selection.agents,
-      policy,
-      trustedPolicy: policy,
+      policy: () => this.policy.get(),
       broker: this.options.broker,
       grants: this.options.grants,
       workspace: this.options.workspace,
       approvalTimeoutS: this.options.approvalTimeoutS,
       pendingRelays: this.pendingRelays,
       executions: this.executions,
-      observer: this.options.observerFor?.(policy),
+      observer: this.observer,
     });
-    if (this.agents.size >= 64) this.agents.clear();
+    if (this.agents.size >= MAX_CACHED) this.agents.clear();
     this.agents.set(key, agent);
     return agent;
+  }
+
+  /** On the decision path: notes, hands over, returns (the shadow monitor queues; nothing here waits). */
+  private observe(observation: DecisionObservation): void {
+    const base = observation.agentPolicy;
+    if (!base) return;
+    const version = this.policy.versionOf(base);
+    if (version) noteDecidingPolicy(observation.decision, version);
+    const observerFor = this.options.observerFor;
+    if (!observerFor) return;
+    let shadow = this.shadowObservers.get(base);
+    if (!shadow) this.shadowObservers.set(base, (shadow = observerFor(base)));
+    if (shadow.active !== false) shadow.observe(observation);
   }
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../agent';
 import type { Decision } from '../../policy';
 import { describeStores } from '../../db/test-support/stores';
+import { loadPolicy, savePolicyVersion } from '../stores/policy-store';
 import { auditRowsFor } from './run-audit';
 import { followRun, testRunManager, useTempWorkspace } from '../test-support/run-manager';
 
@@ -91,5 +92,37 @@ describeStores('the audit of a run', (store) => {
         rule: expect.objectContaining({ action: 'allow', source: 'run' }),
       }),
     ]);
+  });
+
+  it('a decision made after a policy save is audited with the version that made it, not the run’s first', async () => {
+    const { q } = store();
+    const save = async (rules: unknown[]) => {
+      const { version, policy } = await loadPolicy(q);
+      return (
+        await savePolicyVersion(q, {
+          policy: { ...policy, rules: [...rules, ...policy.rules] },
+          expectedVersion: version,
+          createdBy: 'admin',
+        })
+      ).version;
+    };
+    const first = await save([{ action: 'ask', tool: 'task' }]);
+    const m = testRunManager(q, workspace());
+    const { runId } = await m.start({ messages: [{ role: 'user', content: 'task reviewer: read notes.md' }] });
+    let second = 0;
+    const events = await followRun(m, runId, 0, async (event) => {
+      if (event.type !== 'relay') return;
+      second = await save([{ id: 'no-notes', action: 'deny', tool: 'read_file', params: { path: 'notes.md' } }]);
+      await m.resolve(event.id, { sessionId: event.sessionId, response: { approved: true }, decidedBy: 'alice' });
+    });
+    expect(events.find((e) => e.type === 'tool_call' && e.name === 'read_file')).toMatchObject({
+      decision: { action: 'deny' },
+    });
+    const rows = (await q.audit.listAudit({ runId })).items.filter(
+      (row) => row.decidedBy === 'policy' || row.action === 'ask',
+    );
+    const byTool = Object.fromEntries(rows.map((row) => [row.tool, row.rule]));
+    expect(byTool.task).toMatchObject({ policyVersion: first, source: 'policy' });
+    expect(byTool.read_file).toMatchObject({ id: 'no-notes', policyVersion: second, source: 'policy' });
   });
 });

@@ -1,7 +1,8 @@
 // What the audit records of a run's events: every decision, automatic (the policy's, on
 // `tool_call`, with where its rule came from) or human (on `relay_resolved`, with who decided and
 // how long they took). The rows are
-// stored in the same statement as the event that calls for them (run-pump.ts).
+// stored in the same statement as the event that calls for them (run-pump.ts). A run follows the
+// stored policy as it is saved, so each decision is audited with the version that made it.
 import { createHash } from 'node:crypto';
 import type { AgentEvent } from '../../agent';
 import type { RunEvent } from '../../contract';
@@ -31,6 +32,18 @@ export interface AuditedPolicy {
 /** Where a deciding rule came from: the stored policy, the run's own permissions, or a grant. */
 export type RuleSource = 'policy' | 'run' | 'grant';
 
+/**
+ * The stored version each decision was made by, keyed by the decision object itself (the one its
+ * `tool_call` event carries): noted by the server's agents at the decision, read when the event is
+ * stored. Held weakly, so nothing is kept once the event is gone.
+ */
+const decidedBy = new WeakMap<Decision, AuditedPolicy>();
+
+/** Notes the stored policy version that made a decision (see `decidedBy`). */
+export function noteDecidingPolicy(decision: Decision, policy: AuditedPolicy): void {
+  decidedBy.set(decision, policy);
+}
+
 const sourceOf = (ref: { rule?: { index: number }; grant?: unknown }, policy: AuditedPolicy): RuleSource | undefined =>
   ref.rule ? (ref.rule.index < policy.rules ? 'policy' : 'run') : ref.grant ? 'grant' : undefined;
 
@@ -55,7 +68,10 @@ function decidingRule(decision: Decision, policy: AuditedPolicy): Pick<RecordAud
   return { ...(rule ? { rule } : {}), ...(sources.length > 1 ? { details: { sources } } : {}) };
 }
 
-/** The audit rows an event calls for; `asked` carries a relay's call from `relay` to `relay_resolved`. */
+/**
+ * The audit rows an event calls for; `asked` carries a relay's call from `relay` to `relay_resolved`.
+ * `policy`: the run's policy when the decision's own was not noted (noteDecidingPolicy).
+ */
 export function auditRowsFor(
   run: AuditedRun,
   event: AgentEvent | RunEvent,
@@ -73,7 +89,7 @@ export function auditRowsFor(
         params: auditParams(event.params),
         action: event.decision.action,
         reason: event.decision.explanation,
-        ...decidingRule(event.decision, policy),
+        ...decidingRule(event.decision, decidedBy.get(event.decision) ?? policy),
         decidedBy: event.decision.action === 'ask' ? undefined : 'policy',
       },
     ];

@@ -1,5 +1,5 @@
 // Runs detached from the request that started them. The manager starts and resumes runs (one agent
-// shared per policy version, tools and model), hands each to a pump that stores its events before
+// shared per tools and model, deciding with the latest stored policy), hands each to a pump that stores its events before
 // anyone hears of them (run-pump.ts, run-log.ts), and takes the human's side: decisions, cancel,
 // mode. With several instances on one PostgreSQL (docs/DEPLOY.md) a run executes only where its
 // lease is held (run-leases.ts); the other instances reach it through the database and NOTIFY, and
@@ -90,7 +90,9 @@ export class RunManager {
   constructor(private readonly options: RunManagerOptions) {
     const { q } = options;
     this.agents = new RunAgents(
-      options,
+      // One process writes an embedded database: the stored policy is kept in memory until a write
+      // moves the count. Several instances (PostgreSQL): each decision reads the latest version.
+      { ...options, ...(options.cluster ? {} : { policyChanges: q.decisions }) },
       executionLog({
         q,
         live: this.live,
@@ -199,7 +201,7 @@ export class RunManager {
       if (!leased) return { runId, sessionId };
       // Launched outside the request's async context, so the run does not keep the request alive.
       this.outsideRequest(() => {
-        const run = this.agents.agentFor(stored, selection, model, modelName).invoke({
+        const run = this.agents.agentFor(selection, model, modelName).invoke({
           messages: input.messages,
           permissions: input.permissions,
           runId,
@@ -240,6 +242,7 @@ export class RunManager {
       outsideRequest: this.outsideRequest,
       checkpoint: (runId, permissions, tools) => this.checkpoint(runId, permissions, tools),
       execute: (run, stored, owner) => this.execute(run, stored, owner),
+      report: (error) => this.report(error),
     };
   }
 
@@ -248,7 +251,9 @@ export class RunManager {
     const entry: LiveRun = { run, owner, preClaims: new Map(), detached: false, pumped: Promise.resolve() };
     this.live.set(run.runId, entry);
     entry.pumped = (async () => {
-      // The run's permissions follow the stored rules (run-agents.ts), so a rule's index tells its source.
+      // The run's permissions follow the stored rules (run-agents.ts), so a rule's index tells its
+      // source. Each decision is audited with the version that made it (run-audit.ts); the one the
+      // run started with stands for a decision whose version was not noted.
       const end = await pumpRun({
         run,
         log: this.log,

@@ -1,4 +1,5 @@
 // Recovery and adoption: runs that were running or waiting and that nobody executes continue here.
+// One run that cannot be resumed fails alone: the others are resumed all the same.
 import type { ModelMessage } from 'ai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentRun } from '../../agent';
@@ -6,6 +7,7 @@ import { isLiveStatus, LIVE_RUN_STATUSES } from '../../contract';
 import type { Queries } from '../../db';
 import type { ToolSelection } from '../agents/agent-profiles';
 import type { RunAgents } from '../agents/run-agents';
+import { isDatabaseUnreachable } from '../http/errors';
 import { loadPolicy, type StoredPolicy } from '../stores/policy-store';
 import { mainOrigin } from './run-control';
 import type { LiveRun } from './run-decisions';
@@ -31,6 +33,7 @@ export interface RunRecoveryDeps {
   outsideRequest<T>(fn: () => T): T;
   checkpoint(runId: string, permissions: unknown, tools: string[]): (messages: ModelMessage[]) => Promise<void>;
   execute(run: AgentRun, stored: StoredPolicy, owner: string | null): void;
+  report(error: Error): void;
 }
 
 /**
@@ -56,6 +59,8 @@ export async function recoverRuns(deps: RunRecoveryDeps): Promise<string[]> {
     deps.claiming.add(id);
     try {
       if (await resumeRun(deps, id)) resumed.push(id);
+    } catch (error) {
+      await failResume(deps, id, error as Error);
     } finally {
       deps.claiming.delete(id);
     }
@@ -116,7 +121,7 @@ async function resumeRun(deps: RunRecoveryDeps, runId: string): Promise<boolean>
   // PostgreSQL's pool the two appends would otherwise race).
   await deps.log.append(runId, [{ ...mainOrigin(runId), type: 'resumed' }], deps.fence);
   deps.outsideRequest(() => {
-    const run = deps.agents.agentFor(stored, selection, model, row.model ?? deps.modelName).invoke({
+    const run = deps.agents.agentFor(selection, model, row.model ?? deps.modelName).invoke({
       messages,
       permissions,
       runId,
@@ -128,4 +133,38 @@ async function resumeRun(deps: RunRecoveryDeps, runId: string): Promise<boolean>
     deps.execute(run, stored, row.owner ?? null);
   });
   return true;
+}
+
+/**
+ * A run whose resume threw (permissions stored by an older version that no longer validate, a
+ * broken checkpoint): reported, ended as failed with its waiting relays cancelled, its lease
+ * released. A database that cannot be reached fails nothing: the run is resumed once it answers.
+ */
+async function failResume(deps: RunRecoveryDeps, runId: string, error: Error): Promise<void> {
+  deps.report(new Error(`Run ${runId} could not be resumed: ${error.message}`));
+  if (!isDatabaseUnreachable(error)) {
+    const { q } = deps;
+    const origin = mainOrigin(runId);
+    await deps.log
+      .append(
+        runId,
+        [
+          { ...origin, type: 'error', message: 'Resuming the run failed; it was stopped.' },
+          { ...origin, type: 'done', finishReason: 'error', text: '' },
+        ],
+        { status: { to: 'failed', ifStatus: [...LIVE_RUN_STATUSES] }, ...deps.fence },
+      )
+      .catch(() => q.runs.updateRun({ id: runId, status: 'failed', ifStatus: [...LIVE_RUN_STATUSES], ...deps.fence }))
+      .catch((failed: Error) => deps.report(failed));
+    for (const relay of await q.relays.listPendingRelays({ runId }).catch(() => []))
+      await q.relays
+        .resolveRelay({
+          id: relay.id,
+          status: 'cancelled',
+          reason: 'The run could not be resumed',
+          decidedBy: 'system',
+        })
+        .catch(() => undefined);
+  }
+  await deps.releaseLease(runId).catch((failed: Error) => deps.report(failed));
 }
