@@ -13,6 +13,7 @@ import { createApiToken, createUser, type Role } from '../../auth';
 import { seedPgliteDir } from '../../db/test-support/pgdata-template';
 import { shutdownRuntime } from '../shutdown';
 import { forgetRuntime, getRuntime, type Runtime } from '../runtime';
+import { loadPolicy, savePolicyVersion } from '../stores/policy-store';
 
 export const ADMIN_TOKEN = 'route-test-admin-token-0123456789';
 /** What withRouteRuntime sets in the environment, and puts back after its file. */
@@ -23,6 +24,10 @@ export interface RouteRuntime {
   rt(): Runtime;
   /** An API token of a new user with this role. */
   tokenFor(role: Role): Promise<string>;
+  /** A new user with this role, and an API token of theirs. */
+  person(role: Role): Promise<{ user: Awaited<ReturnType<typeof createUser>>; token: string }>;
+  /** Saves the stored policy with `rules` before its own (as an admin would add them). */
+  prependRules(rules: unknown[]): Promise<void>;
 }
 
 export function withRouteRuntime(prefix = 'gatehouse-routes-'): RouteRuntime {
@@ -49,12 +54,23 @@ export function withRouteRuntime(prefix = 'gatehouse-routes-'): RouteRuntime {
     }
     await rm(dir, { recursive: true, force: true });
   });
+  const person = async (role: Role) => {
+    const q = runtime!.q;
+    const user = await createUser({ q, username: `${role}-${++users}`, role });
+    return { user, token: (await createApiToken({ q, userId: user.id, name: 'test' })).token };
+  };
   return {
     rt: () => runtime!,
-    async tokenFor(role) {
+    person,
+    tokenFor: async (role) => (await person(role)).token,
+    async prependRules(rules) {
       const q = runtime!.q;
-      const user = await createUser({ q, username: `${role}-${++users}`, role });
-      return (await createApiToken({ q, userId: user.id, name: 'test' })).token;
+      const { version, policy } = await loadPolicy(q);
+      await savePolicyVersion(q, {
+        policy: { ...policy, rules: [...rules, ...policy.rules] },
+        expectedVersion: version,
+        createdBy: 'admin',
+      });
     },
   };
 }

@@ -4,20 +4,13 @@
 // not a decision twice, one person once toward a quorum; bad decisions are 4xx, never stored.
 // Relays are stored as a run raises them (no live run), so each decision takes the database path.
 import { describe, expect, it } from 'vitest';
-import { createApiToken, createUser, type Role } from '@/lib/auth';
+import { createApiToken } from '@/lib/auth';
 import type { RelayRequest } from '@/lib/contract';
-import { loadPolicy, savePolicyVersion } from '@/lib/server/stores/policy-store';
 import { apiRequest, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
 import { POST as decideRelay } from './[relayId]/route';
 
 const server = withRouteRuntime('gatehouse-relay-limits-');
 let n = 0;
-
-async function person(role: Role) {
-  const q = server.rt().q;
-  const user = await createUser({ q, username: `${role}-attack-${++n}`, role });
-  return { user, token: (await createApiToken({ q, userId: user.id, name: 't' })).token };
-}
 
 /** A pending bash relay of a run owned by `owner`, as the loop stores it. */
 async function raise(owner: string, overrides: Partial<RelayRequest> = {}): Promise<RelayRequest> {
@@ -64,22 +57,12 @@ const rawDecide = (relay: RelayRequest, token: string, body: string) =>
 
 const statusOf = async (id: string) => (await server.rt().q.relays.getRelay({ id }))?.status;
 
-async function withRules(rules: unknown[]) {
-  const q = server.rt().q;
-  const { version, policy } = await loadPolicy(q);
-  await savePolicyVersion(q, {
-    policy: { ...policy, rules: [...rules, ...policy.rules] },
-    expectedVersion: version,
-    createdBy: 'admin',
-  });
-}
-
 describe('POST /api/chat/relay/:id: what a token may decide', () => {
   it('an edit is judged by the approvals its own call needs: a user cannot edit a plain ask into a two-admin call and approve it alone', async () => {
-    await withRules([
+    await server.prependRules([
       { action: 'ask', tool: 'bash', params: { command: 'echo pay*' }, approvals: { count: 2, roles: ['admin'] } },
     ]);
-    const owner = await person('user');
+    const owner = await server.person('user');
     const relay = await raise(owner.user.id);
     const response = await decide(relay, owner.token, { approved: true, params: { command: 'echo pay-1000000' } });
     const stored = await server.rt().q.relays.getRelay({ id: relay.id });
@@ -92,8 +75,8 @@ describe('POST /api/chat/relay/:id: what a token may decide', () => {
   });
 
   it("a user cannot decide another user's relay, even naming its session: 403, and it stays pending", async () => {
-    const owner = await person('user');
-    const other = await person('user');
+    const owner = await server.person('user');
+    const other = await server.person('user');
     const relay = await raise(owner.user.id);
     for (const response of [{ approved: true }, { approved: false, reason: 'no' }]) {
       const answer = await decide(relay, other.token, response);
@@ -103,7 +86,7 @@ describe('POST /api/chat/relay/:id: what a token may decide', () => {
   });
 
   it('a user may not grant for everyone (403) nor add a rule of their own (422); the relay stays pending', async () => {
-    const owner = await person('user');
+    const owner = await server.person('user');
     const relay = await raise(owner.user.id);
     const global = await decide(relay, owner.token, { approved: true, always: true, scope: 'global' });
     expect(global.status).toBe(403);
@@ -117,7 +100,7 @@ describe('POST /api/chat/relay/:id: what a token may decide', () => {
   });
 
   it('unstorable or oversized decisions are a 400 naming the field, never a 500, and leave the relay pending', async () => {
-    const owner = await person('user');
+    const owner = await server.person('user');
     const relay = await raise(owner.user.id);
     const bodies: unknown[] = [
       { approved: false, reason: 'bad\u0000reason' },
@@ -145,8 +128,8 @@ describe('POST /api/chat/relay/:id: what a token may decide', () => {
   });
 
   it('a decided relay cannot be decided again or changed: 409 with the first decision', async () => {
-    const owner = await person('user');
-    const approver = await person('approver');
+    const owner = await server.person('user');
+    const approver = await server.person('approver');
     const relay = await raise(owner.user.id);
     const answers = await Promise.all([
       decide(relay, owner.token, { approved: true }),
@@ -160,9 +143,11 @@ describe('POST /api/chat/relay/:id: what a token may decide', () => {
   });
 
   it('two tokens of one approver count once toward a quorum', async () => {
-    await withRules([{ action: 'ask', tool: 'bash', params: { command: 'echo deploy*' }, approvals: { count: 2 } }]);
-    const owner = await person('user');
-    const approver = await person('approver');
+    await server.prependRules([
+      { action: 'ask', tool: 'bash', params: { command: 'echo deploy*' }, approvals: { count: 2 } },
+    ]);
+    const owner = await server.person('user');
+    const approver = await server.person('approver');
     const second = (await createApiToken({ q: server.rt().q, userId: approver.user.id, name: 't2' })).token;
     const relay = await raise(owner.user.id, {
       params: { command: 'echo deploy' },

@@ -3,30 +3,12 @@
 // by the gate itself (an outside agent's call through ExternalGate), so what is checked is what the
 // policy asked for, not a hand-made relay.
 import { describe, expect, it } from 'vitest';
-import { createApiToken, createUser, type Role } from '@/lib/auth';
 import type { RelayRequest } from '@/lib/contract';
-import { loadPolicy, savePolicyVersion } from '@/lib/server/stores/policy-store';
 import { apiRequest, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
 import { POST as decideRelay } from './[relayId]/route';
 
 const server = withRouteRuntime('gatehouse-relay-attack-');
 let n = 0;
-
-async function person(role: Role) {
-  const q = server.rt().q;
-  const user = await createUser({ q, username: `${role}-review-${++n}`, role });
-  return { user, token: (await createApiToken({ q, userId: user.id, name: 't' })).token };
-}
-
-async function withRules(rules: unknown[]) {
-  const q = server.rt().q;
-  const { version, policy } = await loadPolicy(q);
-  await savePolicyVersion(q, {
-    policy: { ...policy, rules: [...rules, ...policy.rules] },
-    expectedVersion: version,
-    createdBy: 'admin',
-  });
-}
 
 /** Asks the gate for `command` as `owner`'s outside agent; resolves with the relay it raised. */
 async function ask(owner: string, command: string) {
@@ -58,10 +40,10 @@ const statusOf = async (id: string) => (await server.rt().q.relays.getRelay({ id
 
 describe('POST /api/chat/relay/:id: who an ask rule lets approve', () => {
   it("an ask rule wanting one admin's approval (count 1, roles [admin]) is not approved by the run's owner", async () => {
-    await withRules([
+    await server.prependRules([
       { action: 'ask', tool: 'bash', params: { command: 'echo payout*' }, approvals: { count: 1, roles: ['admin'] } },
     ]);
-    const owner = await person('user');
+    const owner = await server.person('user');
     const asked = await ask(owner.user.id, 'echo payout');
     try {
       const answer = await decide(asked.relay, owner.token, { approved: true });
@@ -74,12 +56,16 @@ describe('POST /api/chat/relay/:id: who an ask rule lets approve', () => {
   });
 
   it('a command with a two-admin part and a three-approver part is not approved by three approvers alone', async () => {
-    await withRules([
+    await server.prependRules([
       { action: 'ask', tool: 'bash', params: { command: 'echo wire*' }, approvals: { count: 2, roles: ['admin'] } },
       { action: 'ask', tool: 'bash', params: { command: 'echo ship*' }, approvals: { count: 3 } },
     ]);
-    const owner = await person('user');
-    const approvers = [await person('approver'), await person('approver'), await person('approver')];
+    const owner = await server.person('user');
+    const approvers = [
+      await server.person('approver'),
+      await server.person('approver'),
+      await server.person('approver'),
+    ];
     const asked = await ask(owner.user.id, 'echo wire && echo ship');
     try {
       const answers = [];
