@@ -3,17 +3,17 @@
 // is refused and the call stays pending; a file write's content edited with the diff following;
 // a rule needing two approvers, decided by two people in two browsers ("1 of 2" on both, the same
 // person twice refused, a denial by either ends it, a partial quorum at the deadline expires).
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { ChatPage } from './pages/chat-page';
-import { LoginPage } from './pages/login-page';
-import { randomClientIp, randomSuffix } from './support/access-principals';
+import { signedInBrowsers } from './support/signed-in-browsers';
+import { randomSuffix } from './support/access-principals';
 import { addRules, removeRules } from './support/policy-api';
 
 const PASSWORD = 'quorum-password-1';
 const suffix = randomSuffix();
 const people = { ann: `quorum-ann-${suffix}`, ben: `quorum-ben-${suffix}` } as const;
 const mark = `e2e-edit-${suffix}`;
-const contexts: BrowserContext[] = [];
+const browsers = signedInBrowsers(PASSWORD);
 
 test.beforeAll(async ({ request }) => {
   for (const username of Object.values(people)) {
@@ -42,20 +42,13 @@ test.beforeAll(async ({ request }) => {
 });
 
 test.afterAll(async ({ request }) => {
-  for (const context of contexts.splice(0)) await context.close();
+  await browsers.close();
   await removeRules(request, mark);
 });
 
-async function signInAs(browser: Browser, baseURL: string, who: keyof typeof people): Promise<Page> {
-  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': randomClientIp() } });
-  contexts.push(context);
-  const page = await context.newPage();
-  const login = new LoginPage(page);
-  await login.goto();
-  expect((await login.signIn(people[who], PASSWORD)).status()).toBe(200);
-  await page.waitForURL(`${baseURL}/`);
-  return page;
-}
+/** A page signed in as one of this spec's people. */
+const signInAs = (browser: Browser, baseURL: string, who: keyof typeof people) =>
+  browsers.as(browser, baseURL, people[who]);
 
 const editButton = (chat: ChatPage) => chat.dialog.getByRole('button', { name: 'Edit', exact: true });
 const approveEdited = (chat: ChatPage) => chat.dialog.getByRole('button', { name: 'Approve Edited' });

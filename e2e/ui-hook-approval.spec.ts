@@ -4,16 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { ChatPage } from './pages/chat-page';
 import { RunsPage } from './pages/runs-page';
-import { adminAuthHeaders } from './support/auth';
-import { uniqueMarker } from './support/runs-api';
-
-function hookCall(baseURL: string, body: Record<string, unknown>) {
-  return fetch(`${baseURL}/api/hooks/claude-code?deadline=60`, {
-    method: 'POST',
-    headers: { ...adminAuthHeaders(), 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  }).then(async (response) => ({ status: response.status, body: await response.json() }));
-}
+import { hookCall, uniqueMarker } from './support/runs-api';
 
 test('a held Claude Code call is approved from the Runs page with its diff, and a deny reason reaches Claude', async ({
   page,

@@ -2,17 +2,17 @@
 // what the second approver must be shown wherever they decide it: the dialog's headline (the
 // sentence read first), the inbox and the approval page. Showing the agent's original there lets
 // one approver swap the command under the other's approval, which the quorum exists to prevent.
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser } from '@playwright/test';
 import { ChatPage } from './pages/chat-page';
-import { LoginPage } from './pages/login-page';
-import { randomClientIp, randomSuffix } from './support/access-principals';
+import { signedInBrowsers } from './support/signed-in-browsers';
+import { randomSuffix } from './support/access-principals';
 import { addRules, removeRules } from './support/policy-api';
 
 const PASSWORD = 'quorum-shown-password-1';
 const suffix = randomSuffix();
 const people = { ann: `shown-ann-${suffix}`, ben: `shown-ben-${suffix}` } as const;
 const mark = `e2e-shown-${suffix}`;
-const contexts: BrowserContext[] = [];
+const browsers = signedInBrowsers(PASSWORD);
 
 test.beforeAll(async ({ request }) => {
   for (const username of Object.values(people)) {
@@ -29,20 +29,13 @@ test.beforeAll(async ({ request }) => {
 });
 
 test.afterAll(async ({ request }) => {
-  for (const context of contexts.splice(0)) await context.close();
+  await browsers.close();
   await removeRules(request, mark);
 });
 
-async function signInAs(browser: Browser, baseURL: string, who: keyof typeof people): Promise<Page> {
-  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': randomClientIp() } });
-  contexts.push(context);
-  const page = await context.newPage();
-  const login = new LoginPage(page);
-  await login.goto();
-  expect((await login.signIn(people[who], PASSWORD)).status()).toBe(200);
-  await page.waitForURL(`${baseURL}/`);
-  return page;
-}
+/** A page signed in as one of this spec's people. */
+const signInAs = (browser: Browser, baseURL: string, who: keyof typeof people) =>
+  browsers.as(browser, baseURL, people[who]);
 
 /** Ann asks for `echo <mark>-deploy-<name>`, edits it to `-swapped-<name>` and approves the edit: 1 of 2. */
 async function annEdits(browser: Browser, baseURL: string, name: string): Promise<string> {

@@ -1,7 +1,9 @@
 // Starting runs through the HTTP API for UI specs: POST /api/chat, read the `connected` event for
 // the ids, optionally wait for the relay (the run then waits for approval), and decide it. Both the
-// SSE reader and the `request` fixture carry the admin's token (e2e/support/auth.ts).
+// SSE reader and the `request` fixture carry the admin's token (e2e/support/auth.ts); and a Claude
+// Code hook call as the CLI sends it.
 import { expect, type APIRequestContext } from '@playwright/test';
+import { adminAuthHeaders } from './auth';
 import { SseReader, type SseEvent } from './sse';
 
 /** Who the audit names as the human decider of this spec's API calls: the signed-in username (`user` without access control). */
@@ -80,4 +82,13 @@ export async function decidePending(
     data: { sessionId: relay!.sessionId, response },
   });
   expect(answer.ok(), await answer.text()).toBe(true);
+}
+
+/** A Claude Code `PreToolUse` hook call as the CLI sends it (held while it asks; 60 s deadline). */
+export function hookCall(baseURL: string, body: Record<string, unknown>) {
+  return fetch(`${baseURL}/api/hooks/claude-code?deadline=60`, {
+    method: 'POST',
+    headers: { ...adminAuthHeaders(), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then(async (response) => ({ status: response.status, body: await response.json() }));
 }
