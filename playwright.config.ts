@@ -39,8 +39,9 @@ process.env.E2E_UI_DATA_DIR ??= await seededDataDir('gatehouse-e2e-ui-');
 const API_SPECS = ['api-chat.spec.ts', 'api-flows.spec.ts', 'api-admin.spec.ts', 'api-malformed.spec.ts'];
 // The UI specs that only use their project's server run on a server of their own, beside the
 // other specs (the `chromium-ui` project). ui-servers starts a server on a port of its own, as
-// the restart and instance specs do: those stay in the default project, one at a time.
-const UI_SPECS = /\/ui-(?!servers\.)[^/]*\.spec\.ts$/;
+// the restart and instance specs do: those stay in the default project, one at a time. So does
+// ui-quorum-edit-shown, which needs only a server: it balances the two lanes (about 490 s each).
+const UI_SPECS = /\/ui-(?!servers\.|quorum-edit-shown\.)[^/]*\.spec\.ts$/;
 
 // Under CI the PostgreSQL project always runs, so a PostgreSQL that cannot start fails the run.
 // Locally it runs when a PostgreSQL can be had (E2E_POSTGRES=0 turns it off).
