@@ -21,6 +21,7 @@ import {
   evaluate,
   type CompiledPolicy,
   type Decision,
+  type EvaluationContext,
   type Rule,
   type ToolCall,
 } from '../../policy';
@@ -182,7 +183,10 @@ export class ExternalGate {
     const callEvent = this.observed(ref, run, compiled, judged);
     const audited = { version: compiled.version, rules: compiled.policy.policy.rules.length };
     const origin = { runId: run.id, agentId: ref.agent, parents: [] as string[] };
-    if (decision.action !== 'ask' || options.waitForHuman === false) {
+    // Handed back to the caller's own prompt (`?ask=claude`) only when nobody is named to approve:
+    // a rule's approvers are people in Gatehouse, never whoever sits at the agent's terminal.
+    const handBack = options.waitForHuman === false && !this.namesApprovers(compiled, decision, judged);
+    if (decision.action !== 'ask' || handBack) {
       // An allow-once grant allows one call: when another call used it up first, this one is
       // decided again without it (the consumption moved the count, so the grants are read anew).
       const used = decision.action === 'allow' ? (decision.consumes?.grants ?? []) : [];
@@ -217,6 +221,17 @@ export class ExternalGate {
     await this.deps.broker.register(request, { outside: true });
     await this.append(run, [callEvent, { ...request, type: 'relay' }], audited, { to: 'waiting' });
     return this.answerRelay(run, request, options, call, audited);
+  }
+
+  /** Whether an asking call's rules name who must approve it (approvalRequirement, as its relay would carry). */
+  private namesApprovers(
+    compiled: CompiledVersion,
+    decision: Decision,
+    { policyCall, context }: { policyCall: ToolCall; context: EvaluationContext },
+  ): boolean {
+    return (
+      decision.action === 'ask' && approvalRequirement(compiled.policy, decision, policyCall, context) !== undefined
+    );
   }
 
   /** The call decided against the inputs read (nothing observed or recorded yet). */

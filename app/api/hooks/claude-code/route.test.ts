@@ -190,6 +190,20 @@ describe('POST /api/hooks/claude-code', () => {
     expect(verdict.permissionDecision).toBe('ask');
   });
 
+  it('never hands back a call whose rule names its approvers: it waits for them in Gatehouse (decision 0047)', async () => {
+    await setPolicy([
+      { action: 'ask', tool: 'bash', params: { command: 'deploy **' }, approvals: { count: 1, roles: ['admin'] } },
+      ...rules,
+    ]);
+    const body = input('Bash', { command: 'deploy prod' });
+    const controller = new AbortController();
+    const held = call(body, { query: '?ask=claude', signal: controller.signal });
+    const { relay } = await pendingHookRelay(server, body.session_id);
+    expect(relay.request.approvals).toEqual({ count: 1, roles: ['admin'] });
+    controller.abort();
+    await held.catch(() => undefined);
+  });
+
   it('answers PermissionRequest with its decision shape', async () => {
     const allowed = await call(input('Bash', { command: 'ls' }, { hook_event_name: 'PermissionRequest' }));
     expect(await allowed.json()).toEqual({
