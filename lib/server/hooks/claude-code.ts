@@ -32,9 +32,12 @@ export const ClaudeCodeHookQuerySchema = z.object({
   /** `claude`: an ask is handed back to Claude Code's own prompt; `gatehouse` (default): a person decides here. */
   ask: z.enum(['gatehouse', 'claude']).optional(),
   /**
-   * The name this Claude Code gives Gatehouse's own MCP server (`/api/mcp`): its tools
-   * (`mcp__<name>__*`) are gated there, for the same user, so the hook lets them through and a
-   * call is asked once. As trusted as the rest of the hook's settings, which say where to ask.
+   * The name this Claude Code gives Gatehouse's own MCP server (`/api/mcp`). A call named
+   * `mcp__<name>__<tool>` is let through without a decision only when `<tool>` is exactly a name
+   * /api/mcp serves to this hook's token (a built-in or upstream tool as it lists them, within the
+   * token's choice of tools): /api/mcp gates that call itself, for the same user, so it is asked
+   * once. Any other `mcp__<name>__*` call, or any call while that cannot be known, is decided here
+   * like every other MCP tool. As trusted as the rest of the hook's settings, which say where to ask.
    */
   mcp: z
     .string()
@@ -42,6 +45,16 @@ export const ClaudeCodeHookQuerySchema = z.object({
     .optional(),
 });
 export type ClaudeCodeHookQuery = z.infer<typeof ClaudeCodeHookQuerySchema>;
+
+/** What decideHook needs: the outside-agent gate, and what /api/mcp serves to this hook's caller. */
+export interface ClaudeCodeHookDeps {
+  gate: Pick<ExternalGate, 'decide'>;
+  /**
+   * Whether /api/mcp serves a tool of exactly this name (as it lists it) to the hook's token. A
+   * throw or a rejection means it cannot be known: the call is decided through the gate then.
+   */
+  mcpServes(name: string): Promise<boolean>;
+}
 
 type Verdict = { decision: 'allow' | 'deny' | 'ask'; reason: string; updatedInput?: Record<string, unknown> };
 
@@ -76,22 +89,40 @@ export function parseHookInput(body: unknown): ClaudeCodeHookInput {
   return parsed.data;
 }
 
+/** The `<tool>` of `mcp__<mcp>__<tool>`: a call Claude Code sends to the server it names `mcp`; else undefined. */
+export function ownMcpToolName(toolName: unknown, mcp: string | undefined): string | undefined {
+  if (!mcp || typeof toolName !== 'string') return undefined;
+  const prefix = `mcp__${mcp}__`;
+  return toolName.length > prefix.length && toolName.startsWith(prefix) ? toolName.slice(prefix.length) : undefined;
+}
+
+/** True only when /api/mcp is known to serve the call's tool to this caller (fail-safe: unsure is false). */
+async function gatedByOwnMcp(deps: ClaudeCodeHookDeps, toolName: unknown, mcp: string | undefined) {
+  const name = ownMcpToolName(toolName, mcp);
+  if (name === undefined) return false;
+  try {
+    return (await deps.mcpServes(name)) === true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Decides one hook call for `owner`. A `tool_input` Gatehouse cannot read is denied with the reason
  * (Claude Code would otherwise go on); an edited approval reaches Claude Code as `updatedInput`.
  */
 export async function decideHook(
-  gate: ExternalGate,
+  deps: ClaudeCodeHookDeps,
   owner: string,
   input: ClaudeCodeHookInput,
   query: ClaudeCodeHookQuery,
   signal: AbortSignal,
 ): Promise<Verdict> {
-  if (query.mcp && typeof input.tool_name === 'string' && input.tool_name.startsWith(`mcp__${query.mcp}__`))
+  if (await gatedByOwnMcp(deps, input.tool_name, query.mcp))
     return { decision: 'allow', reason: "Gatehouse's MCP server decides this call itself (asked once)" };
   const mapped = mapClaudeCodeCall({ tool_name: input.tool_name, tool_input: input.tool_input, cwd: input.cwd });
   if (!mapped.ok) return { decision: 'deny', reason: `Gatehouse refused the call: ${mapped.reason}` };
-  const decided: ExternalDecision = await gate.decide(
+  const decided: ExternalDecision = await deps.gate.decide(
     hookSession(CLAUDE_CODE, owner, input),
     {
       tool: mapped.call.tool,

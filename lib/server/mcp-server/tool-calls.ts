@@ -37,6 +37,20 @@ export async function listTools(deps: McpEndpointDeps, session: McpSessionState)
   };
 }
 
+/**
+ * The tool of this name that /api/mcp serves to the token's clients (listed to them, callable by
+ * them), or undefined: the one tool looked up, then the token's choice for its name only (no glob
+ * over every tool). The Claude Code hook asks it too, to let through only what /api/mcp gates itself.
+ */
+export async function servedTool(
+  deps: Pick<McpEndpointDeps, 'tools' | 'exposedTools'>,
+  tokenId: string,
+  name: string,
+): Promise<McpExposedTool | undefined> {
+  const tool = (await deps.tools()).find((t) => t.name === name);
+  return tool && exposedBy(await deps.exposedTools(tokenId))(tool.name) ? tool : undefined;
+}
+
 export async function callTool(
   deps: McpEndpointDeps,
   session: McpSessionState,
@@ -45,10 +59,8 @@ export async function callTool(
   authorization: string | null,
   channel: CallChannel,
 ): Promise<CallToolResult> {
-  // The one tool called, then the token's choice for its name only (no glob over every tool).
-  const tool = (await deps.tools()).find((t) => t.name === call.name);
-  if (!tool || !exposedBy(await deps.exposedTools(session.tokenId))(tool.name))
-    return { content: [{ type: 'text', text: `Unknown tool: ${call.name}` }], isError: true };
+  const tool = await servedTool(deps, session.tokenId, call.name);
+  if (!tool) return { content: [{ type: 'text', text: `Unknown tool: ${call.name}` }], isError: true };
   const { signal, release } = trackCancel(session.sid, requestId);
   const progressToken = call._meta?.progressToken;
   return gatedCall(deps, {

@@ -2,7 +2,9 @@
 // both agents, a person deciding in Gatehouse while the request is held, and every failure a denial.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { mcpDeps } from '@/lib/server/mcp-server/runtime-deps';
+import { exposedToolsKey } from '@/lib/server/mcp-server/token-settings';
 import { apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
 import { pendingHookRelay, setPolicy } from '../hook-routes.test-support';
 import { POST as hook } from './route';
@@ -41,6 +43,10 @@ const call = (json: unknown, opts: { token?: string; query?: string; signal?: Ab
   });
   return hook(opts.signal ? new Request(request, { signal: opts.signal }) : request, noParams);
 };
+
+/** The run the gate opened for a hook session (the first thing it records of a decision), if any. */
+const hookRunOf = async (sessionId: string) =>
+  (await server.rt().q.runs.listRuns({ source: 'hook' })).items.find((run) => run.externalId === sessionId);
 
 const decisionOf = async (response: Response) => {
   expect(response.status).toBe(200);
@@ -174,10 +180,13 @@ describe('POST /api/hooks/claude-code', () => {
   });
 
   it("lets calls to Gatehouse's own MCP server through (it gates them itself), and only those", async () => {
-    const own = await decisionOf(
-      await call(input('mcp__gatehouse__bash', { command: 'rm -rf x' }), { query: '?mcp=gatehouse&ask=claude' }),
-    );
-    expect(own.permissionDecision).toBe('allow');
+    const ownBody = input('mcp__gatehouse__bash', { command: 'rm -rf x' });
+    const own = await decisionOf(await call(ownBody, { query: '?mcp=gatehouse&ask=claude' }));
+    expect(own).toMatchObject({
+      permissionDecision: 'allow',
+      permissionDecisionReason: "Gatehouse's MCP server decides this call itself (asked once)",
+    });
+    expect(await hookRunOf(ownBody.session_id)).toBeUndefined();
     const other = await decisionOf(
       await call(input('mcp__gatehousex__bash', { command: 'rm -rf x' }), { query: '?mcp=gatehouse&ask=claude' }),
     );
@@ -232,6 +241,59 @@ describe('POST /api/hooks/claude-code', () => {
       await call({ ...body, tool_use_id: 'toolu_theirs' }, { token: other, query: '?ask=claude' }),
     );
     expect(theirs.permissionDecision).toBe('ask');
+  });
+});
+
+describe("?mcp=<name> lets through only the tools Gatehouse's /api/mcp serves to the hook's token", () => {
+  const query = '?mcp=gatehouse&ask=claude';
+
+  it('decides a name /api/mcp does not serve through the gate: denied by a deny default, asked by an ask default', async () => {
+    await setPolicy(rules, 'deny');
+    const denied = input('mcp__gatehouse__unknown_tool', { anything: 1 });
+    expect((await decisionOf(await call(denied, { query }))).permissionDecision).toBe('deny');
+    expect(await hookRunOf(denied.session_id)).toBeDefined();
+    await setPolicy(rules, 'ask');
+    const asked = input('mcp__gatehouse__unknown_tool', { anything: 1 });
+    expect((await decisionOf(await call(asked, { query }))).permissionDecision).toBe('ask');
+    expect(await hookRunOf(asked.session_id)).toBeDefined();
+  });
+
+  it("is judged by the policy's rules for the full mcp__ name, as any other MCP tool the hook maps", async () => {
+    await setPolicy([...rules, { action: 'deny', tool: 'mcp__gatehouse__*', description: 'not served here' }]);
+    const verdict = await decisionOf(await call(input('mcp__gatehouse__exfiltrate', { to: 'x' }), { query }));
+    expect(verdict).toMatchObject({ permissionDecision: 'deny' });
+    expect(verdict.permissionDecisionReason).toContain('not served here');
+    // A served name is still /api/mcp's to decide: the same rule does not reach it here.
+    const served = await decisionOf(await call(input('mcp__gatehouse__bash', { command: 'ls' }), { query }));
+    expect(served.permissionDecision).toBe('allow');
+    await setPolicy(rules);
+  });
+
+  it("decides a tool the token's choice of tools hides through the gate, and lets through one it shows", async () => {
+    await setPolicy(rules);
+    const { user, token } = await server.person('user');
+    const { q } = server.rt();
+    const [mine] = await q.tokens.listApiTokens({ userId: user.id });
+    await q.settings.putSetting({ key: exposedToolsKey(mine!.id), value: JSON.stringify(['read_file']) });
+    const shown = input('mcp__gatehouse__read_file', { path: 'a.txt' });
+    expect((await decisionOf(await call(shown, { token, query }))).permissionDecision).toBe('allow');
+    expect(await hookRunOf(shown.session_id)).toBeUndefined();
+    const hidden = input('mcp__gatehouse__bash', { command: 'rm -rf x' });
+    expect((await decisionOf(await call(hidden, { token, query }))).permissionDecision).toBe('ask');
+    expect(await hookRunOf(hidden.session_id)).toBeDefined();
+  });
+
+  it('decides through the gate when what /api/mcp serves cannot be read', async () => {
+    await setPolicy(rules);
+    const lookup = vi.spyOn(mcpDeps(server.rt()), 'tools').mockRejectedValue(new Error('tools unreadable'));
+    try {
+      const body = input('mcp__gatehouse__bash', { command: 'rm -rf x' });
+      expect((await decisionOf(await call(body, { query }))).permissionDecision).toBe('ask');
+      expect(lookup).toHaveBeenCalled();
+      expect(await hookRunOf(body.session_id)).toBeDefined();
+    } finally {
+      lookup.mockRestore();
+    }
   });
 });
 
