@@ -13,6 +13,7 @@ describe('parseConfig', () => {
       approvalTimeoutS: 300,
       maxBodyBytes: 1_000_000,
       sseHeartbeatMs: 15_000,
+      maxStreamsPerUser: 32,
       leaseTtlS: 15,
       trustedProxies: 0,
       mcpUiStdio: false,
@@ -30,6 +31,7 @@ describe('parseConfig', () => {
         GATEHOUSE_APPROVAL_TIMEOUT_S: '30',
         GATEHOUSE_MAX_BODY_BYTES: '2048',
         GATEHOUSE_SSE_HEARTBEAT_MS: '1000',
+        GATEHOUSE_MAX_STREAMS_PER_USER: '4',
         GATEHOUSE_LEASE_TTL_S: '6',
         GATEHOUSE_TRUSTED_PROXIES: '2',
         GATEHOUSE_MCP_CONFIG: 'mcp.json',
@@ -50,6 +52,7 @@ describe('parseConfig', () => {
       approvalTimeoutS: 30,
       maxBodyBytes: 2048,
       sseHeartbeatMs: 1000,
+      maxStreamsPerUser: 4,
       leaseTtlS: 6,
       trustedProxies: 2,
       mcpConfigPath: '/app/mcp.json',
@@ -85,6 +88,11 @@ describe('parseConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ GATEHOUSE_SSE_HEARTBEAT_MS: '0' }, 'GATEHOUSE_SSE_HEARTBEAT_MS'],
     [{ GATEHOUSE_SSE_HEARTBEAT_MS: '1.5' }, 'GATEHOUSE_SSE_HEARTBEAT_MS'],
+    [{ GATEHOUSE_MAX_STREAMS_PER_USER: '0' }, 'GATEHOUSE_MAX_STREAMS_PER_USER'],
+    [{ GATEHOUSE_MAX_STREAMS_PER_USER: '-3' }, 'GATEHOUSE_MAX_STREAMS_PER_USER'],
+    [{ GATEHOUSE_MAX_STREAMS_PER_USER: '2.5' }, 'GATEHOUSE_MAX_STREAMS_PER_USER'],
+    [{ GATEHOUSE_MAX_STREAMS_PER_USER: 'many' }, 'GATEHOUSE_MAX_STREAMS_PER_USER'],
+    [{ GATEHOUSE_MAX_STREAMS_PER_USER: '2001' }, 'GATEHOUSE_MAX_STREAMS_PER_USER'],
     [{ GATEHOUSE_ADMIN_TOKEN: 'short' }, 'GATEHOUSE_ADMIN_TOKEN'],
     [{ GATEHOUSE_ADMIN_TOKEN: 'has a space inside it' }, 'GATEHOUSE_ADMIN_TOKEN'],
     [{ GATEHOUSE_SECRET: 'too-short' }, 'GATEHOUSE_SECRET'],
@@ -98,6 +106,19 @@ describe('parseConfig', () => {
   ])('rejects %j naming the variable', (env, variable) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(variable);
+  });
+});
+
+describe('GATEHOUSE_MAX_STREAMS_PER_USER', () => {
+  it('takes 1 up to the process-wide cap of 2000', () => {
+    expect(parseConfig({ GATEHOUSE_MAX_STREAMS_PER_USER: '1' }, '/app').maxStreamsPerUser).toBe(1);
+    expect(parseConfig({ GATEHOUSE_MAX_STREAMS_PER_USER: ' 2000 ' }, '/app').maxStreamsPerUser).toBe(2000);
+  });
+
+  it('refuses a bad value at start with a message naming the variable, the range and the value', () => {
+    expect(() => parseConfig({ GATEHOUSE_MAX_STREAMS_PER_USER: '0' })).toThrow(
+      'Invalid configuration: GATEHOUSE_MAX_STREAMS_PER_USER must be a whole number from 1 to 2000, got "0"',
+    );
   });
 });
 

@@ -2,6 +2,7 @@
 // work with zero variables: PGlite under .data/, the offline model, the workspace under .data/.
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_MAX_STREAMS_PER_USER, MAX_STREAMS } from './http/stream-slots';
 
 /** An integer variable: `fallback` when unset or empty, else a whole number that `accepts` (else "must be <expected>"). */
 const integer = (fallback: number, accepts: (n: number) => boolean, expected: string) =>
@@ -40,6 +41,12 @@ const EnvSchema = z.object({
   GATEHOUSE_APPROVAL_TIMEOUT_S: positiveInt(300),
   GATEHOUSE_MAX_BODY_BYTES: positiveInt(1_000_000),
   GATEHOUSE_SSE_HEARTBEAT_MS: positiveInt(15_000),
+  // At most the process's own cap: a larger number would never be reached.
+  GATEHOUSE_MAX_STREAMS_PER_USER: integer(
+    DEFAULT_MAX_STREAMS_PER_USER,
+    (n) => n >= 1 && n <= MAX_STREAMS,
+    `a whole number from 1 to ${MAX_STREAMS}`,
+  ),
   GATEHOUSE_LEASE_TTL_S: positiveInt(15),
   GATEHOUSE_ADMIN_TOKEN: optionalText.refine(
     (v) => v === undefined || /^\S{16,}$/.test(v),
@@ -79,6 +86,8 @@ export interface Config {
   maxBodyBytes: number;
   /** How often an open event stream sends a `: heartbeat` comment, so proxies keep it open. */
   sseHeartbeatMs: number;
+  /** How many event streams one user (all their sessions and tokens) may hold open at once. */
+  maxStreamsPerUser: number;
   /** With DATABASE_URL: how long a run lease lasts without renewal (renewed every third of it). */
   leaseTtlS: number;
   /** The initial admin's API token instead of a printed one-time link (scripted set-ups, tests). */
@@ -139,6 +148,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     approvalTimeoutS: e.GATEHOUSE_APPROVAL_TIMEOUT_S,
     maxBodyBytes: e.GATEHOUSE_MAX_BODY_BYTES,
     sseHeartbeatMs: e.GATEHOUSE_SSE_HEARTBEAT_MS,
+    maxStreamsPerUser: e.GATEHOUSE_MAX_STREAMS_PER_USER,
     leaseTtlS: e.GATEHOUSE_LEASE_TTL_S,
     trustedProxies: e.GATEHOUSE_TRUSTED_PROXIES,
     mcpUiStdio: e.GATEHOUSE_MCP_UI_STDIO === '1',

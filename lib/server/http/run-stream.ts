@@ -1,10 +1,12 @@
 // The one SSE response of a run's events (POST /api/chat and GET /api/runs/:id/events): the log
 // after `after`, then live events, until `done`, the client leaves, or the caller's credential
 // (or their sight of the run) ends. A finished run that is no longer executing closes at once.
+// The stream holds one of its user's stream slots (stream-slots.ts) while it is open.
 import type { AuthUser } from '../../auth';
 import type { Runtime } from '../runtime';
 import { sseResponse, type SseMessage } from './sse';
 import { runStreamGuard } from './stream-guard';
+import { streamSlots, type StreamSlot } from './stream-slots';
 
 export interface RunStreamInput {
   runId: string;
@@ -17,13 +19,17 @@ export interface RunStreamInput {
   first?: SseMessage;
   /** The run was finished when the request was checked. */
   finished?: boolean;
+  /** The user's slot when the caller took it before its own work (POST /api/chat); else taken here. */
+  slot?: StreamSlot;
 }
 
+/** The run's events as SSE; over the user's (or the process's) cap of open streams, a 429 `too_many_streams` instead. */
 export function runEventStream(
   request: Request,
   rt: Runtime,
-  { runId, owner, user, after = 0, first, finished = false }: RunStreamInput,
+  { runId, owner, user, after = 0, first, finished = false, slot }: RunStreamInput,
 ): Response {
+  const guard = runStreamGuard({ rt, headers: request.headers, user, run: { owner } });
   return sseResponse(
     request.signal,
     async (send, close, ready) => {
@@ -43,7 +49,9 @@ export function runEventStream(
       return unsubscribe;
     },
     rt.config.sseHeartbeatMs,
-    runStreamGuard({ rt, headers: request.headers, user, run: { owner } }),
+    guard,
     { runId },
+    // Taken last, so nothing between here and the stream that releases it can throw.
+    slot ?? streamSlots().take(user.id, rt.config.maxStreamsPerUser),
   );
 }

@@ -9,10 +9,13 @@
 // `ready` tells a writer (the log's replay) when the reader has caught up, and a client that lets
 // SLOW_CONSUMER_BYTES pile up unread is dropped with a `slow_consumer` error (it resumes with
 // Last-Event-ID and loses nothing: the log is in the database).
+// With a slot (stream-slots.ts: the caller's place in the count of open streams), the slot is
+// released exactly once when the stream ends, however it ends, or when the stream cannot be built.
 import { formatSse, type ErrorEvent, type SseMessage } from '../../contract';
 
 export type { SseMessage };
 import { toAppError } from './errors';
+import type { StreamSlot } from './stream-slots';
 
 export const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
@@ -73,7 +76,8 @@ export type StreamReady = () => Promise<void> | undefined;
  * ends when `close` is called or the client goes away (`signal`), and the cleanup runs exactly once.
  * What is sent before `close` is delivered before the end. An error thrown by `start` is sent as an
  * `error` event before the stream closes. With `guard`, nothing is delivered after the caller's
- * credential is found invalid (see the module comment).
+ * credential is found invalid (see the module comment). `slot` is the response's from the call on:
+ * released when the stream ends, or before this throws.
  */
 export function sseResponse(
   signal: AbortSignal,
@@ -85,6 +89,7 @@ export function sseResponse(
   heartbeatMs = 15_000,
   guard?: StreamGuard,
   origin?: StreamOrigin,
+  slot?: StreamSlot,
 ): Response {
   const encoder = new TextEncoder();
   let cleanup: (() => void) | undefined;
@@ -109,6 +114,7 @@ export function sseResponse(
     closed = true;
     if (heartbeat) clearInterval(heartbeat);
     unwatch?.();
+    slot?.release();
     cleanup?.();
     settleWaiters(new StreamEndedError());
   };
@@ -178,7 +184,14 @@ export function sseResponse(
           enqueue(encoder.encode(': heartbeat\n\n'));
           recheck?.check(false);
         }, heartbeatMs);
-        if (guard && recheck) unwatch = guard.watch(() => recheck?.check(true));
+        try {
+          if (guard && recheck) unwatch = guard.watch(() => recheck?.check(true));
+        } catch (error) {
+          // The constructor throws this, so no close or cancel will ever come: end the stream here
+          // (its heartbeat, its slot) before the error becomes the route's error response.
+          stop();
+          throw error;
+        }
         // A client that left reads nothing more: what waits for it is dropped.
         const leave = () => {
           backlog = [];
