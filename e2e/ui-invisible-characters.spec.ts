@@ -2,6 +2,8 @@
 // word of a command is displayed as the token ⟨U+202E⟩ (named for assistive technology) in the
 // approval dialog's prompt and parameters, the chat transcript, the runs page, the audit page and
 // the rules page, and the text after it is not drawn reversed. The dialog's buttons still work.
+// A NO-BREAK SPACE (one shell word that reads as two) and a Cyrillic letter inside a Latin word are
+// marked in the dialog too, the look-alike letter kept readable beside its code point.
 import { expect, test, type Locator } from '@playwright/test';
 import { AuditPage } from './pages/audit-page';
 import { ChatPage } from './pages/chat-page';
@@ -120,4 +122,33 @@ test('the rules page shows a rule and a tested call holding a right-to-left over
   } finally {
     await removeRules(request, mark);
   }
+});
+
+test('a NO-BREAK SPACE and a Cyrillic look-alike in a command are marked in the approval dialog', async ({ page }) => {
+  const chat = new ChatPage(page);
+  const mark = uniqueMarker('nbsp');
+  await chat.goto();
+  // `rm<NBSP>-rf` is one word to the shell; `p<U+0430>sswd` is passwd spelt with a Cyrillic letter.
+  await chat.say(`$ echo rm\u00A0-rf /etc/p\u0430sswd-${mark}`);
+
+  await chat.expectDialogFor(mark);
+  const params = chat.dialogParams();
+  await expect(params).toContainText(`echo rm⟨U+00A0⟩-rf /etc/p\u0430⟨U+0430⟩sswd-${mark}`);
+  expect(await params.evaluate((el) => el.textContent ?? '')).not.toContain('\u00A0');
+  const nbsp = 'invisible character U+00A0 NO-BREAK SPACE';
+  await expect(params.getByRole('img', { name: nbsp })).toBeVisible();
+  await expect(params.getByRole('img', { name: nbsp })).toHaveAttribute('title', nbsp);
+  const lookalike = params.getByRole('img', {
+    name: 'look-alike letter U+0430 CYRILLIC SMALL LETTER A, looks like Latin a',
+  });
+  await expect(lookalike).toHaveText('\u0430⟨U+0430⟩');
+  // Only the Cyrillic letter is marked: the rest of the word, and the marker, stay plain text.
+  await expect(params.getByRole('img')).toHaveCount(2);
+  await expect(chat.dialog.locator('.ui-dialog__description')).toContainText(
+    `rm⟨U+00A0⟩-rf /etc/p\u0430⟨U+0430⟩sswd-${mark}`,
+  );
+
+  await chat.deny.click();
+  await expect(chat.dialog).toBeHidden();
+  await chat.expectCallStatus(chat.toolCall('bash', mark), 'denied');
 });

@@ -2,7 +2,7 @@
 // (admins) they are editable before confirming: each param pattern is a text field, and the scope
 // says who the grant covers. Everyone else sees them read-only, for this session: the server takes
 // nothing else from them (README, Always Allow). What is shown here is exactly what is stored. A text field cannot mark characters inside
-// it, so a pattern holding invisible ones is also shown revealed beneath its field.
+// it, so a pattern holding invisible or look-alike ones is also shown revealed beneath its field.
 'use client';
 import { RadioGroup, Revealed, TextField } from '@/components/ui';
 import { hasInvisible } from '@/lib/client/reveal';
@@ -127,7 +127,7 @@ export function RuleEditorInline({
 function InvisibleHint({ pattern }: { pattern: string }) {
   return (
     <>
-      Contains invisible characters:{' '}
+      Contains invisible or look-alike characters:{' '}
       <code>
         <Revealed text={pattern} />
       </code>

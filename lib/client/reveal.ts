@@ -1,9 +1,21 @@
-// Invisible characters made visible: a displayed command (or any text a human approves on) is cut
-// into plain text and marks, one mark per character that would otherwise be invisible or would
-// rearrange what is around it (bidi controls such as U+202E, zero-width characters, other format
-// and control characters, lone surrogates), so the screen shows what will run, in its real order.
+// What a human approves on (a command, parameters, a pattern) is cut into plain text and marks, so
+// the screen shows what will run, in its real order, and nothing in it passes for something else:
+// - a character that would be invisible or would rearrange what is around it (bidi controls such as
+//   U+202E, zero-width characters, other format and control characters, lone surrogates), or that
+//   looks like a plain space but is not one (U+00A0 NO-BREAK SPACE and the other space separators,
+//   U+2800 BRAILLE PATTERN BLANK: a shell does not split words there, so `rm<NBSP>-rf` is one word
+//   that reads as two), is shown as a token such as ⟨U+202E⟩;
+// - in a word (anything between white space: `/etc/pаsswd`, `сор.com`) that mixes Latin letters with
+//   Cyrillic, Greek, Armenian or Cherokee ones (`paypal` spelt with a Cyrillic а), or whose letters
+//   all pass for Latin ones (`сор`, all Cyrillic, reads as `cop`), each non-Latin letter is shown
+//   followed by its code point, `а⟨U+0430⟩`, so a look-alike cannot pass for the Latin word. A word
+//   in one script that does not read as Latin (Russian, Greek) is left as it is.
+// The names and the look-alike table: invisible-names.ts, lookalikes.ts.
 // Pure: every display site renders these pieces (components/ui/revealed.tsx), or the string form
 // where only a string fits (a title attribute).
+
+import { invisibleName, invisibleToken } from './invisible-names';
+import { FOREIGN, isForeign, LATIN, lookalikeName, readsAsLatin } from './lookalikes';
 
 export interface RevealedText {
   kind: 'text';
@@ -20,77 +32,41 @@ export interface RevealedMark {
   name: string;
 }
 
-export type RevealedPiece = RevealedText | RevealedMark;
+export interface RevealedLookalike {
+  kind: 'lookalike';
+  /** The code point of a non-Latin letter in a word that also holds Latin letters. */
+  code: number;
+  /** What is shown instead of it: the letter, then its code point, e.g. `а⟨U+0430⟩`. */
+  token: string;
+  /** What it is, e.g. `CYRILLIC SMALL LETTER A, looks like Latin a` or `Greek letter in a Latin word`. */
+  name: string;
+}
+
+export type RevealedPiece = RevealedText | RevealedMark | RevealedLookalike;
+
+export { invisibleName, invisibleToken } from './invisible-names';
+export { lookalikeName } from './lookalikes';
 
 /**
  * Control (Cc), format (Cf: bidi controls, zero-width characters, the soft hyphen, tags...),
- * lone surrogates (Cs), line and paragraph separators (Zl, Zp) and the rest of the default-ignorable
- * code points (Hangul fillers, variation selectors, U+2065...). Tab and newline are kept as they are.
+ * lone surrogates (Cs), line and paragraph separators (Zl, Zp), space separators other than the
+ * plain space (Zs), the braille blank and the rest of the default-ignorable code points (Hangul
+ * fillers, variation selectors, U+2065...). Tab, newline and the plain space are kept as they are.
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/gu;
-const KEPT = new Set([0x09, 0x0a]);
-
-/** Past this many marks in one text the rest are inlined as plain tokens: still visible, and the DOM stays bounded. */
+const INVISIBLE = /(?![\t\n ])[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}\u2800]/u;
+/**
+ * A word: a maximal run of characters that are neither white space nor marked, so `/etc/а/passwd`
+ * or `сор.com` is one word (a marked character ends it).
+ */
+const WORD = /(?:(?!\p{Default_Ignorable_Code_Point}|\u2800)[^\s\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Zs}])+/u;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
+/** Invisible characters and words, in the order of the text; group 1 is a word. */
+const INVISIBLE_OR_WORD = new RegExp(`${INVISIBLE.source}|(${WORD.source})`, 'gu');
+/**
+ * Past this many marks (of either kind) in one text the rest are inlined as plain tokens: still
+ * visible, and the DOM stays bounded.
+ */
 export const MAX_MARKS = 500;
-
-const NAMES: Record<number, string> = {
-  0x00: 'NULL',
-  0x07: 'BELL',
-  0x08: 'BACKSPACE',
-  0x0b: 'LINE TABULATION',
-  0x0c: 'FORM FEED',
-  0x0d: 'CARRIAGE RETURN',
-  0x1b: 'ESCAPE',
-  0x7f: 'DELETE',
-  0x85: 'NEXT LINE',
-  0xad: 'SOFT HYPHEN',
-  0x034f: 'COMBINING GRAPHEME JOINER',
-  0x061c: 'ARABIC LETTER MARK',
-  0x115f: 'HANGUL CHOSEONG FILLER',
-  0x1160: 'HANGUL JUNGSEONG FILLER',
-  0x180e: 'MONGOLIAN VOWEL SEPARATOR',
-  0x200b: 'ZERO WIDTH SPACE',
-  0x200c: 'ZERO WIDTH NON-JOINER',
-  0x200d: 'ZERO WIDTH JOINER',
-  0x200e: 'LEFT-TO-RIGHT MARK',
-  0x200f: 'RIGHT-TO-LEFT MARK',
-  0x2028: 'LINE SEPARATOR',
-  0x2029: 'PARAGRAPH SEPARATOR',
-  0x202a: 'LEFT-TO-RIGHT EMBEDDING',
-  0x202b: 'RIGHT-TO-LEFT EMBEDDING',
-  0x202c: 'POP DIRECTIONAL FORMATTING',
-  0x202d: 'LEFT-TO-RIGHT OVERRIDE',
-  0x202e: 'RIGHT-TO-LEFT OVERRIDE',
-  0x2060: 'WORD JOINER',
-  0x2061: 'FUNCTION APPLICATION',
-  0x2062: 'INVISIBLE TIMES',
-  0x2063: 'INVISIBLE SEPARATOR',
-  0x2064: 'INVISIBLE PLUS',
-  0x2066: 'LEFT-TO-RIGHT ISOLATE',
-  0x2067: 'RIGHT-TO-LEFT ISOLATE',
-  0x2068: 'FIRST STRONG ISOLATE',
-  0x2069: 'POP DIRECTIONAL ISOLATE',
-  0x3164: 'HANGUL FILLER',
-  0xfeff: 'ZERO WIDTH NO-BREAK SPACE',
-  0xffa0: 'HALFWIDTH HANGUL FILLER',
-};
-
-/** The Unicode name of an invisible character, or its kind when it has no entry here. */
-export function invisibleName(code: number): string {
-  const known = NAMES[code];
-  if (known) return known;
-  if (code >= 0xfe00 && code <= 0xfe0f) return `VARIATION SELECTOR-${code - 0xfe00 + 1}`;
-  if (code >= 0xe0100 && code <= 0xe01ef) return `VARIATION SELECTOR-${code - 0xe0100 + 17}`;
-  // Tags spell ASCII that no one sees ("ASCII smuggling"): say which letter.
-  if (code >= 0xe0020 && code <= 0xe007e) return `TAG ${JSON.stringify(String.fromCharCode(code - 0xe0000))}`;
-  if (code >= 0xd800 && code <= 0xdfff) return 'LONE SURROGATE';
-  if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return 'CONTROL CHARACTER';
-  return 'FORMAT CHARACTER';
-}
-
-export function invisibleToken(code: number): string {
-  return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
-}
 
 function codePointBefore(text: string, at: number): number | undefined {
   if (at <= 0) return undefined;
@@ -119,41 +95,79 @@ function partOfEmoji(text: string, at: number, code: number): boolean {
   return joinsAfter && isPictographic(text.codePointAt(at + 1));
 }
 
+/**
+ * Calls `visit` for every character to mark, in the order of the text, until it returns false.
+ * Words are looked at only when the text holds a letter of a look-alike script.
+ */
+function scan(text: string, visit: (index: number, length: number, code: number, lookalike: boolean) => boolean): void {
+  for (const match of text.matchAll(FOREIGN.test(text) ? INVISIBLE_OR_WORD : INVISIBLE_ALL)) {
+    const word = match[1];
+    if (word === undefined) {
+      const code = match[0].codePointAt(0)!;
+      if (!partOfEmoji(text, match.index, code) && !visit(match.index, match[0].length, code, false)) return;
+    } else if (FOREIGN.test(word) && (LATIN.test(word) || readsAsLatin(word))) {
+      for (let at = match.index, end = at + word.length; at < end;) {
+        const code = text.codePointAt(at)!;
+        const length = code > 0xffff ? 2 : 1;
+        if (isForeign(code) && !visit(at, length, code, true)) return;
+        at += length;
+      }
+    }
+  }
+}
+
 /** The pieces of `text`: concatenating each text, and each mark's token, gives the revealed string. */
 export function revealPieces(text: string, maxMarks = MAX_MARKS): RevealedPiece[] {
   const pieces: RevealedPiece[] = [];
-  let plain = '';
-  let at = 0;
+  // Hostile text can hold a mark every other character: each distinct token is made once, and
+  // past the cap the rest is built as one string.
+  const tokens = new Map<number, string>();
   let marks = 0;
-  for (const match of text.matchAll(INVISIBLE)) {
-    const code = match[0].codePointAt(0)!;
-    if (KEPT.has(code) || partOfEmoji(text, match.index, code)) continue;
-    plain += text.slice(at, match.index);
-    at = match.index + match[0].length;
-    const token = invisibleToken(code);
+  let rest = '';
+  let at = 0;
+  scan(text, (index, length, code, lookalike) => {
+    let token = tokens.get(code);
+    if (token === undefined) tokens.set(code, (token = invisibleToken(code)));
+    // A look-alike letter stays, followed by its token.
+    const kept = lookalike ? index + length : index;
     if (marks >= maxMarks) {
-      plain += token;
-      continue;
+      rest += text.slice(at, kept) + token;
+    } else {
+      if (index > at) pieces.push({ kind: 'text', text: text.slice(at, index) });
+      pieces.push(
+        lookalike
+          ? { kind: 'lookalike', code, token: text.slice(index, kept) + token, name: lookalikeName(code) }
+          : { kind: 'mark', code, token, name: invisibleName(code) },
+      );
+      marks += 1;
     }
-    if (plain) pieces.push({ kind: 'text', text: plain });
-    plain = '';
-    pieces.push({ kind: 'mark', code, token, name: invisibleName(code) });
-    marks += 1;
-  }
-  plain += text.slice(at);
-  if (plain) pieces.push({ kind: 'text', text: plain });
+    at = index + length;
+    return true;
+  });
+  rest += text.slice(at);
+  if (rest) pieces.push({ kind: 'text', text: rest });
   return pieces;
 }
 
-/** `text` with every invisible character replaced by its token, for places that take a string. */
+/** `text` with every marked character replaced by its token, for places that take a string. */
 export function revealText(text: string): string {
   return revealPieces(text, 0)
     .map((p) => (p.kind === 'text' ? p.text : p.token))
     .join('');
 }
 
+/**
+ * Whether anything in `text` would be marked: an invisible or blank-looking character, or a
+ * look-alike letter in a Latin word. Where the text itself is shown unmarked (a text field), show
+ * it revealed beside it.
+ */
 export function hasInvisible(text: string): boolean {
-  return revealPieces(text, 1).some((p) => p.kind === 'mark');
+  let found = false;
+  scan(text, () => {
+    found = true;
+    return false;
+  });
+  return found;
 }
 
 /**
