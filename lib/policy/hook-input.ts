@@ -76,3 +76,14 @@ export function hookCwd(cwd: unknown): string | undefined | HookInputError {
   if (!path.posix.isAbsolute(cwd)) return new HookInputError('cwd must be an absolute path');
   return path.posix.resolve(cwd);
 }
+
+/**
+ * A shell command as it runs when the CLI starts it in a directory of its own (a tool input's
+ * `dir_path` or `workdir`) instead of the hook's cwd: `cd '<dir>' && <command>`, so the policy
+ * resolves the command's relative paths where they will be read, and the human sees where it runs.
+ * No directory, or the cwd itself: the command unchanged.
+ */
+export function commandIn(command: string, dir: string | undefined, cwd: string | undefined): string {
+  if (dir === undefined || dir === cwd) return command;
+  return `cd '${dir.replace(/'/g, `'\\''`)}' && ${command}`;
+}

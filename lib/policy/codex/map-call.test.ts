@@ -22,6 +22,12 @@ describe('Codex shell calls map onto a bash command the policy can parse', () =>
       'bash -lc ls x',
     ],
     ["exec_command's own field name (cmd) is read", { cmd: 'make test' }, 'make test'],
+    [
+      'a command with its own workdir runs there: judged after a cd to it',
+      { cmd: 'cat key.pem', workdir: '../secrets' },
+      "cd '/home/ann/secrets' && cat key.pem",
+    ],
+    ['a workdir with a quote is quoted', { command: 'ls', workdir: "/tmp/it's" }, `cd '/tmp/it'\\''s' && ls`],
   ])('%s', (_rule, tool_input, command) => {
     expect(mapCodexCall({ tool_name: 'Bash', tool_input, cwd })).toEqual({
       ok: true,

@@ -4,7 +4,15 @@
 // never a guess. Names are Codex 0.169.0's: its shell tools reach the hook as `Bash` with a
 // `command` string, `apply_patch` with the patch text as `command`, MCP tools as `mcp__<server>__<tool>`.
 import path from 'node:path';
-import { hookCwd, HookInputError as ShapeError, MAX_PATH_LENGTH, type HookToolInput } from '../hook-input';
+import {
+  commandIn,
+  hookCwd,
+  HookInputError as ShapeError,
+  MAX_PATH_LENGTH,
+  resolvedPath,
+  text,
+  type HookToolInput,
+} from '../hook-input';
 import type { ParamKind, Risk } from '../types';
 
 export { MAX_PATH_LENGTH } from '../hook-input';
@@ -93,6 +101,12 @@ export function shellCommand(input: Input): string {
   return words.map(shellWord).join(' ');
 }
 
+/** Where a shell tool's command runs when its input names a directory (`workdir`), resolved against `cwd`. */
+function workdir(input: Input, cwd: string | undefined): string | undefined {
+  const value = text(input, 'workdir', { optional: true, noNul: true });
+  return value === undefined ? undefined : resolvedPath(value, 'workdir', cwd);
+}
+
 /** An absolute, lexically normalised path (a `../` escape is kept for the policy to see). */
 function resolved(value: string, cwd: string | undefined): string {
   if (value.length > MAX_PATH_LENGTH) throw new ShapeError(`a patch path is longer than ${MAX_PATH_LENGTH} characters`);
@@ -144,7 +158,8 @@ export function mapCodexCall({ tool_name, tool_input, cwd }: CodexCallInput): Co
   const original = { tool: tool_name, input: tool_input };
   try {
     if (SHELL_TOOLS.has(tool_name)) {
-      return { ok: true, calls: [{ tool: 'bash', params: { command: shellCommand(input) }, risk: 'write' }], original };
+      const command = commandIn(shellCommand(input), workdir(input, dir), dir);
+      return { ok: true, calls: [{ tool: 'bash', params: { command }, risk: 'write' }], original };
     }
     if (tool_name === 'apply_patch') return { ok: true, calls: applyPatch(input, dir), original };
   } catch (error) {

@@ -8,7 +8,23 @@ describe('Gemini CLI calls map onto Gatehouse tools', () => {
     [
       'run_shell_command command -> bash command',
       'run_shell_command',
+      { command: 'git status', description: 'x' },
+      'bash',
+      { command: 'git status' },
+      'write',
+    ],
+    [
+      'a run_shell_command with a dir_path runs there: the command judged after a cd to it',
+      'run_shell_command',
       { command: 'git status', description: 'x', dir_path: 'src' },
+      'bash',
+      { command: "cd '/home/ann/project/src' && git status" },
+      'write',
+    ],
+    [
+      'a dir_path that is the cwd leaves the command as it is',
+      'run_shell_command',
+      { command: 'git status', dir_path: '/home/ann/project/' },
       'bash',
       { command: 'git status' },
       'write',

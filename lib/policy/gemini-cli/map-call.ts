@@ -4,6 +4,7 @@
 // throw and never a guess. Paths are resolved against `cwd` and normalised, never confined: a `../`
 // escape is exactly what the policy must see. Tool and parameter names are Gemini CLI 0.61.0's.
 import {
+  commandIn,
   field,
   flag,
   hookCwd,
@@ -91,6 +92,18 @@ function webFetch(input: Input): Mapped {
   return { tool: 'web_fetch', params: { urls } };
 }
 
+/**
+ * The command as it runs: in `dir_path` (`directory` before 0.61.0's name) when it names one,
+ * resolved against `cwd` as Gemini CLI resolves it; both at once would leave which one runs a guess.
+ */
+function shellCommand(input: Input, cwd: string | undefined): string {
+  const command = text(input, 'command', { nonEmpty: true })!;
+  const named = ['dir_path', 'directory'].filter((name) => field(input, name) !== undefined);
+  if (named.length > 1) throw new ShapeError('tool_input has both dir_path and directory: only one may be given');
+  const name = named[0];
+  return name === undefined ? command : commandIn(command, filePath(input, name, cwd), cwd);
+}
+
 function grep(input: Input, cwd: string | undefined): Mapped {
   return {
     tool: 'read_file',
@@ -102,7 +115,7 @@ function grep(input: Input, cwd: string | undefined): Mapped {
 const MAPPERS = new Map<string, { risk: Risk; map: Mapper }>([
   [
     'run_shell_command',
-    { risk: 'write', map: (i) => ({ tool: 'bash', params: { command: text(i, 'command', { nonEmpty: true }) } }) },
+    { risk: 'write', map: (i, cwd) => ({ tool: 'bash', params: { command: shellCommand(i, cwd) } }) },
   ],
   [
     'read_file',

@@ -6,7 +6,7 @@ import { mapClaudeCodeCall } from '../../policy/claude-code/map-call';
 import { AppError } from '../http/errors';
 import type { ExternalDecision } from '../external/types';
 import type { ExternalGate } from '../external/external-gate';
-import { hookCallPlace, hookSession, HookToolNameSchema, type HookClient } from './hook-call';
+import { editedField, hookCallPlace, hookSession, HookToolNameSchema, type HookClient } from './hook-call';
 
 export const CLAUDE_CODE_AGENT = 'claude-code';
 // Claude Code keeps its transcripts under `<home>/.claude/projects/` and says where in `transcript_path`.
@@ -137,7 +137,7 @@ export async function decideHook(
   if (decided.decision !== 'allow') return { decision: decided.decision, reason: decided.reason };
   if (!decided.edited) return { decision: 'allow', reason: decided.reason };
   // Run what the approver approved, or nothing: an edit Claude Code's tool cannot take is a denial.
-  const updatedInput = unmapEdit(mapped.original, decided.params);
+  const updatedInput = unmapEdit(mapped.original, mapped.call.params, decided.params);
   if (!updatedInput)
     return {
       decision: 'deny',
@@ -147,10 +147,15 @@ export async function decideHook(
 }
 
 /** A human's edit of the mapped call, as Claude Code's own input (the fields it maps back to). */
-function unmapEdit(original: { tool: string; input: unknown }, params: Record<string, unknown>) {
+function unmapEdit(
+  original: { tool: string; input: unknown },
+  mapped: Record<string, unknown>,
+  params: Record<string, unknown>,
+) {
   const input = { ...(original.input as Record<string, unknown>) };
-  if (original.tool === 'Bash' && typeof params.command === 'string') return { ...input, command: params.command };
-  if (original.tool === 'Write' && typeof params.content === 'string') return { ...input, content: params.content };
-  if (original.tool === 'WebFetch' && typeof params.url === 'string') return { ...input, url: params.url };
+  const only = (field: string) => editedField(mapped, params, field);
+  if (original.tool === 'Bash' && typeof only('command') === 'string') return { ...input, command: params.command };
+  if (original.tool === 'Write' && typeof only('content') === 'string') return { ...input, content: params.content };
+  if (original.tool === 'WebFetch' && typeof only('url') === 'string') return { ...input, url: params.url };
   return undefined;
 }

@@ -7,7 +7,7 @@ import { mapGeminiCliCall } from '../../policy/gemini-cli/map-call';
 import { AppError } from '../http/errors';
 import type { ExternalDecision } from '../external/types';
 import type { ExternalGate } from '../external/external-gate';
-import { hookCallPlace, hookSession, HookToolNameSchema, type HookClient } from './hook-call';
+import { editedField, hookCallPlace, hookSession, HookToolNameSchema, type HookClient } from './hook-call';
 
 export const GEMINI_CLI_AGENT = 'gemini-cli';
 // Gemini CLI keeps its transcripts under `<home>/.gemini/tmp/` and says where in `transcript_path`.
@@ -79,7 +79,7 @@ export async function decideGeminiHook(
   if (decided.decision !== 'allow') return { decision: 'deny', reason: decided.reason };
   if (!decided.edited) return { decision: 'allow', reason: decided.reason };
   // Run what the approver approved, or nothing: an edit Gemini CLI's tool cannot take is a denial.
-  const toolInput = unmapEdit(mapped.original.tool, decided.params);
+  const toolInput = unmapEdit(mapped.original, mapped.call.params, decided.params);
   if (!toolInput)
     return {
       decision: 'deny',
@@ -89,8 +89,20 @@ export async function decideGeminiHook(
 }
 
 /** A human's edit of the mapped call, as the fields of Gemini CLI's own input it maps back to. */
-function unmapEdit(tool: string, params: Record<string, unknown>): Record<string, unknown> | undefined {
-  if (tool === 'run_shell_command' && typeof params.command === 'string') return { command: params.command };
-  if (tool === 'write_file' && typeof params.content === 'string') return { content: params.content };
+function unmapEdit(
+  { tool, input: raw }: { tool: string; input: unknown },
+  mapped: Record<string, unknown>,
+  params: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const only = (field: string) => editedField(mapped, params, field);
+  if (tool === 'run_shell_command' && typeof only('command') === 'string') {
+    // Run in the call's dir_path, the command was judged after a `cd` there (map-call.ts): the edit
+    // must keep that `cd`, since Gemini CLI still starts it in dir_path.
+    const command = mapped.command as string;
+    const ran = (raw as { command?: unknown }).command;
+    const cd = typeof ran === 'string' && command.endsWith(ran) ? command.slice(0, command.length - ran.length) : '';
+    return (params.command as string).startsWith(cd) ? { command: params.command } : undefined;
+  }
+  if (tool === 'write_file' && typeof only('content') === 'string') return { content: params.content };
   return undefined;
 }

@@ -160,6 +160,17 @@ describe('POST /api/hooks/claude-code', () => {
     expect(verdict).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'not on a Friday' });
   });
 
+  it('denies an approval whose edit changed more than the input it can hand back (the path of Write)', async () => {
+    await setPolicy(rules);
+    const body = input('Write', { file_path: 'notes.txt', content: 'draft' });
+    const answer = call(body);
+    const { relay } = await pendingHookRelay(server, body.session_id);
+    // Claude Code would take the new content as updatedInput and write it to notes.txt, which nobody approved.
+    const edited = { approved: true, params: { path: '/home/dev/project/other.txt', content: 'final' } };
+    await server.rt().runs.decideChecked(relay.id, edited, 'someone');
+    expect((await decisionOf(await answer)).permissionDecision).toBe('deny');
+  });
+
   it('answers deny "Approval timeout" at the deadline given in the URL', async () => {
     const verdict = await decisionOf(await call(input('Bash', { command: 'npm publish x' }), { query: '?deadline=1' }));
     expect(verdict).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'Approval timeout' });

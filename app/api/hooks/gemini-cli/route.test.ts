@@ -95,6 +95,20 @@ describe('POST /api/hooks/gemini-cli', () => {
     });
   });
 
+  it("judges a shell command's relative paths in the directory it runs in (dir_path), not the hook's cwd", async () => {
+    await setPolicy([
+      ...rules,
+      { action: 'allow', tool: 'bash', params: { command: 'cat **' } },
+      { action: 'deny', tool: 'read_file', params: { path: '/home/dev/secrets/**' }, description: 'secrets' },
+    ]);
+    // Gemini CLI runs the command in dir_path: this cat reads /home/dev/secrets/key.pem.
+    const verdict = await verdictOf(
+      await call(input('run_shell_command', { command: 'cat key.pem', dir_path: '/home/dev/secrets' })),
+    );
+    expect(verdict.decision).toBe('deny');
+    await setPolicy(rules);
+  });
+
   it('denies a tool_input of the wrong shape, naming the field (Gemini CLI would otherwise go on)', async () => {
     const verdict = await verdictOf(await call(input('run_shell_command', { command: 42 })));
     expect(verdict).toMatchObject({ decision: 'deny', reason: expect.stringContaining('tool_input.command') });
@@ -157,6 +171,39 @@ describe('POST /api/hooks/gemini-cli', () => {
       decision: 'allow',
       hookSpecificOutput: { tool_input: { command: 'npm publish --dry-run' } },
     });
+  });
+
+  it('denies an approval whose edit changed more than the tool_input it can hand back (the path of write_file)', async () => {
+    const body = input('write_file', { file_path: 'notes.txt', content: 'draft' });
+    const answer = call(body);
+    const { relay } = await pendingHookRelay(server, body.session_id);
+    // Gemini CLI would merge only `content` and write it to notes.txt, which nobody approved.
+    const edited = { approved: true, params: { path: '/home/dev/project/other.txt', content: 'final' } };
+    await server.rt().runs.decideChecked(relay.id, edited, 'someone');
+    expect(await verdictOf(await answer)).toMatchObject({ decision: 'deny' });
+  });
+
+  it("hands back an edit of write_file's content alone", async () => {
+    const body = input('write_file', { file_path: 'notes.txt', content: 'draft' });
+    const answer = call(body);
+    const { relay } = await pendingHookRelay(server, body.session_id);
+    const edited = { approved: true, params: { path: '/home/dev/project/notes.txt', content: 'final' } };
+    await server.rt().runs.decideChecked(relay.id, edited, 'someone');
+    expect(await verdictOf(await answer)).toMatchObject({
+      decision: 'allow',
+      hookSpecificOutput: { tool_input: { content: 'final' } },
+    });
+  });
+
+  it('denies an edit that drops the cd to the dir_path the command runs in (it was judged there)', async () => {
+    const body = input('run_shell_command', { command: 'npm publish', dir_path: 'pkg' });
+    const answer = call(body);
+    const { relay } = await pendingHookRelay(server, body.session_id);
+    expect(relay.request.params).toEqual({ command: "cd '/home/dev/project/pkg' && npm publish" });
+    await server
+      .rt()
+      .runs.decideChecked(relay.id, { approved: true, params: { command: 'npm publish --dry-run' } }, 'someone');
+    expect(await verdictOf(await answer)).toMatchObject({ decision: 'deny' });
   });
 
   it('answers deny "Approval timeout" at the deadline given in the URL', async () => {
