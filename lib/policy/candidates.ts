@@ -69,6 +69,8 @@ export function unitRules(rules: RulesByAction, prep: PreparedCall, unit: Unit):
     `path\u0000${param}\u0000${prep.paths.key}`,
     (list) => new PathIndex(list, param, prep.paths),
   );
+  // A directory searched with everything below it: a deny or ask rule for a path beneath it counts.
+  if (prep.searchRoot === param) return { ...rules, allow: index.allow?.candidates(absolute) ?? rules.allow };
   return {
     deny: index.deny?.candidates(absolute) ?? rules.deny,
     ask: index.ask?.candidates(absolute) ?? rules.ask,

@@ -166,6 +166,7 @@ function decide(compiled: CompiledPolicy, call: CallShape, ctx: EvaluationContex
   const paths = pathContext(ctx.workspaceRoot, ctx.homeDir);
   const start = typeof ctx.cwd === 'string' && ctx.cwd !== '' ? resolvePath(ctx.cwd, paths) : paths.root;
   const prep: PreparedCall = { call, agent: call.agent ?? 'main', kindOf, paths, commandParam, work, start };
+  if (ctx.searchRoot !== undefined && kindOf(ctx.searchRoot) === 'path') prep.searchRoot = ctx.searchRoot;
   const units = unitsOf(prep);
   const candidates = compiled.candidates(call.tool);
   const grants = grantsOf(ctx.grants).filter((g) => g.tool(call.tool));

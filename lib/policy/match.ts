@@ -36,6 +36,11 @@ export interface PreparedCall {
   start?: string;
   /** A file a shell part may touch, standing in for the path param of a file rule (follow.ts). */
   pathShape?: PathShape;
+  /**
+   * A path param naming a directory read with everything below it (EvaluationContext.searchRoot):
+   * deny and ask rules match it when they match the directory or any path beneath it.
+   */
+  searchRoot?: string;
   /** A param whose value is only known at run time (a URL built from an expansion): it may match anything. */
   unknown?: string;
 }
@@ -135,14 +140,26 @@ function patternMatches(pattern: CompiledPattern, prep: PreparedCall, unit: Unit
   let text: string;
   if (matcher.kind === 'text') text = asText(value);
   else if (typeof value !== 'string') return mode === 'may';
-  else if (matcher.kind === 'path') text = resolvedPath(prep, pattern.key, value);
-  else {
+  else if (matcher.kind === 'path') {
+    text = resolvedPath(prep, pattern.key, value);
+    if (mode === 'may' && prep.searchRoot === pattern.key && text.length <= MAX_LENGTH)
+      return (
+        (pay(prep, text.length, matcher.matcher.weight) && matcher.matcher.test(text)) ||
+        shapeMatches(pattern, prep, belowShape(text))
+      );
+  } else {
     const url = normalizeUrl(value);
     if (!url) return mode === 'may';
     text = url.href;
   }
   if (text.length > MAX_LENGTH) return mode === 'may';
   return pay(prep, text.length, matcher.matcher.weight) && matcher.matcher.test(text);
+}
+
+/** Everything below an absolute directory (itself included, by the literal test above): `grep -r`'s reach. */
+function belowShape(directory: string): PathShape {
+  const names = directory.split('/').filter((name) => name !== '');
+  return { segments: [...names.map((name) => ({ kind: 'name' as const, name })), { kind: 'any' }], dotglob: true };
 }
 
 /** Does a path pattern may-match a file only partly known (path-shape.ts)? */

@@ -163,6 +163,11 @@ export interface EvaluationContext {
    * hook's `cwd`); relative to workspaceRoot when relative. Default: workspaceRoot.
    */
   cwd?: string;
+  /**
+   * The path param that names a directory the tool reads with everything below it (a hook's
+   * Grep or Glob): deny and ask rules then match any path beneath it, as for `grep -r`.
+   */
+  searchRoot?: string;
 }
 
 export type DecisionReason =

@@ -3,6 +3,7 @@ import { mapClaudeCodeCall, MAX_PATH_LENGTH } from './map-call';
 
 const cwd = '/home/ann/project';
 
+const SEARCHES = new Set(['Grep', 'Glob']);
 describe('Claude Code calls map onto Gatehouse tools', () => {
   it.each([
     [
@@ -105,9 +106,11 @@ describe('Claude Code calls map onto Gatehouse tools', () => {
     ['unknown tools pass by name, risk write', 'Task', { prompt: 'p' }, 'Task', { prompt: 'p' }, 'write'],
   ])('%s', (_name, tool_name, tool_input, tool, params, risk) => {
     const mapped = mapClaudeCodeCall({ tool_name, tool_input, cwd });
+    // A search reads its directory with everything below it (EvaluationContext.searchRoot).
+    const below = SEARCHES.has(tool_name as string) ? { below: 'path' } : {};
     expect(mapped).toEqual({
       ok: true,
-      call: { tool, params },
+      call: { tool, params, ...below },
       risk,
       original: { tool: tool_name, input: tool_input },
     });

@@ -25,7 +25,8 @@ export interface ClaudeCodeCallInput {
 
 export interface MappedClaudeCodeCall {
   ok: true;
-  call: { tool: string; params: Record<string, unknown> };
+  /** `below`: the path param naming a directory searched with everything below it (Grep, Glob). */
+  call: { tool: string; params: Record<string, unknown>; below?: string };
   risk: Risk;
   /** Claude Code's own tool name and input, for the human deciding (a diff from Write/Edit). */
   original: { tool: string; input: unknown };
@@ -34,7 +35,7 @@ export interface MappedClaudeCodeCall {
 export type ClaudeCodeMapping = MappedClaudeCodeCall | { ok: false; reason: string };
 
 type Input = HookToolInput;
-type Mapper = (input: Input, cwd: string | undefined) => { tool: string; params: Record<string, unknown> };
+type Mapper = (input: Input, cwd: string | undefined) => MappedClaudeCodeCall['call'];
 
 function filePath(input: Input, name: string, cwd: string | undefined): string {
   return resolvedPath(text(input, name)!, name, cwd);
@@ -133,6 +134,7 @@ const MAPPERS = new Map<string, { risk: Risk; map: Mapper }>([
       map: (i, cwd) => ({
         tool: 'read_file',
         params: withOptional({ path: searchRoot(i, 'path', cwd), pattern: text(i, 'pattern', { optional: true }) }),
+        below: 'path',
       }),
     },
   ],
@@ -143,6 +145,7 @@ const MAPPERS = new Map<string, { risk: Risk; map: Mapper }>([
       map: (i, cwd) => ({
         tool: 'list_files',
         params: withOptional({ path: searchRoot(i, 'path', cwd), pattern: text(i, 'pattern', { optional: true }) }),
+        below: 'path',
       }),
     },
   ],

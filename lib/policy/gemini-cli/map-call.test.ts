@@ -3,6 +3,7 @@ import { mapGeminiCliCall, MAX_PATH_LENGTH } from './map-call';
 
 const cwd = '/home/ann/project';
 
+const SEARCHES = new Set(['glob', 'grep_search', 'search_file_content']);
 describe('Gemini CLI calls map onto Gatehouse tools', () => {
   it.each([
     [
@@ -152,9 +153,11 @@ describe('Gemini CLI calls map onto Gatehouse tools', () => {
     ['an unknown tool keeps its name and input', 'save_memory', { fact: 'f' }, 'save_memory', { fact: 'f' }, 'write'],
   ])('%s', (_rule, tool_name, tool_input, tool, params, risk) => {
     const mapped = mapGeminiCliCall({ tool_name, tool_input, cwd });
+    // A search reads its directory with everything below it (EvaluationContext.searchRoot).
+    const below = SEARCHES.has(tool_name as string) ? { below: 'path' } : {};
     expect(mapped).toEqual({
       ok: true,
-      call: { tool, params },
+      call: { tool, params, ...below },
       risk,
       original: { tool: tool_name, input: tool_input },
     });

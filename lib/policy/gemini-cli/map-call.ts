@@ -27,7 +27,8 @@ export interface GeminiCliCallInput {
 
 export interface MappedGeminiCliCall {
   ok: true;
-  call: { tool: string; params: Record<string, unknown> };
+  /** `below`: the path param naming a directory searched with everything below it (grep_search, glob). */
+  call: { tool: string; params: Record<string, unknown>; below?: string };
   risk: Risk;
   /** Gemini CLI's own tool name and input, for the human deciding. */
   original: { tool: string; input: unknown };
@@ -36,7 +37,7 @@ export interface MappedGeminiCliCall {
 export type GeminiCliMapping = MappedGeminiCliCall | { ok: false; reason: string };
 
 type Input = HookToolInput;
-type Mapped = { tool: string; params: Record<string, unknown> };
+type Mapped = MappedGeminiCliCall['call'];
 type Mapper = (input: Input, cwd: string | undefined) => Mapped;
 
 /** Every string of Gemini CLI's input refuses a NUL character. */
@@ -108,6 +109,7 @@ function grep(input: Input, cwd: string | undefined): Mapped {
   return {
     tool: 'read_file',
     params: withOptional({ path: searchRoot(input, cwd), pattern: text(input, 'pattern', { optional: true }) }),
+    below: 'path',
   };
 }
 
@@ -158,6 +160,7 @@ const MAPPERS = new Map<string, { risk: Risk; map: Mapper }>([
       map: (i, cwd) => ({
         tool: 'list_files',
         params: withOptional({ path: searchRoot(i, cwd), pattern: text(i, 'pattern', { optional: true }) }),
+        below: 'path',
       }),
     },
   ],

@@ -245,6 +245,7 @@ export class ExternalGate {
       grants,
       risk: tool.risk,
       ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
+      ...(call.searchRoot ? { searchRoot: call.searchRoot } : {}),
       workspaceRoot: workspace,
       ...(call.homeDir ? { homeDir: call.homeDir } : {}),
     };
@@ -381,6 +382,7 @@ export class ExternalGate {
     const approvals = approvalRequirement(policy, decision, policyCall, {
       risk: tool.risk,
       ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
+      ...(call.searchRoot ? { searchRoot: call.searchRoot } : {}),
       workspaceRoot: workspace,
       ...(call.homeDir ? { homeDir: call.homeDir } : {}),
     });

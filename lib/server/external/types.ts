@@ -27,6 +27,8 @@ export interface ExternalCall {
   /** The tool's risk when it is not a built-in tool (built-in tools carry their own). */
   risk?: Risk;
   paramKinds?: Record<string, ParamKind>;
+  /** The path param naming a directory read with everything below it (a hook's Grep): EvaluationContext.searchRoot. */
+  searchRoot?: string;
   /** The workspace root that relative paths and file rules resolve against (Claude Code's `cwd`). */
   workspace?: string;
   /** The agent user's home directory, which `~/` in path rules means (else the server's). */

@@ -128,6 +128,7 @@ export async function decideHook(
       tool: mapped.call.tool,
       params: mapped.call.params,
       risk: mapped.risk,
+      ...(mapped.call.below ? { searchRoot: mapped.call.below } : {}),
       ...(input.tool_use_id ? { callId: input.tool_use_id } : {}),
       ...hookCallPlace(CLAUDE_CODE, input),
       original: mapped.original,

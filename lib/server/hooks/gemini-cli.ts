@@ -70,6 +70,7 @@ export async function decideGeminiHook(
       tool: mapped.call.tool,
       params: mapped.call.params,
       risk: mapped.risk,
+      ...(mapped.call.below ? { searchRoot: mapped.call.below } : {}),
       ...hookCallPlace(GEMINI_CLI, input),
       original: mapped.original,
     },

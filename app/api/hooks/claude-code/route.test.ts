@@ -94,6 +94,14 @@ describe('POST /api/hooks/claude-code', () => {
     );
   });
 
+  it('judges Grep by everything below the directory it searches: a deny rule beneath it applies', async () => {
+    // Grep reads every file below its path, .env included; the same search as `grep -r` is denied too.
+    const grep = await decisionOf(await call(input('Grep', { pattern: 'API_KEY', path: '/home/dev' })));
+    expect(grep.permissionDecision).toBe('deny');
+    const shell = await decisionOf(await call(input('Bash', { command: 'grep -r API_KEY /home/dev' })));
+    expect(shell.permissionDecision).toBe('deny');
+  });
+
   it("reads ~/ in a rule as the Claude Code user's home (from transcript_path), not the server's", async () => {
     const body = input(
       'Read',

@@ -109,6 +109,27 @@ describe('POST /api/hooks/gemini-cli', () => {
     await setPolicy(rules);
   });
 
+  it('judges a search of a directory by everything below it: a deny rule beneath it applies', async () => {
+    await setPolicy([
+      { action: 'deny', tool: 'read_file', params: { path: '/home/dev/secrets/**' }, description: 'secrets' },
+      { action: 'deny', tool: 'list_files', params: { path: '**/.ssh/**' }, description: 'keys' },
+      { action: 'allow', tool: 'read_file' },
+      { action: 'allow', tool: 'list_files' },
+    ]);
+    // grep_search reads every file below dir_path: /home/dev/secrets/key.pem included.
+    const grep = await verdictOf(await call(input('grep_search', { pattern: 'KEY', dir_path: '/home/dev' })));
+    expect(grep).toMatchObject({ decision: 'deny', reason: expect.stringContaining('secrets') });
+    const glob = await verdictOf(await call(input('glob', { pattern: '*', dir_path: '/home/dev' })));
+    expect(glob).toMatchObject({ decision: 'deny', reason: expect.stringContaining('keys') });
+    // A search beside the denied folder is still allowed; a rule for any .env reaches every folder.
+    const beside = await verdictOf(await call(input('grep_search', { pattern: 'KEY', dir_path: '/home/dev/project' })));
+    expect(beside.decision).toBe('allow');
+    await setPolicy(rules);
+    const anyEnv = await verdictOf(await call(input('grep_search', { pattern: 'KEY', dir_path: '/home/dev/project' })));
+    expect(anyEnv).toMatchObject({ decision: 'deny', reason: expect.stringContaining('.env') });
+    await setPolicy(rules);
+  });
+
   it('denies a tool_input of the wrong shape, naming the field (Gemini CLI would otherwise go on)', async () => {
     const verdict = await verdictOf(await call(input('run_shell_command', { command: 42 })));
     expect(verdict).toMatchObject({ decision: 'deny', reason: expect.stringContaining('tool_input.command') });
