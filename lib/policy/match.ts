@@ -227,8 +227,10 @@ function conditionHolds(condition: CompiledCondition, prep: PreparedCall, unit: 
   const value = paramValue(prep.call, condition.key);
   if (value === undefined) return false;
   const kind = prep.kindOf(condition.key);
-  // A file only partly known: only a glob can be tested against what is known of it.
-  if (prep.pathShape && kind === 'path' && condition.op !== 'glob') return mode === 'may';
+  // A file only partly known, or a directory searched with everything below it: only a glob can be
+  // tested against what is known of it.
+  if ((prep.pathShape || prep.searchRoot === condition.key) && kind === 'path' && condition.op !== 'glob')
+    return mode === 'may';
   const perPart = condition.key === prep.commandParam;
   if (condition.op === 'glob') return patternMatches(condition.pattern!, prep, unit, mode);
   if (perPart && condition.op === 'regex') return partRegex(condition, prep, unit, mode);

@@ -57,6 +57,25 @@ describe('a searched directory is judged by everything below it', () => {
     expect(evaluate(allowing, call, { ...ctx, searchRoot: 'pattern' }).action).toBe('allow');
   });
 
+  it('a deny rule with a condition on the path: a glob is tested below the directory, anything else may match', () => {
+    const conditioned = compilePolicy({
+      defaultAction: 'allow',
+      rules: [
+        { action: 'deny', tool: 'read_file', when: [{ key: 'path', op: 'glob', value: '/home/dev/secrets/**' }] },
+        { action: 'deny', tool: 'list_files', when: [{ key: 'path', op: 'regex', value: 'secret' }] },
+      ],
+    });
+    const search = (tool: string, path: string) =>
+      evaluate(conditioned, { tool, params: { path } }, { ...ctx, searchRoot: 'path' }).action;
+    expect(search('read_file', '/home/dev')).toBe('deny');
+    expect(search('read_file', '/home/dev/project')).toBe('allow');
+    // What a regex would match below the directory cannot be known from its name.
+    expect(search('list_files', '/home/dev/project')).toBe('deny');
+    expect(evaluate(conditioned, { tool: 'list_files', params: { path: '/home/dev/project' } }, ctx).action).toBe(
+      'allow',
+    );
+  });
+
   it('with many rules (the path index) a deny rule beneath the directory still counts', () => {
     const many = compilePolicy({
       defaultAction: 'allow',
