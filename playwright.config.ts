@@ -58,11 +58,16 @@ if (!withPostgres && !process.env.TEST_WORKER_INDEX) {
 // The suite is signed in as the bootstrap admin through GATEHOUSE_ADMIN_TOKEN (e2e/support/auth.ts).
 // GATEHOUSE_TRUSTED_PROXIES=1: the specs stand in for a reverse proxy, giving their requests
 // addresses of their own (X-Forwarded-For) so the login limits of one spec do not reach another's.
+// The per-user caps on runs going and calls waiting are raised: most specs start runs as the one
+// admin, and the runs they leave paused would add up to the caps over the suite (the caps
+// themselves are tested through the route handlers: app/api/chat/held-per-user.test.ts).
 const serverEnv = {
   GATEHOUSE_MODEL: 'offline',
   GATEHOUSE_SSE_HEARTBEAT_MS: '1000',
   GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
   GATEHOUSE_TRUSTED_PROXIES: '1',
+  GATEHOUSE_MAX_RUNS_PER_USER: '100000',
+  GATEHOUSE_MAX_WAITING_PER_USER: '100000',
   NEXT_TELEMETRY_DISABLED: '1',
 };
 

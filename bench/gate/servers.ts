@@ -131,6 +131,9 @@ export function startServer(port: number, dir: string, env: Record<string, strin
       GATEHOUSE_APPROVAL_TIMEOUT_S: '3600',
       // Every request authenticates as the admin with this API token (a no-op where auth is off).
       GATEHOUSE_ADMIN_TOKEN: TOKEN,
+      // One user (the admin) holds every background run: 1,000 and more paused at once.
+      GATEHOUSE_MAX_RUNS_PER_USER: '100000',
+      GATEHOUSE_MAX_WAITING_PER_USER: '100000',
       NEXT_TELEMETRY_DISABLED: '1',
       ...env,
     },

@@ -26,6 +26,9 @@ export function startServer(port: number, env: Record<string, string>): ChildPro
         GATEHOUSE_MODEL: 'offline',
         GATEHOUSE_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
         GATEHOUSE_SSE_HEARTBEAT_MS: '1000',
+        // As the suite's own servers (playwright.config.ts): one admin starts most runs.
+        GATEHOUSE_MAX_RUNS_PER_USER: '100000',
+        GATEHOUSE_MAX_WAITING_PER_USER: '100000',
         NEXT_TELEMETRY_DISABLED: '1',
       },
       stdio: 'ignore',

@@ -4,6 +4,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_STREAMS_PER_USER, MAX_STREAMS } from './http/stream-slots';
 
+/** Runs of Gatehouse's agent one user may have going at once when GATEHOUSE_MAX_RUNS_PER_USER is unset. */
+export const DEFAULT_MAX_RUNS_PER_USER = 100;
+/** Outside calls one user may hold waiting for a person when GATEHOUSE_MAX_WAITING_PER_USER is unset. */
+export const DEFAULT_MAX_WAITING_PER_USER = 100;
+/** The largest either of those may be set to. */
+const MAX_HELD_PER_USER = 100_000;
+
 /** An integer variable: `fallback` when unset or empty, else a whole number that `accepts` (else "must be <expected>"). */
 const integer = (fallback: number, accepts: (n: number) => boolean, expected: string) =>
   z
@@ -47,6 +54,16 @@ const EnvSchema = z.object({
     (n) => n >= 1 && n <= MAX_STREAMS,
     `a whole number from 1 to ${MAX_STREAMS}`,
   ),
+  GATEHOUSE_MAX_RUNS_PER_USER: integer(
+    DEFAULT_MAX_RUNS_PER_USER,
+    (n) => n >= 1 && n <= MAX_HELD_PER_USER,
+    `a whole number from 1 to ${MAX_HELD_PER_USER}`,
+  ),
+  GATEHOUSE_MAX_WAITING_PER_USER: integer(
+    DEFAULT_MAX_WAITING_PER_USER,
+    (n) => n >= 1 && n <= MAX_HELD_PER_USER,
+    `a whole number from 1 to ${MAX_HELD_PER_USER}`,
+  ),
   GATEHOUSE_LEASE_TTL_S: positiveInt(15),
   GATEHOUSE_ADMIN_TOKEN: optionalText.refine(
     (v) => v === undefined || /^\S{16,}$/.test(v),
@@ -88,6 +105,10 @@ export interface Config {
   sseHeartbeatMs: number;
   /** How many event streams one user (all their sessions and tokens) may hold open at once. */
   maxStreamsPerUser: number;
+  /** How many runs of Gatehouse's agent one user may have going (running or waiting) on this server at once. */
+  maxRunsPerUser: number;
+  /** How many outside agents' calls (hooks, MCP clients) one user may hold waiting for a person on this server at once. */
+  maxWaitingPerUser: number;
   /** With DATABASE_URL: how long a run lease lasts without renewal (renewed every third of it). */
   leaseTtlS: number;
   /** The initial admin's API token instead of a printed one-time link (scripted set-ups, tests). */
@@ -149,6 +170,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     maxBodyBytes: e.GATEHOUSE_MAX_BODY_BYTES,
     sseHeartbeatMs: e.GATEHOUSE_SSE_HEARTBEAT_MS,
     maxStreamsPerUser: e.GATEHOUSE_MAX_STREAMS_PER_USER,
+    maxRunsPerUser: e.GATEHOUSE_MAX_RUNS_PER_USER,
+    maxWaitingPerUser: e.GATEHOUSE_MAX_WAITING_PER_USER,
     leaseTtlS: e.GATEHOUSE_LEASE_TTL_S,
     trustedProxies: e.GATEHOUSE_TRUSTED_PROXIES,
     mcpUiStdio: e.GATEHOUSE_MCP_UI_STDIO === '1',

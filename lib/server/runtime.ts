@@ -133,6 +133,7 @@ async function createRuntime(): Promise<Runtime> {
     resolveModel: (spec) => resolveModel(spec),
     workspace: config.workspace,
     approvalTimeoutS: config.approvalTimeoutS,
+    maxRunsPerUser: config.maxRunsPerUser,
     observerFor: (policy) => shadow.monitor.observerFor(policy),
     ...(cluster ? { cluster } : {}),
   });
@@ -142,6 +143,7 @@ async function createRuntime(): Promise<Runtime> {
     grants,
     log: runs.log,
     approvalTimeoutS: config.approvalTimeoutS,
+    maxWaitingPerUser: config.maxWaitingPerUser,
     workspace: config.workspace,
     observerFor: (policy) => shadow.monitor.observerFor(policy),
     // Embedded PGlite is written by this process alone (its lock): the count of changes is complete.

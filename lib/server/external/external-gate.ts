@@ -27,6 +27,7 @@ import {
 } from '../../policy';
 import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay';
 import type { RunLog } from '../runs/run-log';
+import { isRefusal, UserSlots } from '../user-slots';
 import { DecisionInputs, type CompiledVersion } from './decision-inputs';
 import { callResultEvent, claimResultOf, type OutsideCallResult } from './call-result';
 import { ClaimLedger } from './claim-ledger';
@@ -43,6 +44,8 @@ export interface ExternalGateDeps {
   log: RunLog;
   /** The default deadline of a relay (s); a rule's own `timeoutS` and the caller's may shorten it. */
   approvalTimeoutS: number;
+  /** How many requests one owner may hold here waiting for a person at once; unset: no cap. */
+  maxWaitingPerUser?: number;
   /** Where relative paths resolve when the caller names no workspace. */
   workspace: string;
   /** Watches every decision (the shadow policy monitor), as for the built-in agent. */
@@ -72,6 +75,8 @@ type GatedTool = Pick<ToolDefinition, 'name' | 'risk' | 'paramKinds' | 'derivePe
 
 export class ExternalGate {
   private readonly inputs: DecisionInputs;
+  /** The requests each owner holds here waiting for a person, for maxWaitingPerUser. */
+  private readonly waitingByOwner = new UserSlots();
   /** Calls waiting for a human in this process, by relay id: Always Allow settles those it now covers. */
   private readonly waiting = new Map<string, WaitingOutsideCall>();
   private readonly deferred: DeferredRecords | undefined;
@@ -215,12 +220,56 @@ export class ExternalGate {
           decision: 'deny',
           reason: `The call id ${toolCallId} was already used for another call`,
         };
-      if (earlier) return this.answerRelay(run, earlier.request, options, call);
+      // Decided already: answered at once. Still pending: this request waits for it too.
+      if (earlier && earlier.status !== 'pending') return this.answerRelay(run, earlier.request, options, call);
+      if (earlier)
+        return this.holdingPlace(
+          ref.owner,
+          async (reason) => ({ runId: run.id, decision: 'deny', reason }),
+          () => this.answerRelay(run, earlier.request, options, call),
+        );
     }
-    const request = await this.relayFor(run, ref, call, tool, toolCallId, decision, workspace, options);
-    await this.deps.broker.register(request, { outside: true });
-    await this.append(run, [callEvent, { ...request, type: 'relay' }], audited, { to: 'waiting' });
-    return this.answerRelay(run, request, options, call, audited);
+    return this.holdingPlace(
+      ref.owner,
+      async (reason) => {
+        await this.record(run, [callEvent, denied(origin, toolCallId, call.tool, reason)], audited);
+        return { runId: run.id, decision: 'deny', reason };
+      },
+      async () => {
+        const request = await this.relayFor(run, ref, call, tool, toolCallId, decision, workspace, options);
+        await this.deps.broker.register(request, { outside: true });
+        await this.append(run, [callEvent, { ...request, type: 'relay' }], audited, { to: 'waiting' });
+        return this.answerRelay(run, request, options, call, audited);
+      },
+    );
+  }
+
+  /**
+   * Holds the caller's request while a person decides (`wait`), within the owner's cap of requests
+   * held here (maxWaitingPerUser): past it the call is `refuse`d at once, with no relay raised, so
+   * one user cannot tie up the server's memory and sockets or flood the approvers' inbox.
+   */
+  private async holdingPlace(
+    owner: string,
+    refuse: (reason: string) => Promise<ExternalDecision>,
+    wait: () => Promise<ExternalDecision>,
+  ): Promise<ExternalDecision> {
+    const cap = this.deps.maxWaitingPerUser ?? Infinity;
+    const place = this.waitingByOwner.tryTake(owner, cap);
+    if (isRefusal(place))
+      return refuse(
+        `Not asked: ${cap} calls of this user are already waiting for a person's decision on this server (GATEHOUSE_MAX_WAITING_PER_USER). Wait for those decisions, then try again.`,
+      );
+    try {
+      return await wait();
+    } finally {
+      place.release();
+    }
+  }
+
+  /** Requests the owner holds here waiting for a person (tests). */
+  waitingOf(owner: string): number {
+    return this.waitingByOwner.heldBy(owner);
   }
 
   /** Whether an asking call's rules name who must approve it (approvalRequirement, as its relay would carry). */

@@ -64,7 +64,7 @@ describe('StreamSlots: a user holds at most their cap of open streams', () => {
     slots.take('alice', 1).release();
     expect(slots.heldBy('alice')).toBe(0);
     expect(slots.open).toBe(0);
-    expect((slots as unknown as { held: Map<string, number> }).held.size).toBe(0);
+    expect((slots as unknown as { slots: { held: Map<string, number> } }).slots.held.size).toBe(0);
   });
 });
 

@@ -2,8 +2,8 @@
 // keeps a replay page in memory (docs/decisions/0048), so without a count one signed-in user
 // opening thousands of streams could exhaust the server's memory. A stream takes a slot before it
 // starts (over a cap: a 429 `too_many_streams`, nothing started) and gives it back exactly once,
-// whatever ends it: a second release is a no-op, so a path that releases twice cannot free
-// another stream's slot, and every end path can release without asking whether another did.
+// whatever ends it (user-slots.ts).
+import { isRefusal, UserSlots, type UserSlot } from '../user-slots';
 import { AppError } from './errors';
 
 /** Streams one process holds open at most, whoever holds them: a backstop behind the per-user cap. */
@@ -12,62 +12,37 @@ export const MAX_STREAMS = 2_000;
 export const DEFAULT_MAX_STREAMS_PER_USER = 32;
 
 /** One open stream's place in the count. */
-export interface StreamSlot {
-  /** Gives the place back; only the first call counts. */
-  release(): void;
-}
+export type StreamSlot = UserSlot;
 
 export class StreamSlots {
-  private readonly held = new Map<string, number>();
-  private total = 0;
+  private readonly slots: UserSlots;
 
-  constructor(private readonly maxStreams = MAX_STREAMS) {}
+  constructor(maxStreams = MAX_STREAMS) {
+    this.slots = new UserSlots(maxStreams);
+  }
 
   /** A slot for one more stream of `userId`, or a 429 `too_many_streams` naming the limit reached. */
   take(userId: string, perUser: number): StreamSlot {
-    const mine = this.held.get(userId) ?? 0;
-    if (mine >= perUser)
-      throw new AppError(
-        'too_many_streams',
-        429,
-        `Too many event streams open: a user may hold ${perUser} at once (GATEHOUSE_MAX_STREAMS_PER_USER); close one and try again`,
-        { limit: perUser },
-      );
-    if (this.total >= this.maxStreams)
-      throw new AppError(
-        'too_many_streams',
-        429,
-        `Too many event streams open: the server holds ${this.maxStreams} at most; try again shortly`,
-        { limit: this.maxStreams },
-      );
-    this.held.set(userId, mine + 1);
-    this.total++;
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        this.giveBack(userId);
-      },
-    };
+    const taken = this.slots.tryTake(userId, perUser);
+    if (!isRefusal(taken)) return taken;
+    throw new AppError(
+      'too_many_streams',
+      429,
+      taken.scope === 'user'
+        ? `Too many event streams open: a user may hold ${perUser} at once (GATEHOUSE_MAX_STREAMS_PER_USER); close one and try again`
+        : `Too many event streams open: the server holds ${taken.limit} at most; try again shortly`,
+      { limit: taken.limit },
+    );
   }
 
   /** Streams `userId` holds open now. */
   heldBy(userId: string): number {
-    return this.held.get(userId) ?? 0;
+    return this.slots.heldBy(userId);
   }
 
   /** Streams open in all. */
   get open(): number {
-    return this.total;
-  }
-
-  private giveBack(userId: string): void {
-    const mine = (this.held.get(userId) ?? 0) - 1;
-    // A user with no stream open leaves no entry: the map holds only who holds streams now.
-    if (mine > 0) this.held.set(userId, mine);
-    else this.held.delete(userId);
-    this.total--;
+    return this.slots.open;
   }
 }
 

@@ -27,6 +27,7 @@ import { executionLog, RunDecisions, type DecisionInput, type LiveRun } from './
 import { cancelRun, firstUserText, setRunMode, type RunControlDeps } from './run-control';
 import { recoverRuns, type RunRecoveryDeps } from './run-recovery';
 import { cutText } from '../../db/storable-json';
+import { isRefusal, UserSlots, type UserSlot } from '../user-slots';
 
 export { auditParams } from './run-audit';
 
@@ -43,6 +44,12 @@ export interface StartRunInput {
   tools?: string[];
   /** A model spec (`offline`, `openai:<model>`, ...); default the server's GATEHOUSE_MODEL. */
   model?: string;
+}
+
+/** A starting run's place among its owner's runs, taken over by `execute` once it runs here. */
+interface RunPlace {
+  slot: UserSlot | undefined;
+  taken: boolean;
 }
 
 export interface RunManagerOptions {
@@ -65,10 +72,17 @@ export interface RunManagerOptions {
   cluster?: ClusterOptions;
   /** The upstream MCP tools (lib/server/mcp's catalog). */
   mcp?: McpToolSource;
+  /**
+   * How many runs one owner may have going here at once (running or waiting for a person); a new
+   * one past it is a 429 `too_many_runs`. Unset: no cap.
+   */
+  maxRunsPerUser?: number;
 }
 
 export class RunManager {
   private readonly live = new Map<string, LiveRun>();
+  /** The runs each owner has going here (started or resumed), for maxRunsPerUser. */
+  private readonly runsByOwner = new UserSlots();
   private readonly agents: RunAgents;
   /** Runs being started or resumed here: a concurrent recover() leaves them alone. */
   private readonly claiming = new Set<string>();
@@ -166,6 +180,35 @@ export class RunManager {
 
   async start(input: StartRunInput): Promise<{ runId: string; sessionId: string }> {
     if (this.stopping) throw new AppError('unavailable:shutting_down', 503, 'This server is shutting down; try again');
+    // Counted before the first write, so requests started together cannot all pass the cap.
+    const place: RunPlace = { slot: input.owner === undefined ? undefined : this.runSlot(input.owner), taken: false };
+    try {
+      return await this.startCounted(input, place);
+    } finally {
+      // Not executed here (it failed before, or another instance executes it): its place is free.
+      if (!place.taken) place.slot?.release();
+    }
+  }
+
+  /** A place among the owner's runs going here, or a 429 `too_many_runs` naming the cap. */
+  private runSlot(owner: string): UserSlot {
+    const cap = this.options.maxRunsPerUser ?? Infinity;
+    const taken = this.runsByOwner.tryTake(owner, cap);
+    if (!isRefusal(taken)) return taken;
+    throw new AppError(
+      'too_many_runs',
+      429,
+      `Too many runs going: a user may have ${cap} at once on this server (GATEHOUSE_MAX_RUNS_PER_USER); stop one or let one finish, and try again`,
+      { limit: cap },
+    );
+  }
+
+  /** Runs `this.runsByOwner` counts for the owner now (tests). */
+  runsGoing(owner: string): number {
+    return this.runsByOwner.heldBy(owner);
+  }
+
+  private async startCounted(input: StartRunInput, place: RunPlace): Promise<{ runId: string; sessionId: string }> {
     const { q } = this.options;
     const runId = randomUUID();
     const sessionId = input.sessionId ?? randomUUID();
@@ -209,7 +252,7 @@ export class RunManager {
           mode: input.mode,
           checkpoint: this.checkpoint(runId, input.permissions, selection.toolNames),
         });
-        this.execute(run, stored, input.owner ?? null);
+        this.execute(run, stored, input.owner ?? null, place);
       });
     } finally {
       this.claiming.delete(runId);
@@ -246,8 +289,13 @@ export class RunManager {
     };
   }
 
-  /** Runs it here: its pump stores what it does; at its end the lease is released. */
-  private execute(run: AgentRun, stored: StoredPolicy, owner: string | null): void {
+  /**
+   * Runs it here: its pump stores what it does; at its end the lease is released and the run's place
+   * among its owner's (`slot`, or counted now for a resumed run) is given back.
+   */
+  private execute(run: AgentRun, stored: StoredPolicy, owner: string | null, place?: RunPlace): void {
+    if (place) place.taken = true;
+    const counted = place ? place.slot : owner === null ? undefined : this.runsByOwner.add(owner);
     const entry: LiveRun = { run, owner, preClaims: new Map(), detached: false, pumped: Promise.resolve() };
     this.live.set(run.runId, entry);
     entry.pumped = (async () => {
@@ -275,6 +323,7 @@ export class RunManager {
         this.report(new Error(`Run ${run.runId} failed: storing it failed: ${end.failed.message}`));
       }
       if (this.live.get(run.runId) === entry) this.live.delete(run.runId);
+      counted?.release();
       // A detached run keeps its lease until shutdown releases it (or, lost, it is someone else's).
       if (!entry.detached) await this.releaseLease(run.runId);
     })();
