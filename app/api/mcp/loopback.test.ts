@@ -1,7 +1,7 @@
 // Asked once, never twice: Gatehouse configured as an upstream MCP server of itself. A call its own
-// agent makes through the catalog carries the loopback proof and runs without a second decision;
-// the same call from any other MCP client is decided by the policy (here: denied).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// agent makes through the catalog carries the loopback proof and runs without a second decision,
+// once; the same call from any other MCP client is decided by the policy (here: denied).
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -57,19 +57,32 @@ afterAll(async () => {
   await new Promise((resolve) => http.close(resolve));
 });
 
+/** The run's end, polled (the agent runs detached from the request that started it). */
+async function finished(runId: string) {
+  const { q } = server.rt();
+  for (let i = 0; i < 400; i++) {
+    const run = await q.runs.getRun({ id: runId });
+    if (run && run.status !== 'running' && run.status !== 'waiting') return run;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`run ${runId} did not finish`);
+}
+
 describe('Gatehouse as its own upstream', () => {
   it("its own agent's call is not decided a second time; another client's same call is", async () => {
-    await setPolicy([{ action: 'deny', tool: 'write_file' }]);
+    // The agent may use mcp__self__write_file; write_file itself is denied to everyone else.
+    await setPolicy([
+      { action: 'allow', tool: 'mcp__self__write_file' },
+      { action: 'deny', tool: 'write_file' },
+    ]);
     const rt = server.rt();
     await rt.mcp.start();
-    // What the agent's tool does once its own gate allowed mcp__self__write_file.
-    const viaAgent = await rt.mcp.callTool(
-      'mcp__self__write_file',
-      { path: 'self.txt', content: 'once' },
-      { signal: AbortSignal.timeout(30_000) },
-    );
-    expect(viaAgent.isError).toBeFalsy();
-    expect(readFileSync(path.join(rt.config.workspace, 'self.txt'), 'utf8')).toBe('once');
+    const { runId } = await rt.runs.start({
+      messages: [{ role: 'user', content: 'call mcp__self__write_file {"path":"self.txt","content":"once"}' }],
+    });
+    expect((await finished(runId)).status).toBe('done');
+    const file = path.join(rt.config.workspace, 'self.txt');
+    expect(readFileSync(file, 'utf8')).toBe('once');
 
     const client = new Client({ name: 'other', version: '1' });
     const { port } = http.address() as AddressInfo;
@@ -81,5 +94,18 @@ describe('Gatehouse as its own upstream', () => {
     const direct = await client.callTool({ name: 'write_file', arguments: { path: 'other.txt', content: 'x' } });
     expect(direct.isError).toBe(true);
     await client.close();
+
+    // The agent's decided call, sent again with its proof (as a replay would): nothing runs.
+    const events = await rt.q.events.listEvents({ runId });
+    const call = events.find((e) => e.type === 'tool_call')!.data.toolCallId as string;
+    rmSync(file);
+    const again = await rt.mcp.callTool(
+      'mcp__self__write_file',
+      { path: 'self.txt', content: 'once' },
+      { signal: AbortSignal.timeout(30_000), origin: { run: runId, call } },
+    );
+    expect(again.isError).toBe(true);
+    expect(JSON.stringify(again.content)).toContain('was not run again');
+    expect(existsSync(file)).toBe(false);
   });
 });

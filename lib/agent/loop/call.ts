@@ -225,6 +225,7 @@ async function executeClaimed(
     const result = await tool.execute(input, {
       ...ctx.env,
       toolCallId: call.toolCallId,
+      runId: ctx.runId,
       signal: ctx.toolSignal,
       approved,
       trustedPolicy: ctx.trustedPolicy ?? judged.agentPolicy,

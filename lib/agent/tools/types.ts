@@ -12,6 +12,8 @@ export interface ToolEnvironment {
 
 export interface ToolContext extends ToolEnvironment {
   toolCallId: string;
+  /** The run making the call, where there is one (an MCP tool names its decided call upstream). */
+  runId?: string;
   /** Aborted when the run is cancelled; long-running tools stop promptly. */
   signal: AbortSignal;
   /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { alice, setup } from './test-support/harness';
 import { handleMcpPost } from './endpoint';
-import { loopbackKey, loopbackProof, LOOPBACK_META } from './loopback';
+import { loopbackKey, loopbackMetaValue, LOOPBACK_META } from './loopback';
 
 const text = (result: unknown) =>
   ((result as { content: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n');
@@ -126,32 +126,59 @@ describe('/api/mcp: clients without elicitation', () => {
 });
 
 describe('/api/mcp: asked once, never twice', () => {
+  const key = loopbackKey('test-secret');
+  const origin = { run: 'agent-run-1', call: 'toolu_1' };
+
   it('a call carrying the proof of Gatehouse’s own agent runs without asking again', async () => {
     const { connect, ran, gate } = setup({ shout: 'ask' });
     const { client } = await connect();
-    const proof = loopbackProof(loopbackKey('test-secret'), 'shout', { text: 'go' }, 'Bearer alice-token');
+    const meta = loopbackMetaValue(key, 'shout', { text: 'go' }, 'Bearer alice-token', origin);
     const result = await client.callTool({
       name: 'shout',
       arguments: { text: 'go' },
-      _meta: { [LOOPBACK_META]: proof },
+      _meta: { [LOOPBACK_META]: meta },
     });
     expect(text(result)).toBe('shout ran with go');
     expect(gate.calls).toEqual([]);
     expect(ran).toEqual(['shout:go']);
   });
 
-  it('a proof for other arguments, another token or another installation does not skip the gate', async () => {
+  it('the same proof sent again runs nothing: one decided call runs once', async () => {
+    const { connect, ran, gate } = setup({ shout: 'ask' });
+    const { client } = await connect();
+    const meta = loopbackMetaValue(key, 'shout', { text: 'go' }, 'Bearer alice-token', {
+      run: 'agent-run-2',
+      call: 'toolu_2',
+    });
+    const call = { name: 'shout', arguments: { text: 'go' }, _meta: { [LOOPBACK_META]: meta } };
+    expect(text(await client.callTool(call))).toBe('shout ran with go');
+    const replayed = await client.callTool(call);
+    expect(replayed.isError).toBe(true);
+    expect(text(replayed)).toContain("was not run again: the agent's call toolu_2 has already been executed");
+    expect(ran).toEqual(['shout:go']);
+    expect(gate.calls).toEqual([]);
+  });
+
+  it('a proof for other arguments, another call, another token or another installation does not skip the gate', async () => {
     const { connect, ran } = setup({ shout: 'deny' });
     const { client } = await connect();
-    for (const proof of [
-      loopbackProof(loopbackKey('test-secret'), 'shout', { text: 'other' }, 'Bearer alice-token'),
-      loopbackProof(loopbackKey('test-secret'), 'shout', { text: 'go' }, 'Bearer another-token'),
-      loopbackProof(loopbackKey('another-secret'), 'shout', { text: 'go' }, 'Bearer alice-token'),
+    const genuine = loopbackMetaValue(key, 'shout', { text: 'go' }, 'Bearer alice-token', origin);
+    for (const meta of [
+      loopbackMetaValue(key, 'shout', { text: 'other' }, 'Bearer alice-token', origin),
+      loopbackMetaValue(key, 'shout', { text: 'go' }, 'Bearer another-token', origin),
+      loopbackMetaValue(loopbackKey('another-secret'), 'shout', { text: 'go' }, 'Bearer alice-token', origin),
+      // The genuine proof, moved to another call of the run (its claim would be free).
+      { ...genuine, call: 'toolu_other' },
+      { ...genuine, run: 'another-run' },
+      // Malformed.
+      genuine.proof,
+      { ...genuine, proof: undefined },
+      { ...genuine, call: 'x'.repeat(201) },
     ]) {
       const result = await client.callTool({
         name: 'shout',
         arguments: { text: 'go' },
-        _meta: { [LOOPBACK_META]: proof },
+        _meta: { [LOOPBACK_META]: meta },
       });
       expect(result.isError).toBe(true);
     }

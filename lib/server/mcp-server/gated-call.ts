@@ -11,7 +11,7 @@ import type {
 } from '../external/types';
 import type { OutsideCallResult } from '../external/call-result';
 import { elicitationId, elicitationPrompt, elicitationRequest } from './elicitation';
-import { isLoopbackCall } from './loopback';
+import { loopbackOrigin, type LoopbackOrigin } from './loopback';
 import type { McpSessionState } from './session-id';
 import { resultText, type McpExposedTool } from './tools';
 
@@ -120,10 +120,9 @@ export async function gatedCall(deps: GatedCallDeps, input: GatedCallInput): Pro
   const parsed = tool.parse(input.args);
   if (!parsed.ok) return errorResult(`Invalid arguments for ${tool.name}: ${parsed.message}`);
   const callId = callIdOf(input.requestId);
-  const runCtx = { toolCallId: callId, signal: input.cancelled };
-  // Gatehouse's own agent, whose gate decided this call already: run it without asking again.
-  if (isLoopbackCall(deps.loopbackKey, input.loopbackProof, tool.name, input.args, input.authorization))
-    return tool.run(parsed.params, { ...runCtx, approved: false });
+  // Gatehouse's own agent, whose gate decided this call already: run it without asking again, once.
+  const origin = loopbackOrigin(deps.loopbackKey, input.loopbackProof, tool.name, input.args, input.authorization);
+  if (origin) return runLooped(deps, input, parsed.params, origin);
 
   const waitForHuman = session.elicitation || !session.declineWithoutElicitation;
   let elicited: string | undefined;
@@ -158,6 +157,26 @@ export async function gatedCall(deps: GatedCallDeps, input: GatedCallInput): Pro
   return runAllowed(deps, input, callId, decision);
 }
 
+/**
+ * A call Gatehouse's own agent decided (its loopback proof checked): run without a second decision,
+ * once per call of the agent's. The claim is the agent's run's, under `loopback:<call id>`, so the
+ * same proof sent again finds it taken and runs nothing.
+ */
+async function runLooped(
+  deps: GatedCallDeps,
+  input: GatedCallInput,
+  params: Record<string, unknown>,
+  origin: LoopbackOrigin,
+): Promise<CallToolResult> {
+  const { tool } = input;
+  if (!(await deps.claim(origin.run, `loopback:${origin.call}`)))
+    return errorResult(
+      `${tool.name} was not run again: the agent's call ${origin.call} has already been executed here.`,
+    );
+  // Forwarded to an upstream, it stays the agent's one decided call.
+  return tool.run(params, { toolCallId: callIdOf(input.requestId), signal: input.cancelled, approved: false, origin });
+}
+
 /** An allowed call: run once, while a live request is there to take its result, and recorded. */
 async function runAllowed(
   deps: GatedCallDeps,
@@ -166,8 +185,9 @@ async function runAllowed(
   decision: Extract<ExternalDecision, { decision: 'allow' }>,
 ): Promise<CallToolResult> {
   const { tool, session } = input;
-  const runCtx = { toolCallId: callId, signal: input.cancelled };
   const { runId } = decision;
+  // Forwarded to an upstream (Gatehouse itself, say), the call is this run's decided call.
+  const runCtx = { toolCallId: callId, signal: input.cancelled, origin: { run: runId, call: callId } };
   // Approved after the client left: nobody could read the result, so the call does not run.
   if (!input.live()) {
     const notRun = {

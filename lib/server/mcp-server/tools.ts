@@ -5,12 +5,15 @@ import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/
 import { z } from 'zod';
 import { builtinTools, ToolError, type ToolDefinition } from '../../agent';
 import { evaluate, type CompiledPolicy, type ParamKind, type Risk } from '../../policy';
+import type { LoopbackOrigin } from './loopback';
 
 export interface ToolRunContext {
   toolCallId: string;
   signal: AbortSignal;
   /** A person approved this very call (false: the policy allowed it). */
   approved: boolean;
+  /** The decided call this is (its run and call id): an upstream tool's loopback proof names it. */
+  origin?: LoopbackOrigin;
 }
 
 export interface McpExposedTool {

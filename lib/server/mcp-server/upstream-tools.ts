@@ -4,6 +4,7 @@
 // A tool whose changed definition awaits review is not offered (the catalog refuses it anyway).
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ParamKind, Risk } from '../../policy';
+import type { LoopbackOrigin } from './loopback';
 import type { McpExposedTool } from './tools';
 
 /** What /api/mcp needs of the catalog. */
@@ -21,7 +22,7 @@ export interface UpstreamCatalog {
   callTool(
     name: string,
     args: Record<string, unknown>,
-    options: { signal: AbortSignal },
+    options: { signal: AbortSignal; origin?: LoopbackOrigin },
   ): Promise<{
     content: Array<{ type: string; [key: string]: unknown }>;
     structuredContent?: Record<string, unknown>;
@@ -48,7 +49,8 @@ export function upstreamMcpTools(catalog: UpstreamCatalog): McpExposedTool[] {
         return valid.valid ? { ok: true, params } : { ok: false, message: valid.message };
       },
       async run(params, ctx) {
-        return (await catalog.callTool(tool.name, params, { signal: ctx.signal })) as CallToolResult;
+        const options = { signal: ctx.signal, ...(ctx.origin ? { origin: ctx.origin } : {}) };
+        return (await catalog.callTool(tool.name, params, options)) as CallToolResult;
       },
     }));
 }

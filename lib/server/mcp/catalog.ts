@@ -4,7 +4,12 @@
 import type { ConfigError, NamedServerConfig, ServerConfig } from '../../agent/tools/mcp/config';
 import { parseMcpToolName } from '../../agent/tools/mcp/naming';
 import type { McpCallResult } from '../../agent/tools/mcp/result';
-import { createMcpTool, type McpCatalogTool, type ValidationResult } from '../../agent/tools/mcp/tool';
+import {
+  createMcpTool,
+  type McpCallOrigin,
+  type McpCatalogTool,
+  type ValidationResult,
+} from '../../agent/tools/mcp/tool';
 import type { ToolDefinition } from '../../agent/tools/types';
 import { MemoryPinStore, type PinStore } from './pins';
 import { errorResult, Upstream, type UpstreamOptions } from './upstream';
@@ -172,7 +177,7 @@ export class McpCatalog {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    options: { signal: AbortSignal },
+    options: { signal: AbortSignal; origin?: McpCallOrigin },
   ): Promise<McpCallResult> {
     const found = this.find(name);
     if (!found) return errorResult(`Unknown MCP tool ${name}`);
@@ -184,7 +189,7 @@ export class McpCatalog {
     }
     const valid = this.validate(name, args);
     if (!valid.valid) return errorResult(`Invalid input for ${name}: ${valid.message}`);
-    return found.upstream.callTool(found.tool, args, options.signal);
+    return found.upstream.callTool(found.tool, args, options.signal, options.origin);
   }
 
   /**

@@ -14,7 +14,7 @@ import { mcpToolName } from '../../agent/tools/mcp/naming';
 import { comparePin, pinnedPart, type PinnedDefinition } from '../../agent/tools/mcp/pin';
 import type { McpCallResult } from '../../agent/tools/mcp/result';
 import { riskFromAnnotations } from '../../agent/tools/mcp/risk';
-import type { McpCatalogTool } from '../../agent/tools/mcp/tool';
+import type { McpCallOrigin, McpCatalogTool } from '../../agent/tools/mcp/tool';
 import type { PinStore } from './pins';
 import { callToolOverHttp, type HttpCallSession } from './http-call';
 import { listAllTools, withoutDuplicates } from './list-tools';
@@ -43,7 +43,12 @@ export interface UpstreamOptions {
    * The `_meta` sent with a call (Gatehouse's loopback proof, lib/server/mcp-server/loopback.ts,
    * so Gatehouse as its own upstream does not ask a second time). Undefined: none.
    */
-  callMeta?: (tool: string, args: Record<string, unknown>, config: ServerConfig) => Record<string, unknown> | undefined;
+  callMeta?: (
+    tool: string,
+    args: Record<string, unknown>,
+    config: ServerConfig,
+    origin?: McpCallOrigin,
+  ) => Record<string, unknown> | undefined;
   /** After each successful listing (start, reconnect, list_changed). */
   onToolsChanged?: () => void;
 }
@@ -257,7 +262,12 @@ export class Upstream {
     if (this.client && this.state === 'ready') await this.refresh(this.client);
   }
 
-  async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    origin?: McpCallOrigin,
+  ): Promise<McpCallResult> {
     try {
       // Connected (the usual case): the call is sent in this turn, not after one of waiting.
       if (!this.ready) await this.ensure();
@@ -270,7 +280,7 @@ export class Upstream {
     const client = this.client!;
     const timeout = this.options.config.timeoutMs ?? this.options.callTimeoutMs ?? 60_000;
     try {
-      const meta = this.options.callMeta?.(tool, args, this.options.config);
+      const meta = this.options.callMeta?.(tool, args, this.options.config, origin);
       const params = { name: tool, arguments: args, ...(meta ? { _meta: meta } : {}) };
       const result = this.http
         ? checkOutput(tool, entry, await callToolOverHttp(this.http, params, { signal, timeoutMs: timeout }))

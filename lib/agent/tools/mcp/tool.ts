@@ -22,10 +22,24 @@ export interface McpCatalogTool {
 
 export type ValidationResult = { valid: true } | { valid: false; message: string };
 
+/**
+ * Which decided call a call to an upstream is: the run and the tool call id whose gate allowed it.
+ * Gatehouse's own /api/mcp, as an upstream of itself, runs such a call without deciding it again,
+ * once (lib/server/mcp-server/loopback.ts).
+ */
+export interface McpCallOrigin {
+  run: string;
+  call: string;
+}
+
 /** What an MCP tool needs of the catalog. */
 export interface McpToolBackend {
   validate(name: string, args: unknown): ValidationResult;
-  callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal }): Promise<McpCallResult>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; origin?: McpCallOrigin },
+  ): Promise<McpCallResult>;
 }
 
 /** A zod schema that defers to the tool's JSON schema (MCP arguments are always an object). */
@@ -45,7 +59,8 @@ export function createMcpTool(info: McpCatalogTool, backend: McpToolBackend): To
     risk: info.risk,
     paramKinds: info.paramKinds,
     async execute(input, ctx) {
-      return toToolResult(await backend.callTool(info.name, input, { signal: ctx.signal }));
+      const origin = ctx.runId === undefined ? {} : { origin: { run: ctx.runId, call: ctx.toolCallId } };
+      return toToolResult(await backend.callTool(info.name, input, { signal: ctx.signal, ...origin }));
     },
   };
 }
