@@ -23,17 +23,69 @@ export const fetchPending = () => apiFetch<InboxPage>('/api/relays?status=pendin
 export const fetchInboxRelay = (id: string) =>
   apiFetch<InboxRelay>(`/api/relays/${encodeURIComponent(id)}`, { cache: 'no-store' });
 
-/** Re-reads the inbox whenever the server announces a change (EventSource reconnects by itself). */
+/** What following the relay stream needs of an EventSource (a fake in tests). */
+export interface ChangeSource {
+  addEventListener(type: 'changed' | 'open' | 'error', listener: () => void): void;
+  close(): void;
+  readonly readyState: number;
+}
+
+/** EventSource.CLOSED: the source gave up and will not reconnect by itself. */
+const CLOSED = 2;
+/** The first wait before a new stream after one was refused, doubled up to RETRY_MAX_MS. */
+export const RETRY_MS = 5_000;
+export const RETRY_MAX_MS = 120_000;
+
+/**
+ * Follows GET /api/relays/stream: `onChange` on every announced change and on every (re)connect
+ * (what was announced meanwhile is lost). EventSource reconnects by itself after a dropped
+ * connection, but gives up after an HTTP error (a 429 past the user's stream cap, a 503 while the
+ * server restarts): then a new one is opened after RETRY_MS, doubling up to RETRY_MAX_MS, until one
+ * opens. Meanwhile the inbox's poll keeps it current. Returns the stop.
+ */
+export function followRelayChanges(
+  open: () => ChangeSource,
+  onChange: () => void,
+  timers: { set: (fn: () => void, ms: number) => unknown; clear: (handle: unknown) => void } = {
+    set: (fn, ms) => setTimeout(fn, ms),
+    clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  },
+): () => void {
+  let source: ChangeSource | undefined;
+  let retry: unknown;
+  let delay = RETRY_MS;
+  let stopped = false;
+  const connect = () => {
+    retry = undefined;
+    const current = (source = open());
+    current.addEventListener('changed', onChange);
+    current.addEventListener('open', () => {
+      delay = RETRY_MS;
+      onChange();
+    });
+    current.addEventListener('error', () => {
+      if (stopped || current !== source || current.readyState !== CLOSED || retry !== undefined) return;
+      retry = timers.set(connect, delay);
+      delay = Math.min(delay * 2, RETRY_MAX_MS);
+    });
+  };
+  connect();
+  return () => {
+    stopped = true;
+    if (retry !== undefined) timers.clear(retry);
+    source?.close();
+  };
+}
+
+/** Re-reads the inbox whenever the server announces a change (followRelayChanges). */
 function useRelayChanges(enabled: boolean): void {
   const client = useQueryClient();
   useEffect(() => {
     if (!enabled || typeof EventSource === 'undefined') return;
-    const source = new EventSource('/api/relays/stream');
-    const reread = () => void client.invalidateQueries({ queryKey: inboxKeys.all });
-    source.addEventListener('changed', reread);
-    // After a reconnect, what was announced meanwhile is lost: read again.
-    source.addEventListener('open', reread);
-    return () => source.close();
+    return followRelayChanges(
+      () => new EventSource('/api/relays/stream'),
+      () => void client.invalidateQueries({ queryKey: inboxKeys.all }),
+    );
   }, [client, enabled]);
 }
 
