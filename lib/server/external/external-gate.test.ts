@@ -198,3 +198,63 @@ describe("the MCP express lane's decision (decideAtOnce)", () => {
     });
   });
 });
+
+describe('Always Allow settles only the waiting calls its grant covers, each judged as it was asked', () => {
+  const signal = new AbortController().signal;
+  // The agent user's home: `~/` in rules means it for their calls (not the server's home).
+  const home = '/home/dev';
+  const read = (path: string, extra: Record<string, unknown> = {}) => ({
+    tool: 'read_file',
+    params: { path },
+    workspace: `${home}/project`,
+    homeDir: home,
+    ...extra,
+  });
+  const grantOfHome = { action: 'allow' as const, tool: 'read_file', params: { path: `${home}/**` } };
+
+  /** Asks `asked` (held by an ask rule), then approves another call of the session with a grant covering both. */
+  async function grantWhileWaiting(externalId: string, asked: ReturnType<typeof read>) {
+    const { external, q, runs } = server.rt();
+    const ref = { ...session, externalId };
+    const held = external.decide(ref, asked, { signal });
+    const run = await q.runs.openExternalRun(ref);
+    const first = await pendingOf(run.id);
+    // Asked by the default action: outside the project, and no rule for it.
+    const other = external.decide(ref, read(`${home}/notes/todo.md`), { signal });
+    let second: Awaited<ReturnType<typeof pendingOf>> | undefined;
+    for (let i = 0; i < 400 && !second; i++) {
+      second = (await q.relays.listPendingRelays({ runId: run.id })).find((r) => r.id !== first.id);
+      if (!second) await new Promise((r) => setTimeout(r, 25));
+    }
+    // An admin's grant for all of the home folder (admins may edit the rule).
+    await runs.decideChecked(second!.id, { approved: true, always: true, rule: grantOfHome }, 'admin', {
+      mayManageGrants: true,
+    });
+    expect(await other).toMatchObject({ decision: 'allow' });
+    await new Promise((r) => setTimeout(r, 100));
+    return { held, first, run };
+  }
+
+  it('a waiting call no rule holds is settled by the grant that covers it', async () => {
+    const { held } = await grantWhileWaiting('always-covered-1', read(`${home}/other/plan.md`));
+    expect(await held).toMatchObject({ decision: 'allow', decidedBy: 'grant' });
+  });
+
+  it('a call an ask rule holds through `~/` (the agent user’s home) stays waiting', async () => {
+    await server.prependRules([{ action: 'ask', tool: 'read_file', params: { path: '~/.aws/**' } }]);
+    const { held, first } = await grantWhileWaiting('always-home-1', read(`${home}/.aws/credentials`));
+    const { q, runs } = server.rt();
+    expect(await q.relays.getRelay({ id: first.id })).toMatchObject({ status: 'pending' });
+    await runs.decideChecked(first.id, { approved: false }, 'someone');
+    expect(await held).toMatchObject({ decision: 'deny' });
+  });
+
+  it('a search whose folder holds what an ask rule names stays waiting', async () => {
+    await server.prependRules([{ action: 'ask', tool: 'read_file', params: { path: `${home}/secrets/**` } }]);
+    const { held, first } = await grantWhileWaiting('always-search-1', read(home, { searchRoot: 'path' }));
+    const { q, runs } = server.rt();
+    expect(await q.relays.getRelay({ id: first.id })).toMatchObject({ status: 'pending' });
+    await runs.decideChecked(first.id, { approved: false }, 'someone');
+    expect(await held).toMatchObject({ decision: 'deny' });
+  });
+});

@@ -34,7 +34,7 @@ import { ClaimLedger } from './claim-ledger';
 import { auditIds, auditOf, auditSource, deferredAudit } from './outside-audit';
 import { DeferredRecords, type HeldRecord, type OutsideRecord } from './deferred-records';
 import type { RecordJournal } from './record-journal';
-import { grantAlwaysForOutside, type WaitingOutsideCall } from './outside-grants';
+import { grantAlwaysForOutside, type OutsideCallContext, type WaitingOutsideCall } from './outside-grants';
 import type { AllowedAtOnce, ExternalCall, ExternalDecideOptions, ExternalDecision, ExternalSessionRef } from './types';
 
 export interface ExternalGateDeps {
@@ -272,6 +272,22 @@ export class ExternalGate {
     return this.waitingByOwner.heldBy(owner);
   }
 
+  /**
+   * What the policy needs to know of the call besides the run's mode and grants: its tool's risk
+   * and param kinds, the folder a search reads below, the workspace and home `~/` means. The same
+   * for its decision, its relay's approvers and, while it waits, Always Allow's check of it.
+   */
+  private callContext(call: ExternalCall): OutsideCallContext {
+    const tool = toolOf(call);
+    return {
+      risk: tool.risk,
+      ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
+      ...(call.searchRoot ? { searchRoot: call.searchRoot } : {}),
+      workspaceRoot: call.workspace ?? this.deps.workspace,
+      ...(call.homeDir ? { homeDir: call.homeDir } : {}),
+    };
+  }
+
   /** Whether an asking call's rules name who must approve it (approvalRequirement, as its relay would carry). */
   private namesApprovers(
     compiled: CompiledVersion,
@@ -289,15 +305,7 @@ export class ExternalGate {
     const tool = toolOf(call);
     const workspace = call.workspace ?? this.deps.workspace;
     const policyCall: ToolCall = { tool: call.tool, params: call.params, agent: ref.agent };
-    const context = {
-      mode: run.mode ?? 'default',
-      grants,
-      risk: tool.risk,
-      ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
-      ...(call.searchRoot ? { searchRoot: call.searchRoot } : {}),
-      workspaceRoot: workspace,
-      ...(call.homeDir ? { homeDir: call.homeDir } : {}),
-    };
+    const context = { mode: run.mode ?? 'default', grants, ...this.callContext(call) };
     const decision = evaluate(compiled.policy, policyCall, context);
     return { toolCallId, tool, workspace, policyCall, context, decision };
   }
@@ -428,13 +436,7 @@ export class ExternalGate {
     const now = Date.now();
     // A rule that names approvers needs them for outside agents' calls too (every such rule that
     // matches, as the call was judged: judge()).
-    const approvals = approvalRequirement(policy, decision, policyCall, {
-      risk: tool.risk,
-      ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
-      ...(call.searchRoot ? { searchRoot: call.searchRoot } : {}),
-      workspaceRoot: workspace,
-      ...(call.homeDir ? { homeDir: call.homeDir } : {}),
-    });
+    const approvals = approvalRequirement(policy, decision, policyCall, this.callContext(call));
     return {
       ...(approvals ? { approvals } : {}),
       id: randomUUID(),
@@ -474,11 +476,7 @@ export class ExternalGate {
       void broker.cancel(request.id, 'The agent stopped waiting for the decision').catch(() => undefined);
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener('abort', onAbort, { once: true });
-    const entry: WaitingOutsideCall = {
-      request,
-      workspace: call.workspace ?? this.deps.workspace,
-      paramKinds: toolOf(call).paramKinds,
-    };
+    const entry: WaitingOutsideCall = { request, context: this.callContext(call) };
     this.waiting.set(request.id, entry);
     let outcome: RelayOutcome;
     try {

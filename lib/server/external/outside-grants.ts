@@ -10,17 +10,21 @@ import {
   evaluate,
   grantFitsCall,
   RuleSchema,
-  type ParamKind,
+  type EvaluationContext,
+  type Mode,
   type Rule,
   type ToolCall,
 } from '../../policy';
 import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay';
 import { loadPolicy } from '../stores/policy-store';
 
+/** How the policy judged an outside call besides the run's mode and grants (ExternalGate.callContext). */
+export type OutsideCallContext = Omit<EvaluationContext, 'mode' | 'grants'> & { workspaceRoot: string };
+
 export interface WaitingOutsideCall {
   request: RelayRequest;
-  workspace: string;
-  paramKinds?: Record<string, ParamKind>;
+  /** As the call was judged: a waiting call is checked against a new grant the same way. */
+  context: OutsideCallContext;
 }
 
 interface Deps {
@@ -42,7 +46,7 @@ export async function grantAlwaysForOutside(
   waiting: ReadonlyMap<string, WaitingOutsideCall>,
 ): Promise<void> {
   const own = waiting.get(request.id);
-  const context = { workspaceRoot: own?.workspace ?? '/', ...(own?.paramKinds ? { paramKinds: own.paramKinds } : {}) };
+  const context = own?.context ?? { workspaceRoot: '/' };
   const edited = outcome.response?.rule;
   const candidates: unknown[] =
     edited === undefined ? request.suggestedRules : Array.isArray(edited) ? edited : [edited];
@@ -55,19 +59,23 @@ export async function grantAlwaysForOutside(
   await deps.grants.add(request.sessionId, rules, scope, outcome.decidedBy);
   const policy = compilePolicy((await loadPolicy(deps.q)).policy);
   const grantsBySession = new Map<string, Rule[]>();
+  /** Each waiting call's run's mode now (null: the run is gone, and its call is left alone). */
+  const modes = new Map<string, Mode | null>();
   for (const [id, other] of waiting) {
     if (id === request.id) continue;
     const sessionId = other.request.sessionId;
     if (scope === 'session' && sessionId !== request.sessionId) continue;
     let grants = grantsBySession.get(sessionId);
     if (!grants) grantsBySession.set(sessionId, (grants = await deps.grants.list(sessionId)));
-    const again = evaluate(policy, callOf(other.request), {
-      mode: 'default',
-      grants,
-      risk: other.request.risk ?? 'write',
-      ...(other.paramKinds ? { paramKinds: other.paramKinds } : {}),
-      workspaceRoot: other.workspace,
-    });
+    // Judged as it was asked (its search folder, the home `~/` means), in its run's mode of now.
+    const { runId } = other.request;
+    if (!modes.has(runId)) {
+      const run = await deps.q.runs.getRun({ id: runId });
+      modes.set(runId, run ? (run.mode ?? 'default') : null);
+    }
+    const mode = modes.get(runId);
+    if (!mode) continue;
+    const again = evaluate(policy, callOf(other.request), { ...other.context, mode, grants });
     if (again.action === 'allow')
       await deps.broker
         .resolve(id, { approved: true, reason: 'Covered by an "always allow" grant' }, 'grant')
