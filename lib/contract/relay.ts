@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   ActionSchema,
   MAX_APPROVALS,
+  ParamKindSchema,
   RiskSchema,
   RuleSchema,
   type AlwaysAllowVerdict,
@@ -67,6 +68,14 @@ export type RelayApproval = z.infer<typeof RelayApprovalSchema>;
 /** The call's parameters as a human edited them before approving (the tool stays the relay's). */
 export const EditedParamsSchema = z.record(z.string(), z.unknown());
 
+export const RelayPlaceSchema = z.object({
+  workspaceRoot: z.string(),
+  homeDir: z.string().optional(),
+  searchRoot: z.string().optional(),
+  paramKinds: z.record(z.string(), ParamKindSchema).optional(),
+});
+export type RelayPlace = z.infer<typeof RelayPlaceSchema>;
+
 export const RelayRequestSchema = z.object({
   id: z.string(),
   kind: z.literal('permission'),
@@ -95,6 +104,13 @@ export const RelayRequestSchema = z.object({
   preview: z.unknown().optional(),
   /** More than one approver (the ask rule's `approvals`): how many distinct people, with which roles. */
   approvals: ApprovalRequirementSchema.optional(),
+  /**
+   * Where an outside agent's call acts, as its decision judged it: the folder relative paths mean
+   * (a hook's `cwd`), the home `~/` means, the folder a search reads below, the param kinds of a
+   * tool that is not built in. An edit and Always Allow are judged there too. Absent: Gatehouse's
+   * own agent, in the server's workspace.
+   */
+  place: RelayPlaceSchema.optional(),
   /** The question as text, e.g. `Run 'bash' with arguments {"command":"ls"}?`. */
   prompt: z.string(),
   createdAt: z.number(),

@@ -12,6 +12,7 @@ import {
   type ApprovalRequirement,
   type CompiledPolicy,
   type Decision,
+  type EvaluationContext,
 } from '../../policy';
 import type { ToolDefinition } from '../tools/types';
 
@@ -35,6 +36,8 @@ export interface EditContext {
   workspace: string;
   /** What the relay was asked with: several approvers (the ask rule's `approvals`), else one. */
   approvals?: ApprovalRequirement | undefined;
+  /** An outside agent's call: the home `~/` means, the folder a search reads below, its param kinds. */
+  place?: Pick<EvaluationContext, 'homeDir' | 'searchRoot' | 'paramKinds'>;
 }
 
 /** Whether a relay asked with `asked` already demands what `needed` demands (as many people, no other roles). */
@@ -58,7 +61,12 @@ export function checkEdit(tool: ToolDefinition, params: unknown, ctx: EditContex
     return { ok: false, kind: 'invalid', issues: [{ path: '', message: 'expected an object of parameters' }] };
   const edited = parsed.data as Record<string, unknown>;
   const editedCall = { tool: tool.name, params: edited, ...(ctx.agentId === 'main' ? {} : { agent: ctx.agentId }) };
-  const evalContext = { risk: tool.risk, paramKinds: tool.paramKinds, workspaceRoot: ctx.workspace };
+  const evalContext: EvaluationContext = {
+    risk: tool.risk,
+    paramKinds: tool.paramKinds,
+    ...ctx.place,
+    workspaceRoot: ctx.workspace,
+  };
   const decision = evaluate(ctx.policy, editedCall, evalContext);
   if (decision.action === 'deny') return { ok: false, kind: 'denied', decision };
   const needed = approvalRequirement(ctx.policy, decision, editedCall, evalContext);

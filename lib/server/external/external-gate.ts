@@ -14,7 +14,7 @@ import {
   type ToolDefinition,
 } from '../../agent';
 import { canonicalJson } from '../../agent/tools/mcp/pin';
-import type { RunEvent } from '../../contract';
+import type { RelayPlace, RunEvent } from '../../contract';
 import { RunNotFoundError, type ChangeCounter, type Queries, type RunRow } from '../../db';
 import {
   approvalRequirement,
@@ -34,7 +34,7 @@ import { ClaimLedger } from './claim-ledger';
 import { auditIds, auditOf, auditSource, deferredAudit } from './outside-audit';
 import { DeferredRecords, type HeldRecord, type OutsideRecord } from './deferred-records';
 import type { RecordJournal } from './record-journal';
-import { grantAlwaysForOutside, type OutsideCallContext, type WaitingOutsideCall } from './outside-grants';
+import { grantAlwaysForOutside, type WaitingOutsideCall } from './outside-grants';
 import type { AllowedAtOnce, ExternalCall, ExternalDecideOptions, ExternalDecision, ExternalSessionRef } from './types';
 
 export interface ExternalGateDeps {
@@ -277,11 +277,15 @@ export class ExternalGate {
    * and param kinds, the folder a search reads below, the workspace and home `~/` means. The same
    * for its decision, its relay's approvers and, while it waits, Always Allow's check of it.
    */
-  private callContext(call: ExternalCall): OutsideCallContext {
-    const tool = toolOf(call);
+  private callContext(call: ExternalCall): EvaluationContext {
+    return { risk: toolOf(call).risk, ...this.placeOf(call) };
+  }
+
+  /** Where the call acts (its relay keeps it: `place`), all of callContext but the risk. */
+  private placeOf(call: ExternalCall): RelayPlace {
+    const { paramKinds } = toolOf(call);
     return {
-      risk: tool.risk,
-      ...(tool.paramKinds ? { paramKinds: tool.paramKinds } : {}),
+      ...(paramKinds ? { paramKinds } : {}),
       ...(call.searchRoot ? { searchRoot: call.searchRoot } : {}),
       workspaceRoot: call.workspace ?? this.deps.workspace,
       ...(call.homeDir ? { homeDir: call.homeDir } : {}),
@@ -452,6 +456,8 @@ export class ExternalGate {
       decision,
       ...suggestion,
       ...(preview ? { preview } : {}),
+      // Where it acts: an edit and Always Allow are judged there, on any instance.
+      place: this.placeOf(call),
       prompt: `Allow ${ref.agent} to run '${call.tool}' with arguments ${JSON.stringify(call.params)}?`,
       createdAt: now,
       expiresAt: now + timeoutS * 1000,
@@ -476,7 +482,7 @@ export class ExternalGate {
       void broker.cancel(request.id, 'The agent stopped waiting for the decision').catch(() => undefined);
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener('abort', onAbort, { once: true });
-    const entry: WaitingOutsideCall = { request, context: this.callContext(call) };
+    const entry: WaitingOutsideCall = { request };
     this.waiting.set(request.id, entry);
     let outcome: RelayOutcome;
     try {

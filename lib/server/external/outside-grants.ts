@@ -5,27 +5,18 @@
 // settled as approved by the grant.
 import type { GrantStore } from '../../agent';
 import type { Queries } from '../../db';
-import {
-  compilePolicy,
-  evaluate,
-  grantFitsCall,
-  RuleSchema,
-  type EvaluationContext,
-  type Mode,
-  type Rule,
-  type ToolCall,
-} from '../../policy';
+import { compilePolicy, evaluate, grantFitsCall, RuleSchema, type Mode, type Rule, type ToolCall } from '../../policy';
 import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay';
+import { relayPlace } from '../runs/relay-place';
 import { loadPolicy } from '../stores/policy-store';
 
-/** How the policy judged an outside call besides the run's mode and grants (ExternalGate.callContext). */
-export type OutsideCallContext = Omit<EvaluationContext, 'mode' | 'grants'> & { workspaceRoot: string };
-
 export interface WaitingOutsideCall {
+  /** With where the call acts (`place`): a waiting call is checked against a new grant as it was judged. */
   request: RelayRequest;
-  /** As the call was judged: a waiting call is checked against a new grant the same way. */
-  context: OutsideCallContext;
 }
+
+/** The call's context as its decision had it, but the mode and grants. */
+const judgedAs = (request: RelayRequest) => ({ risk: request.risk ?? 'write', ...relayPlace(request, '/') });
 
 interface Deps {
   q: Queries;
@@ -45,8 +36,7 @@ export async function grantAlwaysForOutside(
   outcome: RelayOutcome,
   waiting: ReadonlyMap<string, WaitingOutsideCall>,
 ): Promise<void> {
-  const own = waiting.get(request.id);
-  const context = own?.context ?? { workspaceRoot: '/' };
+  const context = judgedAs(request);
   const edited = outcome.response?.rule;
   const candidates: unknown[] =
     edited === undefined ? request.suggestedRules : Array.isArray(edited) ? edited : [edited];
@@ -75,7 +65,7 @@ export async function grantAlwaysForOutside(
     }
     const mode = modes.get(runId);
     if (!mode) continue;
-    const again = evaluate(policy, callOf(other.request), { ...other.context, mode, grants });
+    const again = evaluate(policy, callOf(other.request), { ...judgedAs(other.request), mode, grants });
     if (again.action === 'allow')
       await deps.broker
         .resolve(id, { approved: true, reason: 'Covered by an "always allow" grant' }, 'grant')

@@ -18,6 +18,7 @@ import {
 } from '../../policy';
 import type { RelayRequest, RelayResponse } from '../../relay';
 import { AppError, type FieldError } from '../http/errors';
+import { relayPlace } from './relay-place';
 
 export interface GrantAuthority {
   /** May edit the rules and grant for everyone (`grants:manage`: admins). */
@@ -54,7 +55,8 @@ export function checkedAlwaysAllow(
     ...(relay.agentId === 'main' ? {} : { agent: relay.agentId }),
   };
   const tool = builtinTools.find((t) => t.name === relay.tool);
-  const ctx = { workspaceRoot, paramKinds: tool?.paramKinds, risk: relay.risk ?? tool?.risk };
+  const place = relayPlace(relay, workspaceRoot);
+  const ctx = { paramKinds: tool?.paramKinds, ...place, risk: relay.risk ?? tool?.risk };
   if (response.rule === undefined) {
     // The verdict made when the relay was raised, under the policy the run decided with. A plain
     // Always Allow (a client that cannot show why, such as the seed design's) whose grant would

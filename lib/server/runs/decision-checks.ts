@@ -10,6 +10,7 @@ import { checkEdit, editRefusal } from '../../agent/loop/edit';
 import { approverRoles, compilePolicy, type Policy } from '../../policy';
 import type { RelayRequest, RelayResponse } from '../../relay';
 import { AppError } from '../http/errors';
+import { relayPlace } from './relay-place';
 
 /** The response with its edited params as the tool parses them; throws 400/409 when refused. */
 export function checkedEdit(
@@ -19,11 +20,14 @@ export function checkedEdit(
   workspaceRoot: string,
 ): RelayResponse {
   if (!response.approved || response.params === undefined) return response;
+  // Where the call acts (an outside agent's: its cwd and home), as its decision judged it.
+  const { workspaceRoot: workspace, ...place } = relayPlace(relay, workspaceRoot);
   const check = checkEdit(toolOf(relay), response.params, {
     policy: compilePolicy(policy),
     agentId: relay.agentId,
-    workspace: workspaceRoot,
+    workspace,
     approvals: relay.approvals,
+    place,
   });
   if (check.ok) return { ...response, params: check.params };
   if (check.kind === 'invalid') {

@@ -4,11 +4,12 @@
 import { builtinTools } from '../../agent';
 import { derivePermission, grantFitsCall, type GrantContext, type ToolCall } from '../../policy';
 import type { RelayRequest } from '../../relay';
+import { relayPlace } from './relay-place';
 
 export function editedRelay(relay: RelayRequest, params: Record<string, unknown>, workspaceRoot: string): RelayRequest {
   const tool = builtinTools.find((t) => t.name === relay.tool);
   const call: ToolCall = { tool: relay.tool, params, ...(relay.agentId === 'main' ? {} : { agent: relay.agentId }) };
-  const ctx = { workspaceRoot, paramKinds: tool?.paramKinds, risk: relay.risk ?? tool?.risk };
+  const ctx = { paramKinds: tool?.paramKinds, ...relayPlace(relay, workspaceRoot), risk: relay.risk ?? tool?.risk };
   const { alwaysAllow: _verdict, ...rest } = relay;
   return { ...rest, params, suggestedRules: suggestionsFor(tool, call, params, ctx) };
 }

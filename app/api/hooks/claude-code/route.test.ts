@@ -179,6 +179,29 @@ describe('POST /api/hooks/claude-code', () => {
     expect((await decisionOf(await answer)).permissionDecision).toBe('deny');
   });
 
+  it("judges an approver's edit where the CLI runs it: its cwd, and the home `~/` means", async () => {
+    await setPolicy([
+      ...rules,
+      { action: 'deny', tool: 'read_file', params: { path: '/home/dev/project/secrets/**' } },
+    ]);
+    const { runs, q } = server.rt();
+    for (const command of ['cat /home/dev/.ssh/id_rsa', 'cat secrets/key']) {
+      const body = input(
+        'Bash',
+        { command: 'npm publish --dry-run' },
+        { transcript_path: '/home/dev/.claude/projects/-home-dev-project/t.jsonl' },
+      );
+      const answer = call(body);
+      const { relay } = await pendingHookRelay(server, body.session_id);
+      await expect(
+        runs.decideChecked(relay.id, { approved: true, params: { command } }, 'someone'),
+      ).rejects.toMatchObject({ code: 'conflict:edit_denied', status: 409 });
+      expect(await q.relays.getRelay({ id: relay.id })).toMatchObject({ status: 'pending' });
+      await runs.decideChecked(relay.id, { approved: false }, 'someone');
+      expect((await decisionOf(await answer)).permissionDecision).toBe('deny');
+    }
+  });
+
   it('answers deny "Approval timeout" at the deadline given in the URL', async () => {
     const verdict = await decisionOf(await call(input('Bash', { command: 'npm publish x' }), { query: '?deadline=1' }));
     expect(verdict).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'Approval timeout' });
