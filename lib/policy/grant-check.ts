@@ -13,8 +13,11 @@ import { quoteWord } from './shell/words';
 import { normalizeUrl } from './urls';
 import { RuleSchema, type Decision, type EvaluationContext, type Rule, type ToolCall } from './types';
 
-/** What the engine needs to judge a grant against a call: where paths resolve, the tool's param kinds and risk. */
-export type GrantContext = Pick<EvaluationContext, 'workspaceRoot' | 'homeDir' | 'paramKinds' | 'risk'>;
+/**
+ * What the engine needs to judge a grant against a call: where paths resolve, the home `~/` means,
+ * the folder a search reads below, the tool's param kinds and risk.
+ */
+export type GrantContext = Pick<EvaluationContext, 'workspaceRoot' | 'homeDir' | 'searchRoot' | 'paramKinds' | 'risk'>;
 
 /** Nothing is allowed but by the grant under test. */
 let denyAll: CompiledPolicy | undefined;

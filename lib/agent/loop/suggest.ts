@@ -22,7 +22,11 @@ export interface Suggestion {
   autoApprove: boolean;
 }
 
-/** `askedByHook`: a dynamic `interruptOn.shouldApprove` applies to the tool (it may ask in any mode). */
+/**
+ * `askedByHook`: a dynamic `interruptOn.shouldApprove` applies to the tool (it may ask in any mode).
+ * `place`: an outside agent's call, judged where it acts (the home `~/` means, the folder a search
+ * reads below), as its decision was.
+ */
 export function suggestAlwaysAllow(
   policy: CompiledPolicy,
   tool: ToolDefinition,
@@ -31,8 +35,9 @@ export function suggestAlwaysAllow(
   env: ToolEnvironment,
   inspection: string | undefined,
   askedByHook: boolean,
+  place: Pick<GrantContext, 'homeDir' | 'searchRoot'> = {},
 ): Suggestion {
-  const ctx = { workspaceRoot: env.workspace, paramKinds: tool.paramKinds, risk: tool.risk };
+  const ctx: GrantContext = { workspaceRoot: env.workspace, paramKinds: tool.paramKinds, risk: tool.risk, ...place };
   const autoApprove =
     inspection === undefined &&
     !askedByHook &&

@@ -425,6 +425,7 @@ export class ExternalGate {
     const { policy } = await this.inputs.policy();
     const env = { workspace };
     const policyCall: ToolCall = { tool: call.tool, params: call.params, agent: ref.agent };
+    const { homeDir, searchRoot } = this.placeOf(call);
     const suggestion = suggestAlwaysAllow(
       policy,
       tool as ToolDefinition,
@@ -433,6 +434,10 @@ export class ExternalGate {
       env,
       undefined,
       false,
+      {
+        ...(homeDir ? { homeDir } : {}),
+        ...(searchRoot ? { searchRoot } : {}),
+      },
     );
     const preview = tool.preview ? await tool.preview(call.params, env).catch(() => undefined) : undefined;
     const rule = decision.rule ? policy.policy.rules[decision.rule.index] : undefined;

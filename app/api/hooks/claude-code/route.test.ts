@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { mcpDeps } from '@/lib/server/mcp-server/runtime-deps';
+import { approveAllPending } from '@/lib/server/runs/approve-all';
 import { exposedToolsKey } from '@/lib/server/mcp-server/token-settings';
 import { apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
 import { pendingHookRelay, setPolicy } from '../hook-routes.test-support';
@@ -196,6 +197,30 @@ describe('POST /api/hooks/claude-code', () => {
       await expect(
         runs.decideChecked(relay.id, { approved: true, params: { command } }, 'someone'),
       ).rejects.toMatchObject({ code: 'conflict:edit_denied', status: 409 });
+      expect(await q.relays.getRelay({ id: relay.id })).toMatchObject({ status: 'pending' });
+      await runs.decideChecked(relay.id, { approved: false }, 'someone');
+      expect((await decisionOf(await answer)).permissionDecision).toBe('deny');
+    }
+  });
+
+  it('a call an ask rule holds where it acts is never one that "approve all" settles', async () => {
+    // Without the rules above: their deny of `**/.env` would deny the search outright.
+    await setPolicy([
+      { action: 'ask', tool: 'read_file', params: { path: '~/.aws/**' } },
+      { action: 'ask', tool: 'read_file', params: { path: '/home/dev/project/private/**' } },
+    ]);
+    const { runs, q } = server.rt();
+    const place = { transcript_path: '/home/dev/.claude/projects/-home-dev-project/t.jsonl' };
+    for (const [tool, toolInput] of [
+      ['Read', { file_path: '/home/dev/.aws/credentials' }],
+      ['Grep', { pattern: 'token', path: '/home/dev/project' }],
+    ] as const) {
+      const body = input(tool, toolInput, place);
+      const answer = call(body);
+      const { relay } = await pendingHookRelay(server, body.session_id);
+      expect(relay.request.autoApprove).toBe(false);
+      const result = await approveAllPending(runs, q, relay.runId, 'someone');
+      expect(result.left).toEqual([relay.id]);
       expect(await q.relays.getRelay({ id: relay.id })).toMatchObject({ status: 'pending' });
       await runs.decideChecked(relay.id, { approved: false }, 'someone');
       expect((await decisionOf(await answer)).permissionDecision).toBe('deny');
