@@ -1,6 +1,10 @@
 // The outside-agent gate's lifecycle: a held request's relay never outlives the process that held
 // it (cancelled at shutdown, and at the next start with one instance), and the run records why.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkEditedCall } from '../runs/edit-check';
 import { withRouteRuntime } from '../test-support/route-runtime';
 import { sessionAllowingLs as allowingLs } from './test-support/sessions';
 
@@ -256,5 +260,69 @@ describe('Always Allow settles only the waiting calls its grant covers, each jud
     expect(await q.relays.getRelay({ id: first.id })).toMatchObject({ status: 'pending' });
     await runs.decideChecked(first.id, { approved: false }, 'someone');
     expect(await held).toMatchObject({ decision: 'deny' });
+  });
+});
+
+describe("an outside call's preview is made from the call alone, never from the server's files", () => {
+  /** The relay an outside write or edit raises (a write asks under the default policy), then `also` while it waits. */
+  async function relayOf(
+    externalId: string,
+    call: { tool: string; params: Record<string, unknown> },
+    also: (relayId: string) => Promise<void> = async () => {},
+  ) {
+    const { external, q } = server.rt();
+    const ref = { ...session, externalId };
+    const controller = new AbortController();
+    const held = external.decide(ref, { ...call, workspace: '/' }, { signal: controller.signal });
+    const run = await q.runs.openExternalRun(ref);
+    const relay = await pendingOf(run.id);
+    await also(relay.id);
+    controller.abort();
+    await held;
+    return relay.request;
+  }
+
+  it("a Write of a file the server holds shows no diff of the server's copy", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-server-file-'));
+    const file = path.join(dir, 'secret.txt');
+    writeFileSync(file, 'ONLY-ON-THE-SERVER\n');
+    const request = await relayOf('preview-write-1', { tool: 'write_file', params: { path: file, content: 'x' } });
+    expect(JSON.stringify(request)).not.toContain('ONLY-ON-THE-SERVER');
+    expect(request.preview).toBeUndefined();
+  });
+
+  it('an Edit shows its own old and new text, and nothing else of the file', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-server-file-'));
+    const file = path.join(dir, 'config.txt');
+    writeFileSync(file, 'ONLY-ON-THE-SERVER\nmode = a\nANOTHER-SECRET\n');
+    const request = await relayOf('preview-edit-1', {
+      tool: 'edit_file',
+      params: { path: file, old: 'mode = a\n', new: 'mode = b\n' },
+    });
+    expect(JSON.stringify(request)).not.toMatch(/ONLY-ON-THE-SERVER|ANOTHER-SECRET/);
+    expect(request.preview).toMatchObject({ kind: 'diff', created: false });
+    const { diff } = request.preview as { diff: string };
+    expect(diff).toContain('-mode = a');
+    expect(diff).toContain('+mode = b');
+  });
+
+  it("the live check of an approver's edit previews the edited call alone too", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-server-file-'));
+    const file = path.join(dir, 'config.txt');
+    writeFileSync(file, 'ONLY-ON-THE-SERVER\nmode = a\n');
+    await relayOf(
+      'preview-edit-check-1',
+      { tool: 'edit_file', params: { path: '/elsewhere/notes.txt', old: 'x', new: 'y' } },
+      async (relayId) => {
+        const checked = await checkEditedCall(
+          server.rt().q,
+          relayId,
+          { path: file, old: 'mode = a\n', new: 'mode = b\n' },
+          server.rt().config.workspace,
+        );
+        expect(JSON.stringify(checked)).not.toContain('ONLY-ON-THE-SERVER');
+        expect(checked).toMatchObject({ ok: true, preview: { kind: 'diff' } });
+      },
+    );
   });
 });

@@ -35,6 +35,7 @@ import { auditIds, auditOf, auditSource, deferredAudit } from './outside-audit';
 import { DeferredRecords, type HeldRecord, type OutsideRecord } from './deferred-records';
 import type { RecordJournal } from './record-journal';
 import { grantAlwaysForOutside, type WaitingOutsideCall } from './outside-grants';
+import { outsidePreview } from './outside-preview';
 import type { AllowedAtOnce, ExternalCall, ExternalDecideOptions, ExternalDecision, ExternalSessionRef } from './types';
 
 export interface ExternalGateDeps {
@@ -71,7 +72,7 @@ const callKey = (runId: string, toolCallId: string) => `${runId}\u0000${toolCall
 
 const BUILTIN = new Map(builtinTools.map((tool) => [tool.name, tool]));
 /** What the gate needs of a tool: a built-in's own definition, or the caller's word on an outside tool's risk. */
-type GatedTool = Pick<ToolDefinition, 'name' | 'risk' | 'paramKinds' | 'derivePermission' | 'preview'>;
+type GatedTool = Pick<ToolDefinition, 'name' | 'risk' | 'paramKinds' | 'derivePermission'>;
 
 export class ExternalGate {
   private readonly inputs: DecisionInputs;
@@ -439,7 +440,8 @@ export class ExternalGate {
         ...(searchRoot ? { searchRoot } : {}),
       },
     );
-    const preview = tool.preview ? await tool.preview(call.params, env).catch(() => undefined) : undefined;
+    // Never from the server's files: the call alone (outside-preview.ts).
+    const preview = outsidePreview(call.tool, call.params);
     const rule = decision.rule ? policy.policy.rules[decision.rule.index] : undefined;
     const timeoutS = Math.min(options.timeoutS ?? Infinity, rule?.timeoutS ?? this.deps.approvalTimeoutS);
     const now = Date.now();

@@ -6,6 +6,7 @@ import { builtinTools } from '../../agent';
 import type { Queries } from '../../db';
 import type { Decision } from '../../policy';
 import { AppError, toAppError, type FieldError } from '../http/errors';
+import { outsidePreview } from '../external/outside-preview';
 import { loadPolicy } from '../stores/policy-store';
 import { checkedEdit } from './decision-checks';
 
@@ -33,8 +34,11 @@ export async function checkEditedCall(
     return { ok: false, message: refused.message, fields: details?.fields, decision: details?.decision };
   }
   const tool = builtinTools.find((t) => t.name === row.tool);
-  const preview = tool?.preview
-    ? await tool.preview(checked as never, { workspace: root }).catch(() => undefined)
-    : undefined;
+  // An outside agent's call (it has a place): from the edited call alone, never the server's files.
+  const preview = row.request.place
+    ? outsidePreview(row.tool, checked)
+    : tool?.preview
+      ? await tool.preview(checked as never, { workspace: root }).catch(() => undefined)
+      : undefined;
   return { ok: true, params: checked, ...(preview ? { preview } : {}) };
 }
