@@ -326,3 +326,29 @@ describe("an outside call's preview is made from the call alone, never from the 
     );
   });
 });
+
+describe('Always Allow with an edit grants the call that runs, not the one the agent sent', () => {
+  it("stores the edited call's rule: the original call asks again, the edited one is allowed", async () => {
+    const { external, q, runs } = server.rt();
+    const ref = { ...session, externalId: 'edit-always-1' };
+    const signal = new AbortController().signal;
+    const call = (command: string, callId: string) => ({ tool: 'bash', params: { command }, workspace: '/w', callId });
+    const held = external.decide(ref, call('touch original-file', 'toolu_e1'), { signal });
+    const run = await q.runs.openExternalRun(ref);
+    const relay = await pendingOf(run.id);
+    await runs.decideChecked(
+      relay.id,
+      { approved: true, always: true, params: { command: 'mkdir edited-dir' } },
+      'someone',
+    );
+    expect(await held).toMatchObject({ decision: 'allow', params: { command: 'mkdir edited-dir' } });
+    const handBack = { signal, waitForHuman: false };
+    expect(await external.decide(ref, call('touch /w/anything-else', 'toolu_e2'), handBack)).toMatchObject({
+      decision: 'ask',
+    });
+    expect(await external.decide(ref, call('mkdir edited-dir', 'toolu_e3'), handBack)).toMatchObject({
+      decision: 'allow',
+      decidedBy: 'grant',
+    });
+  });
+});

@@ -1,12 +1,13 @@
 // Always Allow for an outside agent's call: the same rule as for Gatehouse's own agent (ask.ts's
-// grantAlways). Only allow rules for the relay's own tool that cover the call are stored (the
-// decision path already checked them against the approver's rights); then the calls of this
-// session (or, for a global grant, everyone's) that wait in this process and are now covered are
-// settled as approved by the grant.
+// grantAlways). Only allow rules for the relay's own tool that cover the call that runs (the
+// edited one, when the approver edited it) are stored (the decision path already checked them
+// against the approver's rights); then the calls of this session (or, for a global grant,
+// everyone's) that wait in this process and are now covered are settled as approved by the grant.
 import type { GrantStore } from '../../agent';
 import type { Queries } from '../../db';
 import { compilePolicy, evaluate, grantFitsCall, RuleSchema, type Mode, type Rule, type ToolCall } from '../../policy';
 import type { DurableRelayBroker, RelayOutcome, RelayRequest } from '../../relay';
+import { editedRelay } from '../runs/edited-relay';
 import { relayPlace } from '../runs/relay-place';
 import { loadPolicy } from '../stores/policy-store';
 
@@ -37,12 +38,15 @@ export async function grantAlwaysForOutside(
   waiting: ReadonlyMap<string, WaitingOutsideCall>,
 ): Promise<void> {
   const context = judgedAs(request);
-  const edited = outcome.response?.rule;
-  const candidates: unknown[] =
-    edited === undefined ? request.suggestedRules : Array.isArray(edited) ? edited : [edited];
+  // An edited call: the grant is the one suggested for the call that runs, not the agent's (as
+  // Gatehouse's own agent does, ask.ts), and any rule sent must cover that call.
+  const params = outcome.response?.params;
+  const ran = params === undefined ? request : editedRelay(request, params, context.workspaceRoot);
+  const sent = outcome.response?.rule;
+  const candidates: unknown[] = sent === undefined ? ran.suggestedRules : Array.isArray(sent) ? sent : [sent];
   const rules = candidates.flatMap((rule) => {
     const parsed = RuleSchema.safeParse(rule);
-    return parsed.success && grantFitsCall(parsed.data, callOf(request), context) ? [parsed.data] : [];
+    return parsed.success && grantFitsCall(parsed.data, callOf(ran), context) ? [parsed.data] : [];
   });
   if (rules.length === 0) return;
   const scope = outcome.response?.scope ?? 'session';
