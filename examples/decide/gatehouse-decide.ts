@@ -15,6 +15,8 @@ export interface GatehouseDecideOptions {
   session?: string;
   /** Where relative paths resolve (an absolute directory). */
   cwd?: string;
+  /** The agent user's home, which `~/` in rules means (an absolute directory; default the server's). */
+  home?: string;
   /** The approval deadline in seconds. */
   deadline?: number;
   /** For tests and custom transports. */
@@ -32,6 +34,7 @@ export function gatehouseDecide(options: GatehouseDecideOptions): Decide {
       ...(options.agent ? { agent: options.agent } : {}),
       ...(options.session ? { session: options.session } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(options.home ? { home: options.home } : {}),
       ...(options.deadline ? { deadline: options.deadline } : {}),
     };
     try {

@@ -25,6 +25,12 @@ export const DecideRequestSchema = z.object({
     .max(4096)
     .refine((dir) => dir.startsWith('/'), { message: 'must be an absolute path' })
     .optional(),
+  /** An absolute directory: the agent user's home, which `~/` in rules means (default: the server's). */
+  home: z
+    .string()
+    .max(4096)
+    .refine((dir) => dir.startsWith('/'), { message: 'must be an absolute path' })
+    .optional(),
   /** The agent's own id of the call: a retry gets the same decision. */
   callId: z.string().min(1).max(200).optional(),
   /** Wait for a person when the policy asks (default true); false answers `ask` at once. */

@@ -9,6 +9,7 @@ import { setPolicy } from './hook-routes.test-support';
 import { POST as claudeHook } from './claude-code/route';
 import { POST as geminiHook } from './gemini-cli/route';
 import { POST as codexHook } from './codex/route';
+import { POST as decideRoute } from './decide/route';
 
 const server = withRouteRuntime('gatehouse-hook-attack-');
 
@@ -60,6 +61,24 @@ describe('Claude Code paths are judged where Claude Code reads them', () => {
     await setPolicy(rules);
     expect(await claudeDecision(claudeInput('Read', { file_path: ` ${HOME}/.ssh/id_rsa` }))).toBe('deny');
     expect(await claudeDecision(claudeInput('Read', { file_path: `${HOME}/project/.env ` }))).toBe('deny');
+  });
+});
+
+describe("POST /api/hooks/decide: `~/` is the agent user's home when the caller names it", () => {
+  const decide = (json: unknown) => decideRoute(apiRequest('POST', '/api/hooks/decide', { json }), noParams);
+  const read = { tool: 'read_file', params: { path: `${HOME}/.ssh/id_rsa` }, cwd: `${HOME}/project`, wait: false };
+
+  it('denies a read of the home named by `home` under a rule on ~/.ssh/**', async () => {
+    await setPolicy(rules);
+    const response = await decide({ ...read, home: HOME });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ decision: 'deny' });
+  });
+
+  it('refuses a `home` that is not absolute with a 400 naming the field', async () => {
+    const response = await decide({ ...read, home: 'home/dev' });
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(await response.json())).toContain('home');
   });
 });
 

@@ -143,6 +143,20 @@ describe('/api/mcp: asked once, never twice', () => {
     expect(ran).toEqual(['shout:go']);
   });
 
+  it('a proof for a call id as long as an MCP call can have (mcp- and 200 characters) is honoured', async () => {
+    const { connect, ran } = setup({ shout: 'deny' });
+    const { client } = await connect();
+    const long = { run: 'agent-run-long', call: `mcp-${'7'.repeat(200)}` };
+    const meta = loopbackMetaValue(key, 'shout', { text: 'go' }, 'Bearer alice-token', long);
+    const result = await client.callTool({
+      name: 'shout',
+      arguments: { text: 'go' },
+      _meta: { [LOOPBACK_META]: meta },
+    });
+    expect(text(result)).toBe('shout ran with go');
+    expect(ran).toEqual(['shout:go']);
+  });
+
   it('the same proof sent again runs nothing: one decided call runs once', async () => {
     const { connect, ran, gate } = setup({ shout: 'ask' });
     const { client } = await connect();
@@ -173,7 +187,7 @@ describe('/api/mcp: asked once, never twice', () => {
       // Malformed.
       genuine.proof,
       { ...genuine, proof: undefined },
-      { ...genuine, call: 'x'.repeat(201) },
+      { ...genuine, call: 'x'.repeat(257) },
     ]) {
       const result = await client.callTool({
         name: 'shout',

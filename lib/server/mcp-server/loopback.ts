@@ -58,7 +58,8 @@ export function loopbackMetaValue(
   return { run: origin.run, call: origin.call, proof: loopbackProof(key, tool, args, authorization, origin) };
 }
 
-const isText = (value: unknown): value is string => typeof value === 'string' && value !== '' && value.length <= 200;
+/** A run id, a call id (an MCP call's is `mcp-` and a request id of up to 200 characters) or a proof. */
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '' && value.length <= 256;
 
 /**
  * The call of Gatehouse's own agent that `meta` (the request's `_meta[LOOPBACK_META]`) proves this

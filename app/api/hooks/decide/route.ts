@@ -18,6 +18,7 @@ export const POST = agentRoute('runs:start', async (request, _params, rt, user) 
       params: body.params,
       ...(body.callId ? { callId: body.callId } : {}),
       ...(body.cwd ? { workspace: body.cwd } : {}),
+      ...(body.home ? { homeDir: body.home } : {}),
     },
     {
       signal: request.signal,
