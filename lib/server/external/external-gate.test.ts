@@ -304,6 +304,17 @@ describe("an outside call's preview is made from the call alone, never from the 
     const { diff } = request.preview as { diff: string };
     expect(diff).toContain('-mode = a');
     expect(diff).toContain('+mode = b');
+    // Where in the file is not known without the file: no line numbers that would mislead.
+    expect(diff).toContain('@@ its one place in the file @@');
+    expect(diff).not.toMatch(/@@ -\d/);
+  });
+
+  it('an Edit of every occurrence says so', async () => {
+    const request = await relayOf('preview-edit-all-1', {
+      tool: 'edit_file',
+      params: { path: '/elsewhere/a.txt', old: 'a', new: 'b', replace_all: true },
+    });
+    expect((request.preview as { diff: string }).diff).toContain('@@ every occurrence in the file @@');
   });
 
   it("the live check of an approver's edit previews the edited call alone too", async () => {

@@ -15,5 +15,8 @@ export function outsidePreview(tool: string, params: Record<string, unknown>): D
     return undefined;
   if (old.length + replacement.length > MAX_PREVIEW_CHARS) return undefined;
   const shown = path.replace(/^\/+/, '');
-  return { kind: 'diff', path: shown, diff: unifiedDiff(shown, old, replacement), created: false };
+  // Line numbers are not known without the file: each hunk says where it lands instead.
+  const where = params.replace_all === true ? 'every occurrence in the file' : 'its one place in the file';
+  const diff = unifiedDiff(shown, old, replacement).replace(/^@@ [^\n]*? @@/gm, `@@ ${where} @@`);
+  return { kind: 'diff', path: shown, diff, created: false };
 }
