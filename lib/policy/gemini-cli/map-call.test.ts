@@ -71,11 +71,12 @@ describe('Gemini CLI calls map onto Gatehouse tools', () => {
       'write',
     ],
     [
-      'read_many_files with one literal path -> read_file',
+      // Its entries are globs matched without case and with extglob: `.ENV` reads `.env`.
+      'read_many_files with one plain path still keeps its own name',
       'read_many_files',
-      { include: ['README.md'] },
-      'read_file',
-      { path: '/home/ann/project/README.md' },
+      { include: ['.ENV'] },
+      'read_many_files',
+      { include: ['/home/ann/project/.ENV'] },
       'read_only',
     ],
     [

@@ -64,19 +64,15 @@ function strings(input: Input, name: string): string[] {
   });
 }
 
-const GLOB_CHARS = /[*?[\]{}!]/;
-
 /**
- * read_many_files reads whatever its globs match, so only one literal path becomes a read_file
- * (judged by the path rules); globs or several paths keep the tool's own name, which asks unless a
- * rule names it: a glob could reach a file a path rule denies, and the rule would never see it.
+ * read_many_files keeps its own name, which asks unless a rule names it: each `include` entry is a
+ * glob to it, matched without regard to case and with extglob (Gemini CLI's tool), so even a plain
+ * `.ENV` or `@(.env)` reads `.env`. Judged as one read_file, a path rule (`deny **\/.env`) would
+ * never see the file it reads.
  */
 function readMany(input: Input, cwd: string | undefined): Mapped {
   const include = strings(input, 'include').map((p, i) => resolvedPath(p, `include.${i}`, cwd));
   const exclude = field(input, 'exclude') === undefined ? undefined : strings(input, 'exclude');
-  if (include.length === 1 && !GLOB_CHARS.test(include[0]!) && !exclude) {
-    return { tool: 'read_file', params: { path: include[0] } };
-  }
   return { tool: 'read_many_files', params: withOptional({ include, exclude }) };
 }
 
