@@ -121,7 +121,12 @@ const INLINE_CODE: Record<string, string[]> = {
 };
 
 export function derivePermission(call: ToolCall, ctx: EvaluationContext = {}): Rule[] {
-  const base = { action: 'allow' as const, tool: call.tool, ...(call.agent ? { agent: call.agent } : {}) };
+  // The agent's name as a literal: a name with `*` in it must not become a grant for every agent.
+  const base = {
+    action: 'allow' as const,
+    tool: call.tool,
+    ...(call.agent ? { agent: escapeTextGlob(call.agent) } : {}),
+  };
   const kinds = Object.keys(call.params ?? {}).map(
     (key) => [key, paramKindOf(call.tool, key, ctx.paramKinds)] as const,
   );

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkGrantRules,
+  compilePolicy,
   derivePermission,
+  evaluate,
   exactCallRules,
   grantCoverage,
   grantFitsCall,
@@ -136,5 +138,20 @@ describe('Always Allow: what a decider may supply', () => {
     const result = checkGrantRules([allowBash('echo *'), { action: 'allow', tool: '*' }], asUser(two), ws);
     expect(!result.ok && result.issues).toEqual([{ index: 1, path: 'tool', message: expect.any(String) }]);
     expect(checkGrantRules(derivePermission(two, ws), asUser(two), ws).ok).toBe(true);
+  });
+});
+
+describe('an agent named with glob characters', () => {
+  it('gets grants for that agent alone: its name is escaped in derived and exact rules', () => {
+    const call = { tool: 'bash', params: { command: 'make deploy' }, agent: '*' };
+    const derived = derivePermission(call, {});
+    expect(derived.length).toBeGreaterThan(0);
+    for (const rules of [derived, exactCallRules(call)]) {
+      expect(rules.every((rule) => rule.agent === '\\*')).toBe(true);
+      const policy = compilePolicy({ defaultAction: 'ask', rules: [] });
+      expect(evaluate(policy, call, { grants: rules }).action).toBe('allow');
+      for (const agent of ['main', 'claude-code', 'anyone'])
+        expect(evaluate(policy, { ...call, agent }, { grants: rules }).action).toBe('ask');
+    }
   });
 });

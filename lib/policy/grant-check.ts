@@ -73,7 +73,11 @@ export function grantFitsCall(rule: Rule, call: ToolCall, ctx: GrantContext = {}
  * Empty when a value cannot be pinned (a URL containing `*`, which URL patterns cannot escape).
  */
 export function exactCallRules(call: ToolCall, ctx: GrantContext = {}): Rule[] {
-  const base = { action: 'allow' as const, tool: call.tool, ...(call.agent ? { agent: call.agent } : {}) };
+  const base = {
+    action: 'allow' as const,
+    tool: call.tool,
+    ...(call.agent ? { agent: escapeTextGlob(call.agent) } : {}),
+  };
   const keys = Object.keys(call.params ?? {});
   const kindOf = (key: string) => paramKindOf(call.tool, key, ctx.paramKinds);
   const commandKey = keys.find((key) => kindOf(key) === 'command');

@@ -36,6 +36,15 @@ describe('/api/mcp: tools behind the gate', () => {
     expect(gate.results).toEqual([expect.objectContaining({ output: 'echo ran with hi', isError: false })]);
   });
 
+  it("a client named as another adapter's agent (claude-code, main) is seen by rules as mcp:<name>", async () => {
+    for (const name of ['claude-code', 'main', 'my-agent']) {
+      const { connect, gate } = setup({ echo: 'allow' });
+      const { client } = await connect({ name });
+      await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+      expect(gate.sessions.map((session) => session.agent)).toEqual([name === 'my-agent' ? 'my-agent' : `mcp:${name}`]);
+    }
+  });
+
   it('a denied call returns isError with the reason and never runs', async () => {
     const { connect, ran } = setup({ rm: 'deny' });
     const { client } = await connect();

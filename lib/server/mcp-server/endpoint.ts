@@ -22,6 +22,7 @@ import { isError, isNotification, isRequest, isResult } from '../mcp/message-kin
 import { serveWithSdk } from './sdk-serve';
 import { callTool, listTools } from './tool-calls';
 import { cutText } from '../../db/storable-json';
+import { RESERVED_AGENT_NAMES } from '../../contract';
 
 export type { McpEndpointDeps } from './endpoint-deps';
 
@@ -58,7 +59,7 @@ export async function handleMcpPost(
       sid: newSessionId(),
       owner: user.id,
       tokenId: user.tokenId,
-      client: cutText(info.name || 'mcp-client', 100),
+      client: mcpAgentName(info.name),
       title: cutText(info.title || info.name || 'MCP client', 200),
       elicitation: init.params.capabilities.elicitation !== undefined,
       declineWithoutElicitation: await deps.declineWithoutElicitation(user.tokenId),
@@ -124,4 +125,14 @@ function serve(
 function idOf(item: unknown): string | number | null {
   const id = (item as { id?: unknown } | null)?.id;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/**
+ * The agent name rules see for an MCP client: its own `clientInfo.name`, except a name another
+ * adapter owns (`main`, `claude-code`, ...), which becomes `mcp:<name>`, so a client cannot take
+ * the rules written for Gatehouse's own agent or a CLI (as /api/hooks/decide refuses them).
+ */
+export function mcpAgentName(name: string | undefined): string {
+  const agent = cutText(name || 'mcp-client', 100);
+  return (RESERVED_AGENT_NAMES as readonly string[]).includes(agent) ? `mcp:${agent}` : agent;
 }

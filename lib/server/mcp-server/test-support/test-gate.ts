@@ -15,6 +15,8 @@ type Answer = { approved: boolean; reason?: string; by: string };
 export class TestGate implements McpGate {
   readonly results: Array<{ runId: string; callId: string; tool: string; output: string; isError: boolean }> = [];
   readonly calls: ExternalCall[] = [];
+  /** The session each decided call came from (its agent is the name rules see). */
+  readonly sessions: ExternalSessionRef[] = [];
   private readonly waiting = new Map<string, (answer: Answer) => void>();
   private readonly decided = new Set<string>();
   private relays = 0;
@@ -28,6 +30,7 @@ export class TestGate implements McpGate {
     options: ExternalDecideOptions,
   ): Promise<ExternalDecision> {
     this.calls.push(call);
+    this.sessions.push(session);
     const runId = `run-${session.externalId}`;
     const rule = this.rules[call.tool] ?? 'ask';
     if (rule === 'allow')
