@@ -140,6 +140,13 @@ describe('Claude Code calls map onto Gatehouse tools', () => {
     ['a missing command', 'Bash', {}, cwd, /tool_input\.command must be a string \(it is missing\)/],
     ['an empty command', 'Bash', { command: '  ' }, cwd, /tool_input\.command must not be empty/],
     ['a NUL byte in a command', 'Bash', { command: 'ls\u0000rm' }, cwd, /command must not contain a NUL/],
+    [
+      'a command to run outside the sandbox',
+      'Bash',
+      { command: 'ls', dangerouslyDisableSandbox: true },
+      cwd,
+      /dangerouslyDisableSandbox is true: Gatehouse does not allow commands outside/,
+    ],
     ['a NUL byte in a path', 'Read', { file_path: '/a\u0000/b' }, cwd, /file_path must not contain a NUL/],
     ['a relative path with no cwd', 'Read', { file_path: 'a.ts' }, undefined, /relative and the hook sent no cwd/],
     ['Glob with no path and no cwd', 'Glob', { pattern: '*' }, undefined, /path is missing and the hook sent no cwd/],

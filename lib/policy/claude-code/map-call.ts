@@ -163,6 +163,12 @@ const MAPPERS = new Map<string, { risk: Risk; map: Mapper }>([
 function bashCommand(input: Input): string {
   const command = text(input, 'command', { nonEmpty: true })!;
   if (command.includes('\u0000')) throw new ShapeError('tool_input.command must not contain a NUL byte');
+  // Claude Code would run it outside its sandbox, and an allow from the hook skips the prompt it
+  // shows for that: nothing a rule on the command sees, so it is refused (run it without the flag).
+  if (field(input, 'dangerouslyDisableSandbox') === true)
+    throw new ShapeError(
+      'tool_input.dangerouslyDisableSandbox is true: Gatehouse does not allow commands outside Claude Code’s sandbox; run the command without it',
+    );
   return command;
 }
 

@@ -96,6 +96,13 @@ describe('a retried call id gets its decision, and only for the very same call',
       },
     );
     expect(other).toMatchObject({ decision: 'deny', reason: expect.stringContaining('already used') });
+    // The same command in another folder is another call: `touch` there was never approved.
+    const elsewhere = await external.decide(
+      ref,
+      { ...call, workspace: '/somewhere/else' },
+      { signal: new AbortController().signal },
+    );
+    expect(elsewhere).toMatchObject({ decision: 'deny', reason: expect.stringContaining('already used') });
   });
 });
 

@@ -215,7 +215,7 @@ export class ExternalGate {
     if (call.callId) {
       const earlier = await q.relays.getRelayOfCall({ runId: run.id, toolCallId });
       // Only the very same call: a decision never carries over to another call that reuses the id.
-      if (earlier && !sameCall(earlier.request, call))
+      if (earlier && !sameCall(earlier.request, call, this.placeOf(call)))
         return {
           runId: run.id,
           decision: 'deny',
@@ -660,8 +660,14 @@ function deferredRecord(run: RunRow, events: RunEvent[], policy: { version: numb
 }
 
 /** The same tool with the same parameters (key order aside: the stored request went through jsonb). */
-function sameCall(request: RelayRequest, call: ExternalCall): boolean {
-  return request.tool === call.tool && canonicalJson(request.params) === canonicalJson(call.params);
+/** The very call the relay was raised for: the same tool and params, acting in the same place (cwd, home, search folder). */
+function sameCall(request: RelayRequest, call: ExternalCall, place: RelayPlace): boolean {
+  return (
+    request.tool === call.tool &&
+    canonicalJson(request.params) === canonicalJson(call.params) &&
+    // A relay raised before places were kept (none) is judged by tool and params alone.
+    (request.place === undefined || canonicalJson(request.place) === canonicalJson(place))
+  );
 }
 
 function toolOf(call: ExternalCall): GatedTool {
