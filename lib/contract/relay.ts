@@ -68,11 +68,19 @@ export type RelayApproval = z.infer<typeof RelayApprovalSchema>;
 /** The call's parameters as a human edited them before approving (the tool stays the relay's). */
 export const EditedParamsSchema = z.record(z.string(), z.unknown());
 
+/** Which edit of an outside call its CLI can run: one param, changed alone (and kept starting with `prefix`). */
+export const RelayEditableSchema = z.object({ field: z.string(), prefix: z.string().optional() });
+
 export const RelayPlaceSchema = z.object({
   workspaceRoot: z.string(),
   homeDir: z.string().optional(),
   searchRoot: z.string().optional(),
   paramKinds: z.record(z.string(), ParamKindSchema).optional(),
+  /**
+   * A CLI that takes back only part of an edit (a hook): the edit it can run; null, none. Absent:
+   * any edit runs as approved (an MCP client, POST /api/hooks/decide).
+   */
+  editable: RelayEditableSchema.nullable().optional(),
 });
 export type RelayPlace = z.infer<typeof RelayPlaceSchema>;
 

@@ -1,5 +1,6 @@
 // What the hook routes' tests share (Claude Code, Gemini CLI, Codex CLI): the stored policy set
 // through the policy route, and the relay a held hook request waits on.
+import { expect } from 'vitest';
 import type { RouteRuntime } from '@/lib/server/test-support/route-runtime';
 
 export { setPolicy } from '../policy/set-policy.test-support';
@@ -17,4 +18,21 @@ export async function pendingHookRelay(server: RouteRuntime, sessionId: string) 
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error('no pending relay');
+}
+
+/**
+ * An approval with an edit the CLI cannot run is refused with a 409 before anything is stored (no
+ * approval, no grant); the relay stays pending, and is then denied so the held request ends.
+ */
+export async function expectEditRefused(server: RouteRuntime, relayId: string, params: Record<string, unknown>) {
+  const { runs, q } = server.rt();
+  await expect(runs.decideChecked(relayId, { approved: true, always: true, params }, 'someone')).rejects.toMatchObject({
+    code: 'conflict:edit_not_runnable',
+    status: 409,
+  });
+  expect(await q.relays.getRelay({ id: relayId })).toMatchObject({ status: 'pending' });
+  expect((await q.grants.listGrants({ sessionId: (await q.relays.getRelay({ id: relayId }))!.sessionId })).length).toBe(
+    0,
+  );
+  await runs.decideChecked(relayId, { approved: false, reason: 'the edit cannot run' }, 'someone');
 }

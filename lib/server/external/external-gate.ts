@@ -279,7 +279,8 @@ export class ExternalGate {
    * for its decision, its relay's approvers and, while it waits, Always Allow's check of it.
    */
   private callContext(call: ExternalCall): EvaluationContext {
-    return { risk: toolOf(call).risk, ...this.placeOf(call) };
+    const { editable: _editable, ...place } = this.placeOf(call);
+    return { risk: toolOf(call).risk, ...place };
   }
 
   /** Where the call acts (its relay keeps it: `place`), all of callContext but the risk. */
@@ -290,6 +291,7 @@ export class ExternalGate {
       ...(call.searchRoot ? { searchRoot: call.searchRoot } : {}),
       workspaceRoot: call.workspace ?? this.deps.workspace,
       ...(call.homeDir ? { homeDir: call.homeDir } : {}),
+      ...(call.editable !== undefined ? { editable: call.editable } : {}),
     };
   }
 

@@ -33,6 +33,12 @@ export interface ExternalCall {
   workspace?: string;
   /** The agent user's home directory, which `~/` in path rules means (else the server's). */
   homeDir?: string;
+  /**
+   * A CLI that takes back only one param of an approver's edit (a hook): that param, which the edit
+   * alone may change (and must keep starting with `prefix`); null: the CLI can run no edit. Absent:
+   * the caller runs any edit. An edit it cannot run is refused before it is stored (409).
+   */
+  editable?: { field: string; prefix?: string } | null;
   /** What the human sees besides the mapped call: the agent's own tool name and input. */
   original?: { tool: string; input: unknown };
 }

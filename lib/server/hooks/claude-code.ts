@@ -131,6 +131,7 @@ export async function decideHook(
       ...(mapped.call.below ? { searchRoot: mapped.call.below } : {}),
       ...(input.tool_use_id ? { callId: input.tool_use_id } : {}),
       ...hookCallPlace(CLAUDE_CODE, input),
+      editable: EDITABLE[mapped.original.tool] ?? null,
       original: mapped.original,
     },
     { signal, waitForHuman: query.ask !== 'claude', ...(query.deadline ? { timeoutS: query.deadline } : {}) },
@@ -146,6 +147,13 @@ export async function decideHook(
     };
   return { decision: 'allow', reason: decided.reason, updatedInput };
 }
+
+/** The one field of each tool Claude Code takes back from an approver's edit (unmapEdit); other tools, none. */
+const EDITABLE: Record<string, { field: string }> = {
+  Bash: { field: 'command' },
+  Write: { field: 'content' },
+  WebFetch: { field: 'url' },
+};
 
 /** A human's edit of the mapped call, as Claude Code's own input (the fields it maps back to). */
 function unmapEdit(

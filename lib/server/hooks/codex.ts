@@ -88,6 +88,8 @@ export async function decideCodexHook(
         risk: call.risk,
         ...(call.paramKinds ? { paramKinds: call.paramKinds } : {}),
         ...hookCallPlace(CODEX, input),
+        // Codex takes no edit back (below): an approver's edit is refused before it is stored.
+        editable: null,
         original: mapped.original,
       },
       { signal, waitForHuman: true, ...(query.deadline ? { timeoutS: query.deadline } : {}) },

@@ -72,6 +72,7 @@ export async function decideGeminiHook(
       risk: mapped.risk,
       ...(mapped.call.below ? { searchRoot: mapped.call.below } : {}),
       ...hookCallPlace(GEMINI_CLI, input),
+      editable: editableOf(mapped.original, mapped.call.params),
       original: mapped.original,
     },
     { signal, waitForHuman: true, ...(query.deadline ? { timeoutS: query.deadline } : {}) },
@@ -89,6 +90,28 @@ export async function decideGeminiHook(
   return { decision: 'allow', reason: decided.reason, toolInput };
 }
 
+/**
+ * The one field Gemini CLI takes back from an approver's edit (unmapEdit): a shell command's, which
+ * must keep the `cd` into its dir_path it was judged with, or a written file's content; else none.
+ */
+function editableOf(
+  { tool, input: raw }: { tool: string; input: unknown },
+  mapped: Record<string, unknown>,
+): { field: string; prefix?: string } | null {
+  if (tool === 'run_shell_command') {
+    const prefix = cdPrefix(mapped, raw);
+    return { field: 'command', ...(prefix ? { prefix } : {}) };
+  }
+  return tool === 'write_file' ? { field: 'content' } : null;
+}
+
+/** The `cd '<dir_path>' && ` the mapped command starts with, or ''. */
+function cdPrefix(mapped: Record<string, unknown>, raw: unknown): string {
+  const command = mapped.command as string;
+  const ran = (raw as { command?: unknown }).command;
+  return typeof ran === 'string' && command.endsWith(ran) ? command.slice(0, command.length - ran.length) : '';
+}
+
 /** A human's edit of the mapped call, as the fields of Gemini CLI's own input it maps back to. */
 function unmapEdit(
   { tool, input: raw }: { tool: string; input: unknown },
@@ -99,10 +122,7 @@ function unmapEdit(
   if (tool === 'run_shell_command' && typeof only('command') === 'string') {
     // Run in the call's dir_path, the command was judged after a `cd` there (map-call.ts): the edit
     // must keep that `cd`, since Gemini CLI still starts it in dir_path.
-    const command = mapped.command as string;
-    const ran = (raw as { command?: unknown }).command;
-    const cd = typeof ran === 'string' && command.endsWith(ran) ? command.slice(0, command.length - ran.length) : '';
-    return (params.command as string).startsWith(cd) ? { command: params.command } : undefined;
+    return (params.command as string).startsWith(cdPrefix(mapped, raw)) ? { command: params.command } : undefined;
   }
   if (tool === 'write_file' && typeof only('content') === 'string') return { content: params.content };
   return undefined;

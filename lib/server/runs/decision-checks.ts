@@ -9,6 +9,7 @@ import { builtinTools, type ToolDefinition } from '../../agent';
 import { checkEdit, editRefusal } from '../../agent/loop/edit';
 import { approverRoles, compilePolicy, type Policy } from '../../policy';
 import type { RelayRequest, RelayResponse } from '../../relay';
+import { canonicalJson } from '../../agent/tools/mcp/pin';
 import { AppError } from '../http/errors';
 import { relayPlace } from './relay-place';
 
@@ -20,6 +21,7 @@ export function checkedEdit(
   workspaceRoot: string,
 ): RelayResponse {
   if (!response.approved || response.params === undefined) return response;
+  assertEditRunnable(response.params, relay);
   // Where the call acts (an outside agent's: its cwd and home), as its decision judged it.
   const { workspaceRoot: workspace, ...place } = relayPlace(relay, workspaceRoot);
   const check = checkEdit(toolOf(relay), response.params, {
@@ -45,6 +47,31 @@ export function checkedEdit(
   throw new AppError('conflict:edit_denied', 409, `The edited call is denied: ${check.decision.explanation}`, {
     decision: check.decision,
     fields: [{ path: 'response.params', message: check.decision.explanation }],
+  });
+}
+
+/**
+ * 409 when the call's CLI cannot run this edit (`place.editable`: a hook takes back one param of
+ * it, or none): refused before anything is stored, so no approval, grant or audit row says it ran.
+ */
+function assertEditRunnable(params: Record<string, unknown>, relay: RelayRequest): void {
+  const editable = relay.place?.editable;
+  if (editable === undefined) return;
+  const rest = (all: Record<string, unknown>) =>
+    canonicalJson(editable ? { ...all, [editable.field]: undefined } : all);
+  const value = editable ? params[editable.field] : undefined;
+  const runnable =
+    editable !== null &&
+    rest(params) === rest(relay.params) &&
+    typeof value === 'string' &&
+    value.startsWith(editable.prefix ?? '');
+  if (runnable) return;
+  const what = editable
+    ? `only its ${editable.field} can be edited${editable.prefix ? ` (keeping ${JSON.stringify(editable.prefix)} at its start)` : ''}`
+    : 'it cannot run an edit of this call';
+  const message = `The agent cannot run this edit: ${what}. Approve the call as it is, or deny it.`;
+  throw new AppError('conflict:edit_not_runnable', 409, message, {
+    fields: [{ path: 'response.params', message }],
   });
 }
 

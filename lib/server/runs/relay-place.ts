@@ -10,5 +10,7 @@ export type RelayPlaceContext = Pick<EvaluationContext, 'homeDir' | 'searchRoot'
 };
 
 export function relayPlace(relay: RelayRequest, serverWorkspace: string): RelayPlaceContext {
-  return relay.place ?? { workspaceRoot: serverWorkspace };
+  if (!relay.place) return { workspaceRoot: serverWorkspace };
+  const { editable: _editable, ...place } = relay.place;
+  return place;
 }

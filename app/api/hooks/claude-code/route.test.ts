@@ -7,7 +7,7 @@ import { mcpDeps } from '@/lib/server/mcp-server/runtime-deps';
 import { approveAllPending } from '@/lib/server/runs/approve-all';
 import { exposedToolsKey } from '@/lib/server/mcp-server/token-settings';
 import { apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
-import { pendingHookRelay, setPolicy } from '../hook-routes.test-support';
+import { expectEditRefused, pendingHookRelay, setPolicy } from '../hook-routes.test-support';
 import { POST as hook } from './route';
 
 const server = withRouteRuntime('gatehouse-hooks-');
@@ -169,14 +169,13 @@ describe('POST /api/hooks/claude-code', () => {
     expect(verdict).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'not on a Friday' });
   });
 
-  it('denies an approval whose edit changed more than the input it can hand back (the path of Write)', async () => {
+  it('refuses, before storing it, an edit that changed more than the input Claude Code can take back (the path of Write)', async () => {
     await setPolicy(rules);
     const body = input('Write', { file_path: 'notes.txt', content: 'draft' });
     const answer = call(body);
     const { relay } = await pendingHookRelay(server, body.session_id);
     // Claude Code would take the new content as updatedInput and write it to notes.txt, which nobody approved.
-    const edited = { approved: true, params: { path: '/home/dev/project/other.txt', content: 'final' } };
-    await server.rt().runs.decideChecked(relay.id, edited, 'someone');
+    await expectEditRefused(server, relay.id, { path: '/home/dev/project/other.txt', content: 'final' });
     expect((await decisionOf(await answer)).permissionDecision).toBe('deny');
   });
 

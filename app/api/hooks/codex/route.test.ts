@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
-import { pendingHookRelay, setPolicy } from '../hook-routes.test-support';
+import { expectEditRefused, pendingHookRelay, setPolicy } from '../hook-routes.test-support';
 import { POST as hook } from './route';
 
 const server = withRouteRuntime('gatehouse-codex-hook-');
@@ -139,7 +139,7 @@ describe('POST /api/hooks/codex', () => {
     expect(await outputOf(await answer)).toEqual(ALLOW);
   });
 
-  it("passes a person's deny reason to the model, and denies an approval the person edited", async () => {
+  it("passes a person's deny reason to the model, and refuses an edit (Codex takes none back)", async () => {
     const denied = input('Bash', { command: 'npm publish' });
     const answer = call(denied);
     const { relay } = await pendingHookRelay(server, denied.session_id);
@@ -149,14 +149,8 @@ describe('POST /api/hooks/codex', () => {
     const edited = input('Bash', { command: 'npm publish --tag next' });
     const held = call(edited);
     const pending = await pendingHookRelay(server, edited.session_id);
-    await server
-      .rt()
-      .runs.decideChecked(
-        pending.relay.id,
-        { approved: true, params: { command: 'npm publish --dry-run' } },
-        'someone',
-      );
-    expect(await outputOf(await held)).toEqual(deny(expect.stringContaining('edited')));
+    await expectEditRefused(server, pending.relay.id, { command: 'npm publish --dry-run' });
+    expect(await outputOf(await held)).toEqual(deny('the edit cannot run'));
   });
 
   it('answers deny "Approval timeout" at the deadline given in the URL', async () => {

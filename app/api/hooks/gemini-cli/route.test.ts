@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiRequest, noParams, withRouteRuntime } from '@/lib/server/test-support/route-runtime';
-import { pendingHookRelay, setPolicy } from '../hook-routes.test-support';
+import { expectEditRefused, pendingHookRelay, setPolicy } from '../hook-routes.test-support';
 import { POST as hook } from './route';
 
 const server = withRouteRuntime('gatehouse-gemini-hook-');
@@ -194,13 +194,12 @@ describe('POST /api/hooks/gemini-cli', () => {
     });
   });
 
-  it('denies an approval whose edit changed more than the tool_input it can hand back (the path of write_file)', async () => {
+  it('refuses, before storing it, an edit that changed more than the tool_input Gemini CLI can take back (the path of write_file)', async () => {
     const body = input('write_file', { file_path: 'notes.txt', content: 'draft' });
     const answer = call(body);
     const { relay } = await pendingHookRelay(server, body.session_id);
     // Gemini CLI would merge only `content` and write it to notes.txt, which nobody approved.
-    const edited = { approved: true, params: { path: '/home/dev/project/other.txt', content: 'final' } };
-    await server.rt().runs.decideChecked(relay.id, edited, 'someone');
+    await expectEditRefused(server, relay.id, { path: '/home/dev/project/other.txt', content: 'final' });
     expect(await verdictOf(await answer)).toMatchObject({ decision: 'deny' });
   });
 
@@ -216,14 +215,12 @@ describe('POST /api/hooks/gemini-cli', () => {
     });
   });
 
-  it('denies an edit that drops the cd to the dir_path the command runs in (it was judged there)', async () => {
+  it('refuses an edit that drops the cd to the dir_path the command runs in (it was judged there)', async () => {
     const body = input('run_shell_command', { command: 'npm publish', dir_path: 'pkg' });
     const answer = call(body);
     const { relay } = await pendingHookRelay(server, body.session_id);
     expect(relay.request.params).toEqual({ command: "cd '/home/dev/project/pkg' && npm publish" });
-    await server
-      .rt()
-      .runs.decideChecked(relay.id, { approved: true, params: { command: 'npm publish --dry-run' } }, 'someone');
+    await expectEditRefused(server, relay.id, { command: 'npm publish --dry-run' });
     expect(await verdictOf(await answer)).toMatchObject({ decision: 'deny' });
   });
 
