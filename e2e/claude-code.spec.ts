@@ -126,6 +126,9 @@ test('an asking command waits until approved in the browser, then runs', async (
   const session = await claude(baseURL!, [bash(`touch asked-${mark}`), say('Done.')]);
   const chat = await openWaitingRun(page, request, session.projectDir);
   await chat.expectDialogFor(`touch asked-${mark}`);
+  // Beside the call the policy judged, the call as Claude Code sent it.
+  await expect(chat.dialog.getByRole('heading', { name: 'As claude-code sent it (Bash)' })).toBeVisible();
+  await expect(chat.dialog.getByLabel('As claude-code sent it')).toContainText(`touch asked-${mark}`);
   // Held, not run, while the human looks at it.
   expect(existsSync(path.join(session.projectDir, `asked-${mark}`))).toBe(false);
   await chat.expectArmed();

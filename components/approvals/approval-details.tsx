@@ -1,6 +1,7 @@
 // What the human is asked about: the headline ("bash wants to run `ls -la`"), then the agent
 // (with its parents), who started the run when it is someone else's, what the call can do, the
-// time left, the parameters (once), the diff of a file write or edit, and why it asks.
+// time left, the parameters (once), an outside agent's call as its CLI sent it, the diff of a file
+// write or edit, and why it asks.
 import type { Ref } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, JsonView, Revealed } from '@/components/ui';
@@ -72,6 +73,14 @@ export function ApprovalDetails({ relay }: { relay: RelayRequest }) {
         <h3 className="approval-section__title">Parameters</h3>
         <JsonView value={relay.params} label="Parameters" limit={400} />
       </section>
+      {relay.original && (
+        <section className="approval-section">
+          <h3 className="approval-section__title">
+            As <Revealed text={relay.agentId} /> sent it (<Revealed text={relay.original.tool} />)
+          </h3>
+          <JsonView value={relay.original.input} label={`As ${relay.agentId} sent it`} limit={400} />
+        </section>
+      )}
       {isDiffPreview(relay.preview) && <DiffView preview={relay.preview} />}
       <WhyItAsks decision={relay.decision} />
     </>

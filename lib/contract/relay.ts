@@ -119,6 +119,12 @@ export const RelayRequestSchema = z.object({
    * own agent, in the server's workspace.
    */
   place: RelayPlaceSchema.optional(),
+  /**
+   * An outside agent's call as its CLI sent it (its own tool name and input), beside the mapped
+   * call (`tool`, `params`) the policy judged: what the approver reads when the mapping leaves
+   * something out (a patch's text, a flag).
+   */
+  original: z.object({ tool: z.string(), input: z.unknown() }).optional(),
   /** The question as text, e.g. `Run 'bash' with arguments {"command":"ls"}?`. */
   prompt: z.string(),
   createdAt: z.number(),

@@ -467,6 +467,7 @@ export class ExternalGate {
       ...(preview ? { preview } : {}),
       // Where it acts: an edit and Always Allow are judged there, on any instance.
       place: this.placeOf(call),
+      ...(call.original ? { original: call.original } : {}),
       prompt: `Allow ${ref.agent} to run '${call.tool}' with arguments ${JSON.stringify(call.params)}?`,
       createdAt: now,
       expiresAt: now + timeoutS * 1000,

@@ -156,6 +156,8 @@ describe('POST /api/hooks/claude-code', () => {
     const { relay } = await pendingHookRelay(server, body.session_id);
     expect(relay.agentId).toBe('claude-code');
     expect(relay.request.params).toEqual({ command: 'npm publish --dry-run' });
+    // The call as Claude Code sent it travels with the relay, for the approver.
+    expect(relay.request.original).toEqual({ tool: 'Bash', input: { command: 'npm publish --dry-run' } });
     await server.rt().runs.decideChecked(relay.id, { approved: true }, 'someone');
     expect((await decisionOf(await answer)).permissionDecision).toBe('allow');
   });
