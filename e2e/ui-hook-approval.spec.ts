@@ -45,6 +45,8 @@ test('a held Claude Code call is approved from the Runs page with its diff, and 
   });
   await expect(chat.dialog).toBeVisible({ timeout: 15_000 });
   await expect(chat.dialog).toContainText(`touch ${marker}.txt`);
+  // Claude Code takes back an edited command: Edit is offered.
+  await expect(chat.dialog.getByRole('button', { name: 'Edit', exact: true })).toBeVisible();
   await chat.reason.fill('use the scratch folder');
   await expect(chat.deny).toBeEnabled({ timeout: 5_000 });
   await chat.deny.click();
@@ -53,4 +55,19 @@ test('a held Claude Code call is approved from the Runs page with its diff, and 
     permissionDecision: 'deny',
     permissionDecisionReason: 'use the scratch folder',
   });
+
+  // A Read outside the project asks; Claude Code can run no edit of it, so none is offered.
+  const read = hookCall(baseURL!, {
+    ...session,
+    tool_name: 'Read',
+    tool_input: { file_path: `/tmp/elsewhere-${marker}/notes.md` },
+    tool_use_id: `${marker}-3`,
+  });
+  await expect(chat.dialog).toBeVisible({ timeout: 15_000 });
+  await expect(chat.dialog).toContainText(`elsewhere-${marker}`);
+  await expect(chat.dialog.getByRole('button', { name: 'Deny' })).toBeVisible();
+  await expect(chat.dialog.getByRole('button', { name: 'Edit', exact: true })).toHaveCount(0);
+  await expect(chat.deny).toBeEnabled({ timeout: 5_000 });
+  await chat.deny.click();
+  expect((await read).body.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
 });

@@ -177,14 +177,17 @@ function ApprovalPrompt({ relay, position, total, onPrevious, onNext }: PromptPr
               >
                 {editing === undefined ? 'Approve Once' : 'Approve Edited'}
               </Button>
-              <Button
-                variant="ghost"
-                onClick={() => setEditing(editing === undefined ? { ...shown.params } : undefined)}
-                disabled={blocked}
-                aria-expanded={editing !== undefined}
-              >
-                {editing === undefined ? 'Edit' : 'Cancel Edit'}
-              </Button>
+              {/* An outside call whose CLI can run no edit (place.editable null) offers none. */}
+              {shown.place?.editable !== null && (
+                <Button
+                  variant="ghost"
+                  onClick={() => setEditing(editing === undefined ? { ...shown.params } : undefined)}
+                  disabled={blocked}
+                  aria-expanded={editing !== undefined}
+                >
+                  {editing === undefined ? 'Edit' : 'Cancel Edit'}
+                </Button>
+              )}
               {showAlways && (
                 <Button onClick={alwaysAllow} disabled={blocked || !offerAlways} aria-keyshortcuts="A">
                   Always Allow
