@@ -428,7 +428,8 @@ export class ExternalGate {
     const { policy } = await this.inputs.policy();
     const env = { workspace };
     const policyCall: ToolCall = { tool: call.tool, params: call.params, agent: ref.agent };
-    const { homeDir, searchRoot } = this.placeOf(call);
+    const place = this.placeOf(call);
+    const { homeDir, searchRoot } = place;
     const suggestion = suggestAlwaysAllow(
       policy,
       tool as ToolDefinition,
@@ -466,7 +467,7 @@ export class ExternalGate {
       ...suggestion,
       ...(preview ? { preview } : {}),
       // Where it acts: an edit and Always Allow are judged there, on any instance.
-      place: this.placeOf(call),
+      place,
       ...(call.original ? { original: call.original } : {}),
       prompt: `Allow ${ref.agent} to run '${call.tool}' with arguments ${JSON.stringify(call.params)}?`,
       createdAt: now,
@@ -662,8 +663,10 @@ function deferredRecord(run: RunRow, events: RunEvent[], policy: { version: numb
   return { runId: run.id, events, audit: [], auditFrom: auditSource(run, events, policy) };
 }
 
-/** The same tool with the same parameters (key order aside: the stored request went through jsonb). */
-/** The very call the relay was raised for: the same tool and params, acting in the same place (cwd, home, search folder). */
+/**
+ * The very call the relay was raised for: the same tool with the same parameters (key order aside:
+ * the stored request went through jsonb), acting in the same place (cwd, home, search folder).
+ */
 function sameCall(request: RelayRequest, call: ExternalCall, place: RelayPlace): boolean {
   return (
     request.tool === call.tool &&

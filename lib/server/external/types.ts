@@ -5,6 +5,7 @@
 // gets another run and never its grants. This is the one contract every adapter uses.
 import type { ParamKind, Risk } from '../../policy';
 import type { RunSource } from '../../contract';
+import type { EditableField } from './editable';
 
 /** Which outside session a call belongs to. `owner` is the authenticated user's id, never the client's word. */
 export interface ExternalSessionRef {
@@ -38,7 +39,7 @@ export interface ExternalCall {
    * alone may change (and must keep starting with `prefix`); null: the CLI can run no edit. Absent:
    * the caller runs any edit. An edit it cannot run is refused before it is stored (409).
    */
-  editable?: { field: string; prefix?: string } | null;
+  editable?: EditableField;
   /** What the human sees besides the mapped call: the agent's own tool name and input. */
   original?: { tool: string; input: unknown };
 }

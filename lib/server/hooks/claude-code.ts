@@ -6,7 +6,8 @@ import { mapClaudeCodeCall } from '../../policy/claude-code/map-call';
 import { AppError } from '../http/errors';
 import type { ExternalDecision } from '../external/types';
 import type { ExternalGate } from '../external/external-gate';
-import { editedField, hookCallPlace, hookSession, HookToolNameSchema, type HookClient } from './hook-call';
+import { runnableEdit, type EditableField } from '../external/editable';
+import { hookCallPlace, hookSession, HookToolNameSchema, type HookClient } from './hook-call';
 
 export const CLAUDE_CODE_AGENT = 'claude-code';
 // Claude Code keeps its transcripts under `<home>/.claude/projects/` and says where in `transcript_path`.
@@ -148,23 +149,20 @@ export async function decideHook(
   return { decision: 'allow', reason: decided.reason, updatedInput };
 }
 
-/** The one field of each tool Claude Code takes back from an approver's edit (unmapEdit); other tools, none. */
-const EDITABLE: Record<string, { field: string }> = {
+/** The one field of each tool Claude Code takes back from an approver's edit; other tools, none. */
+const EDITABLE: Record<string, EditableField> = {
   Bash: { field: 'command' },
   Write: { field: 'content' },
   WebFetch: { field: 'url' },
 };
 
-/** A human's edit of the mapped call, as Claude Code's own input (the fields it maps back to). */
+/** A human's edit of the mapped call, as Claude Code's own input (the one field it takes back). */
 function unmapEdit(
   original: { tool: string; input: unknown },
   mapped: Record<string, unknown>,
   params: Record<string, unknown>,
 ) {
-  const input = { ...(original.input as Record<string, unknown>) };
-  const only = (field: string) => editedField(mapped, params, field);
-  if (original.tool === 'Bash' && typeof only('command') === 'string') return { ...input, command: params.command };
-  if (original.tool === 'Write' && typeof only('content') === 'string') return { ...input, content: params.content };
-  if (original.tool === 'WebFetch' && typeof only('url') === 'string') return { ...input, url: params.url };
-  return undefined;
+  const editable = EDITABLE[original.tool] ?? null;
+  const value = runnableEdit(editable, mapped, params);
+  return value === undefined ? undefined : { ...(original.input as Record<string, unknown>), [editable!.field]: value };
 }

@@ -7,7 +7,8 @@ import { mapGeminiCliCall } from '../../policy/gemini-cli/map-call';
 import { AppError } from '../http/errors';
 import type { ExternalDecision } from '../external/types';
 import type { ExternalGate } from '../external/external-gate';
-import { editedField, hookCallPlace, hookSession, HookToolNameSchema, type HookClient } from './hook-call';
+import { runnableEdit, type EditableField } from '../external/editable';
+import { hookCallPlace, hookSession, HookToolNameSchema, type HookClient } from './hook-call';
 
 export const GEMINI_CLI_AGENT = 'gemini-cli';
 // Gemini CLI keeps its transcripts under `<home>/.gemini/tmp/` and says where in `transcript_path`.
@@ -91,13 +92,14 @@ export async function decideGeminiHook(
 }
 
 /**
- * The one field Gemini CLI takes back from an approver's edit (unmapEdit): a shell command's, which
- * must keep the `cd` into its dir_path it was judged with, or a written file's content; else none.
+ * The one field Gemini CLI takes back from an approver's edit: a shell command's, which must keep
+ * the `cd` into its dir_path it was judged with (Gemini CLI still starts it there), or a written
+ * file's content; else none.
  */
 function editableOf(
   { tool, input: raw }: { tool: string; input: unknown },
   mapped: Record<string, unknown>,
-): { field: string; prefix?: string } | null {
+): EditableField {
   if (tool === 'run_shell_command') {
     const prefix = cdPrefix(mapped, raw);
     return { field: 'command', ...(prefix ? { prefix } : {}) };
@@ -112,18 +114,13 @@ function cdPrefix(mapped: Record<string, unknown>, raw: unknown): string {
   return typeof ran === 'string' && command.endsWith(ran) ? command.slice(0, command.length - ran.length) : '';
 }
 
-/** A human's edit of the mapped call, as the fields of Gemini CLI's own input it maps back to. */
+/** A human's edit of the mapped call, as the field of Gemini CLI's own input it takes back. */
 function unmapEdit(
-  { tool, input: raw }: { tool: string; input: unknown },
+  original: { tool: string; input: unknown },
   mapped: Record<string, unknown>,
   params: Record<string, unknown>,
 ): Record<string, unknown> | undefined {
-  const only = (field: string) => editedField(mapped, params, field);
-  if (tool === 'run_shell_command' && typeof only('command') === 'string') {
-    // Run in the call's dir_path, the command was judged after a `cd` there (map-call.ts): the edit
-    // must keep that `cd`, since Gemini CLI still starts it in dir_path.
-    return (params.command as string).startsWith(cdPrefix(mapped, raw)) ? { command: params.command } : undefined;
-  }
-  if (tool === 'write_file' && typeof only('content') === 'string') return { content: params.content };
-  return undefined;
+  const editable = editableOf(original, mapped);
+  const value = runnableEdit(editable, mapped, params);
+  return value === undefined ? undefined : { [editable!.field]: value };
 }

@@ -3,7 +3,6 @@
 // user's home, taken from where the CLI keeps its transcripts so that `~/.ssh/**` in a rule means
 // that user's home rather than the server's.
 import { z } from 'zod';
-import { canonicalJson } from '../../agent/tools/mcp/pin';
 import type { ExternalCall, ExternalSessionRef } from '../external/types';
 
 /**
@@ -49,14 +48,4 @@ export function hookCallPlace(client: HookClient, input: HookInputBase): Pick<Ex
     ...(input.cwd ? { workspace: input.cwd } : {}),
     ...(at > 0 && transcript.startsWith('/') ? { homeDir: transcript.slice(0, at) } : {}),
   };
-}
-
-/**
- * The value of `field` in a human's edit of the mapped call, when that field is all the edit
- * changed: a CLI is handed back only that field and runs the rest as its model sent it, so an edit
- * of anything else (Write's path, say) would run a call nobody approved. Else undefined (a denial).
- */
-export function editedField(mapped: Record<string, unknown>, edited: Record<string, unknown>, field: string): unknown {
-  const rest = (params: Record<string, unknown>) => canonicalJson({ ...params, [field]: undefined });
-  return rest(mapped) === rest(edited) ? edited[field] : undefined;
 }

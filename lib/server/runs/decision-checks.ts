@@ -9,7 +9,7 @@ import { builtinTools, type ToolDefinition } from '../../agent';
 import { checkEdit, editRefusal } from '../../agent/loop/edit';
 import { approverRoles, compilePolicy, type Policy } from '../../policy';
 import type { RelayRequest, RelayResponse } from '../../relay';
-import { canonicalJson } from '../../agent/tools/mcp/pin';
+import { runnableEdit } from '../external/editable';
 import { AppError } from '../http/errors';
 import { relayPlace } from './relay-place';
 
@@ -56,16 +56,7 @@ export function checkedEdit(
  */
 function assertEditRunnable(params: Record<string, unknown>, relay: RelayRequest): void {
   const editable = relay.place?.editable;
-  if (editable === undefined) return;
-  const rest = (all: Record<string, unknown>) =>
-    canonicalJson(editable ? { ...all, [editable.field]: undefined } : all);
-  const value = editable ? params[editable.field] : undefined;
-  const runnable =
-    editable !== null &&
-    rest(params) === rest(relay.params) &&
-    typeof value === 'string' &&
-    value.startsWith(editable.prefix ?? '');
-  if (runnable) return;
+  if (editable === undefined || runnableEdit(editable, relay.params, params) !== undefined) return;
   const what = editable
     ? `only its ${editable.field} can be edited${editable.prefix ? ` (keeping ${JSON.stringify(editable.prefix)} at its start)` : ''}`
     : 'it cannot run an edit of this call';

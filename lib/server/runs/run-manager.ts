@@ -46,8 +46,8 @@ export interface StartRunInput {
   model?: string;
 }
 
-/** A starting run's place among its owner's runs, taken over by `execute` once it runs here. */
-interface RunPlace {
+/** A starting run's slot among its owner's runs, taken over by `execute` once it runs here. */
+interface StartingSlot {
   slot: UserSlot | undefined;
   taken: boolean;
 }
@@ -181,12 +181,15 @@ export class RunManager {
   async start(input: StartRunInput): Promise<{ runId: string; sessionId: string }> {
     if (this.stopping) throw new AppError('unavailable:shutting_down', 503, 'This server is shutting down; try again');
     // Counted before the first write, so requests started together cannot all pass the cap.
-    const place: RunPlace = { slot: input.owner === undefined ? undefined : this.runSlot(input.owner), taken: false };
+    const starting: StartingSlot = {
+      slot: input.owner === undefined ? undefined : this.runSlot(input.owner),
+      taken: false,
+    };
     try {
-      return await this.startCounted(input, place);
+      return await this.startCounted(input, starting);
     } finally {
       // Not executed here (it failed before, or another instance executes it): its place is free.
-      if (!place.taken) place.slot?.release();
+      if (!starting.taken) starting.slot?.release();
     }
   }
 
@@ -208,7 +211,10 @@ export class RunManager {
     return this.runsByOwner.heldBy(owner);
   }
 
-  private async startCounted(input: StartRunInput, place: RunPlace): Promise<{ runId: string; sessionId: string }> {
+  private async startCounted(
+    input: StartRunInput,
+    starting: StartingSlot,
+  ): Promise<{ runId: string; sessionId: string }> {
     const { q } = this.options;
     const runId = randomUUID();
     const sessionId = input.sessionId ?? randomUUID();
@@ -252,7 +258,7 @@ export class RunManager {
           mode: input.mode,
           checkpoint: this.checkpoint(runId, input.permissions, selection.toolNames),
         });
-        this.execute(run, stored, input.owner ?? null, place);
+        this.execute(run, stored, input.owner ?? null, starting);
       });
     } finally {
       this.claiming.delete(runId);
@@ -293,9 +299,9 @@ export class RunManager {
    * Runs it here: its pump stores what it does; at its end the lease is released and the run's place
    * among its owner's (`slot`, or counted now for a resumed run) is given back.
    */
-  private execute(run: AgentRun, stored: StoredPolicy, owner: string | null, place?: RunPlace): void {
-    if (place) place.taken = true;
-    const counted = place ? place.slot : owner === null ? undefined : this.runsByOwner.add(owner);
+  private execute(run: AgentRun, stored: StoredPolicy, owner: string | null, starting?: StartingSlot): void {
+    if (starting) starting.taken = true;
+    const counted = starting ? starting.slot : owner === null ? undefined : this.runsByOwner.add(owner);
     const entry: LiveRun = { run, owner, preClaims: new Map(), detached: false, pumped: Promise.resolve() };
     this.live.set(run.runId, entry);
     entry.pumped = (async () => {
